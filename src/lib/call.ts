@@ -1,0 +1,36 @@
+/**
+ * Reading a tool call. The pipeline object is the one thing every hook
+ * receives, so reading it must never throw: a getter that throws or a Proxy
+ * whose traps throw makes the call unreadable, and an unreadable call is
+ * transparent (allowed, never counted) rather than a crash inside the pipeline.
+ */
+import type { Agent } from './host.js';
+
+export interface ToolCall {
+  /** The tool name; `''` when absent or not a string (such a call is never tracked). */
+  readonly name: string;
+  /** The raw arguments, decoys included. */
+  readonly args: unknown;
+  /** The agent whose window counts the call; `null` makes the call transparent. */
+  readonly agent: Agent | null;
+}
+
+const UNREADABLE: ToolCall = Object.freeze({ name: '', args: {}, agent: null });
+
+function field(holder: unknown, key: string): unknown {
+  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
+}
+
+/** Reads name, arguments and agent with the host's fallbacks (`toolName`, `tool.name`, `args`, `exec.agent`). */
+export function readCall(exec: unknown): ToolCall {
+  try {
+    const name = field(exec, 'name') ?? field(exec, 'toolName') ?? field(field(exec, 'tool'), 'name') ?? '';
+    const args = field(exec, 'arguments') ?? field(exec, 'args') ?? {};
+    const agent = field(exec, 'agent') ?? field(field(exec, 'exec'), 'agent') ?? null;
+    // State is keyed by object identity; a primitive cannot key a WeakMap.
+    const keyable = (typeof agent === 'object' && agent !== null) || typeof agent === 'function';
+    return { name: typeof name === 'string' ? name : '', args, agent: keyable ? (agent as Agent) : null };
+  } catch {
+    return UNREADABLE;
+  }
+}

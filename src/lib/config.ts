@@ -1,0 +1,223 @@
+/**
+ * Configuration: the shipped defaults, how a user config is laid over them, and
+ * the fail-loud checks that run once, at load. Every error names the key, the
+ * value it got and what would be accepted, so a broken profile is fixed in one read.
+ */
+
+export type OnLimit = 'ask' | 'deny';
+export type LocalHosts = 'deny' | 'allow';
+
+export interface BreakerConfig {
+  /** Recent committed calls per agent that are counted. */
+  readonly window: number;
+  /** What the gate does at a cap or at the failure limit. */
+  readonly onLimit: OnLimit;
+  /** Whether purely local traffic is fingerprinted by target. */
+  readonly localHosts: LocalHosts;
+  /** Occurrence stage 1; `null` when off. */
+  readonly warnAt: number | null;
+  /** Occurrence stage 2; `null` when off. */
+  readonly summarizeAt: number | null;
+  /** Failure stage 1; `null` when off. */
+  readonly failWarnAt: number | null;
+  /** Failure gate; `null` when off. */
+  readonly failLimit: number | null;
+  /** Whether local hosts feed the `host:` measure. */
+  readonly includeLocal: boolean;
+  readonly previewChars: number;
+  readonly resultPreviewChars: number;
+  readonly exclude: readonly string[];
+  readonly include: readonly string[];
+  /** Decoy argument names per tool (`*` for every tool), dropped before fingerprinting. */
+  readonly ignoreArgs: Readonly<Record<string, readonly string[]>>;
+  readonly hostAliases: Readonly<Record<string, string>>;
+  /** Occurrence caps (stage 3) per measure or per full fingerprint; `null` disables both tracks. */
+  readonly limits: Readonly<Record<string, number | null>>;
+}
+
+const DECOYS_EVERYWHERE = ['description', 'timeoutMs', 'run_in_background', 'justification', 'reason', 'title', 'comment'];
+const DECOYS_SHELL = ['description', 'timeoutMs', 'run_in_background', 'justification'];
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The shipped configuration (the reference's 0.5.2 numbers). Deep-frozen. */
+export const DEFAULTS: BreakerConfig = deepFreeze({
+  window: 16,
+  onLimit: 'ask',
+  localHosts: 'deny',
+  warnAt: 7,
+  summarizeAt: 11,
+  failWarnAt: 3,
+  failLimit: 5,
+  includeLocal: false,
+  previewChars: 400,
+  resultPreviewChars: 800,
+  exclude: ['todo_write'],
+  include: [],
+  ignoreArgs: {
+    '*': DECOYS_EVERYWHERE,
+    bash: DECOYS_SHELL,
+    pwsh: [...DECOYS_SHELL],
+    shell: [...DECOYS_SHELL],
+  },
+  // The two `www.` keys never match (www. is stripped before the lookup); kept as shipped.
+  hostAliases: {
+    'open-data.canada.ca': 'open.canada.ca',
+    'www.open.canada.ca': 'open.canada.ca',
+    'www.open-data.canada.ca': 'open.canada.ca',
+  },
+  limits: {
+    exact: 12,
+    cmd: 12,
+    net: 12,
+    sink: 12,
+    host: 16,
+    site: null,
+    'family:http-fetch': null,
+    'verb:curl': null,
+    'verb:wget': null,
+  },
+});
+
+/** Keys removed in 0.2.0, each with where its intent lives now. */
+const REMOVED_KEYS: Readonly<Record<string, string>> = {
+  denyAfter: 'use `limits.exact` instead (2 denies the second identical call)',
+  warnAfter: 'use `warnAt` for the advisory and `limits` for the denial',
+  registerAdvisory: 'use `warnAt` for the advisory and `limits` for the denial',
+  maxSamePath: 'there is no replacement: file actions are identified by position through `exact:`',
+  readTools: 'there is no replacement: read-like tools are recognised from the tool name',
+  matchReadBySubstring: 'there is no replacement: read-like tools are recognised from the tool name',
+};
+
+const MAP_KEYS = ['ignoreArgs', 'hostAliases', 'limits'] as const;
+const LIST_KEYS = ['exclude', 'include'] as const;
+
+function fail(message: string): never {
+  throw new Error(`repeat-tool-breaker: ${message}`);
+}
+
+/** Renders an offending value for an error message, bounded so a huge value stays readable. */
+function shown(value: unknown): string {
+  let text: string;
+  if (typeof value === 'string') text = JSON.stringify(value);
+  else if (typeof value === 'bigint') text = `${value}n`;
+  else if (typeof value === 'object' && value !== null) {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = Array.isArray(value) ? 'an array' : 'an object';
+    }
+  } else text = String(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Lays a user config over DEFAULTS: scalars and arrays replace, the three maps
+ * merge one level deep (a user entry replaces that entry's default value), and a
+ * key present with the value `undefined` still replaces. Unknown keys pass through.
+ */
+export function mergeConfig(config: unknown = {}): Record<string, unknown> {
+  if (!isPlainObject(config)) fail(`the config must be an object (got ${shown(config)}); give a mapping of settings or omit it`);
+  for (const key of Object.keys(config)) {
+    const replacement = REMOVED_KEYS[key];
+    if (replacement !== undefined && Object.hasOwn(REMOVED_KEYS, key)) {
+      fail(`\`${key}\` was removed in 0.2.0; ${replacement}`);
+    }
+  }
+  const merged: Record<string, unknown> = { ...DEFAULTS, ...config };
+  for (const key of MAP_KEYS) {
+    const value = config[key];
+    if (value === undefined) {
+      merged[key] = { ...DEFAULTS[key] };
+      continue;
+    }
+    if (!isPlainObject(value)) fail(`\`${key}\` must be a mapping (got ${shown(value)}); its entries are merged over the defaults`);
+    merged[key] = { ...DEFAULTS[key], ...value };
+  }
+  for (const key of LIST_KEYS) {
+    const value = merged[key];
+    if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string')) {
+      fail(`\`${key}\` must be a list of tool names or \`*\` patterns (got ${shown(value)})`);
+    }
+    merged[key] = [...(value as string[])];
+  }
+  return merged;
+}
+
+/** A stage threshold: off when absent, zero or negative; otherwise a positive integer. */
+function stage(value: unknown, key: string): number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    fail(`\`${key}\` must be a positive integer, or 0 / null to turn the stage off (got ${shown(value)})`);
+  }
+  if (value <= 0) return null;
+  if (!Number.isInteger(value)) fail(`\`${key}\` must be a whole number of calls (got ${shown(value)})`);
+  return value;
+}
+
+function isCap(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 2;
+}
+
+/**
+ * Checks a merged config in a fixed order and returns it typed. No setting is
+ * compared with another: inverted stages or a cap below a stage are legal intent.
+ */
+export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
+  const { window, localHosts, onLimit, includeLocal, failLimit } = merged;
+  if (typeof window !== 'number' || !Number.isInteger(window) || window < 4) {
+    fail(`\`window\` must be an integer >= 4 (got ${shown(window)}); it is how many recent calls per agent are counted`);
+  }
+  if (localHosts === 'ask') {
+    fail('`localHosts: ask` was removed in 0.4.0; asking now covers every measure: set `onLimit: ask` and `localHosts: deny` or `allow`');
+  }
+  if (localHosts !== 'deny' && localHosts !== 'allow') fail(`\`localHosts\` must be \`deny\` or \`allow\` (got ${shown(localHosts)})`);
+  if (onLimit !== 'ask' && onLimit !== 'deny') fail(`\`onLimit\` must be \`ask\` or \`deny\` (got ${shown(onLimit)})`);
+  if (typeof includeLocal !== 'boolean') fail(`\`includeLocal\` must be true or false (got ${shown(includeLocal)})`);
+  const warnAt = stage(merged.warnAt, 'warnAt');
+  const summarizeAt = stage(merged.summarizeAt, 'summarizeAt');
+  const failWarnAt = stage(merged.failWarnAt, 'failWarnAt');
+  if (failLimit !== null && !isCap(failLimit)) {
+    fail(`\`failLimit\` must be a number >= 2, or null to turn the failure gate off (got ${shown(failLimit)})`);
+  }
+  for (const key of ['previewChars', 'resultPreviewChars'] as const) {
+    const value = merged[key];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+      fail(`\`${key}\` must be an integer >= 1 (got ${shown(value)})`);
+    }
+  }
+  const limits = merged.limits as Record<string, unknown>;
+  for (const [key, value] of Object.entries(limits)) {
+    if (value !== null && !isCap(value)) {
+      fail(`\`limits.${key}\` must be a number >= 2, or null to stop counting it (got ${shown(value)}); a cap below 2 would deny the first call`);
+    }
+  }
+  const ignoreArgs = merged.ignoreArgs as Record<string, unknown>;
+  for (const [key, value] of Object.entries(ignoreArgs)) {
+    if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string')) {
+      fail(`\`ignoreArgs.${key}\` must be a list of argument names (got ${shown(value)})`);
+    }
+  }
+  return {
+    ...(merged as unknown as BreakerConfig),
+    warnAt,
+    summarizeAt,
+    failWarnAt,
+    failLimit: failLimit as number | null,
+  };
+}
+
+/** Merge then validate: the one call `apply` makes. Throws on a bad config. */
+export function resolveConfig(config: unknown = {}): BreakerConfig {
+  return validateConfig(mergeConfig(config));
+}

@@ -1,0 +1,235 @@
+/**
+ * The failure classifier. `isError` alone would miss the two commonest failures
+ * (a non-zero exit and an HTTP error status), so the structured `value` a tool
+ * declares is read first; the result text is evidence only for shell tools,
+ * where an exit code of 0 proves nothing about a pipeline.
+ */
+
+export type FailureReason = 'error' | 'exit' | 'timeout' | 'signal' | 'http' | 'sandbox' | 'exception' | 'curl';
+
+export interface Failure {
+  readonly reason: FailureReason;
+  readonly detail: string;
+}
+
+export interface ClassifyOptions {
+  /** Whether the tool is a shell, whose text is read when the value says nothing. */
+  readonly shell?: boolean;
+  /** The shell command, for the curl write-out rule (decision P1). */
+  readonly command?: string;
+}
+
+/** A detail quotes model-controlled text; this keeps a message readable whatever it holds. */
+const DETAIL_LIMIT = 200;
+
+function failure(reason: FailureReason, detail: string): Failure {
+  return { reason, detail: detail.length > DETAIL_LIMIT ? `${detail.slice(0, DETAIL_LIMIT)}…` : detail };
+}
+
+function read(holder: unknown, key: string): unknown {
+  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * Whether a settled call failed, and how. Never throws: an unreadable result is
+ * no verdict (`null`). Aborts and started background jobs are not failures.
+ */
+export function classifyFailure(result: unknown, options: ClassifyOptions = {}): Failure | null {
+  try {
+    return classify(result, options);
+  } catch {
+    return null;
+  }
+}
+
+function classify(result: unknown, options: ClassifyOptions): Failure | null {
+  if (read(result, 'isError') === true) {
+    const error = read(result, 'error');
+    // The real host puts a thrown tool error's code at `error.info.code`.
+    const code = read(error, 'code') ?? read(read(error, 'info'), 'code') ?? read(error, 'name') ?? read(read(error, 'info'), 'name');
+    return failure('error', typeof code === 'string' ? code : '');
+  }
+  const raw = read(result, 'value');
+  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  if (value.kind === 'background') return null;
+  const { exitCode, timedOut, timeoutMs, signal, statusCode, sandbox } = value;
+  if (typeof exitCode === 'number' && exitCode !== 0) return failure('exit', String(exitCode));
+  if (timedOut === true) return failure('timeout', timeoutMs ? `${String(timeoutMs)}ms` : '');
+  if (typeof signal === 'string' && signal.length > 0) return failure('signal', signal);
+  // A status code settles it both ways: a 200 page that mentions an error is not a failure.
+  if (typeof statusCode === 'number') return statusCode >= 400 ? failure('http', String(statusCode)) : null;
+  if (read(sandbox, 'denied') === true) return failure('sandbox', String(read(sandbox, 'mode') ?? ''));
+  return options.shell === true ? classifyText(resultText(result), options.command) : null;
+}
+
+/** All text blocks joined by newlines; a block without text contributes an empty line. */
+function resultText(result: unknown): string {
+  const content = read(result, 'content');
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content) {
+    const text = read(block, 'text');
+    parts.push(typeof text === 'string' ? text : '');
+  }
+  return parts.join('\n');
+}
+
+const WRITE_OUT = /%\{(?:http_code|response_code)\}/;
+const LEADING_STATUS = /^\s*([45]\d\d)(?!\d)/;
+const EXIT_MARK = /\[exit code: (-?\d+)\]/;
+const HTTP_MARK = /\(HTTP (\d{3})\)/;
+const TIMEOUT_MARK = /\[timed out after (\d+)ms\]/;
+const SIGNAL_MARK = '[killed by signal: ';
+const SANDBOX_MARK = '[sandbox: file access denied';
+const TRACEBACK = 'Traceback (most recent call last)';
+const URLLIB_ERROR = /HTTP Error (\d{3})/;
+const CURL_ERROR = /curl: \((\d+)\)/;
+
+/** The shell text fallback, in the contract's order; first match wins. */
+function classifyText(text: string, command: string | undefined): Failure | null {
+  if (text.length === 0) return null;
+  // curl -w '%{http_code}' prints the status first: a leading 4xx/5xx is the status (P1).
+  if (typeof command === 'string' && WRITE_OUT.test(command)) {
+    const status = LEADING_STATUS.exec(text);
+    if (status?.[1] !== undefined) return failure('http', status[1]);
+  }
+  const exit = EXIT_MARK.exec(text);
+  if (exit?.[1] !== undefined && Number(exit[1]) !== 0) return failure('exit', exit[1]);
+  const http = HTTP_MARK.exec(text);
+  if (http?.[1] !== undefined && Number(http[1]) >= 400) return failure('http', http[1]);
+  const timeout = TIMEOUT_MARK.exec(text);
+  if (timeout?.[1] !== undefined) return failure('timeout', `${timeout[1]}ms`);
+  const signal = signalName(text);
+  if (signal !== null) return failure('signal', signal);
+  if (text.includes(SANDBOX_MARK)) return failure('sandbox', '');
+  if (text.includes(TRACEBACK)) {
+    // After a traceback, the last exception line names it in full (module path kept).
+    let last: string | null = null;
+    forEachException(text, (dotted) => {
+      last = dotted;
+      return true;
+    });
+    return failure('exception', last ?? '');
+  }
+  let bare: string | null = null;
+  forEachException(text, (dotted) => {
+    bare = dotted.slice(dotted.lastIndexOf('.') + 1);
+    return false;
+  });
+  if (bare !== null) return failure('exception', bare);
+  const urllib = URLLIB_ERROR.exec(text);
+  if (urllib?.[1] !== undefined) return failure('http', urllib[1]);
+  const curl = CURL_ERROR.exec(text);
+  if (curl?.[1] !== undefined) return failure('curl', curl[1]);
+  return null;
+}
+
+/**
+ * `[killed by signal: NAME]`. A manual scan: a regex with `[^\]]+` would rescan
+ * the rest of the text from every unclosed marker, which is quadratic.
+ */
+function signalName(text: string): string | null {
+  let at = text.indexOf(SIGNAL_MARK);
+  while (at >= 0) {
+    const start = at + SIGNAL_MARK.length;
+    const close = text.indexOf(']', start);
+    if (close < 0) return null;
+    if (close > start) return text.slice(start, close);
+    at = text.indexOf(SIGNAL_MARK, start);
+  }
+  return null;
+}
+
+function isSpace(code: number): boolean {
+  // The characters JavaScript's \s matches.
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0x20 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+function isLineBreak(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
+
+function isWordStart(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+function isWord(code: number): boolean {
+  return isWordStart(code) || (code >= 0x30 && code <= 0x39);
+}
+
+/** `Name` ends in Error/Exception with at least one word character before it. */
+function isExceptionClass(name: string): boolean {
+  if (name.length === 0 || !isWordStart(name.charCodeAt(0))) return false;
+  return (name.length > 5 && name.endsWith('Error')) || (name.length > 9 && name.endsWith('Exception'));
+}
+
+/**
+ * Calls `visit` with each line whose first non-space token is a Python exception
+ * (`[module.]NameError: `), in order, until `visit` returns false. One pass over
+ * the text: this replaces a `^\s*…: ` /m regex whose backtracking over blank
+ * lines and dotted names is quadratic.
+ */
+function forEachException(text: string, visit: (dotted: string) => boolean): void {
+  const length = text.length;
+  let at = 0;
+  while (at < length) {
+    // At a line start: skip spaces that do not end the line.
+    while (at < length && isSpace(text.charCodeAt(at)) && !isLineBreak(text.charCodeAt(at))) at += 1;
+    const start = at;
+    while (at < length) {
+      const code = text.charCodeAt(at);
+      if (!isWord(code) && code !== 0x2e) break;
+      at += 1;
+    }
+    if (at > start && text.charCodeAt(at) === 0x3a && text.charCodeAt(at + 1) === 0x20) {
+      const dotted = text.slice(start, at);
+      const lastDot = dotted.lastIndexOf('.');
+      const head = dotted.charCodeAt(0);
+      if ((lastDot < 0 || isWordStart(head)) && isExceptionClass(dotted.slice(lastDot + 1))) {
+        if (!visit(dotted)) return;
+      }
+    }
+    // Move to the next line start.
+    while (at < length && !isLineBreak(text.charCodeAt(at))) at += 1;
+    at += 1;
+  }
+}
+
+/** One line in words for each reason; it names the reason and carries the detail. */
+export function describeFailure(failure: Failure | null): string {
+  if (failure === null) return '';
+  // Model-controlled text: fold its whitespace so the sentence stays one clean line.
+  const detail = failure.detail.replace(/\s+/g, ' ').trim();
+  switch (failure.reason) {
+    case 'exit':
+      return detail ? `the command exited with status ${detail}` : 'the command exited with a non-zero status';
+    case 'http':
+      return detail ? `the server answered HTTP ${detail}` : 'the server answered with an HTTP error status';
+    case 'timeout':
+      return detail ? `the call hit its timeout (${detail})` : 'the call hit its timeout';
+    case 'signal':
+      return detail ? `the process was stopped by signal ${detail}` : 'the process was stopped by a signal';
+    case 'sandbox':
+      return detail ? `the sandbox refused it (${detail} mode)` : 'the sandbox refused it';
+    case 'error':
+      return detail ? `the tool threw an error (${detail})` : 'the tool threw an error';
+    case 'exception':
+      return detail ? `the script died with an uncaught exception (${detail})` : 'the script died with an uncaught exception';
+    case 'curl':
+      return detail ? `curl gave up with error ${detail}` : 'curl gave up with an error';
+    default:
+      return 'the call failed';
+  }
+}

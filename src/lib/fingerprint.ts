@@ -1,0 +1,111 @@
+/**
+ * Fingerprints: every call yields a list of measures, and a repeat must change
+ * the real resource, not its spelling, to escape all of them. Decoys are dropped
+ * first; the order of emission is part of the contract (it breaks ties).
+ */
+import type { BreakerConfig } from './config.js';
+import { canonical, stripDecoys } from './canonical.js';
+import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
+import { extractUrls, isLocalHost, normUrl, type NormalizedUrl } from './url.js';
+
+export interface Fingerprinted {
+  /** Distinct fingerprints in emission order, `exact:` first. */
+  readonly fps: string[];
+  /** Whether the call targets only local hosts (and that policy did not already relax it). */
+  readonly local: boolean;
+}
+
+type FingerprintConfig = Pick<BreakerConfig, 'ignoreArgs' | 'hostAliases' | 'localHosts' | 'includeLocal'>;
+
+const SHELLS = new Set(['bash', 'pwsh', 'shell']);
+const HTTP_VERBS = new Set(['curl', 'wget', 'http', 'httpie']);
+const URL_TOOL = /fetch|search|browse|web_/i;
+/** The preference order when several measures tie: the most actionable first. */
+const RANKED = ['host', 'net', 'site', 'sink', 'cmd', 'exact'];
+
+/** Shell tools are matched by exact, case-sensitive name. */
+export function isShell(name: string): boolean {
+  return SHELLS.has(name);
+}
+
+/** The measure a fingerprint belongs to: the text before its first `:`. */
+export function measureOf(fp: string): string {
+  const colon = fp.indexOf(':');
+  return colon < 0 ? fp : fp.slice(0, colon);
+}
+
+/** Tie-break rank: host < net < site < sink < cmd < exact < anything else. */
+export function measureRank(fp: string): number {
+  const rank = RANKED.indexOf(measureOf(fp));
+  return rank < 0 ? RANKED.length : rank;
+}
+
+/**
+ * The cap of a fingerprint: a full-fingerprint key (`verb:curl`) wins, else its
+ * measure's entry; absent or `null` means uncapped (`Infinity`), invisible to both tracks.
+ */
+export function limitFor(fp: string, limits: Readonly<Record<string, number | null>>): number {
+  if (Object.hasOwn(limits, fp)) return limits[fp] ?? Number.POSITIVE_INFINITY;
+  const measure = measureOf(fp);
+  return Object.hasOwn(limits, measure) ? (limits[measure] ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+}
+
+function member(args: unknown, key: string): unknown {
+  if (typeof args !== 'object' || args === null) return undefined;
+  try {
+    return (args as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every fingerprint of one call (§2.3 of the contract). */
+export function fingerprints(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig): Fingerprinted {
+  const { name, args } = call;
+  const fps = new Set<string>([`exact:${name}:${canonical(stripDecoys(name, args, cfg.ignoreArgs))}`]);
+  const target = (url: NormalizedUrl): void => {
+    fps.add(`net:${url.href}`);
+    fps.add(`site:${url.site}`);
+    if (cfg.includeLocal || !isLocalHost(url.host)) fps.add(`host:${url.host}`);
+  };
+
+  if (isShell(name)) {
+    const raw = member(args, 'command');
+    const command = typeof raw === 'string' ? raw : '';
+    const urls: NormalizedUrl[] = [];
+    for (const spelled of extractUrls(command)) {
+      const url = normUrl(spelled, cfg.hostAliases);
+      if (url !== null) urls.push(url);
+    }
+    const local = urls.length > 0 && urls.every((url) => isLocalHost(url.host));
+    // localHosts: allow relaxes a purely local call to its action identity (exact:, cmd:).
+    const relaxed = local && cfg.localHosts === 'allow';
+    const verb = firstVerb(command);
+    if (verb !== '' && !relaxed) {
+      fps.add(`verb:${verb}`);
+      if (HTTP_VERBS.has(verb)) fps.add('family:http-fetch');
+    }
+    const stripped = stripVolatileFlags(command);
+    if (verb !== '' && stripped !== '') fps.add(`cmd:${verb}:${stripped}`);
+    if (!relaxed) for (const url of urls) target(url);
+    const sink = extractSink(command);
+    if (sink !== null && !isGenericSink(sink) && !relaxed) fps.add(`sink:${sink}`);
+    return { fps: [...fps], local: local && cfg.localHosts !== 'allow' };
+  }
+
+  if (URL_TOOL.test(name)) {
+    const raw = member(args, 'url') ?? member(args, 'href') ?? member(args, 'uri') ?? '';
+    const url = typeof raw === 'string' ? normUrl(raw, cfg.hostAliases) : null;
+    if (url !== null) {
+      const local = isLocalHost(url.host);
+      if (!(local && cfg.localHosts === 'allow')) {
+        target(url);
+        fps.add('family:http-fetch');
+      }
+      return { fps: [...fps], local: local && cfg.localHosts !== 'allow' };
+    }
+  }
+
+  // File tools and everything else: identified by exact: alone, which sees position.
+  return { fps: [...fps], local: false };
+}

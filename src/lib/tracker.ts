@@ -1,0 +1,126 @@
+/**
+ * Per-agent state, in a WeakMap keyed by the agent object: one agent's loop
+ * never trips another's, and the state goes when the agent does. Everything
+ * held is bounded: the window by `window` calls of identity keys (P6), the
+ * streak, exemption and refusal books by `BOOK_LIMIT` entries each.
+ */
+import type { Agent } from './host.js';
+import type { Failure } from './failure.js';
+
+/** Most entries one agent's streak, exemption or refusal book keeps in a turn; the oldest go first. */
+export const BOOK_LIMIT = 4096;
+
+export interface Streak {
+  readonly count: number;
+  /** The last failure recorded for the measure; the denial describes it. */
+  readonly failure: Failure;
+}
+
+interface Slot {
+  /** Committed calls, oldest first: each the identity keys it spent. */
+  readonly calls: string[][];
+  /** Occurrences per key across `calls`, kept in step with it. */
+  readonly tally: Map<string, number>;
+  readonly exempt: Set<string>;
+  readonly refused: Set<string>;
+  readonly streaks: Map<string, Streak>;
+  /** Head of the last settled result of a call that ran. */
+  lastResult: string;
+}
+
+function keep<T>(book: Map<string, T>, key: string, value: T): void {
+  book.delete(key);
+  book.set(key, value);
+  if (book.size > BOOK_LIMIT) {
+    const oldest = book.keys().next();
+    if (oldest.done !== true) book.delete(oldest.value);
+  }
+}
+
+function add(book: Set<string>, key: string): void {
+  book.delete(key);
+  book.add(key);
+  if (book.size > BOOK_LIMIT) {
+    const oldest = book.values().next();
+    if (oldest.done !== true) book.delete(oldest.value);
+  }
+}
+
+export interface Tracker {
+  /** Occurrences of a key in the agent's window, before the current call. */
+  count(agent: Agent, key: string): number;
+  /** Records one call's keys (exempt ones are dropped; nothing left, no slot taken). */
+  commit(agent: Agent, keys: readonly string[]): void;
+  streak(agent: Agent, key: string): Streak | undefined;
+  /** A settled outcome: a failure extends each key's streak, a success clears it. Returns the new streaks. */
+  settle(agent: Agent, keys: readonly string[], failure: Failure | null): number[];
+  isExempt(agent: Agent, key: string): boolean;
+  exempt(agent: Agent, keys: readonly string[]): void;
+  isRefused(agent: Agent, key: string): boolean;
+  refuse(agent: Agent, keys: readonly string[]): void;
+  lastResult(agent: Agent): string;
+  setLastResult(agent: Agent, text: string): void;
+  /** A human message: the window, streaks, exemptions and refusals all go. */
+  reset(agent: Agent): void;
+}
+
+export function createTracker(window: number): Tracker {
+  const slots = new WeakMap<Agent, Slot>();
+  const slot = (agent: Agent): Slot => {
+    let found = slots.get(agent);
+    if (found === undefined) {
+      found = { calls: [], tally: new Map(), exempt: new Set(), refused: new Set(), streaks: new Map(), lastResult: '' };
+      slots.set(agent, found);
+    }
+    return found;
+  };
+
+  return {
+    count: (agent, key) => slots.get(agent)?.tally.get(key) ?? 0,
+    commit(agent, keys) {
+      const state = slot(agent);
+      // One call is one occurrence, even when a key hit both tracks (P4).
+      const spent = [...new Set(keys)].filter((key) => !state.exempt.has(key));
+      if (spent.length === 0) return;
+      state.calls.push(spent);
+      for (const key of spent) state.tally.set(key, (state.tally.get(key) ?? 0) + 1);
+      while (state.calls.length > window) {
+        for (const key of state.calls.shift() ?? []) {
+          const left = (state.tally.get(key) ?? 0) - 1;
+          if (left > 0) state.tally.set(key, left);
+          else state.tally.delete(key);
+        }
+      }
+    },
+    streak: (agent, key) => slots.get(agent)?.streaks.get(key),
+    settle(agent, keys, failure) {
+      const state = slot(agent);
+      return keys.map((key) => {
+        if (failure === null) {
+          state.streaks.delete(key);
+          return 0;
+        }
+        const count = (state.streaks.get(key)?.count ?? 0) + 1;
+        keep(state.streaks, key, { count, failure });
+        return count;
+      });
+    },
+    isExempt: (agent, key) => slots.get(agent)?.exempt.has(key) ?? false,
+    exempt(agent, keys) {
+      const state = slot(agent);
+      for (const key of keys) add(state.exempt, key);
+    },
+    isRefused: (agent, key) => slots.get(agent)?.refused.has(key) ?? false,
+    refuse(agent, keys) {
+      const state = slot(agent);
+      for (const key of keys) add(state.refused, key);
+    },
+    lastResult: (agent) => slots.get(agent)?.lastResult ?? '',
+    setLastResult(agent, text) {
+      slot(agent).lastResult = text;
+    },
+    reset(agent) {
+      slots.delete(agent);
+    },
+  };
+}
