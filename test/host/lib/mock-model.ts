@@ -1,0 +1,188 @@
+/**
+ * A scripted, OpenAI-compatible streaming chat-completions server for the
+ * full-boot suite. It plays the model: each request that carries `tools` is
+ * answered with the next scripted tool call, chosen by how many tool results
+ * the conversation already holds (so an adapter retry gets the same answer),
+ * and with a final text once the script is spent. A request without `tools`
+ * is the session-title request and gets a short text.
+ *
+ * Safety: it listens on 127.0.0.1 only, on an ephemeral port, and closes
+ * itself after `maxRequests` requests or `maxSeconds` seconds, whichever
+ * comes first, so a hung `dsh` can never keep it (or the test run) alive.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ScriptedCall {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+}
+
+export interface MockModelOptions {
+  /** One tool call per model step, in order. */
+  readonly script: readonly ScriptedCall[];
+  /** The text of the final answer, sent once every scripted call has a result. */
+  readonly finalText?: string;
+  /** Hard stop: close after this many requests (default 200). */
+  readonly maxRequests?: number;
+  /** Hard stop: close after this many seconds (default 120). */
+  readonly maxSeconds?: number;
+}
+
+/** What the model was shown for one tool call: the `role: tool` message. */
+export interface SeenToolResult {
+  readonly toolCallId: string;
+  readonly content: string;
+}
+
+export interface MockModel {
+  /** The base URL to hand DSH as `DEEPSEEK_BASE_URL`. */
+  readonly url: string;
+  /** Number of chat-completions requests served so far. */
+  requests(): number;
+  /** The tool results in the longest conversation the model has been sent. */
+  seenToolResults(): SeenToolResult[];
+  /** Every non-tool, non-system user message text the model was sent (plugin notices land here). */
+  seenUserTexts(): string[];
+  close(): Promise<void>;
+}
+
+interface WireMessage {
+  role?: unknown;
+  content?: unknown;
+  tool_call_id?: unknown;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part: unknown) =>
+        part !== null && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string'
+          ? (part as { text: string }).text
+          : '',
+      )
+      .join('\n');
+  }
+  return '';
+}
+
+function chunk(delta: Record<string, unknown>, finishReason: string | null): string {
+  const payload = {
+    id: 'mock-completion',
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: 'mock-model',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
+  return `data: ${JSON.stringify(payload)}\n\n`;
+}
+
+const USAGE =
+  `data: ${JSON.stringify({
+    id: 'mock-completion',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'mock-model',
+    choices: [],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  })}\n\n`;
+
+function streamText(res: ServerResponse, text: string): void {
+  res.write(chunk({ role: 'assistant', content: text }, null));
+  res.write(chunk({}, 'stop'));
+  res.write(USAGE);
+  res.end('data: [DONE]\n\n');
+}
+
+function streamToolCall(res: ServerResponse, call: ScriptedCall, step: number): void {
+  const args = JSON.stringify(call.arguments);
+  const id = `call_mock_${step}`;
+  // Split the arguments over two deltas, as real providers do.
+  const cut = Math.max(1, Math.floor(args.length / 2));
+  res.write(
+    chunk(
+      {
+        role: 'assistant',
+        tool_calls: [{ index: 0, id, type: 'function', function: { name: call.name, arguments: args.slice(0, cut) } }],
+      },
+      null,
+    ),
+  );
+  res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(cut) } }] }, null));
+  res.write(chunk({}, 'tool_calls'));
+  res.write(USAGE);
+  res.end('data: [DONE]\n\n');
+}
+
+export async function startMockModel(options: MockModelOptions): Promise<MockModel> {
+  const maxRequests = options.maxRequests ?? 200;
+  const maxSeconds = options.maxSeconds ?? 120;
+  const finalText = options.finalText ?? 'Done.';
+  let served = 0;
+  let longest: WireMessage[] = [];
+  let closing: Promise<void> | undefined;
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      served += 1;
+      if (served >= maxRequests) void close();
+      if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `mock model: no route ${req.method} ${req.url}` } }));
+        return;
+      }
+      let body: { tools?: unknown; messages?: unknown };
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
+      } catch {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'mock model: bad JSON' } }));
+        return;
+      }
+      const messages = Array.isArray(body.messages) ? (body.messages as WireMessage[]) : [];
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
+      if (!hasTools) {
+        streamText(res, 'Mock session');
+        return;
+      }
+      if (messages.length >= longest.length) longest = messages;
+      const step = messages.filter((m) => m.role === 'tool').length;
+      const call = options.script[step];
+      if (call === undefined) streamText(res, finalText);
+      else streamToolCall(res, call, step);
+    });
+  });
+
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      clearTimeout(timer);
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      // Let in-flight streams finish writing; then drop whatever is left.
+      setTimeout(() => server.closeAllConnections(), 200).unref();
+    });
+    return closing;
+  };
+  const timer = setTimeout(() => void close(), maxSeconds * 1000);
+  timer.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => served,
+    seenToolResults: () =>
+      longest
+        .filter((m) => m.role === 'tool')
+        .map((m) => ({ toolCallId: String(m.tool_call_id ?? ''), content: textOf(m.content) })),
+    seenUserTexts: () => longest.filter((m) => m.role === 'user').map((m) => textOf(m.content)),
+    close,
+  };
+}
