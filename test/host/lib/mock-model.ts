@@ -4,7 +4,8 @@
  * answered with the next scripted tool call, chosen by how many tool results
  * the conversation already holds (so an adapter retry gets the same answer),
  * and with a final text once the script is spent. A request without `tools`
- * is the session-title request and gets a short text.
+ * is the session-title request and gets a short text. It also serves a
+ * paged `GET /items?page=N` for the tools to fetch, and counts the hits.
  *
  * Safety: it listens on 127.0.0.1 only, on an ephemeral port, and closes
  * itself after `maxRequests` requests or `maxSeconds` seconds, whichever
@@ -19,8 +20,8 @@ export interface ScriptedCall {
 }
 
 export interface MockModelOptions {
-  /** One tool call per model step, in order. */
-  readonly script: readonly ScriptedCall[];
+  /** One tool call per model step, in order; a function receives the server's base URL. */
+  readonly script: readonly ScriptedCall[] | ((url: string) => readonly ScriptedCall[]);
   /** The text of the final answer, sent once every scripted call has a result. */
   readonly finalText?: string;
   /** Hard stop: close after this many requests (default 200). */
@@ -38,8 +39,10 @@ export interface SeenToolResult {
 export interface MockModel {
   /** The base URL to hand DSH as `DEEPSEEK_BASE_URL`. */
   readonly url: string;
-  /** Number of chat-completions requests served so far. */
+  /** Number of requests served so far (chat completions and pages). */
   requests(): number;
+  /** The `page` of every `GET /items?page=N` served, in order. */
+  pageHits(): string[];
   /** The tool results in the longest conversation the model has been sent. */
   seenToolResults(): SeenToolResult[];
   /** Every non-tool, non-system user message text the model was sent (plugin notices land here). */
@@ -120,8 +123,10 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
   const maxSeconds = options.maxSeconds ?? 120;
   const finalText = options.finalText ?? 'Done.';
   let served = 0;
+  const pageHits: string[] = [];
   let longest: WireMessage[] = [];
   let closing: Promise<void> | undefined;
+  let script: readonly ScriptedCall[] = [];
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -129,6 +134,14 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
     req.on('end', () => {
       served += 1;
       if (served >= maxRequests) void close();
+      if (req.method === 'GET' && (req.url ?? '').startsWith('/items')) {
+        // A paged endpoint for the tools to fetch: `GET /items?page=N`.
+        const page = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('page') ?? '1';
+        pageHits.push(page);
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`items page ${page}\n`);
+        return;
+      }
       if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `mock model: no route ${req.method} ${req.url}` } }));
@@ -151,7 +164,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       }
       if (messages.length >= longest.length) longest = messages;
       const step = messages.filter((m) => m.role === 'tool').length;
-      const call = options.script[step];
+      const call = script[step];
       if (call === undefined) streamText(res, finalText);
       else streamToolCall(res, call, step);
     });
@@ -175,9 +188,12 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  script = typeof options.script === 'function' ? options.script(url) : options.script;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests: () => served,
+    pageHits: () => [...pageHits],
     seenToolResults: () =>
       longest
         .filter((m) => m.role === 'tool')

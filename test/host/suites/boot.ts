@@ -1,0 +1,345 @@
+/**
+ * Full-boot suite: the real `dsh` 0.1.0-rc.8 CLI, headless, under Node 22, in
+ * a throwaway `DSH_HOME`, talking to the scripted mock model in
+ * `../lib/mock-model.ts`. The plugin is mounted two ways:
+ *
+ *   bundle   installed from the packed tarball into the `headless` profile with
+ *            `dsh plugin --profile headless add <tgz>` (pnpm), so DSH resolves
+ *            it by package name from the profile directory and applies its
+ *            `dsh.bundle.patch`; scenario config goes in the profile's own
+ *            `cordis.patch.yml`, as a user would write it.
+ *   overlay  no install: a `--patch` overlay inserts the row with `name:` the
+ *            absolute path of the built entry from the unpacked tarball.
+ *
+ * Both modes add one infrastructure overlay: the `hmr` row re-enabled (rc.8's
+ * headless profile otherwise races its own HMR mount) and the session log
+ * written as plain JSONL (`compression: none`).
+ *
+ * Assertions read the session log: the tool calls, the result each produced
+ * (ran, or an `isError` denial and its text), plugin notices and approval
+ * records — the trajectory the model lived through.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { before, describe, test, type TestContext } from 'node:test';
+
+import { DSH_BIN, HOST_BIN_DIR, NODE22, pluginUnderTest, shippedCaps, WORK_DIR, type Caps } from '../lib/env.js';
+import { startMockModel, type MockModel, type ScriptedCall } from '../lib/mock-model.js';
+import { findSessionLogs, readSessionLog, type SessionLog, type ToolStep } from '../lib/session-log.js';
+
+const plugin = pluginUnderTest();
+const ROOT = join(WORK_DIR, 'boot', plugin.label);
+const BOOT_TIMEOUT_MS = 90_000;
+const PLUGIN_ID = 'repeat-tool-breaker';
+const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
+const REFUSAL = /not granted/i;
+const UNAVAILABLE = /^Error: tool "bash" requires approval, but no approval channel is available$/;
+
+let caps: Caps;
+
+type Mode = 'bundle' | 'overlay' | 'control';
+
+interface Boot {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  log: SessionLog | undefined;
+  model: MockModel;
+}
+
+function homeOf(mode: Mode): string {
+  return join(ROOT, mode, 'home');
+}
+
+/** Run a command to completion without blocking the event loop (the mock model lives in this process). */
+function exec(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const timer = setTimeout(() => {
+      stderr += `\n[boot suite: killed after ${options.timeoutMs} ms]`;
+      child.kill('SIGKILL');
+    }, options.timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+function baseEnv(home: string, modelUrl: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${HOST_BIN_DIR}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: join(home, '..', 'user-home'),
+    DSH_HOME: home,
+    DEEPSEEK_BASE_URL: modelUrl,
+    DEEPSEEK_API_KEY: 'sk-mock-not-a-key',
+    DSH_TELEMETRY_DISABLED: '1',
+    NO_COLOR: '1',
+    // pnpm (bundle install): keep its store and state under the scratch dir.
+    npm_config_store_dir: join(ROOT, 'pnpm-store'),
+    npm_config_update_notifier: 'false',
+    XDG_DATA_HOME: join(home, '..', 'xdg-data'),
+    XDG_CACHE_HOME: join(home, '..', 'xdg-cache'),
+    XDG_STATE_HOME: join(home, '..', 'xdg-state'),
+    XDG_CONFIG_HOME: join(home, '..', 'xdg-config'),
+  };
+  for (const key of ['TMPDIR', 'LANG', 'TZ']) if (process.env[key] !== undefined) env[key] = process.env[key];
+  return env;
+}
+
+/** The infrastructure overlay every boot gets. */
+function infraOverlay(home: string): string {
+  return [
+    '# rc.8 headless disables hmr and then needs it for user patch-layer watching.',
+    '- id: hmr',
+    '  disabled: false',
+    '  config: { root: [] }',
+    '# Plain JSONL session logs (the row restates its whole config).',
+    '- id: session-persistence-jsonl',
+    '  config:',
+    `    root: ${JSON.stringify(join(home, 'sessions'))}`,
+    '    compression: none',
+    '',
+  ].join('\n');
+}
+
+function configYaml(config: Record<string, unknown> | undefined, indent: string): string {
+  if (config === undefined) return '';
+  // JSON is YAML: one flow mapping keeps it exact.
+  return `${indent}config: ${JSON.stringify(config)}\n`;
+}
+
+/** Free a loopback port nobody listens on, for the failing-target scenario. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+let scenarioSeq = 0;
+
+async function boot(
+  mode: Mode,
+  scenario: string,
+  options: { config?: Record<string, unknown>; script: ScriptedCall[] | ((url: string) => ScriptedCall[]) },
+): Promise<Boot> {
+  scenarioSeq += 1;
+  const home = homeOf(mode);
+  const scratch = join(ROOT, mode, `${String(scenarioSeq).padStart(2, '0')}-${scenario}`);
+  const workspace = join(scratch, 'workspace');
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(workspace, { recursive: true });
+  mkdirSync(join(home, '..', 'user-home'), { recursive: true });
+
+  const model = await startMockModel({ script: options.script, maxRequests: 400, maxSeconds: BOOT_TIMEOUT_MS / 1000 });
+
+  const overlays: string[] = [];
+  const infra = join(scratch, 'infra.patch.yml');
+  writeFileSync(infra, infraOverlay(home));
+  overlays.push(infra);
+  if (mode === 'overlay') {
+    const mount = join(scratch, 'breaker.patch.yml');
+    writeFileSync(
+      mount,
+      `- insert:\n    - id: ${PLUGIN_ID}\n      name: ${JSON.stringify(plugin.entry)}\n${configYaml(options.config, '      ')}`,
+    );
+    overlays.push(mount);
+  } else if (mode === 'bundle') {
+    // The user's own layer of the profile: reconfigure the bundle's row by id.
+    const profilePatch = options.config === undefined ? '[]\n' : `- id: ${PLUGIN_ID}\n${configYaml(options.config, '  ')}`;
+    writeFileSync(join(home, 'profiles', 'headless', 'cordis.patch.yml'), profilePatch);
+  }
+  const args = [DSH_BIN, '--profile', 'headless', ...overlays.flatMap((p) => ['--patch', p]), `Scenario ${scenario}: follow the script.`];
+  try {
+    const before = new Set(findSessionLogs(home));
+    const run = await exec(NODE22, args, { cwd: workspace, env: baseEnv(home, model.url), timeoutMs: BOOT_TIMEOUT_MS });
+    const fresh = findSessionLogs(home).filter((p) => !before.has(p));
+    const log = fresh.length === 1 ? readSessionLog(fresh[0]!) : undefined;
+    const result: Boot = { ...run, log, model };
+    writeFileSync(
+      join(scratch, 'boot.json'),
+      JSON.stringify({ args, code: run.code, signal: run.signal, ms: run.ms, sessionLogs: fresh, stdout: run.stdout, stderr: run.stderr }, null, 2),
+    );
+    return result;
+  } finally {
+    await model.close();
+  }
+}
+
+function describeSteps(steps: readonly ToolStep[]): string {
+  return steps
+    .map((s, i) => `  ${String(i + 1).padStart(2)}. ${s.isError ? 'DENIED/ERR' : 'ran      '} ${JSON.stringify(s.arguments.command)} → ${JSON.stringify(s.text.split('\n')[0]?.slice(0, 90))}`)
+    .join('\n');
+}
+
+/** The boot ended cleanly and logged exactly the scripted calls, each settled. */
+function assertCompleted(t: TestContext, b: Boot, expectedCalls: number): SessionLog {
+  assert.equal(b.code, 0, `dsh exited ${String(b.code)} (${String(b.signal)}) in ${b.ms} ms\n${b.stderr.slice(-3000)}`);
+  assert.ok(b.log, 'one new session log');
+  const log = b.log;
+  assert.equal(log.steps.length, expectedCalls, `tool calls in the log\n${describeSteps(log.steps)}`);
+  assert.ok(log.steps.every((s) => s.settled), 'every call has a result');
+  assert.ok(log.turnsEnded >= 1, 'the turn ended');
+  t.diagnostic(`dsh exited 0 after ${b.ms} ms; trajectory:\n${describeSteps(log.steps)}`);
+  return log;
+}
+
+const ran = (s: ToolStep): boolean => !s.isError;
+
+function identicalEcho(n: number): ScriptedCall[] {
+  return Array.from({ length: n }, (_, i) => ({
+    name: 'bash',
+    arguments: { command: 'echo same-output', description: `print it, try ${i + 1}`, timeoutMs: 10_000 + i },
+  }));
+}
+
+function failingCurl(port: number, n: number): ScriptedCall[] {
+  return Array.from({ length: n }, (_, i) => ({
+    name: 'bash',
+    arguments: { command: `curl -sS --max-time 5 http://127.0.0.1:${port}/health`, description: `check health ${i + 1}` },
+  }));
+}
+
+before(async () => {
+  caps = await shippedCaps(plugin);
+  rmSync(ROOT, { recursive: true, force: true });
+  for (const mode of ['bundle', 'overlay', 'control'] as const) mkdirSync(homeOf(mode), { recursive: true });
+  // Bundle mode: install the packed tarball into the headless profile, the way a user does.
+  const home = homeOf('bundle');
+  const add = await exec(NODE22, [DSH_BIN, 'plugin', '--profile', 'headless', 'add', plugin.tarball], {
+    cwd: ROOT,
+    env: baseEnv(home, 'http://127.0.0.1:9'),
+    timeoutMs: 120_000,
+  });
+  assert.equal(add.code, 0, `dsh plugin add failed:\n${add.stdout}\n${add.stderr}`);
+  const manifest = JSON.parse(readFileSync(join(home, 'profiles', 'headless', 'package.json'), 'utf8'));
+  assert.ok(
+    manifest.dsh?.profile?.bundles?.includes(plugin.packageName),
+    `dsh plugin add listed ${plugin.packageName} as a profile bundle: ${JSON.stringify(manifest.dsh)}`,
+  );
+  console.log(`# bundle profile: ${JSON.stringify(manifest.dsh.profile.bundles)} (${add.ms} ms to add)`);
+});
+
+for (const mode of ['bundle', 'overlay'] as const) {
+  describe(`dsh 0.1.0-rc.8 headless boot — ${plugin.label} mounted as ${mode === 'bundle' ? 'a profile bundle' : 'a --patch overlay (absolute entry path)'}`, () => {
+    test('1. identical echo past the cap, onLimit: deny → cap-1 ran, the rest are REPEAT_TOOL_BLOCKED errors', async (t) => {
+      const n = caps.exact + 2;
+      const b = await boot(mode, 'deny', { config: { onLimit: 'deny' }, script: identicalEcho(n) });
+      const log = assertCompleted(t, b, n);
+      const ranSteps = log.steps.slice(0, caps.exact - 1);
+      assert.ok(ranSteps.every((s) => ran(s) && s.text.trim() === 'same-output'), 'the first cap-1 ran the command');
+      for (const s of log.steps.slice(caps.exact - 1)) {
+        assert.equal(s.isError, true);
+        assert.match(s.text, BLOCKED);
+        assert.doesNotMatch(s.text, REFUSAL);
+      }
+      assert.equal(log.approvalsAsked.length, 0, 'deny never asks');
+    });
+
+    test('2. the same with onLimit: ask and no answerer → no stall; host denies the first gated call, later ones carry the refusal note', async (t) => {
+      const n = caps.exact + 2;
+      const b = await boot(mode, 'ask', { config: { onLimit: 'ask' }, script: identicalEcho(n) });
+      const log = assertCompleted(t, b, n);
+      assert.ok(log.steps.slice(0, caps.exact - 1).every(ran), 'the first cap-1 ran');
+      const gated = log.steps[caps.exact - 1]!;
+      assert.equal(gated.isError, true);
+      assert.match(gated.text, UNAVAILABLE, "the host's approval layer denied the first gated call");
+      assert.deepEqual(log.approvalsDecided, ['unavailable'], 'one ask, decided unavailable');
+      assert.ok((log.approvalsAsked[0]?.reason ?? '').length > 0, 'the ask carried the plugin reason');
+      for (const s of log.steps.slice(caps.exact)) {
+        assert.equal(s.isError, true);
+        assert.match(s.text, BLOCKED);
+        assert.match(s.text, REFUSAL, 'later denials carry the refusal note');
+      }
+    });
+
+    test('3. eight pages of one endpoint (?page=N, || true) → all eight ran', async (t) => {
+      const b = await boot(mode, 'paging', {
+        script: (url) =>
+          Array.from({ length: 8 }, (_, i) => ({
+            name: 'bash',
+            arguments: { command: `curl -sS --max-time 5 "${url}/items?page=${i + 1}" || true`, description: `fetch page ${i + 1}` },
+          })),
+      });
+      const log = assertCompleted(t, b, 8);
+      log.steps.forEach((s, i) => {
+        assert.equal(s.isError, false, `page ${i + 1} was not denied`);
+        assert.equal(s.text.trim(), `items page ${i + 1}`, `page ${i + 1} output`);
+      });
+      assert.deepEqual(b.model.pageHits(), ['1', '2', '3', '4', '5', '6', '7', '8'], 'the endpoint served all eight');
+      assert.equal(log.notices.filter((n) => n.plugin === PLUGIN_ID).length, 0, 'no advisory for paging');
+    });
+
+    test('4. a real failing command repeated → failLimit ran, the rest denied, the failure advisory is a plugin notice', async (t) => {
+      const port = await closedPort();
+      const n = caps.failLimit + 2;
+      const b = await boot(mode, 'failing', {
+        config: { onLimit: 'deny' },
+        script: [...failingCurl(port, n), { name: 'bash', arguments: { command: 'ls -la', description: 'look around instead' } }],
+      });
+      const log = assertCompleted(t, b, n + 1);
+      const attempts = log.steps.slice(0, n);
+      for (const s of attempts.slice(0, caps.failLimit)) {
+        assert.doesNotMatch(s.text, BLOCKED, 'ran');
+        assert.match(s.text, /curl: \(7\)|exit code: 7/, 'the real curl failed to connect');
+      }
+      for (const s of attempts.slice(caps.failLimit)) {
+        assert.equal(s.isError, true);
+        assert.match(s.text, BLOCKED);
+        assert.match(s.text, /consecutive failures/);
+      }
+      const recovery = log.steps[n]!;
+      assert.equal(recovery.isError, false, 'a different call (ls) still runs');
+      const notices = log.notices.filter((x) => x.plugin === PLUGIN_ID);
+      assert.equal(notices.length, 1, `one breaker notice in the log: ${JSON.stringify(notices)}`);
+      assert.match(notices[0]!.text, /^CONVERGENCE_CHECK:/);
+      assert.match(notices[0]!.text, /exited 7|exit(?:ed)? (?:code )?7/);
+      assert.match(notices[0]!.summary ?? '', new RegExp(`failed x${caps.failWarnAt}$`));
+    });
+
+    test('5. a bad config (onLimit: bogus) → dsh exits non-zero and the error names the key', async (t) => {
+      const b = await boot(mode, 'bad-config', { config: { onLimit: 'bogus' }, script: identicalEcho(1) });
+      assert.notEqual(b.code, 0, 'dsh failed to boot');
+      assert.match(b.stderr, /repeat-tool-breaker/, 'the error is attributed to the plugin');
+      assert.match(b.stderr, /onLimit/, 'the error names the key');
+      assert.match(b.stderr, /bogus/, 'and the bad value');
+      assert.equal(b.log?.steps.length ?? 0, 0, 'no tool ran');
+      const line = b.stderr.split('\n').find((l) => /onLimit/.test(l)) ?? '';
+      t.diagnostic(`dsh exited ${String(b.code)} after ${b.ms} ms: ${line.trim()}`);
+    });
+  });
+}
+
+describe('dsh 0.1.0-rc.8 headless boot — control, no plugin', () => {
+  test('6. no plugin → every call ran (identical echo past the cap, failing curl past failLimit)', async (t) => {
+    const port = await closedPort();
+    const script = [...identicalEcho(caps.exact + 2), ...failingCurl(port, caps.failLimit + 2)];
+    const b = await boot('control', 'control', { script });
+    const log = assertCompleted(t, b, script.length);
+    for (const s of log.steps) assert.doesNotMatch(s.text, /REPEAT_TOOL_BLOCKED/);
+    assert.ok(log.steps.slice(0, caps.exact + 2).every((s) => ran(s) && s.text.trim() === 'same-output'), 'every echo ran');
+    assert.ok(log.steps.slice(caps.exact + 2).every((s) => /curl: \(7\)|exit code: 7/.test(s.text)), 'every curl ran and failed');
+    assert.equal(log.notices.filter((n) => n.plugin === PLUGIN_ID).length, 0);
+  });
+});
