@@ -1,0 +1,109 @@
+/**
+ * Runs one session through one plugin on the fake host, and compares two runs
+ * call by call. Each run gets its own clone of the config and its own agent
+ * objects; arguments, results and inbox messages are deep-frozen (the real host
+ * freezes messages too), so neither plugin can influence the other.
+ */
+import { FakeHost, type HostResult, type PluginModule } from '../support/fake-host.js';
+import { observe, type CallView } from './observe.js';
+import { cloneData, deepFreeze, type BodySpec, type Session, type Step } from './session.js';
+
+/** What one step showed: a call's view, nothing for inbox steps, or a hook that threw. */
+export type StepView = CallView | null | { threw: string };
+
+export interface Run {
+  /** Set when `apply` threw (a bad config). */
+  configError: string | null;
+  views: StepView[];
+}
+
+/** How a config error is compared: thrown at all, and with the plugin's message prefix. */
+export function configErrorKey(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.startsWith('repeat-tool-breaker: ') ? 'throws repeat-tool-breaker: …' : `throws (no prefix): ${message}`;
+}
+
+export function bodyOf(spec: BodySpec): (args: unknown) => HostResult {
+  const data = deepFreeze(spec);
+  if (data.kind === 'return') return () => data.result;
+  return () => {
+    const error = new Error(data.message) as Error & { info?: unknown };
+    if (data.info !== undefined) error.info = data.info;
+    throw error;
+  };
+}
+
+async function runStep(host: FakeHost, agents: object[], step: Step): Promise<StepView> {
+  try {
+    if (step.kind === 'call') {
+      const outcome = await host.call({
+        agent: step.agent === null ? undefined : agents[step.agent],
+        name: step.name,
+        arguments: deepFreeze(step.arguments),
+        answer: step.answer,
+        body: bodyOf(step.body),
+      });
+      return observe(outcome);
+    }
+    const agent = agents[step.agent] as object;
+    if (step.kind === 'human') await host.human(agent);
+    else await host.step(agent, deepFreeze(step.messages));
+    return null;
+  } catch (error) {
+    return { threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  }
+}
+
+export async function runSession(plugin: PluginModule, session: Session): Promise<Run> {
+  let host: FakeHost;
+  try {
+    host = new FakeHost(plugin, cloneData(session.config));
+  } catch (error) {
+    return { configError: configErrorKey(error), views: [] };
+  }
+  const agents = Array.from({ length: session.agents }, (_, i) => ({ id: `agent-${i}` }));
+  const views: StepView[] = [];
+  for (const step of session.steps) views.push(await runStep(host, agents, step));
+  host.dispose();
+  return { configError: null, views };
+}
+
+export interface Mismatch {
+  /** Index of the first step whose views differ; -1 for the config. */
+  step: number;
+  /** The fields that differ at that step. */
+  fields: string[];
+  left: unknown;
+  right: unknown;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The first difference between two runs of one session, or null. */
+export function compareRuns(left: Run, right: Run): Mismatch | null {
+  if (left.configError !== right.configError) {
+    return { step: -1, fields: ['config'], left: left.configError ?? 'accepted', right: right.configError ?? 'accepted' };
+  }
+  const n = Math.max(left.views.length, right.views.length);
+  for (let i = 0; i < n; i += 1) {
+    const a = left.views[i] ?? null;
+    const b = right.views[i] ?? null;
+    if (same(a, b)) continue;
+    const fields: string[] = [];
+    if (a !== null && b !== null && !('threw' in a) && !('threw' in b)) {
+      for (const key of Object.keys(a) as (keyof CallView)[]) if (!same(a[key], b[key])) fields.push(key);
+    } else {
+      fields.push('threw');
+    }
+    return { step: i, fields, left: a, right: b };
+  }
+  return null;
+}
+
+/** Run a session through both plugins and compare. */
+export async function compareSession(left: PluginModule, right: PluginModule, session: Session): Promise<Mismatch | null> {
+  const [a, b] = [await runSession(left, session), await runSession(right, session)];
+  return compareRuns(a, b);
+}

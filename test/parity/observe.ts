@@ -1,0 +1,94 @@
+/**
+ * What a user and the model observe of one call, reduced to the parts that are
+ * protocol (contract §5) rather than wording: whether the operator was asked,
+ * whether the call was denied, whether its body ran, the denial's leading token
+ * and the hits it lists (fingerprint preview plus count), and for each notice its
+ * `source` fields and the leading token of its text. Full texts are never
+ * compared: the port writes its own words.
+ */
+import type { CallOutcome } from '../support/fake-host.js';
+
+export interface NoticeView {
+  kind: unknown;
+  plugin: unknown;
+  form: unknown;
+  summary: unknown;
+  role: unknown;
+  /** `id` starts with `repeat-tool-breaker-`. */
+  idPrefix: boolean;
+  /** The text's leading `TOKEN:` (e.g. `CONVERGENCE_CHECK`), or `(none)`. */
+  token: string;
+}
+
+export interface CallView {
+  asked: boolean;
+  denied: boolean;
+  ran: boolean;
+  /** `REPEAT_TOOL_BLOCKED`, or `host: <the host's approval-denial text>`; null when allowed. */
+  denial: string | null;
+  /** Hit lines of a denial, sorted: `repeat <fp> <next>/<cap>` or `failure <fp> x<n>`. */
+  hits: string[];
+  notices: NoticeView[];
+}
+
+/** A hit line of the repeat track: `- <fp preview> <next>/<cap>`. */
+const REPEAT_LINE = /^- (.+) (\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/;
+/** A hit line of the failure track: `- <fp preview> — <n> consecutive failures…`. */
+const FAILURE_LINE = /^- (.+?) \u2014 (\d+) consecutive failures/;
+
+function leadingToken(text: string): string | null {
+  const match = /^([A-Z][A-Z0-9_]*):/.exec(text);
+  return match === null ? null : (match[1] as string);
+}
+
+/** The hit lines a denial lists, in a canonical (sorted) order. */
+export function denialHits(text: string): string[] {
+  const hits: string[] = [];
+  for (const line of text.split('\n')) {
+    const failure = FAILURE_LINE.exec(line);
+    if (failure !== null) {
+      hits.push(`failure ${failure[1]} x${failure[2]}`);
+      continue;
+    }
+    const repeat = REPEAT_LINE.exec(line);
+    if (repeat !== null) hits.push(`repeat ${repeat[1]} ${repeat[2]}/${repeat[3]}`);
+  }
+  return hits.sort();
+}
+
+function textOf(notice: any): string {
+  const block = Array.isArray(notice?.content) ? notice.content[0] : undefined;
+  return typeof block?.text === 'string' ? block.text : '';
+}
+
+export function noticeView(notice: any): NoticeView {
+  const source = notice?.source ?? {};
+  return {
+    kind: source.kind,
+    plugin: source.plugin,
+    form: source.form,
+    summary: source.summary,
+    role: notice?.role,
+    idPrefix: typeof notice?.id === 'string' && notice.id.startsWith('repeat-tool-breaker-'),
+    token: leadingToken(textOf(notice)) ?? '(none)',
+  };
+}
+
+export function observe(outcome: CallOutcome): CallView {
+  let denial: string | null = null;
+  let hits: string[] = [];
+  if (outcome.denied) {
+    const reason = outcome.denyReason ?? '';
+    const token = leadingToken(reason);
+    denial = token ?? `host: ${reason}`;
+    hits = token === null ? [] : denialHits(reason);
+  }
+  return {
+    asked: outcome.asked,
+    denied: outcome.denied,
+    ran: outcome.ran,
+    denial,
+    hits,
+    notices: outcome.notices.map(noticeView),
+  };
+}

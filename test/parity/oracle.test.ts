@@ -1,0 +1,129 @@
+/**
+ * Self-checks of the parity machinery itself, independent of the port:
+ *
+ * - the adjusted oracle against a second copy of itself: 0 mismatches (the
+ *   driver, generator and comparison are deterministic);
+ * - each adjustment (P1, P2, P3, P4, P7) is exercised by the generator: leaving
+ *   it out makes sessions mismatch, and only sessions where its decision applies;
+ * - the unpatched reference differs from the oracle only in sessions where some
+ *   decision applies.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FakeHost, type CallOutcome, type PluginModule } from '../support/fake-host.js';
+import { bodyOf, compareRuns, runSession, type Run } from './driver.js';
+import { generateSession } from './generator.js';
+import { DECISIONS, loadOracle, loadReference, type Decision } from './oracle.js';
+import type { Session } from './session.js';
+
+const SEED = 7;
+const SESSIONS = Number(process.env.PARITY_SELF_SESSIONS ?? 150);
+
+/** The sessions and the oracle's run of each, computed once for all the checks below. */
+let cached: { oracle: PluginModule; sessions: Session[]; expected: Run[] } | undefined;
+async function baseline(): Promise<{ oracle: PluginModule; sessions: Session[]; expected: Run[] }> {
+  if (cached !== undefined) return cached;
+  const oracle = await loadOracle();
+  const sessions = Array.from({ length: SESSIONS }, (_, i) => generateSession(SEED, i));
+  const expected: Run[] = [];
+  for (const session of sessions) expected.push(await runSession(oracle, session));
+  cached = { oracle, sessions, expected };
+  return cached;
+}
+
+/** Every outcome of a session, with the raw ask and deny texts (reference wording). */
+async function outcomes(plugin: PluginModule, session: Session): Promise<CallOutcome[]> {
+  let host: FakeHost;
+  try {
+    host = new FakeHost(plugin, structuredClone(session.config));
+  } catch {
+    return [];
+  }
+  const agents = Array.from({ length: session.agents }, () => ({}));
+  for (const step of session.steps) {
+    if (step.kind === 'call') {
+      await host.call({ agent: step.agent === null ? undefined : agents[step.agent], name: step.name, arguments: structuredClone(step.arguments), answer: step.answer, body: bodyOf(step.body) });
+    } else if (step.kind === 'human') {
+      await host.human(agents[step.agent] as object);
+    } else {
+      await host.step(agents[step.agent] as object, structuredClone(step.messages));
+    }
+  }
+  return host.log;
+}
+
+const WRITE_OUT = /%\{(?:http_code|response_code)\}/;
+
+/** Whether a decision can apply to a session, judged from the session and the oracle's run of it. */
+async function applies(decision: Decision, session: Session, oracle: PluginModule, run: Run): Promise<boolean> {
+  const calls = session.steps.flatMap((s) => (s.kind === 'call' ? [s] : []));
+  const views = run.views.flatMap((v) => (v !== null && !('threw' in v) ? [v] : []));
+  switch (decision) {
+    case 'P1':
+      return calls.some((c) => typeof (c.arguments as any)?.command === 'string' && WRITE_OUT.test((c.arguments as any).command));
+    case 'P2':
+      return session.steps.some((s, i) => s.kind === 'call' && s.answer === 'approve' && (run.views[i] as any)?.asked === true);
+    case 'P3':
+      return calls.some((c) => /:\/\/(?:[^/\s]*@)?\[/.test(JSON.stringify(c.arguments)));
+    case 'P4': {
+      // Some blocking list (asked or denied) names one fingerprint on both tracks.
+      for (const outcome of await outcomes(oracle, session)) {
+        const text = `${outcome.askReason ?? ''}\n${outcome.denyReason ?? ''}`;
+        const failing = new Set<string>();
+        const repeating = new Set<string>();
+        for (const line of text.split('\n')) {
+          const f = /^\s*- (.+?)(?: \u2014)? \d+ consecutive failures/.exec(line);
+          if (f !== null) failing.add(f[1] as string);
+          const r = /^\s*- (.+) \d+(?:\.\d+)?\/\d+(?:\.\d+)?$/.exec(line);
+          if (r !== null) repeating.add(r[1] as string);
+        }
+        for (const fp of failing) if (repeating.has(fp)) return true;
+      }
+      return false;
+    }
+    case 'P7':
+      return views.some((v) => v.notices.some((n) => typeof n.summary === 'string' && n.summary.includes('\u2026')));
+  }
+}
+
+test('the adjusted oracle agrees with a second copy of itself, and never throws in a hook', async () => {
+  const { sessions, expected } = await baseline();
+  const copy = await loadOracle();
+  for (const [i, session] of sessions.entries()) {
+    const run = expected[i] as Run;
+    if (i < 40) assert.equal(compareRuns(await runSession(copy, session), run), null, `session ${session.id}`);
+    assert.ok(run.views.every((v) => v === null || !('threw' in v)), `the oracle threw in session ${session.id}`);
+  }
+});
+
+test('each adjustment is exercised, and changes outcomes only where its decision applies', async (t) => {
+  const { oracle, sessions, expected: runs } = await baseline();
+  for (const decision of DECISIONS) {
+    const without = await loadOracle(DECISIONS.filter((d) => d !== decision));
+    let mismatches = 0;
+    for (const [i, session] of sessions.entries()) {
+      const expected = runs[i] as Run;
+      if (compareRuns(await runSession(without, session), expected) === null) continue;
+      mismatches += 1;
+      assert.ok(await applies(decision, session, oracle, expected), `without ${decision}, session ${session.id} mismatches although ${decision} does not apply to it`);
+    }
+    t.diagnostic(`without ${decision}: ${mismatches} of ${SESSIONS} sessions mismatch`);
+    assert.ok(mismatches > 0, `no generated session exercises ${decision}`);
+  }
+});
+
+test('the unpatched reference differs from the oracle only where a decision applies', async (t) => {
+  const { oracle, sessions, expected: runs } = await baseline();
+  const reference = await loadReference();
+  let mismatches = 0;
+  for (const [i, session] of sessions.entries()) {
+    const expected = runs[i] as Run;
+    if (compareRuns(await runSession(reference, session), expected) === null) continue;
+    mismatches += 1;
+    const reasons: Decision[] = [];
+    for (const decision of DECISIONS) if (await applies(decision, session, oracle, expected)) reasons.push(decision);
+    assert.ok(reasons.length > 0, `the reference differs on session ${session.id}, where no decision applies`);
+  }
+  t.diagnostic(`reference vs oracle: ${mismatches} of ${SESSIONS} sessions mismatch`);
+  assert.ok(mismatches > 0);
+});

@@ -1,0 +1,177 @@
+/**
+ * The adjusted oracle. The reference (`reference-breaker` = dsh-repeat-tool-breaker
+ * 0.5.2) is the oracle for everything the contract leaves to it, but the contract
+ * decides five places differently (P1–P4, P7). Each decision is encoded here as a
+ * small source patch applied to a temporary copy of the reference at test setup;
+ * every replacement asserts that it matched exactly once, so a different
+ * reference version fails loudly instead of silently testing the wrong thing.
+ * No session is ever skipped: the expected outcome is adjusted, not ignored.
+ *
+ * P5 (hostile inputs) and P6 (bounded memory) need no adjustment: the generator
+ * produces ordinary arguments and results, on which both decide the same way.
+ * See docs/parity.md.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { PluginModule } from '../support/fake-host.js';
+
+export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P7';
+
+export interface Adjustment {
+  decision: Decision;
+  /** File inside the reference package. */
+  file: string;
+  find: string;
+  replace: string;
+}
+
+/**
+ * The patches, one group per decision.
+ *
+ * P1 — contract §4.3. The reference's classifier never sees the command, so a curl
+ *   `-w '%{http_code}'` whose output starts with a 4xx/5xx is a success there. The
+ *   contract: such output is `{reason: 'http', detail: <code>}`, checked first in
+ *   the shell text fallback. Encoded by passing `arguments.command` to
+ *   `classifyFailure` and adding the write-out check at the top of the text fallback.
+ * P2 — contract §3.7 Q2. The reference still fires warn/summarize for an exempted
+ *   measure as its old window entries slide out. The contract: an exempted measure
+ *   gets no advisory for the rest of the turn. Encoded by skipping exempt
+ *   fingerprints when the occurrence stage is chosen (the failure track already
+ *   skips them in `noteOutcome`).
+ * P3 — contract §2.8. The reference keeps IPv6 brackets, so `[::1]` is public. The
+ *   contract: the brackets are ignored for the locality test, so bracketed
+ *   loopback, link-local and unique-local hosts are local. Encoded by testing the
+ *   inside of a bracketed host.
+ * P4 — contract §3.7 Q3. The reference commits a fingerprint that is both a failure
+ *   hit and a repeat hit twice for one denied call. The contract: one call is one
+ *   occurrence. Encoded by deduplicating what `commit` records.
+ * P7 — contract §3.8 / §5. The reference puts the whole fingerprint in a notice's
+ *   `source.summary`. The contract: the fingerprint part is cut to its first 95
+ *   characters plus `…` when longer than 96. Encoded by a helper applied to both
+ *   summary formats.
+ */
+export const ADJUSTMENTS: readonly Adjustment[] = [
+  {
+    decision: 'P1',
+    file: 'index.js',
+    find: 'classifyFailure(result, { shell: isShell(name) })',
+    replace: 'classifyFailure(result, { shell: isShell(name), command: parts(exec).args?.command })',
+  },
+  {
+    decision: 'P1',
+    file: 'lib/failure.js',
+    find: 'return options.shell === true ? classifyFromText(result) : null',
+    replace: 'return options.shell === true ? classifyFromText(result, options) : null',
+  },
+  {
+    decision: 'P1',
+    file: 'lib/failure.js',
+    find: 'function classifyFromText(result) {',
+    replace: 'function classifyFromText(result, options = {}) {',
+  },
+  {
+    decision: 'P1',
+    file: 'lib/failure.js',
+    find: '  if (text.length === 0) return null\n',
+    replace: [
+      '  if (text.length === 0) return null',
+      '  if (typeof options.command === "string" && /%\\{(?:http_code|response_code)\\}/.test(options.command)) {',
+      '    const status = /^\\s*([45]\\d\\d)(?!\\d)/.exec(text)',
+      '    if (status !== null) return { reason: "http", detail: status[1] }',
+      '  }',
+      '',
+    ].join('\n'),
+  },
+  {
+    decision: 'P2',
+    file: 'index.js',
+    find: '      if (!Number.isFinite(limitFor(fp, cfg.limits))) continue\n',
+    replace: '      if (!Number.isFinite(limitFor(fp, cfg.limits))) continue\n      if (tracker.exemptSet(agent).has(fp)) continue\n',
+  },
+  {
+    decision: 'P3',
+    file: 'lib/normalize.js',
+    find: "  if (typeof host !== 'string' || host.length === 0) return false\n",
+    replace:
+      "  if (typeof host !== 'string' || host.length === 0) return false\n" +
+      "  if (host.length > 2 && host.startsWith('[') && host.endsWith(']')) return isLocalHost(host.slice(1, -1))\n",
+  },
+  {
+    decision: 'P4',
+    file: 'lib/window.js',
+    find: 'const record = (hits.length > 0 ? hits.map((entry) => entry.fp) : fps).filter(',
+    replace: 'const record = [...new Set(hits.length > 0 ? hits.map((entry) => entry.fp) : fps)].filter(',
+  },
+  {
+    decision: 'P7',
+    file: 'index.js',
+    find: 'export function apply(ctx, config = {}) {',
+    replace:
+      "const summaryFp = (fp) => (fp.length > 96 ? `${fp.slice(0, 95)}\\u2026` : fp)\n" +
+      'export function apply(ctx, config = {}) {',
+  },
+  {
+    decision: 'P7',
+    file: 'index.js',
+    find: '`${chosen.fp} × ${chosen.next}`',
+    replace: '`${summaryFp(chosen.fp)} × ${chosen.next}`',
+  },
+  {
+    decision: 'P7',
+    file: 'index.js',
+    find: '`${top.fp} failed x${top.streak}`',
+    replace: '`${summaryFp(top.fp)} failed x${top.streak}`',
+  },
+];
+
+export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7'];
+
+const require = createRequire(import.meta.url);
+
+/** The installed reference package directory. */
+export function referenceDir(): string {
+  return dirname(require.resolve('reference-breaker/package.json'));
+}
+
+function countOf(text: string, needle: string): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) count += 1;
+  return count;
+}
+
+const copies: string[] = [];
+process.once('exit', () => {
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Load a copy of the reference with the given decisions applied (all of them by
+ * default). Every call makes a fresh copy, hence a fresh module instance.
+ */
+export async function loadOracle(decisions: readonly Decision[] = DECISIONS): Promise<PluginModule> {
+  const dir = mkdtempSync(join(tmpdir(), 'parity-oracle-'));
+  copies.push(dir);
+  cpSync(referenceDir(), dir, { recursive: true });
+  for (const adjustment of ADJUSTMENTS) {
+    if (!decisions.includes(adjustment.decision)) continue;
+    const path = join(dir, adjustment.file);
+    const source = readFileSync(path, 'utf8');
+    const found = countOf(source, adjustment.find);
+    if (found !== 1) {
+      throw new Error(`oracle adjustment ${adjustment.decision} expected exactly one match in ${adjustment.file}, found ${found}: ${adjustment.find}`);
+    }
+    writeFileSync(path, source.replace(adjustment.find, () => adjustment.replace));
+  }
+  const module = await import(pathToFileURL(join(dir, 'index.js')).href);
+  return module.default as PluginModule;
+}
+
+/** The unpatched reference, as installed. */
+export async function loadReference(): Promise<PluginModule> {
+  const specifier = 'reference-breaker';
+  const module = await import(specifier);
+  return module.default as PluginModule;
+}

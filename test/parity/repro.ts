@@ -1,0 +1,85 @@
+/**
+ * Prints a (shrunk) mismatching session as a node:test case, ready to paste into
+ * a unit test of the port: each call is asserted against the view the expected
+ * side (the adjusted oracle) produced.
+ */
+import type { Mismatch, Run } from './driver.js';
+import type { Session, Step } from './session.js';
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A JavaScript literal for plain data (keeps `undefined`, `NaN`, `Infinity`). */
+export function toSource(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return 'NaN';
+    if (value === Number.POSITIVE_INFINITY) return 'Infinity';
+    if (value === Number.NEGATIVE_INFINITY) return '-Infinity';
+    return Object.is(value, -0) ? '-0' : String(value);
+  }
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return `[${value.map(toSource).join(', ')}]`;
+  const entries = Object.entries(value).map(([k, v]) => `${IDENTIFIER.test(k) ? k : JSON.stringify(k)}: ${toSource(v)}`);
+  return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+}
+
+function agentRef(index: number | null): string {
+  return index === null ? 'undefined' : `agents[${index}]`;
+}
+
+function stepSource(step: Step, expected: unknown): string {
+  if (step.kind === 'human') return `  await host.human(${agentRef(step.agent)});`;
+  if (step.kind === 'step') return `  await host.step(${agentRef(step.agent)}, ${toSource(step.messages)});`;
+  const call = `await host.call({ agent: ${agentRef(step.agent)}, name: ${toSource(step.name)}, arguments: ${toSource(step.arguments)}, answer: ${toSource(step.answer)}, body: bodyOf(${toSource(step.body)}) })`;
+  if (expected !== null && typeof expected === 'object' && 'threw' in expected) {
+    return `  await assert.rejects(${call.replace(/^await /, '')});`;
+  }
+  return `  assert.deepEqual(observe(${call}), ${toSource(expected)});`;
+}
+
+export interface ReproInput {
+  session: Session;
+  originalSteps: number;
+  attempts: number;
+  mismatch: Mismatch;
+  expected: Run;
+  leftName: string;
+  rightName: string;
+}
+
+export function renderRepro(input: ReproInput): string {
+  const { session, mismatch, expected } = input;
+  const lines: string[] = [];
+  lines.push(`// parity mismatch in session ${session.id}: shrunk from ${input.originalSteps} to ${session.steps.length} step(s) in ${input.attempts} re-runs`);
+  if (mismatch.step < 0) {
+    lines.push(`// config: ${input.leftName} ${toSource(mismatch.left)}, ${input.rightName} ${toSource(mismatch.right)}`);
+  } else {
+    lines.push(`// first difference at step ${mismatch.step}, in ${mismatch.fields.join(', ')}:`);
+    lines.push(`//   ${input.leftName}: ${toSource(mismatch.left)}`);
+    lines.push(`//   ${input.rightName}: ${toSource(mismatch.right)}`);
+  }
+  lines.push(`// expected values below are what ${input.rightName} observed`);
+  lines.push(`test(${JSON.stringify(`parity ${session.id}`)}, async () => {`);
+  const configArg = session.config === undefined ? '' : `, ${toSource(session.config)}`;
+  if (expected.configError !== null) {
+    lines.push(`  assert.throws(() => new FakeHost(plugin${configArg}), /^Error: repeat-tool-breaker: /);`);
+    lines.push('});');
+    return lines.join('\n');
+  }
+  lines.push(`  const host = new FakeHost(plugin${configArg});`);
+  lines.push(`  const agents = [${Array.from({ length: session.agents }, (_, i) => `{ id: 'agent-${i}' }`).join(', ')}];`);
+  session.steps.forEach((step, i) => lines.push(stepSource(step, expected.views[i] ?? null)));
+  lines.push('});');
+  return lines.join('\n');
+}
+
+/** The imports a pasted repro needs (printed once per report). */
+export const REPRO_IMPORTS = [
+  "import { test } from 'node:test';",
+  "import assert from 'node:assert/strict';",
+  "import plugin from '../../src/index.js';",
+  "import { FakeHost } from '../support/fake-host.js';",
+  "import { bodyOf } from '../parity/driver.js';",
+  "import { observe } from '../parity/observe.js';",
+].join('\n');

@@ -1,0 +1,138 @@
+/**
+ * Tool results of every shape the failure classifier reads: exit codes, status
+ * codes, timeouts, signals, background jobs, sandbox denials, `isError` (returned
+ * and thrown), text markers, curl write-out status lines, and successes that
+ * merely mention an error. Result texts never start a line with `- `, so a
+ * quoted previous result can never be mistaken for a hit line of a denial.
+ */
+import type { HostResult } from '../support/fake-host.js';
+import type { Rng } from './prng.js';
+import type { BodySpec } from './session.js';
+
+/** What kind of tool produced the result; picks plausible shapes. */
+export type ResultFamily = 'shell' | 'writeout' | 'fetch' | 'file' | 'other';
+
+function bash(exitCode: number | null, text: string, extra: Record<string, unknown> = {}): BodySpec {
+  const marker = typeof exitCode === 'number' && exitCode !== 0 ? `\n[exit code: ${exitCode}]` : '';
+  const result: HostResult = {
+    isError: false,
+    value: {
+      kind: 'foreground', exitCode, signal: null, timedOut: false, aborted: false, timeoutMs: 120000,
+      stdout: { text, truncated: false }, stderr: { text: '', truncated: false }, ...extra,
+    },
+    content: [{ type: 'text', text: `${text}${marker}` }],
+  };
+  return { kind: 'return', result };
+}
+
+function text(value: unknown, body: string, isError = false): BodySpec {
+  return { kind: 'return', result: { isError, value, content: [{ type: 'text', text: body }] } };
+}
+
+const LONG = 'lorem ipsum dolor sit amet '.repeat(40);
+
+function shellSuccess(rng: Rng): BodySpec {
+  return rng.weighted<() => BodySpec>([
+    [10, () => bash(0, rng.pick(['ok', 'total 12\ndrwxr-xr-x 2 root root 4096 a', '{"items":[1,2,3]}', 'done.']))],
+    [2, () => bash(0, '')],
+    [2, () => bash(0, LONG)],
+    [1, () => bash(0, 'The docs say ValueError: is raised when x < 0.')],
+    [1, () => bash(0, 'redirected (HTTP 302) to the mirror')],
+    [1, () => bash(0, 'step one [exit code: 0]\nstep two [exit code: 3]')],
+    [1, () => ({ kind: 'return', result: { isError: false, value: { kind: 'background', jobId: 'job-1', exitCode: 1 }, content: [{ type: 'text', text: '[started background job job-1]' }] } })],
+    [1, () => bash(0, '404 /tmp/some-file.txt')],
+    [1, () => ({ kind: 'return', result: { isError: false, value: 'plain', content: 'not an array' } })],
+    [1, () => ({ kind: 'return', result: { isError: false, content: [{ type: 'image', data: 'x' }, { type: 'text', text: '' }] } })],
+  ])();
+}
+
+function shellFailure(rng: Rng): BodySpec {
+  return rng.weighted<() => BodySpec>([
+    [8, () => bash(rng.pick([1, 2, 7, 22, 127, -1]), rng.pick(['', 'error: not found', 'npm ERR! code ELIFECYCLE']))],
+    [2, () => bash(null, '[timed out after 30000ms]', { timedOut: true, timeoutMs: rng.pick([30000, 0]) })],
+    [2, () => bash(null, '[killed by signal: SIGKILL]', { signal: rng.pick(['SIGKILL', 'SIGTERM', '']) })],
+    [1, () => bash(0, '[sandbox: file access denied under read-only mode]', { sandbox: { mode: 'read-only', denied: true } })],
+    [2, () => bash(0, 'fetching...\nfailed (HTTP 404)')],
+    [2, () => bash(0, 'Traceback (most recent call last):\n  File "fetch.py", line 3, in <module>\nurllib.error.HTTPError: HTTP Error 404: Not Found')],
+    [1, () => bash(0, '  File "x.py", line 1\n    print(\nSyntaxError: unexpected EOF while parsing')],
+    [1, () => bash(0, 'warning: HTTP Error 503: Service Unavailable')],
+    [2, () => bash(0, rng.pick(['curl: (6) Could not resolve host: api.example.com', 'curl: (28) Operation timed out after 5000 ms']))],
+    [1, () => bash(0, '[timed out after 1500ms]')],
+    [1, () => bash(0, 'job output\n[killed by signal: SIGSEGV]')],
+    [1, () => bash(0, '[sandbox: file access denied under workspace-write mode]')],
+    [1, () => bash(0, 'Traceback (most recent call last):\n  boom')],
+    [2, () => ({ kind: 'return', result: { isError: true, content: [{ type: 'text', text: 'Error: spawn failed' }], error: { message: 'spawn failed', code: rng.pick(['ENOENT', 'EACCES']) } } })],
+    [1, () => ({ kind: 'throw', message: 'bash crashed', info: { code: 'E_BASH', name: 'BashError' } })],
+    [1, () => ({ kind: 'return', result: { isError: true, error: { name: 'AbortError' } } })],
+  ])();
+}
+
+function writeoutResult(rng: Rng, fail: boolean): BodySpec {
+  if (fail) {
+    return rng.weighted<() => BodySpec>([
+      [5, () => bash(0, `${rng.pick(['404', '500', '503', '429', '401'])} https://weather.gc.ca/x.html\n`)],
+      [2, () => bash(0, rng.pick(['  404', '503', '404\n', '\n500 oops']))],
+      [1, () => bash(0, 'Here is a page that mentions 404 in passing.\n200')],
+      [1, () => bash(0, '4040 bytes')],
+      [1, () => bash(0, '000')],
+      [2, () => shellFailure(rng)],
+    ])();
+  }
+  return rng.weighted<() => BodySpec>([
+    [5, () => bash(0, '200 https://climate.weather.gc.ca/x.html\n153226 /tmp/ecc.html\n')],
+    [2, () => bash(0, rng.pick(['200', '301', '204\n']))],
+    [1, () => shellSuccess(rng)],
+  ])();
+}
+
+function fetchResult(rng: Rng, fail: boolean): BodySpec {
+  if (fail) {
+    return rng.weighted<() => BodySpec>([
+      [5, () => text({ statusCode: rng.pick([404, 500, 403, 429]), url: 'https://x' }, 'Not Found')],
+      [2, () => ({ kind: 'return', result: { isError: true, content: [{ type: 'text', text: 'Error: fetch failed' }], error: { message: 'fetch failed', code: rng.pick(['ETIMEDOUT', 'ENOTFOUND']) } } })],
+      [1, () => text({ timedOut: true, timeoutMs: 10000 }, 'timed out')],
+      [1, () => ({ kind: 'throw', message: 'network down', info: { code: 'ECONNRESET' } })],
+      [1, () => text({ statusCode: '404' }, 'HTTP Error 404')],
+    ])();
+  }
+  return rng.weighted<() => BodySpec>([
+    [6, () => text({ statusCode: 200, url: 'https://x' }, '# Page\nsome content')],
+    [1, () => text({ statusCode: 200 }, 'Traceback (most recent call last):\nValueError: page about errors (HTTP 500)')],
+    [1, () => text({ statusCode: 301 }, 'moved')],
+    [1, () => text({}, 'HTTP Error 404 mentioned in a search snippet')],
+    [1, () => text({ statusCode: 200 }, LONG)],
+  ])();
+}
+
+function fileResult(rng: Rng, fail: boolean): BodySpec {
+  if (fail) {
+    return rng.weighted<() => BodySpec>([
+      [4, () => ({ kind: 'return', result: { isError: true, content: [{ type: 'text', text: 'Error: no such file' }], error: { message: 'no such file', code: 'ENOENT' } } })],
+      [2, () => ({ kind: 'throw', message: 'old_string not found', info: { code: 'E_EDIT' } })],
+      [1, () => text({ sandbox: { denied: true, mode: 'read-only' } }, 'denied')],
+      [1, () => text({ exitCode: 1 }, 'odd value')],
+    ])();
+  }
+  return rng.weighted<() => BodySpec>([
+    [6, () => text({ bytes: 120 }, '1\timport os\n2\tprint("hi")')],
+    [1, () => text({}, 'raise ValueError: bad input\nValueError: bad input')],
+    [1, () => text({}, LONG)],
+    [1, () => text({}, '')],
+  ])();
+}
+
+/** A result for one call. `fail` says whether this draw should be a failure. */
+export function generateBody(rng: Rng, family: ResultFamily, fail: boolean): BodySpec {
+  switch (family) {
+    case 'shell':
+      return fail ? shellFailure(rng) : shellSuccess(rng);
+    case 'writeout':
+      return writeoutResult(rng, fail);
+    case 'fetch':
+      return fetchResult(rng, fail);
+    case 'file':
+      return fileResult(rng, fail);
+    default:
+      return fail ? fileResult(rng, true) : text({}, 'ok');
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * A parity run: generate sessions from a seed, run each through two plugins,
+ * count sessions, calls and mismatches, and shrink the first few mismatches into
+ * printable reproductions.
+ */
+import type { PluginModule } from '../support/fake-host.js';
+import { compareRuns, compareSession, runSession } from './driver.js';
+import { generateSession } from './generator.js';
+import { renderRepro } from './repro.js';
+import { callCount, type Session } from './session.js';
+import { shrink } from './shrink.js';
+
+export interface RunOptions {
+  left: PluginModule;
+  right: PluginModule;
+  leftName?: string;
+  rightName?: string;
+  sessions: number;
+  seed: number;
+  /** First session index (default 0). */
+  from?: number;
+  /** How many mismatches to shrink and print (default 3). */
+  reports?: number;
+  /** Re-run budget of the shrinker per mismatch. */
+  shrinkAttempts?: number;
+  onMismatch?: (session: Session) => void;
+}
+
+export interface Report {
+  id: string;
+  originalSteps: number;
+  shrunkSteps: number;
+  fields: string[];
+  text: string;
+}
+
+export interface RunStats {
+  sessions: number;
+  calls: number;
+  badConfigs: number;
+  mismatches: number;
+  mismatchIds: string[];
+  reports: Report[];
+  ms: number;
+}
+
+export async function runParity(options: RunOptions): Promise<RunStats> {
+  const started = performance.now();
+  const leftName = options.leftName ?? 'left';
+  const rightName = options.rightName ?? 'right';
+  const from = options.from ?? 0;
+  const maxReports = options.reports ?? 3;
+  const stats: RunStats = { sessions: 0, calls: 0, badConfigs: 0, mismatches: 0, mismatchIds: [], reports: [], ms: 0 };
+  for (let index = from; index < from + options.sessions; index += 1) {
+    const session = generateSession(options.seed, index);
+    stats.sessions += 1;
+    stats.calls += callCount(session);
+    const [a, b] = [await runSession(options.left, session), await runSession(options.right, session)];
+    if (b.configError !== null) stats.badConfigs += 1;
+    const mismatch = compareRuns(a, b);
+    if (mismatch === null) continue;
+    stats.mismatches += 1;
+    stats.mismatchIds.push(session.id);
+    options.onMismatch?.(session);
+    if (stats.reports.length >= maxReports) continue;
+    const fails = async (candidate: Session): Promise<boolean> => (await compareSession(options.left, options.right, candidate)) !== null;
+    const shrunk = await shrink(session, fails, options.shrinkAttempts ?? 3000);
+    const left = await runSession(options.left, shrunk.session);
+    const right = await runSession(options.right, shrunk.session);
+    const final = compareRuns(left, right) ?? mismatch;
+    stats.reports.push({
+      id: session.id,
+      originalSteps: session.steps.length,
+      shrunkSteps: shrunk.session.steps.length,
+      fields: final.fields,
+      text: renderRepro({
+        session: shrunk.session,
+        originalSteps: session.steps.length,
+        attempts: shrunk.attempts,
+        mismatch: final,
+        expected: right,
+        leftName,
+        rightName,
+      }),
+    });
+  }
+  stats.ms = performance.now() - started;
+  return stats;
+}
