@@ -222,7 +222,12 @@ function fileAction(rng: Rng): Action {
   const kind = rng.weighted([[5, 'read'], [2, 'write'], [2, 'edit'], [1, 'Read']]);
   const file = rng.pick(FILES);
   const positions = rng.sample([0, 200, 400, 600], rng.int(1, 3));
-  const longContent = rng.chance(0.3) ? `${'x'.repeat(rng.int(80, 1500))}${rng.chance(0.2) ? '\u{1F600}' : ''}` : 'hello world';
+  const longContent = rng.weighted([
+    [7, () => 'hello world'],
+    [3, () => `${'x'.repeat(rng.int(80, 1500))}${rng.chance(0.2) ? '\u{1F600}' : ''}`],
+    // a non-BMP character around the 95th character of the fingerprint (the P7 cut)
+    [1, () => `${'x'.repeat(rng.int(66, 72))}\u{1F600}\u{1F600} tail`],
+  ])();
   return {
     failRate: rng.pick([0, 0, 0.2, 1]),
     draw(r) {

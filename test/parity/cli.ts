@@ -1,5 +1,5 @@
 /**
- * `npm run parity -- --sessions N --seed S [--from I] [--left port] [--right oracle] [--reports K]`
+ * `npm run parity -- --sessions N --seed S [--from I] [--left port] [--right oracle] [--reports K] [--stop-after M]`
  *
  * Runs N generated sessions through two plugins (default: the port against the
  * adjusted oracle), prints sessions, calls and mismatches, and a shrunk,
@@ -26,6 +26,7 @@ const sessions = Number(args.get('sessions') ?? 2000);
 const seed = Number(args.get('seed') ?? 20250101);
 const from = Number(args.get('from') ?? 0);
 const reports = Number(args.get('reports') ?? 3);
+const stopAfter = args.has('stop-after') ? Number(args.get('stop-after')) : undefined;
 const leftName = args.get('left') ?? 'port';
 const rightName = args.get('right') ?? 'oracle';
 if (!Number.isInteger(sessions) || sessions < 1 || !Number.isInteger(seed) || !Number.isInteger(from)) {
@@ -36,11 +37,12 @@ if (!Number.isInteger(sessions) || sessions < 1 || !Number.isInteger(seed) || !N
 const [left, right] = [await loadPlugin(leftName), await loadPlugin(rightName)];
 const chunk = 5000;
 let total = { sessions: 0, calls: 0, badConfigs: 0, mismatches: 0, ms: 0 };
+const coverage = new Map<string, number>();
 const ids: string[] = [];
 const texts: string[] = [];
 for (let start = from; start < from + sessions; start += chunk) {
   const n = Math.min(chunk, from + sessions - start);
-  const stats = await runParity({ left, right, leftName, rightName, sessions: n, seed, from: start, reports: Math.max(0, reports - texts.length) });
+  const stats = await runParity({ left, right, leftName, rightName, sessions: n, seed, from: start, reports: Math.max(0, reports - texts.length), ...(stopAfter !== undefined ? { stopAfter: stopAfter - total.mismatches } : {}) });
   total = {
     sessions: total.sessions + stats.sessions,
     calls: total.calls + stats.calls,
@@ -49,7 +51,9 @@ for (let start = from; start < from + sessions; start += chunk) {
     ms: total.ms + stats.ms,
   };
   ids.push(...stats.mismatchIds);
+  for (const [key, value] of Object.entries(stats.coverage)) coverage.set(key, (coverage.get(key) ?? 0) + value);
   texts.push(...stats.reports.map((r) => r.text));
+  if (stopAfter !== undefined && total.mismatches >= stopAfter) break;
   if (sessions > chunk) console.error(`… ${total.sessions}/${sessions} sessions, ${total.mismatches} mismatches, ${(total.ms / 1000).toFixed(1)} s`);
 }
 
@@ -59,5 +63,6 @@ if (texts.length > 0) {
   for (const text of texts) console.log(`${text}\n`);
 }
 console.log(`${leftName} vs ${rightName}: seed ${seed}, sessions ${total.sessions} (from ${from}), calls ${total.calls}, bad configs ${total.badConfigs}, mismatches ${total.mismatches}, wall ${(total.ms / 1000).toFixed(1)} s`);
+console.log(`coverage (${rightName}): ${[...coverage].map(([k, v]) => `${k} ${v}`).join(', ')}`);
 if (ids.length > 0) console.log(`mismatching sessions: ${ids.slice(0, 20).join(' ')}${ids.length > 20 ? ' …' : ''}`);
 process.exit(total.mismatches > 0 ? 1 : 0);

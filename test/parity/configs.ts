@@ -39,6 +39,8 @@ const FACETS: ReadonlyArray<readonly [number, (rng: Rng) => Config]> = [
   [3, () => ({ exclude: [] })],
   [2, () => ({ exclude: ['read', 'todo_*', 'edi?'] })],
   [1, () => ({ include: ['Bash', 'pwsh'] })],
+  [1, () => ({ exclude: ['web.fetch', 'b(ash)', 'read|write', '[a-z]*'] })],
+  [1, () => ({ include: ['*'], exclude: ['*_search', 'MyFetcher'] })],
   // window sizes
   [6, (rng) => ({ window: rng.pick([4, 5, 6, 8, 10]) })],
   [2, () => ({ window: 40 })],

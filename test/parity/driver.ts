@@ -15,6 +15,8 @@ export interface Run {
   /** Set when `apply` threw (a bad config). */
   configError: string | null;
   views: StepView[];
+  /** Hooks and guards still registered after the teardown (should be 0). */
+  leftover?: number;
 }
 
 /** How a config error is compared: thrown at all, and with the plugin's message prefix. */
@@ -37,7 +39,7 @@ async function runStep(host: FakeHost, agents: object[], step: Step): Promise<St
   try {
     if (step.kind === 'call') {
       const outcome = await host.call({
-        agent: step.agent === null ? undefined : agents[step.agent],
+        agent: step.agent === null ? undefined : step.fresh === true ? { id: `agent-${step.agent}` } : agents[step.agent],
         name: step.name,
         arguments: deepFreeze(step.arguments),
         answer: step.answer,
@@ -65,7 +67,7 @@ export async function runSession(plugin: PluginModule, session: Session): Promis
   const views: StepView[] = [];
   for (const step of session.steps) views.push(await runStep(host, agents, step));
   host.dispose();
-  return { configError: null, views };
+  return { configError: null, views, leftover: host.registrations };
 }
 
 export interface Mismatch {
@@ -85,6 +87,9 @@ function same(a: unknown, b: unknown): boolean {
 export function compareRuns(left: Run, right: Run): Mismatch | null {
   if (left.configError !== right.configError) {
     return { step: -1, fields: ['config'], left: left.configError ?? 'accepted', right: right.configError ?? 'accepted' };
+  }
+  if (left.leftover !== right.leftover) {
+    return { step: left.views.length, fields: ['teardown'], left: `${left.leftover} left registered`, right: `${right.leftover} left registered` };
   }
   const n = Math.max(left.views.length, right.views.length);
   for (let i = 0; i < n; i += 1) {

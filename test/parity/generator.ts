@@ -43,6 +43,7 @@ function otherMessages(rng: Rng): unknown[] {
     () => [{ role: 'user', content: [{ type: 'text', text: 'no source' }] }],
     () => [{ role: 'user', content: [{ type: 'text', text: 'compaction' }], source: { kind: 'summary' } }],
     () => [pluginNotice(rng), { role: 'user', content: [{ type: 'text', text: 'and a human' }], source: { kind: 'user' } }],
+    () => [null, 'text', { source: null }, { source: { kind: 'USER' } }],
   ])();
 }
 
@@ -120,9 +121,11 @@ export function generateSession(seed: number, index: number): Session {
     plan.draws[plan.current] = n + 1;
     const drawn = action.draw(rng, n);
     const fail = rng.chance(action.failRate);
+    const roll2 = rng.float();
     steps.push({
       kind: 'call',
-      agent: rng.chance(0.01) ? null : agent,
+      agent: roll2 < 0.01 ? null : agent,
+      ...(roll2 >= 0.01 && roll2 < 0.02 ? { fresh: true } : {}),
       name: drawn.name,
       arguments: drawn.arguments,
       answer: answerFor(rng, plan.operator),

@@ -24,6 +24,9 @@ export function toSource(value: unknown): string {
   return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
 }
 
+/** What the fake host's body returns when a call gives none. */
+const PLAIN_OK = toSource({ kind: 'return', result: { isError: false, value: {}, content: [{ type: 'text', text: 'ok' }] } });
+
 function agentRef(index: number | null): string {
   return index === null ? 'undefined' : `agents[${index}]`;
 }
@@ -31,7 +34,11 @@ function agentRef(index: number | null): string {
 function stepSource(step: Step, expected: unknown): string {
   if (step.kind === 'human') return `  await host.human(${agentRef(step.agent)});`;
   if (step.kind === 'step') return `  await host.step(${agentRef(step.agent)}, ${toSource(step.messages)});`;
-  const call = `await host.call({ agent: ${agentRef(step.agent)}, name: ${toSource(step.name)}, arguments: ${toSource(step.arguments)}, answer: ${toSource(step.answer)}, body: bodyOf(${toSource(step.body)}) })`;
+  // The fake host's defaults (answer `none`, a plain `ok` success) are left out.
+  const answer = step.answer === 'none' ? '' : `, answer: ${toSource(step.answer)}`;
+  const body = toSource(step.body) === PLAIN_OK ? '' : `, body: bodyOf(${toSource(step.body)})`;
+  const agent = step.fresh === true && step.agent !== null ? `{ id: 'agent-${step.agent}' }` : agentRef(step.agent);
+  const call = `await host.call({ agent: ${agent}, name: ${toSource(step.name)}, arguments: ${toSource(step.arguments)}${answer}${body} })`;
   if (expected !== null && typeof expected === 'object' && 'threw' in expected) {
     return `  await assert.rejects(${call.replace(/^await /, '')});`;
   }
@@ -70,6 +77,10 @@ export function renderRepro(input: ReproInput): string {
   lines.push(`  const host = new FakeHost(plugin${configArg});`);
   lines.push(`  const agents = [${Array.from({ length: session.agents }, (_, i) => `{ id: 'agent-${i}' }`).join(', ')}];`);
   session.steps.forEach((step, i) => lines.push(stepSource(step, expected.views[i] ?? null)));
+  if (input.mismatch.fields.includes('teardown')) {
+    lines.push('  host.dispose();');
+    lines.push('  assert.equal(host.registrations, 0);');
+  }
   lines.push('});');
   return lines.join('\n');
 }

@@ -4,7 +4,7 @@
  * printable reproductions.
  */
 import type { PluginModule } from '../support/fake-host.js';
-import { compareRuns, compareSession, runSession } from './driver.js';
+import { compareRuns, compareSession, runSession, type Run } from './driver.js';
 import { generateSession } from './generator.js';
 import { renderRepro } from './repro.js';
 import { callCount, type Session } from './session.js';
@@ -24,6 +24,8 @@ export interface RunOptions {
   /** Re-run budget of the shrinker per mismatch. */
   shrinkAttempts?: number;
   onMismatch?: (session: Session) => void;
+  /** Stop after this many mismatching sessions (default: run them all). */
+  stopAfter?: number;
 }
 
 export interface Report {
@@ -34,7 +36,39 @@ export interface Report {
   text: string;
 }
 
+/** How much of the behaviour the sessions reached (counted on the right-hand, expected side). */
+export interface Coverage {
+  asked: number;
+  blocked: number;
+  hostDenied: number;
+  repeatHits: number;
+  failureHits: number;
+  occurrenceNotices: number;
+  failureNotices: number;
+  cutSummaries: number;
+}
+
+function tallyCoverage(coverage: Coverage, run: Run): void {
+  for (const view of run.views) {
+    if (view === null || 'threw' in view) continue;
+    if (view.asked) coverage.asked += 1;
+    if (view.denial === 'REPEAT_TOOL_BLOCKED') coverage.blocked += 1;
+    else if (view.denial !== null) coverage.hostDenied += 1;
+    for (const hit of view.hits) {
+      if (hit.startsWith('repeat ')) coverage.repeatHits += 1;
+      else coverage.failureHits += 1;
+    }
+    for (const notice of view.notices) {
+      const summary = String(notice.summary);
+      if (/ failed x\d+$/.test(summary)) coverage.failureNotices += 1;
+      else coverage.occurrenceNotices += 1;
+      if (summary.includes('\u2026')) coverage.cutSummaries += 1;
+    }
+  }
+}
+
 export interface RunStats {
+  coverage: Coverage;
   sessions: number;
   calls: number;
   badConfigs: number;
@@ -50,19 +84,33 @@ export async function runParity(options: RunOptions): Promise<RunStats> {
   const rightName = options.rightName ?? 'right';
   const from = options.from ?? 0;
   const maxReports = options.reports ?? 3;
-  const stats: RunStats = { sessions: 0, calls: 0, badConfigs: 0, mismatches: 0, mismatchIds: [], reports: [], ms: 0 };
+  const stats: RunStats = {
+    coverage: { asked: 0, blocked: 0, hostDenied: 0, repeatHits: 0, failureHits: 0, occurrenceNotices: 0, failureNotices: 0, cutSummaries: 0 },
+    sessions: 0,
+    calls: 0,
+    badConfigs: 0,
+    mismatches: 0,
+    mismatchIds: [],
+    reports: [],
+    ms: 0,
+  };
   for (let index = from; index < from + options.sessions; index += 1) {
     const session = generateSession(options.seed, index);
     stats.sessions += 1;
     stats.calls += callCount(session);
     const [a, b] = [await runSession(options.left, session), await runSession(options.right, session)];
     if (b.configError !== null) stats.badConfigs += 1;
+    tallyCoverage(stats.coverage, b);
     const mismatch = compareRuns(a, b);
     if (mismatch === null) continue;
     stats.mismatches += 1;
     stats.mismatchIds.push(session.id);
     options.onMismatch?.(session);
-    if (stats.reports.length >= maxReports) continue;
+    const stop = options.stopAfter !== undefined && stats.mismatches >= options.stopAfter;
+    if (stats.reports.length >= maxReports) {
+      if (stop) break;
+      continue;
+    }
     const fails = async (candidate: Session): Promise<boolean> => (await compareSession(options.left, options.right, candidate)) !== null;
     const shrunk = await shrink(session, fails, options.shrinkAttempts ?? 3000);
     const left = await runSession(options.left, shrunk.session);
@@ -83,6 +131,7 @@ export async function runParity(options: RunOptions): Promise<RunStats> {
         rightName,
       }),
     });
+    if (stop) break;
   }
   stats.ms = performance.now() - started;
   return stats;

@@ -11,7 +11,16 @@ export type BodySpec =
 
 export type Step =
   /** One tool call. `agent: null` is a call with no agent (transparent to the plugin). */
-  | { kind: 'call'; agent: number | null; name: string; arguments: unknown; answer: Answer; body: BodySpec }
+  | {
+      kind: 'call';
+      agent: number | null;
+      /** A fresh object with the same `id` as agent `agent` (a replay): identity, not `id`, names an agent. */
+      fresh?: boolean;
+      name: string;
+      arguments: unknown;
+      answer: Answer;
+      body: BodySpec;
+    }
   /** A human message claimed by `agent/pre-step` (resets that agent's turn). */
   | { kind: 'human'; agent: number }
   /** Other inbox messages (plugin notices, assistant text, nothing at all): never a reset. */

@@ -67,6 +67,30 @@ function* simplifications(session: Session): Generator<Session> {
     });
     yield { ...session, agents: top, steps };
   }
+  // The same edit on every call with identical arguments (repeats must stay repeats):
+  // drop one argument key, or one word of the command.
+  const seen = new Set<string>();
+  for (const step of session.steps) {
+    if (step.kind !== 'call') continue;
+    const args = step.arguments;
+    const key = JSON.stringify(args);
+    if (seen.has(key) || args === null || typeof args !== 'object' || Array.isArray(args)) continue;
+    seen.add(key);
+    const everywhere = (next: unknown): Session =>
+      withSteps(session, session.steps.map((s) => (s.kind === 'call' && JSON.stringify(s.arguments) === key ? { ...s, arguments: next } : s)));
+    const record = args as Record<string, unknown>;
+    for (const name of Object.keys(record)) {
+      const rest = { ...record };
+      delete rest[name];
+      yield everywhere(rest);
+    }
+    if (typeof record.command === 'string') {
+      const words = record.command.split(' ');
+      for (let w = 0; words.length > 1 && w < words.length; w += 1) {
+        yield everywhere({ ...record, command: [...words.slice(0, w), ...words.slice(w + 1)].join(' ') });
+      }
+    }
+  }
   for (let i = 0; i < session.steps.length; i += 1) {
     const step = session.steps[i] as Step;
     const replace = (next: Step): Session => withSteps(session, session.steps.map((s, j) => (j === i ? next : s)));
