@@ -1,0 +1,110 @@
+/**
+ * Small helpers shared by the unit suite: a host running the port, call
+ * builders, and readers for the notices a call came back with.
+ */
+import assert from 'node:assert/strict';
+import plugin from '../../src/index.js';
+import { DEFAULTS } from '../../src/lib/config.js';
+import { FakeHost, type Answer, type CallOutcome, type HostResult } from './fake-host.js';
+
+export { FakeHost, bashResult, textResult } from './fake-host.js';
+export type { CallOutcome, HostResult } from './fake-host.js';
+
+/** A fake host running the port with the given config (none = defaults). */
+export function newHost(config?: unknown): FakeHost {
+  return new FakeHost(plugin, config);
+}
+
+/** One call, minus the agent. */
+export interface Call {
+  name: string;
+  arguments: unknown;
+  answer?: Answer;
+  body?: (args: unknown) => HostResult;
+}
+
+/** A bash call; the description is a decoy and never matters. */
+export function bash(command: string, extra: Record<string, unknown> = {}): Call {
+  return { name: 'bash', arguments: { command, description: 'run it', ...extra } };
+}
+
+/** Run the same call `n` times for one agent, in order. */
+export async function repeat(host: FakeHost, agent: object, n: number, call: Call): Promise<CallOutcome[]> {
+  const out: CallOutcome[] = [];
+  for (let i = 0; i < n; i += 1) out.push(await host.call({ agent, ...call }));
+  return out;
+}
+
+interface NoticeLike {
+  id: string;
+  role: string;
+  content: Array<{ type: string; text: string }>;
+  source: { kind: string; plugin: string; form: string; summary: string };
+}
+
+/** The notices of one outcome, typed loosely for reading. */
+export function noticesOf(outcome: CallOutcome): NoticeLike[] {
+  return outcome.notices as NoticeLike[];
+}
+
+/** The `source.summary` of every notice on the outcome. */
+export function summaries(outcome: CallOutcome): string[] {
+  return noticesOf(outcome).map((n) => n.source.summary);
+}
+
+/** The text of every notice on the outcome. */
+export function noticeTexts(outcome: CallOutcome): string[] {
+  return noticesOf(outcome).map((n) => n.content[0]?.text ?? '');
+}
+
+/** 1-based call numbers of the outcomes that carried at least one notice. */
+export function noticedAt(outcomes: CallOutcome[]): number[] {
+  const at: number[] = [];
+  outcomes.forEach((o, i) => {
+    if (o.notices.length > 0) at.push(i + 1);
+  });
+  return at;
+}
+
+/** 1-based call numbers of the outcomes that were denied. */
+export function deniedAt(outcomes: CallOutcome[]): number[] {
+  const at: number[] = [];
+  outcomes.forEach((o, i) => {
+    if (o.denied) at.push(i + 1);
+  });
+  return at;
+}
+
+/** The `- <fp> …` hit lines of a denial (a bullet that starts with a fingerprint). */
+export function hitLines(text: string | undefined): string[] {
+  return (text ?? '').split('\n').filter((line) => /^- [a-z]+:/.test(line));
+}
+
+/** A positive number out of the defaults (a stage or a cap), failing loudly if it is off. */
+export function on(value: number | null | undefined): number {
+  assert.equal(typeof value, 'number', 'expected the default to be enabled');
+  return value as number;
+}
+
+/** The default occurrence cap of one measure. */
+export function defaultCap(measure: string): number {
+  return on((DEFAULTS.limits as unknown as Record<string, number | null>)[measure]);
+}
+
+/** A failing bash body: exit code `code`, with the harness marker. */
+export function failing(code = 1, stdout = 'No such file or directory'): (args: unknown) => HostResult {
+  return () => ({
+    isError: false,
+    value: { kind: 'foreground', exitCode: code, signal: null, timedOut: false, aborted: false, timeoutMs: 120000 },
+    content: [{ type: 'text', text: `${stdout}\n[exit code: ${code}]` }],
+  });
+}
+
+/** A successful bash body printing `stdout`. */
+export function succeeding(stdout = 'ok'): (args: unknown) => HostResult {
+  return () => ({
+    isError: false,
+    value: { kind: 'foreground', exitCode: 0, signal: null, timedOut: false, aborted: false, timeoutMs: 120000 },
+    content: [{ type: 'text', text: stdout }],
+  });
+}

@@ -1,0 +1,338 @@
+/**
+ * The seven places the port differs from 0.5.2 on purpose (contract,
+ * "Decisions" P1–P7). Each test name starts with its decision number.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { DEFAULTS, resolveConfig } from '../../src/lib/config.js';
+import { classifyFailure, describeFailure } from '../../src/lib/failure.js';
+import { fingerprints } from '../../src/lib/fingerprint.js';
+import { identityKey } from '../../src/lib/identity.js';
+import { createNotice, failureSummary, occurrenceSummary } from '../../src/lib/notice.js';
+import {
+  bash,
+  defaultCap,
+  deniedAt,
+  hitLines,
+  newHost,
+  noticedAt,
+  on,
+  repeat,
+  succeeding,
+  summaries,
+  type HostResult,
+} from '../support/session.js';
+
+const cap = defaultCap('exact');
+const window = on(DEFAULTS.window);
+const warnAt = on(DEFAULTS.warnAt);
+const summarizeAt = on(DEFAULTS.summarizeAt);
+const failWarnAt = on(DEFAULTS.failWarnAt);
+const failLimit = on(DEFAULTS.failLimit);
+
+const shellOut = (text: string) => ({ isError: false, value: { kind: 'foreground', exitCode: 0 }, content: [{ type: 'text', text }] });
+
+describe('P1: the curl write-out status counts as a failure', () => {
+  const cmd = 'curl -sL "https://weather.gc.ca/x.html" -o /dev/null -w "%{http_code}"';
+
+  test('P1: a leading 404 from a -w "%{http_code}" command is an http failure', () => {
+    assert.deepEqual(classifyFailure(shellOut('404 https://weather.gc.ca/x.html\n'), { shell: true, command: cmd }), { reason: 'http', detail: '404' });
+  });
+
+  test('P1: a leading 200 is a success, and the 532 inside a byte count does not match', () => {
+    assert.equal(classifyFailure(shellOut('200 https://climate.weather.gc.ca/x.html\n153226 /tmp/ecc.html\n'), { shell: true, command: cmd }), null);
+  });
+
+  test('P1: a leading 404 without a write-out request is not a status', () => {
+    const out = shellOut('404 /tmp/some-file.txt');
+    assert.equal(classifyFailure(out, { shell: true, command: 'wc -c /tmp/some-file.txt' }), null);
+    assert.equal(classifyFailure(out, { shell: true }), null);
+  });
+
+  test('P1: the status must come first in the output', () => {
+    assert.equal(classifyFailure(shellOut('Here is a page that mentions 404 in passing.\n200'), { shell: true, command: cmd }), null);
+  });
+
+  test('P1: %{response_code} works like %{http_code}, and leading whitespace is allowed', () => {
+    const rc = "curl -s -o /tmp/o -w '%{response_code}' https://a.com/x";
+    assert.deepEqual(classifyFailure(shellOut('  503\n'), { shell: true, command: rc }), { reason: 'http', detail: '503' });
+    assert.equal(classifyFailure(shellOut('4040 bytes'), { shell: true, command: rc }), null);
+  });
+
+  test('P1: the write-out status is checked before the other text markers', () => {
+    assert.deepEqual(classifyFailure(shellOut('500 https://a.com/x\ncurl: (22) The requested URL returned error: 500'), { shell: true, command: cmd }), {
+      reason: 'http',
+      detail: '500',
+    });
+  });
+
+  test('P1: the rule reads text only for shell tools', () => {
+    assert.equal(classifyFailure(shellOut('404 https://weather.gc.ca/x.html'), { shell: false, command: cmd }), null);
+  });
+
+  test('P1: a curl status probe that keeps returning 404 with exit 0 builds the failure track end to end', async () => {
+    const body = (): HostResult => shellOut('404 https://weather.gc.ca/x.html\n');
+    const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 1, { ...bash(cmd), body });
+    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`host:weather.gc.ca failed x${failWarnAt}`]);
+    assert.deepEqual(deniedAt(outcomes), [failLimit + 1]);
+    assert.ok((outcomes[failLimit]?.denyReason ?? '').includes(describeFailure({ reason: 'http', detail: '404' })));
+  });
+});
+
+describe('P2: an exempted measure stays quiet for the rest of the turn', () => {
+  test('P2: after approving at the cap, repeating the call never re-fires warn or summarize (0.5.2 fired again at window + 2 and window + 6)', async () => {
+    const host = newHost();
+    const agent = {};
+    const before = await repeat(host, agent, cap - 1, bash('cat /etc/hosts'));
+    const approved = await host.call({ agent, ...bash('cat /etc/hosts'), answer: 'approve' });
+    assert.equal(approved.asked, true);
+    const after = await repeat(host, agent, 2 * window, bash('cat /etc/hosts'));
+    assert.deepEqual(noticedAt(before), [warnAt, summarizeAt]);
+    assert.deepEqual(noticedAt([approved, ...after]), []);
+    assert.ok(after.every((o) => o.ran && !o.asked));
+  });
+
+  test('P2: the silence covers only the exempted measures: host: still reaches its own stage', async () => {
+    const stage = cap + 2;
+    assert.ok(stage < defaultCap('host'));
+    const host = newHost({ warnAt: stage, summarizeAt: null });
+    const agent = {};
+    const z = bash('curl -s https://h.com/z');
+    await repeat(host, agent, cap - 1, z);
+    await host.call({ agent, ...z, answer: 'approve' });
+    const after = await repeat(host, agent, 2, z);
+    assert.deepEqual(summaries(after[1]!), [`host:h.com × ${stage}`]);
+  });
+});
+
+describe('P3: bracketed IPv6 loopback, link-local and unique-local hosts are local', () => {
+  const fpsOf = (command: string, config: unknown = {}) => fingerprints({ name: 'bash', args: { command } }, resolveConfig(config));
+
+  for (const host of ['[::1]', '[fe80::1]', '[fd00::1]', '[fc00::abcd]', '[FE80::2]']) {
+    test(`P3: ${host} is local, so it gets no host: by default`, () => {
+      const { fps, local } = fpsOf(`curl http://${host}:8080/x`);
+      assert.ok(!fps.some((fp) => fp.startsWith('host:')), fps.join('  '));
+      assert.ok(fps.some((fp) => fp.startsWith('net:')));
+      assert.equal(local, true);
+    });
+  }
+
+  test('P3: other bracketed IPv6 addresses stay public', () => {
+    assert.ok(fpsOf('curl http://[2001:db8::1]/x').fps.includes('host:[2001:db8::1]'));
+  });
+
+  test('P3: under localHosts: allow a [::1] call keeps only exact: and cmd:', () => {
+    assert.deepEqual(fpsOf('curl http://[::1]:8080/x', { localHosts: 'allow' }).fps, [
+      'exact:bash:{"command":"curl http://[::1]:8080/x"}',
+      'cmd:curl:curl http://[::1]:8080/x',
+    ]);
+  });
+
+  test('P3: includeLocal: true gives [::1] its host: fingerprint back', () => {
+    assert.ok(fpsOf('curl http://[::1]:8080/x', { includeLocal: true }).fps.includes('host:[::1]'));
+  });
+});
+
+describe('P4: one call is one occurrence', () => {
+  test('P4: a fingerprint that is both a failure hit and a repeat hit is committed once: 6/6, then 7/6', async () => {
+    const host = newHost({ onLimit: 'deny', limits: { exact: 6 } });
+    const agent = {};
+    const body = (): HostResult => ({ isError: false, value: { statusCode: 404 }, content: [{ type: 'text', text: 'Not Found' }] });
+    const call = { name: 'web_fetch', arguments: { url: 'https://api.example.com/missing' }, body };
+    const outcomes = await repeat(host, agent, failLimit + 2, call);
+    assert.equal(failLimit, 5, 'this scenario is the contract’s, written for failLimit 5 and exact: 6');
+    assert.deepEqual(deniedAt(outcomes), [6, 7]);
+    const exact = 'exact:web_fetch:{"url":"https://api.example.com/missing"}';
+    assert.ok(hitLines(outcomes[5]?.denyReason).includes(`- ${exact} 6/6`), outcomes[5]?.denyReason);
+    assert.ok(hitLines(outcomes[6]?.denyReason).includes(`- ${exact} 7/6`), outcomes[6]?.denyReason);
+    assert.ok(hitLines(outcomes[6]?.denyReason).includes(`- ${exact} — 5 consecutive failures (${describeFailure({ reason: 'http', detail: '404' })})`));
+  });
+});
+
+describe('P5: nothing a model sends makes the plugin throw or stall', () => {
+  const deep = (): Record<string, unknown> => {
+    let value: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < 100_000; i += 1) value = { a: value };
+    return value;
+  };
+  const cyclic = (): Record<string, unknown> => {
+    const value: Record<string, unknown> = { path: '/a' };
+    value.self = value;
+    return value;
+  };
+  const hostile: Array<[string, () => unknown]> = [
+    ['arguments nested 100,000 deep', () => ({ path: '/a', content: deep() })],
+    ['a cyclic argument object', cyclic],
+    ['a BigInt argument', () => ({ path: '/a', size: 10n ** 30n })],
+    ['odd-typed arguments (symbol, function, Map, Date, NaN)', () => ({ s: Symbol('x'), f: () => 1, m: new Map([[1, 2]]), d: new Date(0), n: NaN, [Symbol('k')]: 1 })],
+  ];
+
+  for (const [label, make] of hostile) {
+    test(`P5: a call with ${label} gets a decision, consistently, and no hook throws`, async () => {
+      const host = newHost({ onLimit: 'deny' });
+      const agent = {};
+      const outcomes = [];
+      for (let i = 0; i < cap; i += 1) outcomes.push(await host.call({ agent, name: 'write', arguments: make() }));
+      assert.ok(outcomes[0]?.ran, 'the first call runs');
+      assert.deepEqual(deniedAt(outcomes), [cap], 'the same hostile call is still recognised as a repeat');
+    });
+  }
+
+  test('P5: a throwing getter in the arguments still gets a decision and no hook throws', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const agent = {};
+    const args = () => {
+      const value: Record<string, unknown> = { description: 'x' };
+      Object.defineProperty(value, 'command', {
+        enumerable: true,
+        get() {
+          throw new Error('gotcha');
+        },
+      });
+      return value;
+    };
+    const outcomes = await repeat(host, agent, cap + 1, { name: 'bash', arguments: args() });
+    for (const outcome of outcomes) assert.equal(typeof outcome.denied, 'boolean');
+    assert.ok(outcomes[0]?.ran);
+  });
+
+  test('P5: a proxy that throws on every trap still gets a decision', async () => {
+    const trap = () => {
+      throw new Error('trap');
+    };
+    const evil = new Proxy({}, { get: trap, ownKeys: trap, getOwnPropertyDescriptor: trap, has: trap, getPrototypeOf: trap });
+    const host = newHost();
+    const outcome = await host.call({ agent: {}, name: 'bash', arguments: evil });
+    assert.equal(typeof outcome.denied, 'boolean');
+  });
+
+  test('P5: fingerprints() never throws on hostile arguments and still emits exact: first', () => {
+    for (const [label, make] of hostile) {
+      const { fps } = fingerprints({ name: 'write', args: make() }, DEFAULTS);
+      assert.ok(fps[0]?.startsWith('exact:write:'), label);
+    }
+  });
+
+  test('P5: classifying a result of many blank lines takes linear time (0.5.2 was quadratic)', () => {
+    const started = performance.now();
+    classifyFailure(shellOut(`${'\n'.repeat(60_000)}x`), { shell: true });
+    classifyFailure(shellOut(`Traceback (most recent call last):${'\n'.repeat(60_000)}x`), { shell: true });
+    classifyFailure(shellOut(`${' \n'.repeat(60_000)}ValueError: y`), { shell: true });
+    assert.ok(performance.now() - started < 1500, `took ${Math.round(performance.now() - started)} ms`);
+  });
+
+  test('P5: a huge result text is settled without throwing and quoted only up to resultPreviewChars', async () => {
+    const host = newHost({ onLimit: 'deny', resultPreviewChars: 50 });
+    const agent = {};
+    const huge = `${'A'.repeat(50)}${'B'.repeat(5_000_000)}`;
+    const outcomes = await repeat(host, agent, cap, { ...bash('cat big.log'), body: succeeding(huge) });
+    const denial = outcomes[cap - 1]?.denyReason ?? '';
+    assert.ok(denial.includes('A'.repeat(50)), denial);
+    assert.ok(!denial.includes(`${'A'.repeat(50)}B`), 'the quote stops at resultPreviewChars');
+  });
+});
+
+/** The V8 collector, reachable without --expose-gc; undefined if the runtime refuses. */
+function exposeGc(): (() => void) | undefined {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('typeof gc === "function" ? gc : undefined') as (() => void) | undefined;
+}
+
+describe('P6: memory per agent stays bounded whatever the argument size', () => {
+  const mb = (seed: string) => seed + 'x'.repeat(1024 * 1024);
+
+  test('P6: the identity key of a 1 MB fingerprint is short', () => {
+    assert.ok(identityKey(`exact:write:${mb('a')}`).length <= 200);
+  });
+
+  test('P6: distinct 1 MB fingerprints get distinct keys, even when they differ only at the end', () => {
+    const base = mb('a');
+    const keys = new Set([identityKey(`${base}1`), identityKey(`${base}2`), identityKey(`${base}12`), identityKey(`2${base}`)]);
+    assert.equal(keys.size, 4);
+  });
+
+  test('P6: the identity key is a function of the fingerprint alone', () => {
+    assert.equal(identityKey(mb('same')), identityKey(mb('same')));
+    assert.equal(identityKey('host:a.com'), identityKey('host:a.com'));
+    assert.notEqual(identityKey('host:a.com'), identityKey('host:b.com'));
+  });
+
+  test('P6: a 1 MB write repeated is still gated at the cap, and its denial quotes the real fingerprint head', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const content = mb('payload-');
+    const outcomes = await repeat(host, {}, cap, { name: 'write', arguments: { path: '/w/big.txt', content } });
+    assert.deepEqual(deniedAt(outcomes), [cap]);
+    const fp = `exact:write:${JSON.stringify({ content, path: '/w/big.txt' })}`;
+    const previewChars = on(DEFAULTS.previewChars);
+    assert.ok(hitLines(outcomes[cap - 1]?.denyReason).includes(`- ${fp.slice(0, previewChars)}\u2026 (+${fp.length - previewChars} more chars) ${cap}/${cap}`));
+  });
+
+  test('P6: identity keys of 1 MB fingerprints do not hold on to the fingerprint text', (t) => {
+    const gc = exposeGc();
+    if (gc === undefined) {
+      t.skip('gc is not reachable in this runtime');
+      return;
+    }
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const keys: string[] = [];
+    for (let i = 0; i < 20; i += 1) keys.push(identityKey(`exact:write:${i}:${'k'.repeat(1024 * 1024)}`));
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    assert.equal(keys.length, 20);
+    assert.ok(grown < 4 * 1024 * 1024, `20 keys of 1 MB fingerprints hold ${(grown / 1024 / 1024).toFixed(1)} MB`);
+  });
+
+  test('P6: sixteen-plus distinct 1 MB writes on one agent do not retain their text', async (t) => {
+    const gc = exposeGc();
+    if (gc === undefined) {
+      t.skip('gc is not reachable in this runtime');
+      return;
+    }
+    const host = newHost();
+    const agent = {};
+    await host.call({ agent, name: 'write', arguments: { path: '/w/0', content: 'warm-up' } });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const writes = window + 4;
+    for (let i = 0; i < writes; i += 1) {
+      await host.call({ agent, name: 'write', arguments: { path: `/w/${i}`, content: `${i}:${'y'.repeat(1024 * 1024)}` } });
+    }
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    assert.ok(grown < 6 * 1024 * 1024, `the heap grew by ${(grown / 1024 / 1024).toFixed(1)} MB after ${writes} distinct 1 MB writes`);
+  });
+});
+
+describe('P7: a notice summary stays within 120 characters', () => {
+  const long = (n: number) => `exact:write:${'z'.repeat(n - 'exact:write:'.length)}`;
+
+  test('P7: a fingerprint longer than 96 characters is cut to 95 plus …', () => {
+    const fp = long(97);
+    assert.equal(occurrenceSummary(fp, 7), `${fp.slice(0, 95)}\u2026 \u00d7 7`);
+    assert.equal(failureSummary(fp, 3), `${fp.slice(0, 95)}\u2026 failed x3`);
+  });
+
+  test('P7: a fingerprint of exactly 96 characters is kept whole', () => {
+    const fp = long(96);
+    assert.equal(occurrenceSummary(fp, 7), `${fp} \u00d7 7`);
+    assert.equal(failureSummary(fp, 3), `${fp} failed x3`);
+  });
+
+  test('P7: a notice built from a megabyte fingerprint has a summary within 120 characters', () => {
+    const summary = occurrenceSummary(long(1024 * 1024), 16);
+    assert.ok(summary.length <= 120, String(summary.length));
+    assert.equal(createNotice('t', summary).source.summary, summary);
+  });
+
+  test('P7: a large repeated write reaches its warning with a summary within 120 characters', async () => {
+    const outcomes = await repeat(newHost(), {}, warnAt, { name: 'write', arguments: { path: '/w/a', content: 'q'.repeat(10_000) } });
+    const [summary] = summaries(outcomes[warnAt - 1]!);
+    assert.ok(summary !== undefined);
+    assert.ok(summary.length <= 120, summary);
+    assert.ok(summary.startsWith('exact:write:{"content":"qqq'), summary);
+    assert.ok(summary.endsWith(`\u2026 \u00d7 ${warnAt}`), summary);
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * One gate for both tracks: ask, approve, decline, unattended, exemptions and
+ * refusals (contract §3.3, §3.6, §3.7 Q5).
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULTS } from '../../src/lib/config.js';
+import { bash, defaultCap, deniedAt, failing, hitLines, newHost, noticedAt, on, repeat } from '../support/session.js';
+
+const X = bash('cat /etc/hosts');
+const EXACT = 'exact:bash:{"command":"cat /etc/hosts"}';
+const CMD = 'cmd:cat:cat /etc/hosts';
+const cap = defaultCap('exact');
+const hostCap = defaultCap('host');
+const failLimit = on(DEFAULTS.failLimit);
+/** The refusal paragraph: an exemption was asked for and not granted. */
+export const REFUSAL = /not granted|was declined|were declined|refused/i;
+
+describe('asking the operator (onLimit: ask)', () => {
+  test('ask is the default, and the cap-th identical call asks before it runs', async () => {
+    assert.equal(DEFAULTS.onLimit, 'ask');
+    const host = newHost();
+    const outcomes = await repeat(host, {}, cap, { ...X, answer: 'approve' });
+    assert.deepEqual(outcomes.map((o) => o.asked).indexOf(true), cap - 1);
+    const ask = outcomes[cap - 1]?.askReason ?? '';
+    assert.ok(ask.includes(EXACT) && ask.includes(CMD), ask);
+    assert.ok(ask.includes(String(cap)), ask);
+  });
+
+  test('an approved call runs, and identical calls then run for the rest of the turn without asking', async () => {
+    const host = newHost();
+    const agent = {};
+    await repeat(host, agent, cap - 1, X);
+    const approved = await host.call({ agent, ...X, answer: 'approve' });
+    assert.equal(approved.asked, true);
+    assert.equal(approved.ran, true);
+    const later = await repeat(host, agent, 2 * cap, X);
+    assert.ok(later.every((o) => o.ran && !o.asked && !o.denied));
+  });
+
+  test('an approval exempts exactly the measures that hit: host: keeps counting and is asked about later', async () => {
+    const host = newHost();
+    const agent = {};
+    const z = bash('curl -s https://h.com/z');
+    await repeat(host, agent, cap - 1, z);
+    const approved = await host.call({ agent, ...z, answer: 'approve' });
+    assert.equal(approved.asked, true);
+    assert.ok((approved.askReason ?? '').includes('net:h.com/z'));
+    assert.ok(!(approved.askReason ?? '').includes('host:h.com'), 'host: has not hit yet');
+    const after = await repeat(host, agent, hostCap - cap, z);
+    const asked = after.map((o) => o.asked);
+    assert.deepEqual(asked.indexOf(true), hostCap - cap - 1, 'the host-cap-th call asks again');
+    const ask = after[hostCap - cap - 1]?.askReason ?? '';
+    assert.ok(ask.includes('host:h.com'), ask);
+    assert.ok(!ask.includes('net:h.com/z'), 'net: stays exempt');
+    assert.ok(!ask.includes(EXACT), 'exact: stays exempt');
+  });
+
+  test('an approved failure hit stops the failure track for those fingerprints', async () => {
+    const host = newHost();
+    const agent = {};
+    const fail = { ...bash('cat /nope'), body: failing(1), answer: 'approve' as const };
+    const outcomes = await repeat(host, agent, failLimit + 6, fail);
+    assert.equal(outcomes[failLimit]?.asked, true);
+    assert.ok(outcomes.every((o) => o.ran));
+    assert.deepEqual(noticedAt(outcomes.slice(failLimit)), []);
+  });
+});
+
+describe('declining', () => {
+  test('a declined call does not run, and later identical calls are denied without asking again', async () => {
+    const host = newHost();
+    const agent = {};
+    await repeat(host, agent, cap - 1, X);
+    const declined = await host.call({ agent, ...X, answer: 'decline' });
+    assert.equal(declined.asked, true);
+    assert.equal(declined.ran, false);
+    const later = await repeat(host, agent, 3, { ...X, answer: 'approve' });
+    for (const outcome of later) {
+      assert.equal(outcome.asked, false);
+      assert.equal(outcome.denied, true);
+      assert.ok(outcome.denyReason?.startsWith('REPEAT_TOOL_BLOCKED:'), outcome.denyReason);
+      assert.match(outcome.denyReason ?? '', REFUSAL);
+    }
+  });
+
+  test('a declined call still spends the budget of the measures that hit', async () => {
+    const host = newHost();
+    const agent = {};
+    await repeat(host, agent, cap - 1, X);
+    await host.call({ agent, ...X, answer: 'decline' });
+    const next = await host.call({ agent, ...X });
+    assert.ok(hitLines(next.denyReason).includes(`- ${CMD} ${cap + 1}/${cap}`), next.denyReason);
+  });
+
+  test('an unattended ask (no answerer) is a decline: the first gated call is denied, later ones get REPEAT_TOOL_BLOCKED', async () => {
+    const host = newHost();
+    const outcomes = await repeat(host, {}, cap + 2, X);
+    assert.equal(outcomes[cap - 1]?.asked, true);
+    assert.equal(outcomes[cap - 1]?.ran, false);
+    assert.deepEqual(deniedAt(outcomes), [cap, cap + 1, cap + 2]);
+    for (const outcome of outcomes.slice(cap)) {
+      assert.equal(outcome.asked, false);
+      assert.ok(outcome.denyReason?.startsWith('REPEAT_TOOL_BLOCKED:'));
+      assert.match(outcome.denyReason ?? '', REFUSAL);
+    }
+  });
+
+  test('Q5: when only some blocking measures were refused there is no ask and no refusal paragraph', async () => {
+    const host = newHost();
+    const agent = {};
+    const z = bash('curl -s https://h.com/z');
+    await repeat(host, agent, cap - 1, z);
+    const declined = await host.call({ agent, ...z, answer: 'decline' });
+    assert.equal(declined.asked, true);
+    for (let i = 1; i <= hostCap - cap; i += 1) {
+      const step = await host.call({ agent, ...bash(`curl -s https://h.com/a${i}`) });
+      assert.equal(step.denied, false);
+    }
+    const mixed = await host.call({ agent, ...bash('curl -s https://h.com/z -o /tmp/q'), answer: 'approve' });
+    assert.equal(mixed.asked, false);
+    assert.equal(mixed.denied, true);
+    assert.deepEqual(hitLines(mixed.denyReason), [`- net:h.com/z ${cap + 1}/${cap}`, `- host:h.com ${hostCap}/${hostCap}`]);
+    assert.doesNotMatch(mixed.denyReason ?? '', REFUSAL);
+  });
+
+  test('a denial of measures nobody was asked about carries no refusal paragraph', async () => {
+    const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, cap, X);
+    assert.doesNotMatch(outcomes[cap - 1]?.denyReason ?? '', REFUSAL);
+  });
+});
+
+describe('onLimit: deny', () => {
+  test('never asks, and denies the cap-th call outright', async () => {
+    const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, cap + 1, { ...X, answer: 'approve' });
+    assert.ok(outcomes.every((o) => !o.asked));
+    assert.deepEqual(deniedAt(outcomes), [cap, cap + 1]);
+    assert.ok(outcomes[cap - 1]?.denyReason?.startsWith('REPEAT_TOOL_BLOCKED:'));
+  });
+});
+
+describe('a human message ends the turn', () => {
+  test('a human message clears the window, so the same call runs again and counts from one', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const agent = {};
+    await repeat(host, agent, cap, X);
+    await host.human(agent);
+    const fresh = await repeat(host, agent, cap, X);
+    assert.deepEqual(deniedAt(fresh), [cap]);
+  });
+
+  test('a human message clears a refusal, so the gate asks again instead of denying', async () => {
+    const host = newHost();
+    const agent = {};
+    await repeat(host, agent, cap, X);
+    await host.human(agent);
+    const fresh = await repeat(host, agent, cap, X);
+    assert.equal(fresh[cap - 1]?.asked, true);
+    assert.ok(fresh.slice(0, cap - 1).every((o) => o.ran));
+  });
+
+  test('a human message clears an approval, so the measure is gated again next turn', async () => {
+    const host = newHost();
+    const agent = {};
+    await repeat(host, agent, cap, { ...X, answer: 'approve' });
+    await host.human(agent);
+    const fresh = await repeat(host, agent, cap, X);
+    assert.equal(fresh[cap - 1]?.asked, true);
+    assert.equal(fresh[cap - 1]?.ran, false);
+  });
+
+  test('a human message clears failure streaks', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const agent = {};
+    const fail = { ...bash('cat /nope'), body: failing(1) };
+    await repeat(host, agent, failLimit, fail);
+    await host.human(agent);
+    const fresh = await repeat(host, agent, failLimit + 1, fail);
+    assert.deepEqual(deniedAt(fresh), [failLimit + 1]);
+  });
+
+  test('a plugin notice delivered as a message does not reset anything', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const agent = {};
+    await repeat(host, agent, cap - 1, X);
+    await host.step(agent, [{ id: 'n1', role: 'user', content: [{ type: 'text', text: 'CONVERGENCE_CHECK: …' }], source: { kind: 'plugin', plugin: 'repeat-tool-breaker', form: 'notice', summary: 's' } }]);
+    await host.step(agent, [{ id: 'n2', role: 'assistant', content: [], source: { kind: 'model' } }]);
+    await host.step(agent, []);
+    const next = await host.call({ agent, ...X });
+    assert.equal(next.denied, true);
+  });
+
+  test("one agent's human message does not reset another agent", async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const a = {};
+    const b = {};
+    await repeat(host, a, cap - 1, X);
+    await host.human(b);
+    assert.equal((await host.call({ agent: a, ...X })).denied, true);
+  });
+});

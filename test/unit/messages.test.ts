@@ -1,0 +1,211 @@
+/**
+ * The protocol parts of every message (contract §5, §2.13): leading tokens,
+ * hit lines, previous-result quoting, the preview rule, and what a message
+ * must never contain. The wording itself is the port's own and is not pinned.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULTS } from '../../src/lib/config.js';
+import { describeFailure } from '../../src/lib/failure.js';
+import { preview, renderResult } from '../../src/lib/message.js';
+import { bash, defaultCap, failing, hitLines, newHost, noticeTexts, on, repeat, succeeding, type HostResult } from '../support/session.js';
+
+const X = bash('cat /etc/hosts');
+const CMD = 'cmd:cat:cat /etc/hosts';
+const EXACT = 'exact:bash:{"command":"cat /etc/hosts"}';
+const cap = defaultCap('exact');
+const warnAt = on(DEFAULTS.warnAt);
+const summarizeAt = on(DEFAULTS.summarizeAt);
+const failWarnAt = on(DEFAULTS.failWarnAt);
+const failLimit = on(DEFAULTS.failLimit);
+const empty = (): HostResult => ({ isError: false, value: {}, content: [] });
+
+async function denialOf(config: Record<string, unknown> = {}, body = succeeding('PREVIOUS-RESULT-MARKER')): Promise<string> {
+  const outcomes = await repeat(newHost({ onLimit: 'deny', ...config }), {}, cap, { ...X, body });
+  return outcomes[cap - 1]?.denyReason ?? '';
+}
+
+describe('preview and renderResult (§2.13)', () => {
+  test('preview head-cuts to the cap and says how much was dropped', () => {
+    assert.equal(preview('abcdef', 3), 'abc\u2026 (+3 more chars)');
+  });
+
+  test('preview keeps text at or under the cap whole', () => {
+    assert.equal(preview('abc', 3), 'abc');
+    assert.equal(preview('ab', 3), 'ab');
+  });
+
+  test('preview of null or undefined is empty, and other values are stringified', () => {
+    assert.equal(preview(null, 3), '');
+    assert.equal(preview(undefined, 3), '');
+    assert.equal(preview(123456, 2), '12\u2026 (+4 more chars)');
+  });
+
+  test('renderResult joins the non-empty text blocks with newlines', () => {
+    const result = { content: [{ type: 'text', text: 'a' }, { type: 'image', data: 'x' }, { type: 'text', text: '' }, { type: 'text', text: 'b' }] };
+    assert.equal(renderResult(result), 'a\nb');
+  });
+
+  test('renderResult of a result without a content array is empty', () => {
+    for (const odd of [null, undefined, {}, { content: 'text' }, { content: { text: 'x' } }, 5]) assert.equal(renderResult(odd), '');
+  });
+});
+
+describe('the denial (REPEAT_TOOL_BLOCKED)', () => {
+  test('starts with REPEAT_TOOL_BLOCKED: and names the tool', async () => {
+    const denial = await denialOf();
+    assert.ok(denial.startsWith('REPEAT_TOOL_BLOCKED:'), denial);
+    assert.match(denial, /\bbash\b/);
+  });
+
+  test('lists every blocking hit on its own line as - <fp> <next>/<cap>', async () => {
+    const lines = hitLines(await denialOf());
+    assert.deepEqual([...lines].sort(), [`- ${CMD} ${cap}/${cap}`, `- ${EXACT} ${cap}/${cap}`].sort());
+  });
+
+  test('says that a new description, timeoutMs, --max-time or host spelling is not a new action', async () => {
+    const denial = await denialOf();
+    for (const word of ['description', 'timeoutMs', '--max-time']) assert.ok(denial.includes(word), word);
+    assert.match(denial, /host/i);
+  });
+
+  test('quotes the previous result', async () => {
+    assert.ok((await denialOf()).includes('PREVIOUS-RESULT-MARKER'));
+  });
+
+  test('cuts the quoted previous result to resultPreviewChars, silently', async () => {
+    const denial = await denialOf({ resultPreviewChars: 10 }, succeeding('ABCDEFGHIJKLMNOP'));
+    assert.ok(denial.includes('ABCDEFGHIJ'), denial);
+    assert.ok(!denial.includes('ABCDEFGHIJK'), denial);
+    assert.ok(!denial.includes('more chars'), 'no truncation marker on the quoted result');
+  });
+
+  test('Q6: with no previous result it says the result is already in the history', async () => {
+    const denial = await denialOf({}, empty);
+    assert.match(denial, /history/i);
+    assert.ok(!denial.includes('PREVIOUS-RESULT-MARKER'));
+  });
+
+  test('Q6: the quoted result is the last result of any tracked call, not of the denied action', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const agent = {};
+    await repeat(host, agent, cap - 1, { ...X, body: succeeding('HOSTS-FILE') });
+    await host.call({ agent, ...bash('uname -a'), body: succeeding('LINUX-KERNEL') });
+    const denied = await host.call({ agent, ...X });
+    assert.ok(denied.denyReason?.includes('LINUX-KERNEL'), denied.denyReason);
+    assert.ok(!denied.denyReason?.includes('HOSTS-FILE'));
+  });
+
+  test('a denial never becomes the previous result of the next denial', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const outcomes = await repeat(host, {}, cap + 1, { ...X, body: succeeding('HOSTS-FILE') });
+    const second = outcomes[cap]?.denyReason ?? '';
+    assert.equal(second.split('REPEAT_TOOL_BLOCKED').length - 1, 1, second);
+    assert.ok(second.includes('HOSTS-FILE'));
+  });
+
+  test('a human message forgets the previous result', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const agent = {};
+    await repeat(host, agent, 3, { ...X, body: succeeding('BEFORE-THE-HUMAN') });
+    await host.human(agent);
+    const outcomes = await repeat(host, agent, cap, { ...X, body: empty });
+    const denial = outcomes[cap - 1]?.denyReason ?? '';
+    assert.ok(!denial.includes('BEFORE-THE-HUMAN'), denial);
+    assert.match(denial, /history/i);
+  });
+
+  test('a failure denial lists - <fp> — <n> consecutive failures (<description>) and says a different call is not blocked', async () => {
+    const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(2) });
+    const denial = outcomes[failLimit]?.denyReason ?? '';
+    assert.ok(denial.startsWith('REPEAT_TOOL_BLOCKED:'), denial);
+    const desc = describeFailure({ reason: 'exit', detail: '2' });
+    assert.ok(hitLines(denial).includes(`- cmd:cat:cat /nope — ${failLimit} consecutive failures (${desc})`), denial);
+    assert.match(denial, /different call/i);
+  });
+
+  test('quoted fingerprints follow the preview rule', async () => {
+    const long = bash('cat /etc/hosts.d/a/rather/long/path/that/goes/on/and/on.conf');
+    const fp = `cmd:cat:cat /etc/hosts.d/a/rather/long/path/that/goes/on/and/on.conf`;
+    const outcomes = await repeat(newHost({ onLimit: 'deny', previewChars: 20 }), {}, cap, long);
+    const lines = hitLines(outcomes[cap - 1]?.denyReason);
+    assert.ok(lines.includes(`- ${fp.slice(0, 20)}\u2026 (+${fp.length - 20} more chars) ${cap}/${cap}`), lines.join('\n'));
+    const warn = noticeTexts(outcomes[warnAt - 1]!)[0] ?? '';
+    assert.ok(warn.includes(`${fp.slice(0, 20)}\u2026 (+${fp.length - 20} more chars)`), warn);
+    assert.ok(!warn.includes(fp), 'the whole fingerprint is not quoted');
+  });
+});
+
+describe('the advisories (CONVERGENCE_CHECK)', () => {
+  test('stage 1 starts with CONVERGENCE_CHECK: and names the measure and its count', async () => {
+    const outcomes = await repeat(newHost(), {}, warnAt, X);
+    const text = noticeTexts(outcomes[warnAt - 1]!)[0] ?? '';
+    assert.ok(text.startsWith('CONVERGENCE_CHECK:'), text);
+    assert.ok(text.includes(CMD), text);
+    assert.match(text, new RegExp(`\\b${warnAt}\\b`));
+  });
+
+  test('stage 2 starts with CONVERGENCE_CHECK:, names the measure and count, and asks what is established, assumed, failed and untried', async () => {
+    const outcomes = await repeat(newHost(), {}, summarizeAt, X);
+    const text = noticeTexts(outcomes[summarizeAt - 1]!)[0] ?? '';
+    assert.ok(text.startsWith('CONVERGENCE_CHECK:'), text);
+    assert.ok(text.includes(CMD), text);
+    assert.match(text, new RegExp(`\\b${summarizeAt}\\b`));
+    assert.match(text, /establish/i);
+    assert.match(text, /assum/i);
+    assert.match(text, /fail/i);
+    assert.match(text, /\btwo\b|\b2\b/i);
+    assert.match(text, /batch/i);
+  });
+
+  test('stage 2 has no paging vocabulary and no budget figure', async () => {
+    const outcomes = await repeat(newHost(), {}, summarizeAt, X);
+    const text = noticeTexts(outcomes[summarizeAt - 1]!)[0] ?? '';
+    assert.doesNotMatch(text, /\bpage|per_page|page size|paginat|paging/i);
+    assert.doesNotMatch(text, /%|percent|budget/i);
+  });
+
+  test('the failure advisory starts with CONVERGENCE_CHECK: and names the measure, the streak and the failure', async () => {
+    const outcomes = await repeat(newHost(), {}, failWarnAt, { ...bash('cat /nope'), body: failing(2) });
+    const text = noticeTexts(outcomes[failWarnAt - 1]!)[0] ?? '';
+    assert.ok(text.startsWith('CONVERGENCE_CHECK:'), text);
+    assert.ok(text.includes('cmd:cat:cat /nope'), text);
+    assert.match(text, new RegExp(`\\b${failWarnAt}\\b`));
+    assert.ok(text.includes(describeFailure({ reason: 'exit', detail: '2' })), text);
+  });
+});
+
+describe('the ask (read by the operator)', () => {
+  test('lists the hits with their counts', async () => {
+    const outcomes = await repeat(newHost(), {}, cap, X);
+    const ask = outcomes[cap - 1]?.askReason ?? '';
+    assert.ok(ask.includes(EXACT) && ask.includes(CMD), ask);
+    assert.ok(ask.includes(`${cap}/${cap}`), ask);
+  });
+
+  test('a failure ask names the failing measure and its streak', async () => {
+    const outcomes = await repeat(newHost(), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(1) });
+    const ask = outcomes[failLimit]?.askReason ?? '';
+    assert.ok(ask.includes('cmd:cat:cat /nope'), ask);
+    assert.match(ask, new RegExp(`\\b${failLimit}\\b`));
+  });
+});
+
+describe('no message carries tool-call template markup', () => {
+  test('no denial, ask or advisory contains <tool_call> or <function=', async () => {
+    const texts: string[] = [];
+    const host = newHost();
+    const agent = {};
+    const repeats = await repeat(host, agent, cap + 1, X);
+    for (const o of repeats) texts.push(...noticeTexts(o), o.askReason ?? '', o.denyReason ?? '');
+    const fails = await repeat(host, agent, failLimit + 2, { ...bash('cat /nope'), body: failing(1) });
+    for (const o of fails) texts.push(...noticeTexts(o), o.askReason ?? '', o.denyReason ?? '');
+    const denyHost = newHost({ onLimit: 'deny' });
+    for (const o of await repeat(denyHost, {}, cap, X)) texts.push(o.denyReason ?? '');
+    assert.ok(texts.filter(Boolean).length >= 8);
+    for (const t of texts) {
+      assert.ok(!t.includes('<tool_call>'), t);
+      assert.ok(!t.includes('<function='), t);
+    }
+  });
+});
