@@ -189,7 +189,7 @@ async function boot(
 
 function describeSteps(steps: readonly ToolStep[]): string {
   return steps
-    .map((s, i) => `  ${String(i + 1).padStart(2)}. ${s.isError ? 'DENIED/ERR' : 'ran      '} ${JSON.stringify(s.arguments.command)} → ${JSON.stringify(s.text.split('\n')[0]?.slice(0, 90))}`)
+    .map((s, i) => `  ${String(i + 1).padStart(2)}. ${s.isError ? 'DENIED/ERR' : 'ran      '} ${JSON.stringify(s.arguments.command)} → ${JSON.stringify(s.text.replace(/\[stderr\]\n?/g, '').replace(/\s+/g, ' ').trim().slice(0, 100))}`)
     .join('\n');
 }
 
