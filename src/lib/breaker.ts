@@ -15,6 +15,7 @@ import { fingerprints, isShell } from './fingerprint.js';
 import { isEnabled, markAll } from './mark.js';
 import { askMessage, denyMessage, failWarnMessage, renderHead, summarizeMessage, warnMessage } from './message.js';
 import { createNotice, failureSummary, occurrenceSummary } from './notice.js';
+import { own } from './own.js';
 import { compileScope } from './scope.js';
 import { failureWarning, occurrenceStage, type Warning } from './stage.js';
 import { createTracker } from './tracker.js';
@@ -122,7 +123,8 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
       // A refused measure is denied by the guard without asking again this turn.
       if (hits.length === 0 || hits.some((hit) => tracker.isRefused(call.agent, hit.key))) return undefined;
       pending.set(exec as object, { hits });
-      return { kind: 'ask', reason: askMessage(call.name, hits) };
+      // The host keeps both texts; copies do not pin the huge fingerprints they quote (P6).
+      return { kind: 'ask', reason: own(askMessage(call.name, hits)) };
     },
 
     guard(exec) {
@@ -140,13 +142,13 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
         deniedByUs.add(exec as object);
         // Only what hit is spent: the call never touched its other resources.
         tracker.commit(agent, hits.map((hit) => hit.key));
-        return denyMessage({
+        return own(denyMessage({
           name: call.name,
           hits,
           lastResult: tracker.lastResult(agent),
           resultPreviewChars: cfg.resultPreviewChars,
           refused: hits.every((hit) => tracker.isRefused(agent, hit.key)),
-        });
+        }));
       }
       const stage = occurrenceStage(marks, (key) => tracker.count(agent, key), (key) => tracker.isExempt(agent, key), cfg);
       if (stage !== null) {

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Notice } from './host.js';
+import { own } from './own.js';
 
 export const PLUGIN_NAME = 'repeat-tool-breaker';
 
@@ -24,8 +25,9 @@ export function failureSummary(fp: string, streak: number): string {
   return `${summaryLabel(fp)} failed x${streak}`;
 }
 
+/** The host keeps notices in history, so their texts are copied off the (possibly huge) fingerprint they quote. */
 export function createNotice(text: string, summary: string): Notice {
-  const content = Object.freeze([Object.freeze({ type: 'text' as const, text })] as const);
-  const source = Object.freeze({ kind: 'plugin' as const, plugin: PLUGIN_NAME, form: 'notice' as const, summary });
+  const content = Object.freeze([Object.freeze({ type: 'text' as const, text: own(text) })] as const);
+  const source = Object.freeze({ kind: 'plugin' as const, plugin: PLUGIN_NAME, form: 'notice' as const, summary: own(summary) });
   return Object.freeze({ id: `${PLUGIN_NAME}-${randomUUID()}`, role: 'user' as const, content, source });
 }

@@ -6,6 +6,7 @@
  */
 import type { Agent } from './host.js';
 import type { Failure } from './failure.js';
+import { own } from './own.js';
 
 /** Most entries one agent's streak, exemption or refusal book keeps in a turn; the oldest go first. */
 export const BOOK_LIMIT = 4096;
@@ -80,7 +81,8 @@ export function createTracker(window: number): Tracker {
     commit(agent, keys) {
       const state = slot(agent);
       // One call is one occurrence, even when a key hit both tracks (P4).
-      const spent = [...new Set(keys)].filter((key) => !state.exempt.has(key));
+      // Stored keys are copied: a key cut from a huge fingerprint would keep it alive (P6).
+      const spent = [...new Set(keys)].filter((key) => !state.exempt.has(key)).map(own);
       if (spent.length === 0) return;
       state.calls.push(spent);
       for (const key of spent) state.tally.set(key, (state.tally.get(key) ?? 0) + 1);
@@ -101,23 +103,23 @@ export function createTracker(window: number): Tracker {
           return 0;
         }
         const count = (state.streaks.get(key)?.count ?? 0) + 1;
-        keep(state.streaks, key, { count, failure });
+        keep(state.streaks, own(key), { count, failure: { reason: failure.reason, detail: own(failure.detail) } });
         return count;
       });
     },
     isExempt: (agent, key) => slots.get(agent)?.exempt.has(key) ?? false,
     exempt(agent, keys) {
       const state = slot(agent);
-      for (const key of keys) add(state.exempt, key);
+      for (const key of keys) add(state.exempt, own(key));
     },
     isRefused: (agent, key) => slots.get(agent)?.refused.has(key) ?? false,
     refuse(agent, keys) {
       const state = slot(agent);
-      for (const key of keys) add(state.refused, key);
+      for (const key of keys) add(state.refused, own(key));
     },
     lastResult: (agent) => slots.get(agent)?.lastResult ?? '',
     setLastResult(agent, text) {
-      slot(agent).lastResult = text;
+      slot(agent).lastResult = own(text);
     },
     reset(agent) {
       slots.delete(agent);
