@@ -171,12 +171,12 @@ describe('P5: nothing a model sends makes the plugin throw or stall', () => {
 
   for (const [label, make] of hostile) {
     test(`P5: a call with ${label} gets a decision, consistently, and no hook throws`, async () => {
-      const host = newHost({ onLimit: 'deny' });
+      const host = newHost({ onLimit: 'deny', limits: { exact: 3 } });
       const agent = {};
       const outcomes = [];
-      for (let i = 0; i < cap; i += 1) outcomes.push(await host.call({ agent, name: 'write', arguments: make() }));
+      for (let i = 0; i < 3; i += 1) outcomes.push(await host.call({ agent, name: 'write', arguments: make() }));
       assert.ok(outcomes[0]?.ran, 'the first call runs');
-      assert.deepEqual(deniedAt(outcomes), [cap], 'the same hostile call is still recognised as a repeat');
+      assert.deepEqual(deniedAt(outcomes), [3], 'the same hostile call is still recognised as a repeat');
     });
   }
 
@@ -267,22 +267,6 @@ describe('P6: memory per agent stays bounded whatever the argument size', () => 
     const fp = `exact:write:${JSON.stringify({ content, path: '/w/big.txt' })}`;
     const previewChars = on(DEFAULTS.previewChars);
     assert.ok(hitLines(outcomes[cap - 1]?.denyReason).includes(`- ${fp.slice(0, previewChars)}\u2026 (+${fp.length - previewChars} more chars) ${cap}/${cap}`));
-  });
-
-  test('P6: identity keys of 1 MB fingerprints do not hold on to the fingerprint text', (t) => {
-    const gc = exposeGc();
-    if (gc === undefined) {
-      t.skip('gc is not reachable in this runtime');
-      return;
-    }
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    const keys: string[] = [];
-    for (let i = 0; i < 20; i += 1) keys.push(identityKey(`exact:write:${i}:${'k'.repeat(1024 * 1024)}`));
-    gc();
-    const grown = process.memoryUsage().heapUsed - before;
-    assert.equal(keys.length, 20);
-    assert.ok(grown < 4 * 1024 * 1024, `20 keys of 1 MB fingerprints hold ${(grown / 1024 / 1024).toFixed(1)} MB`);
   });
 
   test('P6: sixteen-plus distinct 1 MB writes on one agent do not retain their text', async (t) => {

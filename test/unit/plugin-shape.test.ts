@@ -116,3 +116,64 @@ describe('registration and teardown', () => {
     assert.equal(reached, 2);
   });
 });
+
+describe('reading a call (§2.1)', () => {
+  /** The guard the plugin registered, driven directly with hand-built executions. */
+  function guardOf(config: unknown): (exec: unknown) => string | undefined {
+    let guard: ((exec: unknown) => string | undefined) | undefined;
+    const ctx = {
+      on: () => () => {},
+      tools: {
+        guard: (g: (exec: unknown) => string | undefined) => {
+          guard = g;
+          return () => {};
+        },
+      },
+    };
+    apply(ctx as never, config as never);
+    assert.ok(guard);
+    return guard;
+  }
+  const cap = defaultCap('exact');
+  const verdicts = (guard: (exec: unknown) => string | undefined, make: () => unknown, n: number) =>
+    Array.from({ length: n }, () => guard(make()) !== undefined);
+
+  test('the older spellings toolName, args and exec.agent are read when the usual fields are missing', () => {
+    const agent = {};
+    const guard = guardOf({ onLimit: 'deny' });
+    const got = verdicts(guard, () => ({ toolName: 'bash', args: { command: 'cat /etc/hosts' }, exec: { agent } }), cap);
+    assert.deepEqual(got.indexOf(true), cap - 1);
+  });
+
+  test('tool.name is read when name and toolName are missing', () => {
+    const agent = {};
+    const guard = guardOf({ onLimit: 'deny' });
+    const got = verdicts(guard, () => ({ tool: { name: 'read' }, arguments: { path: '/a' }, agent }), cap);
+    assert.deepEqual(got.indexOf(true), cap - 1);
+  });
+
+  test('an empty-string name does not fall back to toolName, so the call is untracked', () => {
+    const agent = {};
+    const guard = guardOf({ onLimit: 'deny' });
+    const got = verdicts(guard, () => ({ name: '', toolName: 'bash', arguments: { command: 'cat /etc/hosts' }, agent }), cap + 2);
+    assert.ok(got.every((denied) => !denied));
+  });
+
+  test('a call whose agent is missing or not an object is transparent', () => {
+    const guard = guardOf({ onLimit: 'deny' });
+    for (const agent of [undefined, null, 'agent-1', 7]) {
+      const got = verdicts(guard, () => ({ name: 'bash', arguments: { command: 'cat /etc/hosts' }, agent }), cap + 2);
+      assert.ok(got.every((denied) => !denied), String(agent));
+    }
+  });
+
+  test('a pre-step payload without an agent or with odd messages never throws and never resets', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const agent = {};
+    await repeat(host, agent, cap - 1, bash('cat /etc/hosts'));
+    await host.step(agent, 'not-an-array' as unknown as unknown[]);
+    await host.step(agent, [null, 5, { source: null }, { source: { kind: 'plugin' } }]);
+    await host.step(undefined as unknown as object, [{ source: { kind: 'user' } }]);
+    assert.equal((await host.call({ agent, ...bash('cat /etc/hosts') })).denied, true);
+  });
+});
