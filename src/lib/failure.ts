@@ -4,6 +4,7 @@
  * declares is read first; the result text is evidence only for shell tools,
  * where an exit code of 0 proves nothing about a pipeline.
  */
+import { isSpaceCode } from './tokenize.js';
 
 export type FailureReason = 'error' | 'exit' | 'timeout' | 'signal' | 'http' | 'sandbox' | 'exception' | 'curl';
 
@@ -140,23 +141,6 @@ function signalName(text: string): string | null {
   return null;
 }
 
-function isSpace(code: number): boolean {
-  // The characters JavaScript's \s matches.
-  return (
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0x20 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
 function isLineBreak(code: number): boolean {
   return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
 }
@@ -186,7 +170,7 @@ function forEachException(text: string, visit: (dotted: string) => boolean): voi
   let at = 0;
   while (at < length) {
     // At a line start: skip spaces that do not end the line.
-    while (at < length && isSpace(text.charCodeAt(at)) && !isLineBreak(text.charCodeAt(at))) at += 1;
+    while (at < length && isSpaceCode(text.charCodeAt(at)) && !isLineBreak(text.charCodeAt(at))) at += 1;
     const start = at;
     while (at < length) {
       const code = text.charCodeAt(at);
