@@ -108,6 +108,16 @@ describe('the failure gate', () => {
 });
 
 describe('what clears a streak', () => {
+  test('after a success clears the streak, the advisory can fire again', async () => {
+    const host = newHost({ warnAt: null, summarizeAt: null });
+    const agent = {};
+    const ok = { ...bash(NOPE), body: succeeding('now it exists') };
+    const sequence = [...Array(failWarnAt).fill(fail), ok, ...Array(failWarnAt).fill(fail)];
+    const outcomes = [];
+    for (const call of sequence) outcomes.push(await host.call({ agent, ...call }));
+    assert.deepEqual(noticedAt(outcomes), [failWarnAt, 2 * failWarnAt + 1]);
+  });
+
   test('a success of the failing fingerprint clears its streak', async () => {
     const host = newHost();
     const agent = {};
