@@ -9,7 +9,7 @@ import type { Answer } from '../support/fake-host.js';
 import { generateAction, type Action } from './actions.js';
 import { generateConfig } from './configs.js';
 import { deriveSeed, Rng } from './prng.js';
-import { generateBody } from './results.js';
+import { generateBody, tagBody } from './results.js';
 import type { Session, Step } from './session.js';
 
 type Habit = 'sticky' | 'pingpong' | 'wander' | 'bursts';
@@ -129,7 +129,7 @@ export function generateSession(seed: number, index: number): Session {
       name: drawn.name,
       arguments: drawn.arguments,
       answer: answerFor(rng, plan.operator),
-      body: generateBody(rng, drawn.family, fail),
+      body: tagBody(generateBody(rng, drawn.family, fail), s),
     });
   }
   return { id, config, agents, steps };

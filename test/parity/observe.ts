@@ -2,7 +2,8 @@
  * What a user and the model observe of one call, reduced to the parts that are
  * protocol (contract §5) rather than wording: whether the operator was asked,
  * whether the call was denied, whether its body ran, the denial's leading token
- * and the hits it lists (fingerprint preview plus count), and for each notice its
+ * and the hits it lists (fingerprint preview plus count), which earlier result it
+ * quotes (by a marker each generated result carries), and for each notice its
  * `source` fields and the leading token of its text. Full texts are never
  * compared: the port writes its own words.
  */
@@ -28,6 +29,8 @@ export interface CallView {
   denial: string | null;
   /** Hit lines of a denial, sorted: `repeat <fp> <next>/<cap>` or `failure <fp> x<n>`. */
   hits: string[];
+  /** Result markers (`#r<n>`, see results.ts) the denial quotes: which previous result it shows, if any. */
+  quotes: string[];
   notices: NoticeView[];
 }
 
@@ -77,11 +80,13 @@ export function noticeView(notice: any): NoticeView {
 export function observe(outcome: CallOutcome): CallView {
   let denial: string | null = null;
   let hits: string[] = [];
+  let quotes: string[] = [];
   if (outcome.denied) {
     const reason = outcome.denyReason ?? '';
     const token = leadingToken(reason);
     denial = token ?? `host: ${reason}`;
     hits = token === null ? [] : denialHits(reason);
+    quotes = token === null ? [] : [...new Set(reason.match(/#r\d+\b/g) ?? [])].sort();
   }
   return {
     asked: outcome.asked,
@@ -89,6 +94,7 @@ export function observe(outcome: CallOutcome): CallView {
     ran: outcome.ran,
     denial,
     hits,
+    quotes,
     notices: outcome.notices.map(noticeView),
   };
 }

@@ -121,6 +121,26 @@ function fileResult(rng: Rng, fail: boolean): BodySpec {
   ])();
 }
 
+/**
+ * Tag a result's text with a unique marker ` #r<n>` at the end of its last
+ * non-empty text block, so a denial that quotes "the previous result" shows which
+ * one it quoted (contract §2.13, §3.7 Q6). A suffix changes no classification:
+ * every text rule either anchors at the start or reads the first occurrence.
+ */
+export function tagBody(body: BodySpec, n: number): BodySpec {
+  if (body.kind !== 'return' || !Array.isArray(body.result.content)) return body;
+  const content = body.result.content as unknown[];
+  for (let i = content.length - 1; i >= 0; i -= 1) {
+    const block = content[i] as { type?: unknown; text?: unknown } | null;
+    if (block !== null && typeof block === 'object' && typeof block.text === 'string' && block.text.length > 0) {
+      const tagged = [...content];
+      tagged[i] = { ...block, text: `${block.text} #r${n}` };
+      return { kind: 'return', result: { ...body.result, content: tagged } };
+    }
+  }
+  return body;
+}
+
 /** A result for one call. `fail` says whether this draw should be a failure. */
 export function generateBody(rng: Rng, family: ResultFamily, fail: boolean): BodySpec {
   switch (family) {

@@ -46,6 +46,7 @@ export interface Coverage {
   occurrenceNotices: number;
   failureNotices: number;
   cutSummaries: number;
+  quotingDenials: number;
 }
 
 function tallyCoverage(coverage: Coverage, run: Run): void {
@@ -53,6 +54,7 @@ function tallyCoverage(coverage: Coverage, run: Run): void {
     if (view === null || 'threw' in view) continue;
     if (view.asked) coverage.asked += 1;
     if (view.denial === 'REPEAT_TOOL_BLOCKED') coverage.blocked += 1;
+    if (view.quotes.length > 0) coverage.quotingDenials += 1;
     else if (view.denial !== null) coverage.hostDenied += 1;
     for (const hit of view.hits) {
       if (hit.startsWith('repeat ')) coverage.repeatHits += 1;
@@ -85,7 +87,7 @@ export async function runParity(options: RunOptions): Promise<RunStats> {
   const from = options.from ?? 0;
   const maxReports = options.reports ?? 3;
   const stats: RunStats = {
-    coverage: { asked: 0, blocked: 0, hostDenied: 0, repeatHits: 0, failureHits: 0, occurrenceNotices: 0, failureNotices: 0, cutSummaries: 0 },
+    coverage: { asked: 0, blocked: 0, hostDenied: 0, repeatHits: 0, failureHits: 0, occurrenceNotices: 0, failureNotices: 0, cutSummaries: 0, quotingDenials: 0 },
     sessions: 0,
     calls: 0,
     badConfigs: 0,
