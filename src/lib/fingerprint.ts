@@ -20,6 +20,13 @@ type FingerprintConfig = Pick<BreakerConfig, 'ignoreArgs' | 'hostAliases' | 'loc
 const SHELLS = new Set(['bash', 'pwsh', 'shell']);
 const HTTP_VERBS = new Set(['curl', 'wget', 'http', 'httpie']);
 const URL_TOOL = /fetch|search|browse|web_/i;
+/**
+ * Distinct URLs of one shell command that get target fingerprints. Each adds up
+ * to three keys to the window and a WHATWG parse, so a command listing 20,000
+ * URLs would stall the guard and hold tens of MB per agent (P5, P6); a real
+ * command names a handful. Beyond this, `exact:` and `cmd:` still see it all.
+ */
+export const URL_LIMIT = 64;
 /** The preference order when several measures tie: the most actionable first. */
 const RANKED = ['host', 'net', 'site', 'sink', 'cmd', 'exact'];
 
@@ -73,7 +80,7 @@ export function fingerprints(call: { readonly name: string; readonly args: unkno
     const raw = member(args, 'command');
     const command = typeof raw === 'string' ? raw : '';
     const urls: NormalizedUrl[] = [];
-    for (const spelled of extractUrls(command)) {
+    for (const spelled of extractUrls(command).slice(0, URL_LIMIT)) {
       const url = normUrl(spelled, cfg.hostAliases);
       if (url !== null) urls.push(url);
     }
