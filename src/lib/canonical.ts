@@ -67,6 +67,53 @@ function orderKeys(keys: string[]): string[] {
  * toJSON is never called: a function-valued toJSON is dropped like any function.
  */
 export function canonical(value: unknown): string {
+  try {
+    return JSON.stringify(sortedCopy(value, 0, new Set())) ?? 'null'
+  } catch {
+    // Too deep, a BigInt, a hostile getter or Proxy: the iterative writer handles them all.
+    return canonicalIterative(value)
+  }
+}
+
+/** Nesting the fast path takes before it hands over to the iterative writer. */
+const FAST_DEPTH = 512
+
+/**
+ * The common case, in the shape native JSON.stringify wants: a copy with sorted
+ * keys, written into fresh objects (so index-like keys lead and `__proto__` falls
+ * away, exactly as the iterative writer orders them). Throws on anything unusual.
+ */
+function sortedCopy(node: unknown, depth: number, path: Set<object>): unknown {
+  if (node === null || typeof node !== 'object') {
+    if (typeof node === 'bigint') throw new TypeError('bigint')
+    return node
+  }
+  if (path.has(node)) return '[cycle]'
+  if (depth > FAST_DEPTH) throw new RangeError('deep')
+  path.add(node)
+  let copy: unknown
+  if (Array.isArray(node)) {
+    const items = new Array<unknown>(node.length)
+    for (let i = 0; i < node.length; i += 1) {
+      const item = sortedCopy(node[i], depth + 1, path)
+      items[i] = item === undefined ? null : item
+    }
+    copy = items
+  } else {
+    const members: Record<string, unknown> = {}
+    for (const key of Object.keys(node).sort()) {
+      const member = sortedCopy((node as Record<string, unknown>)[key], depth + 1, path)
+      // Functions and symbols are dropped here too, so a `toJSON` member is never called.
+      if (member !== undefined && typeof member !== 'function' && typeof member !== 'symbol') members[key] = member
+    }
+    copy = members
+  }
+  path.delete(node)
+  return copy
+}
+
+/** The same output as `canonical`, written without recursion; exported so tests keep the two equal. */
+export function canonicalIterative(value: unknown): string {
   if (isSilent(value)) return 'null'
   const out: string[] = []
   const path = new Set<object>()

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { tokenize } from '../../src/lib/tokenize.js'
 import { extractUrls, normUrl, isLocalHost, siteOf } from '../../src/lib/url.js'
 import { firstVerb, stripVolatileFlags, extractSink, isGenericSink } from '../../src/lib/command.js'
-import { canonical, stripDecoys } from '../../src/lib/canonical.js'
+import { canonical, canonicalIterative, stripDecoys } from '../../src/lib/canonical.js'
 
 // The reference's package `exports` hides lib/, so it is loaded by file URL (test-only).
 interface Reference {
@@ -217,11 +217,14 @@ test(`values: ${VALUES} seeded JSON-like values canonicalise like the reference`
   for (let k = 0; k < VALUES; k += 1) {
     const value = genValue(0)
     check(canonical(value), ref.canonical(value), 'canonical', value)
+    // The fast recursive path and the iterative writer must never disagree.
+    check(canonicalIterative(value), canonical(value), 'canonicalIterative', value)
     const name = pick(['bash', 'edit', 'x', '*'])
     check(canonical(stripDecoys(name, value, IGNORE_ARGS)), ref.canonical(ref.omitIgnored(name, value, IGNORE_ARGS)), 'stripDecoys', value)
     // JSON.parse defines `__proto__` as an own key: both sides must treat it alike.
     const parsed: unknown = JSON.parse(`{"__proto__":${JSON.stringify(genString())},"a":1}`)
     check(canonical(parsed), ref.canonical(parsed), 'canonical', parsed)
+    check(canonicalIterative(parsed), canonical(parsed), 'canonicalIterative', parsed)
     check(canonical(stripDecoys(name, parsed, IGNORE_ARGS)), ref.canonical(ref.omitIgnored(name, parsed, IGNORE_ARGS)), 'stripDecoys', parsed)
   }
 })
