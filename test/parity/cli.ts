@@ -1,9 +1,10 @@
 /**
- * `npm run parity -- --sessions N --seed S [--from I] [--left port] [--right oracle] [--reports K] [--stop-after M]`
+ * `npm run parity -- --sessions N --seed S [--from I] [--left port] [--right oracle] [--reports K] [--stop-after M] [--details]`
  *
  * Runs N generated sessions through two plugins (default: the port against the
  * adjusted oracle), prints sessions, calls and mismatches, and a shrunk,
  * paste-ready reproduction of the first K mismatches. Exit code 1 on any mismatch.
+ * `--details` also compares the detail tokens of failure descriptions.
  */
 import { loadPlugin } from './plugins.js';
 import { REPRO_IMPORTS } from './repro.js';
@@ -26,6 +27,7 @@ const sessions = Number(args.get('sessions') ?? 2000);
 const seed = Number(args.get('seed') ?? 20250101);
 const from = Number(args.get('from') ?? 0);
 const reports = Number(args.get('reports') ?? 3);
+const details = args.has('details');
 const stopAfter = args.has('stop-after') ? Number(args.get('stop-after')) : undefined;
 const leftName = args.get('left') ?? 'port';
 const rightName = args.get('right') ?? 'oracle';
@@ -42,7 +44,7 @@ const ids: string[] = [];
 const texts: string[] = [];
 for (let start = from; start < from + sessions; start += chunk) {
   const n = Math.min(chunk, from + sessions - start);
-  const stats = await runParity({ left, right, leftName, rightName, sessions: n, seed, from: start, reports: Math.max(0, reports - texts.length), ...(stopAfter !== undefined ? { stopAfter: stopAfter - total.mismatches } : {}) });
+  const stats = await runParity({ left, right, leftName, rightName, sessions: n, seed, from: start, reports: Math.max(0, reports - texts.length), observe: { details }, ...(stopAfter !== undefined ? { stopAfter: stopAfter - total.mismatches } : {}) });
   total = {
     sessions: total.sessions + stats.sessions,
     calls: total.calls + stats.calls,

@@ -5,7 +5,7 @@
  * freezes messages too), so neither plugin can influence the other.
  */
 import { FakeHost, type HostResult, type PluginModule } from '../support/fake-host.js';
-import { observe, type CallView } from './observe.js';
+import { observe, type CallView, type ObserveOptions } from './observe.js';
 import { cloneData, deepFreeze, type BodySpec, type Session, type Step } from './session.js';
 
 /** What one step showed: a call's view, nothing for inbox steps, or a hook that threw. */
@@ -35,7 +35,7 @@ export function bodyOf(spec: BodySpec): (args: unknown) => HostResult {
   };
 }
 
-async function runStep(host: FakeHost, agents: object[], step: Step): Promise<StepView> {
+async function runStep(host: FakeHost, agents: object[], step: Step, options: ObserveOptions): Promise<StepView> {
   try {
     if (step.kind === 'call') {
       const outcome = await host.call({
@@ -45,7 +45,7 @@ async function runStep(host: FakeHost, agents: object[], step: Step): Promise<St
         answer: step.answer,
         body: bodyOf(step.body),
       });
-      return observe(outcome);
+      return observe(outcome, options);
     }
     const agent = agents[step.agent] as object;
     if (step.kind === 'human') await host.human(agent);
@@ -56,7 +56,7 @@ async function runStep(host: FakeHost, agents: object[], step: Step): Promise<St
   }
 }
 
-export async function runSession(plugin: PluginModule, session: Session): Promise<Run> {
+export async function runSession(plugin: PluginModule, session: Session, options: ObserveOptions = {}): Promise<Run> {
   let host: FakeHost;
   try {
     host = new FakeHost(plugin, cloneData(session.config));
@@ -65,7 +65,7 @@ export async function runSession(plugin: PluginModule, session: Session): Promis
   }
   const agents = Array.from({ length: session.agents }, (_, i) => ({ id: `agent-${i}` }));
   const views: StepView[] = [];
-  for (const step of session.steps) views.push(await runStep(host, agents, step));
+  for (const step of session.steps) views.push(await runStep(host, agents, step, options));
   host.dispose();
   return { configError: null, views, leftover: host.registrations };
 }
@@ -108,7 +108,7 @@ export function compareRuns(left: Run, right: Run): Mismatch | null {
 }
 
 /** Run a session through both plugins and compare. */
-export async function compareSession(left: PluginModule, right: PluginModule, session: Session): Promise<Mismatch | null> {
-  const [a, b] = [await runSession(left, session), await runSession(right, session)];
+export async function compareSession(left: PluginModule, right: PluginModule, session: Session, options: ObserveOptions = {}): Promise<Mismatch | null> {
+  const [a, b] = [await runSession(left, session, options), await runSession(right, session, options)];
   return compareRuns(a, b);
 }

@@ -27,7 +27,7 @@ export interface CallView {
   ran: boolean;
   /** `REPEAT_TOOL_BLOCKED`, or `host: <the host's approval-denial text>`; null when allowed. */
   denial: string | null;
-  /** Hit lines of a denial, sorted: `repeat <fp> <next>/<cap>` or `failure <fp> x<n>`. */
+  /** Hit lines of a denial, sorted: `repeat <fp> <next>/<cap>` or `failure <fp> x<n>` (plus ` [<detail tokens>]` with `details`). */
   hits: string[];
   /** Result markers (`#r<n>`, see results.ts) the denial quotes: which previous result it shows, if any. */
   quotes: string[];
@@ -36,8 +36,19 @@ export interface CallView {
 
 /** A hit line of the repeat track: `- <fp preview> <next>/<cap>`. */
 const REPEAT_LINE = /^- (.+) (\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/;
-/** A hit line of the failure track: `- <fp preview> — <n> consecutive failures…`. */
-const FAILURE_LINE = /^- (.+?) \u2014 (\d+) consecutive failures/;
+/** A hit line of the failure track: `- <fp preview> — <n> consecutive failures (<description>)`. */
+const FAILURE_LINE = /^- (.+?) \u2014 (\d+) consecutive failures(.*)$/;
+
+/**
+ * The failure description is worded freely, but must carry the failure's detail
+ * (§4.2, §5): an exit status, HTTP code, timeout, signal, error code, exception
+ * class or sandbox mode. Those detail-like tokens are compared, not the words.
+ */
+const DETAIL_TOKEN = /[A-Za-z_][\w.]*(?:Error|Exception)\b|\bSIG[A-Z0-9]+\b|\bE[A-Z][A-Z0-9_]+\b|-?\d+(?:ms)?|\bread-only\b|\bworkspace-write\b/g;
+
+function detailTokens(description: string): string {
+  return (description.match(DETAIL_TOKEN) ?? []).join(',');
+}
 
 function leadingToken(text: string): string | null {
   const match = /^([A-Z][A-Z0-9_]*):/.exec(text);
@@ -45,12 +56,12 @@ function leadingToken(text: string): string | null {
 }
 
 /** The hit lines a denial lists, in a canonical (sorted) order. */
-export function denialHits(text: string): string[] {
+export function denialHits(text: string, details = false): string[] {
   const hits: string[] = [];
   for (const line of text.split('\n')) {
     const failure = FAILURE_LINE.exec(line);
     if (failure !== null) {
-      hits.push(`failure ${failure[1]} x${failure[2]}`);
+      hits.push(`failure ${failure[1]} x${failure[2]}${details ? ` [${detailTokens(failure[3] as string)}]` : ''}`);
       continue;
     }
     const repeat = REPEAT_LINE.exec(line);
@@ -77,7 +88,15 @@ export function noticeView(notice: any): NoticeView {
   };
 }
 
-export function observe(outcome: CallOutcome): CallView {
+export interface ObserveOptions {
+  /**
+   * Also compare the detail tokens of failure descriptions (off by default: see
+   * docs/parity.md, "Failure details", for the one known difference).
+   */
+  details?: boolean;
+}
+
+export function observe(outcome: CallOutcome, options: ObserveOptions = {}): CallView {
   let denial: string | null = null;
   let hits: string[] = [];
   let quotes: string[] = [];
@@ -85,7 +104,7 @@ export function observe(outcome: CallOutcome): CallView {
     const reason = outcome.denyReason ?? '';
     const token = leadingToken(reason);
     denial = token ?? `host: ${reason}`;
-    hits = token === null ? [] : denialHits(reason);
+    hits = token === null ? [] : denialHits(reason, options.details === true);
     quotes = token === null ? [] : [...new Set(reason.match(/#r\d+\b/g) ?? [])].sort();
   }
   return {

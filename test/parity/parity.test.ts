@@ -2,7 +2,7 @@
  * CI parity: the port must decide exactly as the adjusted oracle (the reference
  * 0.5.2 plus the contract's decisions P1–P4 and P7, see oracle.ts) on 2,000
  * generated sessions. On a mismatch the test fails with shrunk, paste-ready
- * reproductions. Override with PARITY_SESSIONS / PARITY_SEED.
+ * reproductions. Override with PARITY_SESSIONS / PARITY_SEED / PARITY_PORT / PARITY_DETAILS.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -13,10 +13,13 @@ import { runParity } from './run.js';
 
 const SESSIONS = Number(process.env.PARITY_SESSIONS ?? 2000);
 const SEED = Number(process.env.PARITY_SEED ?? 20250101);
+/** PARITY_DETAILS=1 also compares failure-description details (see docs/parity.md). */
+const DETAILS = process.env.PARITY_DETAILS === '1';
 
 test(`the port decides as the adjusted oracle on ${SESSIONS} generated sessions (seed ${SEED})`, async (t) => {
-  const [port, oracle] = [await loadPort(), await loadOracle()];
-  const stats = await runParity({ left: port, right: oracle, leftName: 'port', rightName: 'oracle', sessions: SESSIONS, seed: SEED, reports: 3 });
+  // PARITY_PORT=<path to a copy of src/index.ts> checks a scratch copy (mutation testing).
+  const [port, oracle] = [await loadPort(process.env.PARITY_PORT), await loadOracle()];
+  const stats = await runParity({ left: port, right: oracle, leftName: 'port', rightName: 'oracle', sessions: SESSIONS, seed: SEED, reports: 3, observe: { details: DETAILS } });
   t.diagnostic(`sessions ${stats.sessions}, calls ${stats.calls}, bad configs ${stats.badConfigs}, mismatches ${stats.mismatches}, ${(stats.ms / 1000).toFixed(1)} s`);
   assert.ok(stats.sessions >= 2000 || process.env.PARITY_SESSIONS !== undefined, 'CI must run at least 2,000 sessions');
   if (stats.mismatches > 0) {

@@ -6,6 +6,7 @@
 import type { PluginModule } from '../support/fake-host.js';
 import { compareRuns, compareSession, runSession, type Run } from './driver.js';
 import { generateSession } from './generator.js';
+import type { ObserveOptions } from './observe.js';
 import { renderRepro } from './repro.js';
 import { callCount, type Session } from './session.js';
 import { shrink } from './shrink.js';
@@ -24,6 +25,8 @@ export interface RunOptions {
   /** Re-run budget of the shrinker per mismatch. */
   shrinkAttempts?: number;
   onMismatch?: (session: Session) => void;
+  /** What the views include beyond the defaults. */
+  observe?: ObserveOptions;
   /** Stop after this many mismatching sessions (default: run them all). */
   stopAfter?: number;
 }
@@ -54,8 +57,8 @@ function tallyCoverage(coverage: Coverage, run: Run): void {
     if (view === null || 'threw' in view) continue;
     if (view.asked) coverage.asked += 1;
     if (view.denial === 'REPEAT_TOOL_BLOCKED') coverage.blocked += 1;
-    if (view.quotes.length > 0) coverage.quotingDenials += 1;
     else if (view.denial !== null) coverage.hostDenied += 1;
+    if (view.quotes.length > 0) coverage.quotingDenials += 1;
     for (const hit of view.hits) {
       if (hit.startsWith('repeat ')) coverage.repeatHits += 1;
       else coverage.failureHits += 1;
@@ -86,6 +89,7 @@ export async function runParity(options: RunOptions): Promise<RunStats> {
   const rightName = options.rightName ?? 'right';
   const from = options.from ?? 0;
   const maxReports = options.reports ?? 3;
+  const observeOptions = options.observe ?? {};
   const stats: RunStats = {
     coverage: { asked: 0, blocked: 0, hostDenied: 0, repeatHits: 0, failureHits: 0, occurrenceNotices: 0, failureNotices: 0, cutSummaries: 0, quotingDenials: 0 },
     sessions: 0,
@@ -100,7 +104,7 @@ export async function runParity(options: RunOptions): Promise<RunStats> {
     const session = generateSession(options.seed, index);
     stats.sessions += 1;
     stats.calls += callCount(session);
-    const [a, b] = [await runSession(options.left, session), await runSession(options.right, session)];
+    const [a, b] = [await runSession(options.left, session, observeOptions), await runSession(options.right, session, observeOptions)];
     if (b.configError !== null) stats.badConfigs += 1;
     tallyCoverage(stats.coverage, b);
     const mismatch = compareRuns(a, b);
@@ -113,10 +117,10 @@ export async function runParity(options: RunOptions): Promise<RunStats> {
       if (stop) break;
       continue;
     }
-    const fails = async (candidate: Session): Promise<boolean> => (await compareSession(options.left, options.right, candidate)) !== null;
+    const fails = async (candidate: Session): Promise<boolean> => (await compareSession(options.left, options.right, candidate, observeOptions)) !== null;
     const shrunk = await shrink(session, fails, options.shrinkAttempts ?? 3000);
-    const left = await runSession(options.left, shrunk.session);
-    const right = await runSession(options.right, shrunk.session);
+    const left = await runSession(options.left, shrunk.session, observeOptions);
+    const right = await runSession(options.right, shrunk.session, observeOptions);
     const final = compareRuns(left, right) ?? mismatch;
     stats.reports.push({
       id: session.id,
