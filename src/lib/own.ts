@@ -5,7 +5,12 @@
  * keeps the whole parent alive for as long as it is held (P6).
  */
 
-/** A copy of `text` with storage of its own (a structured clone never shares it). */
+/**
+ * A copy of `text` with storage of its own. Appending a character gives a fresh
+ * string (short) or a rope (long); slicing the rope flattens it into new
+ * storage first, so the result never points into `text`'s parent. This is
+ * several times cheaper than a structured clone, and memory.test.ts checks it.
+ */
 export function own(text: string): string {
-  return structuredClone(text);
+  return `${text} `.slice(0, -1);
 }

@@ -17,11 +17,17 @@ export interface Streak {
   readonly failure: Failure;
 }
 
+/** One key's occurrences in the window; `key` is the stored copy, shared by every call that spent it. */
+interface Entry {
+  readonly key: string;
+  count: number;
+}
+
 interface Slot {
-  /** Committed calls, oldest first: each the identity keys it spent. */
-  readonly calls: string[][];
+  /** Committed calls, oldest first: each the entries of the keys it spent. */
+  readonly calls: Entry[][];
   /** Occurrences per key across `calls`, kept in step with it. */
-  readonly tally: Map<string, number>;
+  readonly tally: Map<string, Entry>;
   readonly exempt: Set<string>;
   readonly refused: Set<string>;
   readonly streaks: Map<string, Streak>;
@@ -77,20 +83,28 @@ export function createTracker(window: number): Tracker {
   };
 
   return {
-    count: (agent, key) => slots.get(agent)?.tally.get(key) ?? 0,
+    count: (agent, key) => slots.get(agent)?.tally.get(key)?.count ?? 0,
     commit(agent, keys) {
       const state = slot(agent);
       // One call is one occurrence, even when a key hit both tracks (P4).
-      // Stored keys are copied: a key cut from a huge fingerprint would keep it alive (P6).
-      const spent = [...new Set(keys)].filter((key) => !state.exempt.has(key)).map(own);
+      const spent = [...new Set(keys)].filter((key) => !state.exempt.has(key));
       if (spent.length === 0) return;
-      state.calls.push(spent);
-      for (const key of spent) state.tally.set(key, (state.tally.get(key) ?? 0) + 1);
+      const record: Entry[] = [];
+      for (const key of spent) {
+        let entry = state.tally.get(key);
+        if (entry === undefined) {
+          // A new key is copied once: cut from a huge fingerprint, it would keep it alive (P6).
+          entry = { key: own(key), count: 0 };
+          state.tally.set(entry.key, entry);
+        }
+        entry.count += 1;
+        record.push(entry);
+      }
+      state.calls.push(record);
       while (state.calls.length > window) {
-        for (const key of state.calls.shift() ?? []) {
-          const left = (state.tally.get(key) ?? 0) - 1;
-          if (left > 0) state.tally.set(key, left);
-          else state.tally.delete(key);
+        for (const entry of state.calls.shift() ?? []) {
+          entry.count -= 1;
+          if (entry.count === 0) state.tally.delete(entry.key);
         }
       }
     },
