@@ -113,10 +113,13 @@ function classifyText(text: string, command: string | undefined): Failure | null
     return failure('exception', last ?? '');
   }
   let bare: string | null = null;
-  forEachException(text, (dotted) => {
-    bare = dotted.slice(dotted.lastIndexOf('.') + 1);
-    return false;
-  });
+  // Every exception line holds `Error: ` or `Exception: `; most outputs hold neither, and the scan is skipped.
+  if (text.includes('Error: ') || text.includes('Exception: ')) {
+    forEachException(text, (dotted) => {
+      bare = dotted.slice(dotted.lastIndexOf('.') + 1);
+      return false;
+    });
+  }
   if (bare !== null) return failure('exception', bare);
   const urllib = URLLIB_ERROR.exec(text);
   if (urllib?.[1] !== undefined) return failure('http', urllib[1]);
