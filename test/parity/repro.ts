@@ -31,7 +31,7 @@ function agentRef(index: number | null): string {
   return index === null ? 'undefined' : `agents[${index}]`;
 }
 
-function stepSource(step: Step, expected: unknown): string {
+function stepSource(step: Step, expected: unknown, observeArgs: string): string {
   if (step.kind === 'human') return `  await host.human(${agentRef(step.agent)});`;
   if (step.kind === 'step') return `  await host.step(${agentRef(step.agent)}, ${toSource(step.messages)});`;
   // The fake host's defaults (answer `none`, a plain `ok` success) are left out.
@@ -42,7 +42,7 @@ function stepSource(step: Step, expected: unknown): string {
   if (expected !== null && typeof expected === 'object' && 'threw' in expected) {
     return `  await assert.rejects(${call.replace(/^await /, '')});`;
   }
-  return `  assert.deepEqual(observe(${call}), ${toSource(expected)});`;
+  return `  assert.deepEqual(observe(${call}${observeArgs}), ${toSource(expected)});`;
 }
 
 export interface ReproInput {
@@ -53,6 +53,8 @@ export interface ReproInput {
   expected: Run;
   leftName: string;
   rightName: string;
+  /** The views were taken with `observe(…, { details: true })`. */
+  details?: boolean;
 }
 
 export function renderRepro(input: ReproInput): string {
@@ -76,7 +78,8 @@ export function renderRepro(input: ReproInput): string {
   }
   lines.push(`  const host = new FakeHost(plugin${configArg});`);
   lines.push(`  const agents = [${Array.from({ length: session.agents }, (_, i) => `{ id: 'agent-${i}' }`).join(', ')}];`);
-  session.steps.forEach((step, i) => lines.push(stepSource(step, expected.views[i] ?? null)));
+  const observeArgs = input.details === true ? ', { details: true }' : '';
+  session.steps.forEach((step, i) => lines.push(stepSource(step, expected.views[i] ?? null, observeArgs)));
   if (input.mismatch.fields.includes('teardown')) {
     lines.push('  host.dispose();');
     lines.push('  assert.equal(host.registrations, 0);');

@@ -135,6 +135,7 @@ export async function runParity(options: RunOptions): Promise<RunStats> {
         expected: right,
         leftName,
         rightName,
+        details: observeOptions.details === true,
       }),
     });
     if (stop) break;
