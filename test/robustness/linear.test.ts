@@ -1,0 +1,87 @@
+/**
+ * Decision P5, the time half: for every hostile shape, one call through all
+ * four hooks at size 8n costs within a small multiple of 8x the cost at n.
+ * Checked by ratio (best of three per point), never by absolute time, so it
+ * holds on a slow or busy machine: t(8n) <= 8 * t(n) * 3 + 30 ms (n is
+ * chosen so t(n) is a few ms at least: below that the young generation holds a
+ * whole small input and the ratio measures the GC, not the code). A quadratic
+ * path would be ~64x.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { performance } from 'node:perf_hooks';
+import port from '../../src/index.js';
+import { captureHooks, type PluginLike } from './hooks.js';
+import { deepArray, deepObject, HOSTILE_COMMANDS, HOSTILE_RESULTS } from './shapes.js';
+
+const hooks = captureHooks(port as PluginLike);
+const SLACK = 3;
+const FLOOR_MS = 30;
+
+interface Input {
+  name: string;
+  args: unknown;
+  result: unknown;
+}
+
+/** One call on a fresh agent: pre-execute, guard, post-execute, then a human step. */
+async function once(input: Input): Promise<number> {
+  const agent = {};
+  const exec = { name: input.name, arguments: input.args, agent };
+  const start = performance.now();
+  await hooks.pre(exec);
+  hooks.guard(exec);
+  await hooks.post(exec, input.result);
+  hooks.step({ agent, messages: [{ source: { kind: 'user' } }] });
+  return performance.now() - start;
+}
+
+async function best(input: Input): Promise<number> {
+  let least = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i += 1) least = Math.min(least, await once(input));
+  return least;
+}
+
+function linear(label: string, n: number, make: (n: number) => Input): void {
+  test(`${label}: n=${n} vs 8n`, async (t) => {
+    const small = make(n);
+    const large = make(8 * n);
+    // Warm-up at both sizes: the JIT is not timed, and the heap has grown to the larger input.
+    await once(small);
+    await once(large);
+    const tSmall = await best(small);
+    const tLarge = await best(large);
+    t.diagnostic(`t(n)=${tSmall.toFixed(2)} ms t(8n)=${tLarge.toFixed(2)} ms ratio=${(tLarge / tSmall).toFixed(1)}`);
+    assert.ok(
+      tLarge <= 8 * tSmall * SLACK + FLOOR_MS,
+      `${label}: t(n)=${tSmall.toFixed(2)} ms, t(8n)=${tLarge.toFixed(2)} ms (ratio ${(tLarge / tSmall).toFixed(1)})`,
+    );
+  });
+}
+
+const OK = { isError: false, value: { exitCode: 0 }, content: [{ type: 'text', text: 'ok' }] };
+const WRITE_OUT = 'curl -sL -o /dev/null -w "%{http_code}" https://a.com/x';
+
+describe('linear time in the command (bash)', () => {
+  // Commands of many short words allocate a token per word: they need a larger n to leave the GC noise.
+  const wordy = new Set(['words']);
+  for (const [label, make] of HOSTILE_COMMANDS) {
+    linear(label, wordy.has(label) ? 131_072 : 65_536, (n) => ({ name: 'bash', args: { command: make(n), description: 'd' }, result: OK }));
+  }
+});
+
+describe('linear time in the arguments', () => {
+  linear('deep arrays', 4_096, (n) => ({ name: 'write', args: { data: deepArray(n) }, result: OK }));
+  linear('deep objects', 4_096, (n) => ({ name: 'write', args: { data: deepObject(n) }, result: OK }));
+  linear('wide objects', 4_096, (n) => ({ name: 'write', args: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${n - i}`, i])), result: OK }));
+  linear('long strings', 262_144, (n) => ({ name: 'write', args: { path: '/w/x', content: 'x\n"\\'.repeat(n / 4) }, result: OK }));
+  linear('a long fetch URL', 16_384, (n) => ({ name: 'web_fetch', args: { url: `https://a.com/${'p/'.repeat(n / 2)}?${'k=v&'.repeat(n / 4)}` }, result: OK }));
+  linear('a long fetch host', 32_768, (n) => ({ name: 'web_fetch', args: { url: `https://${'a'.repeat(n)}.com/` }, result: OK }));
+  linear('a scheme-like fetch URL', 32_768, (n) => ({ name: 'web_fetch', args: { url: `${'a'.repeat(n)}:/x` }, result: OK }));
+  linear('a long tool name', 131_072, (n) => ({ name: `web_${'x'.repeat(n)}`, args: { url: 'https://a.com' }, result: OK }));
+});
+
+describe('linear time in the result (shell text fallback)', () => {
+  // Shapes whose maker takes no size (undefined, a Proxy, …) cost the same at any n: nothing to compare.
+  for (const [label, make] of HOSTILE_RESULTS.filter(([, maker]) => maker.length > 0)) linear(label, 262_144, (n) => ({ name: 'bash', args: { command: WRITE_OUT }, result: make(n) }));
+});

@@ -1,0 +1,97 @@
+/**
+ * Child process of memory.test.ts (needs --expose-gc): runs 1,000 calls with
+ * distinct ~1 MB arguments and results on one agent, and prints, as JSON, the
+ * heap retained for that agent and what is left once the agent is dropped.
+ *
+ *   node --expose-gc --import tsx test/robustness/memory-probe.ts [port|reference] [calls] [shape]
+ */
+import { captureHooks, type PluginLike } from './hooks.js';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error('run with --expose-gc');
+
+const which = process.argv[2] ?? 'port';
+const calls = Number(process.argv[3] ?? 1000);
+const shapes = (process.argv[4] ?? 'all').split(',');
+const MB = 1 << 20;
+
+async function load(): Promise<PluginLike> {
+  const specifier = which === 'reference' ? 'reference-breaker' : '../../src/index.js';
+  const module = (await import(specifier)) as { default: unknown };
+  return module.default as PluginLike;
+}
+
+function settle(): number {
+  for (let i = 0; i < 4; i += 1) gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+/** One call's arguments and result, about 1 MB each and distinct per `i`. */
+function makeCall(i: number, shape: string): { name: string; arguments: unknown; result: unknown } {
+  // A fresh flat string per call: nothing is shared between calls but the code.
+  const filler = (n: number): string => `${i}:`.padEnd(n, String.fromCharCode(97 + (i % 26)));
+  const ok = { isError: false, value: { exitCode: 0 }, content: [{ type: 'text', text: `done ${i}` }] };
+  switch (shape) {
+    case 'write':
+      return { name: 'write', arguments: { path: `/w/file-${i}.txt`, content: filler(MB) }, result: ok };
+    case 'command':
+      // Long verb, long sink and long URL words: every fingerprint kind is built from slices of the command.
+      return {
+        name: 'bash',
+        arguments: { command: `/opt/${'v'.repeat(40)}/runner-tool-${i}-xxxxxxxxxxxxxxxx https://example.com/${i}/${'p'.repeat(60)} > /tmp/${'o'.repeat(60)}-${i}.txt <<EOF\n${filler(MB)}\nEOF` },
+        result: ok,
+      };
+    case 'result': {
+      // A failing shell call whose huge output ends in an exception line: the streak keeps its detail.
+      const text = `${filler(MB)}\nTraceback (most recent call last)\n${'m'.repeat(30)}.sub.${'Q'.repeat(20)}${i}Error: boom`;
+      return { name: 'bash', arguments: { command: `python3 job.py --n ${i}` }, result: { isError: false, value: {}, content: [{ type: 'text', text }] } };
+    }
+    case 'urls': {
+      // A command naming ~35,000 distinct URLs: a net: fingerprint each.
+      const urls: string[] = [];
+      for (let size = 0, k = 0; size < MB; k += 1) {
+        const url = `https://h${k % 97}.example.com/${i}/${k}`;
+        urls.push(url);
+        size += url.length + 1;
+      }
+      return { name: 'bash', arguments: { command: `curl ${urls.join(' ')}` }, result: ok };
+    }
+    default:
+      // A fetch of a long distinct URL.
+      return { name: 'web_fetch', arguments: { url: `https://example.com/${i}/${filler(MB)}` }, result: { isError: false, value: { statusCode: 200 }, content: [{ type: 'text', text: filler(MB) }] } };
+  }
+}
+
+const plugin = await load();
+const hooks = captureHooks(plugin);
+const all = ['write', 'command', 'result', 'fetch'];
+const active = shapes.includes('all') ? all : shapes;
+
+async function run(agent: object, n: number, offset: number): Promise<void> {
+  for (let i = 0; i < n; i += 1) {
+    const call = makeCall(offset + i, active[i % active.length] as string);
+    const exec = { callId: `c${offset + i}`, name: call.name, arguments: call.arguments, agent };
+    try {
+      await hooks.pre(exec);
+      hooks.guard(exec);
+      await hooks.post(exec, call.result);
+    } catch {
+      // The reference throws on some shapes; the memory question is separate.
+    }
+  }
+}
+
+// Warm up on another agent (JIT code and lazily built tables land here), then drop it.
+await run({}, 40, 1_000_000);
+const before = settle();
+let agent: object | null = {};
+const started = performance.now();
+await run(agent, calls, 0);
+const seconds = (performance.now() - started) / 1000;
+const during = settle();
+agent = null;
+const after = settle();
+hooks.dispose();
+process.stdout.write(
+  `${JSON.stringify({ plugin: which, calls, shapes: active, retainedBytes: during - before, afterDropBytes: after - before, seconds })}\n`,
+);

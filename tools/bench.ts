@@ -1,0 +1,264 @@
+/**
+ * npm run bench: the per-call cost of the four hooks, port against reference
+ * 0.5.2, in one process, interleaved, median of several rounds; then scaling
+ * curves (window size, argument size, result text size, number of agents).
+ *
+ * The hooks are called directly (test/robustness/hooks.ts captures them from
+ * `apply`), not through the fake host, so the figures are the plugins' own
+ * cost. Sessions come from the parity suite's seeded generator. Inputs are
+ * built and cloned before the clock starts; only hook calls are timed.
+ *
+ *   npm run bench              # the whole thing (several minutes)
+ *   npm run bench -- --quick   # fewer rounds and smaller curves
+ *   npm run bench -- --sessions  # the realistic sessions only
+ */
+import { cpus, totalmem, platform, release } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { generateSession } from '../test/parity/generator.js';
+import { cloneData, type BodySpec, type Session } from '../test/parity/session.js';
+import { captureHooks, type Hooks, type PluginLike } from '../test/robustness/hooks.js';
+
+const quick = process.argv.includes('--quick');
+const gc = (globalThis as { gc?: () => void }).gc ?? ((): void => undefined);
+
+async function load(specifier: string): Promise<PluginLike> {
+  return ((await import(specifier)) as { default: PluginLike }).default;
+}
+
+const PLUGINS: [string, PluginLike][] = [
+  ['port', await load(new URL('../dist/index.js', import.meta.url).href)],
+  ['reference', await load('reference-breaker')],
+];
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+const fmt = (us: number): string => (us >= 100 ? us.toFixed(0) : us >= 10 ? us.toFixed(1) : us.toFixed(2));
+
+// ---------------------------------------------------------------- sessions
+
+type Prepared =
+  | { kind: 'call'; agent: number | null; name: string; args: unknown; answer: string; result: unknown }
+  | { kind: 'step'; agent: number; messages: unknown[] };
+
+function resultOf(body: BodySpec): unknown {
+  if (body.kind === 'return') return body.result;
+  return { isError: true, content: [{ type: 'text', text: `Error: ${body.message}` }], error: { message: body.message, ...(body.info === undefined ? {} : { info: body.info }) } };
+}
+
+function prepare(session: Session): Prepared[] {
+  return session.steps.map((step): Prepared => {
+    if (step.kind === 'call') return { kind: 'call', agent: step.agent, name: step.name, args: cloneData(step.arguments), answer: step.answer, result: cloneData(resultOf(step.body)) };
+    if (step.kind === 'human') return { kind: 'step', agent: step.agent, messages: [{ role: 'user', content: [{ type: 'text', text: 'go on' }], source: { kind: 'user' } }] };
+    return { kind: 'step', agent: step.agent, messages: cloneData(step.messages) };
+  });
+}
+
+/** Runs prepared steps through the hooks; returns the time spent inside them (ms) and the calls made. */
+async function drive(hooks: Hooks, steps: Prepared[], agents: object[]): Promise<{ ms: number; calls: number }> {
+  let ms = 0;
+  let calls = 0;
+  for (const step of steps) {
+    if (step.kind === 'step') {
+      const payload = { agent: agents[step.agent], messages: step.messages };
+      const t = performance.now();
+      hooks.step(payload);
+      ms += performance.now() - t;
+      continue;
+    }
+    calls += 1;
+    const exec: Record<string, unknown> = { name: step.name, arguments: step.args };
+    if (step.agent !== null) exec.agent = agents[step.agent];
+    let t = performance.now();
+    const gate = (await hooks.pre(exec)) as { kind: string };
+    ms += performance.now() - t;
+    let denial: unknown;
+    if (gate.kind === 'ask' && step.answer !== 'approve') {
+      denial = 'the operator declined';
+    } else {
+      t = performance.now();
+      denial = hooks.guard(exec);
+      ms += performance.now() - t;
+    }
+    const result = denial === undefined ? step.result : { isError: true, content: [{ type: 'text', text: `Error: ${String(denial)}` }], error: { message: String(denial) } };
+    t = performance.now();
+    await hooks.post(exec, result);
+    ms += performance.now() - t;
+  }
+  return { ms, calls };
+}
+
+function usableSessions(count: number): Session[] {
+  const sessions: Session[] = [];
+  for (let i = 0; sessions.length < count; i += 1) {
+    const session = generateSession(2026, i);
+    // Sessions whose config either plugin rejects measure nothing.
+    try {
+      for (const [, plugin] of PLUGINS) captureHooks(plugin, cloneData(session.config)).dispose();
+      sessions.push(session);
+    } catch {
+      // skipped
+    }
+  }
+  return sessions;
+}
+
+async function realistic(): Promise<void> {
+  const sessions = usableSessions(quick ? 100 : 300);
+  const rounds = quick ? 3 : 7;
+  const perCall: Record<string, number[]> = { port: [], reference: [] };
+  let callsPerRound = 0;
+  for (let round = 0; round < rounds; round += 1) {
+    // Interleaved: the order alternates each round so neither plugin always runs on a warmer heap.
+    const order = round % 2 === 0 ? PLUGINS : [...PLUGINS].reverse();
+    for (const [label, plugin] of order) {
+      const prepared = sessions.map((session) => ({ config: cloneData(session.config), agents: session.agents, steps: prepare(session) }));
+      gc();
+      let ms = 0;
+      let calls = 0;
+      for (const item of prepared) {
+        const hooks = captureHooks(plugin, item.config);
+        const agents = Array.from({ length: item.agents }, (_, i) => ({ id: i }));
+        const run = await drive(hooks, item.steps, agents);
+        hooks.dispose();
+        ms += run.ms;
+        calls += run.calls;
+      }
+      callsPerRound = calls;
+      perCall[label]?.push((ms * 1000) / calls);
+    }
+  }
+  const port = median(perCall.port ?? []);
+  const reference = median(perCall.reference ?? []);
+  console.log(`## Realistic sessions\n`);
+  console.log(`${sessions.length} generated sessions (parity generator, seed 2026), ${callsPerRound} calls per round, ${rounds} rounds, median.\n`);
+  console.log('| plugin | µs/call (all four hooks) | rounds (µs/call) |');
+  console.log('|---|---:|---|');
+  console.log(`| port | ${fmt(port)} | ${(perCall.port ?? []).map(fmt).join(', ')} |`);
+  console.log(`| reference 0.5.2 | ${fmt(reference)} | ${(perCall.reference ?? []).map(fmt).join(', ')} |`);
+  console.log(`\n**port / reference = ${(port / reference).toFixed(2)}**\n`);
+}
+
+// ---------------------------------------------------------------- curves
+
+const OK = { isError: false, value: { exitCode: 0 }, content: [{ type: 'text', text: 'ok' }] };
+
+/** Median µs of one full call (pre, guard, post) on a fresh agent; `null` when a hook threw. */
+async function oneCall(plugin: PluginLike, name: string, args: unknown, result: unknown, repeats: number): Promise<number | null> {
+  const hooks = captureHooks(plugin);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < repeats; i += 1) {
+      const exec = { name, arguments: args, agent: {} };
+      const t = performance.now();
+      await hooks.pre(exec);
+      hooks.guard(exec);
+      await hooks.post(exec, result);
+      times.push((performance.now() - t) * 1000);
+    }
+  } catch {
+    return null;
+  } finally {
+    hooks.dispose();
+  }
+  return median(times);
+}
+
+/** A curve: one row per size, one column per plugin; a plugin slower than `budgetMs` at a size skips the larger ones. */
+async function curve(title: string, sizes: number[], label: (n: number) => string, run: (plugin: PluginLike, n: number) => Promise<number | null>, budgetMs = 3000): Promise<void> {
+  console.log(`### ${title}\n`);
+  console.log('| size | port | reference | reference / port |');
+  console.log('|---|---:|---:|---:|');
+  const skip = new Set<string>();
+  // Warm-up at the smallest size, so the first row does not time the JIT.
+  for (const [, plugin] of PLUGINS) for (let i = 0; i < 3; i += 1) await run(plugin, sizes[0] as number);
+  for (const n of sizes) {
+    const cells: (number | null | 'skipped')[] = [];
+    for (const [name, plugin] of PLUGINS) {
+      if (skip.has(name)) {
+        cells.push('skipped');
+        continue;
+      }
+      gc();
+      const us = await run(plugin, n);
+      cells.push(us);
+      if (us !== null && us / 1000 > budgetMs) skip.add(name);
+    }
+    const show = (cell: number | null | 'skipped'): string => (cell === null ? 'throws' : cell === 'skipped' ? 'not run (too slow)' : cell >= 1e6 ? `${(cell / 1e6).toFixed(2)} s` : cell >= 1e3 ? `${(cell / 1e3).toFixed(1)} ms` : `${fmt(cell)} µs`);
+    const [p, r] = cells;
+    const ratio = typeof p === 'number' && typeof r === 'number' ? (r / p).toFixed(1) : '';
+    console.log(`| ${label(n)} | ${show(p ?? null)} | ${show(r ?? null)} | ${ratio} |`);
+  }
+  console.log('');
+}
+
+const sizeLabel = (n: number): string => (n >= 1 << 20 ? `${n / (1 << 20)} MB` : `${n / 1024} KB`);
+
+/** µs per call over a long session: one agent cycling through `distinct` commands. */
+async function windowCost(plugin: PluginLike, window: number): Promise<number> {
+  const limits = { exact: null, cmd: null, net: null, sink: null, host: null };
+  const hooks = captureHooks(plugin, { window, limits, warnAt: null, summarizeAt: null, failWarnAt: null, failLimit: null });
+  const agent = {};
+  const commands = Array.from({ length: 97 }, (_, i) => ({ command: `curl -sL https://api${i % 7}.example.com/v1/items?page=${i} -o /w/out-${i % 13}.json` }));
+  const calls = quick ? 1500 : 4000;
+  const t = performance.now();
+  for (let i = 0; i < calls; i += 1) {
+    const exec = { name: 'bash', arguments: commands[i % commands.length], agent };
+    await hooks.pre(exec);
+    hooks.guard(exec);
+    await hooks.post(exec, OK);
+  }
+  const us = ((performance.now() - t) * 1000) / calls;
+  hooks.dispose();
+  return us;
+}
+
+/** µs per call with `count` agents taking turns, each in a small loop. */
+async function agentsCost(plugin: PluginLike, count: number): Promise<number> {
+  const hooks = captureHooks(plugin);
+  const agents = Array.from({ length: count }, () => ({}));
+  const calls = Math.max(quick ? 1500 : 4000, count * 4);
+  const t = performance.now();
+  for (let i = 0; i < calls; i += 1) {
+    const exec = { name: 'bash', arguments: { command: `ls -la /w/dir-${i % 5}` }, agent: agents[i % count] };
+    await hooks.pre(exec);
+    hooks.guard(exec);
+    await hooks.post(exec, OK);
+  }
+  const us = ((performance.now() - t) * 1000) / calls;
+  hooks.dispose();
+  return us;
+}
+
+const words = (n: number): string => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n);
+
+async function curves(): Promise<void> {
+  console.log('## Scaling curves\n');
+  console.log('Each cell is the median cost of one call through pre-execute, the guard and post-execute.\n');
+  await curve('Window size (µs/call over a long one-agent session, nothing capped)', [8, 16, 32, 64, 128, 256], (n) => `window ${n}`, async (plugin, n) => {
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i += 1) runs.push(await windowCost(plugin, n));
+    return median(runs);
+  });
+  const argSizes = quick ? [1024, 16384, 262144, 1 << 20] : [1024, 8192, 65536, 262144, 1 << 20, 4 << 20, 10 << 20];
+  await curve('Argument size: a bash command of words (heredoc-like)', argSizes, sizeLabel, (plugin, n) =>
+    oneCall(plugin, 'bash', { command: `cat > /w/out.txt <<'EOF'\n${words(n)}\nEOF` }, OK, n >= 4 << 20 ? 1 : 3));
+  await curve('Argument size: a write of that much content', argSizes, sizeLabel, (plugin, n) => oneCall(plugin, 'write', { path: '/w/out.txt', content: words(n) }, OK, n >= 4 << 20 ? 1 : 3));
+  const resultSizes = quick ? [1024, 16384, 131072] : [1024, 4096, 16384, 65536, 262144, 1 << 20, 4 << 20];
+  await curve('Result text size: shell output of words', resultSizes, sizeLabel, (plugin, n) =>
+    oneCall(plugin, 'bash', { command: 'python3 job.py' }, { isError: false, value: {}, content: [{ type: 'text', text: words(n) }] }, 3));
+  await curve('Result text size: shell output of blank lines', resultSizes, (n) => `${n} lines`, (plugin, n) =>
+    oneCall(plugin, 'bash', { command: 'python3 job.py' }, { isError: false, value: {}, content: [{ type: 'text', text: `${'\n'.repeat(n)}x` }] }, n >= 65536 ? 1 : 3), 2000);
+  await curve('Number of agents (µs/call, agents taking turns)', quick ? [1, 10, 100] : [1, 10, 100, 1000, 10000], (n) => `${n} agents`, async (plugin, n) => agentsCost(plugin, n));
+}
+
+// ---------------------------------------------------------------- main
+
+const cpu = cpus()[0]?.model ?? 'unknown cpu';
+console.log(`# Benchmark\n`);
+console.log(`Machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GB, ${platform()} ${release()}, Node ${process.version}. Command: \`npm run bench${quick ? ' -- --quick' : ''}\`.\n`);
+await realistic();
+if (!process.argv.includes('--sessions')) await curves();
