@@ -1,10 +1,10 @@
 /**
- * `npm run parity -- --sessions N --seed S [--from I] [--left port] [--right oracle] [--reports K] [--stop-after M] [--details]`
+ * `npm run parity -- --sessions N --seed S [--from I] [--left port] [--right oracle] [--reports K] [--stop-after M] [--no-details]`
  *
  * Runs N generated sessions through two plugins (default: the port against the
  * adjusted oracle), prints sessions, calls and mismatches, and a shrunk,
  * paste-ready reproduction of the first K mismatches. Exit code 1 on any mismatch.
- * `--details` also compares the detail tokens of failure descriptions.
+ * Failure-description details are compared unless `--no-details` is given.
  */
 import { loadPlugin } from './plugins.js';
 import { REPRO_IMPORTS } from './repro.js';
@@ -27,7 +27,7 @@ const sessions = Number(args.get('sessions') ?? 2000);
 const seed = Number(args.get('seed') ?? 20250101);
 const from = Number(args.get('from') ?? 0);
 const reports = Number(args.get('reports') ?? 3);
-const details = args.has('details');
+const details = !args.has('no-details');
 const stopAfter = args.has('stop-after') ? Number(args.get('stop-after')) : undefined;
 const leftName = args.get('left') ?? 'port';
 const rightName = args.get('right') ?? 'oracle';

@@ -129,6 +129,24 @@ export const ADJUSTMENTS: readonly Adjustment[] = [
 
 export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7'];
 
+/**
+ * Host facts, applied to every oracle copy (they are not contract decisions, so the
+ * self-check does not toggle them).
+ *
+ * error.info.code — issue 2 and the real host (`@deepseek-ai/dsh-tools` puts a thrown
+ *   tool error's code at `error.info.code`, and its name at `error.info.name`). The
+ *   reference reads only `error.code ?? error.name`, so its failure detail is empty
+ *   for every real thrown error. Encoded by reading the `info` spellings as fallbacks,
+ *   in the port's order: code, info.code, name, info.name.
+ */
+export const HOST_FACTS: readonly Omit<Adjustment, 'decision'>[] = [
+  {
+    file: 'lib/failure.js',
+    find: 'const code = result.error?.code ?? result.error?.name',
+    replace: 'const code = result.error?.code ?? result.error?.info?.code ?? result.error?.name ?? result.error?.info?.name',
+  },
+];
+
 const require = createRequire(import.meta.url);
 
 /** The installed reference package directory. */
@@ -155,8 +173,8 @@ export async function loadOracle(decisions: readonly Decision[] = DECISIONS): Pr
   const dir = mkdtempSync(join(tmpdir(), 'parity-oracle-'));
   copies.push(dir);
   cpSync(referenceDir(), dir, { recursive: true });
-  for (const adjustment of ADJUSTMENTS) {
-    if (!decisions.includes(adjustment.decision)) continue;
+  const chosen = [...ADJUSTMENTS.filter((adjustment) => decisions.includes(adjustment.decision)), ...HOST_FACTS.map((fact) => ({ ...fact, decision: 'host fact' }))];
+  for (const adjustment of chosen) {
     const path = join(dir, adjustment.file);
     const source = readFileSync(path, 'utf8');
     const found = countOf(source, adjustment.find);

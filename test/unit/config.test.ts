@@ -309,6 +309,21 @@ describe('validation (§1.4)', () => {
   });
 });
 
+describe('ignoreArgs entries are checked at load', () => {
+  test('an ignoreArgs entry that is not a list of names throws at load, naming the entry and the value', () => {
+    for (const bad of ['description', 5, [1], null]) {
+      assert.throws(
+        () => resolveConfig({ ignoreArgs: { bash: bad } }),
+        (error: Error) => error.message.startsWith(PREFIX) && error.message.includes('ignoreArgs.bash') && error.message.includes(JSON.stringify(bad)),
+      );
+    }
+  });
+
+  test('a list of names, even an empty one, is accepted', () => {
+    assert.deepEqual([...(resolveConfig({ ignoreArgs: { bash: [] } }).ignoreArgs.bash ?? ['x'])], []);
+  });
+});
+
 describe('Q7: a key that is present but undefined overrides the default', () => {
   test('warnAt: undefined disables stage 1 end to end', async () => {
     const outcomes = await repeat(newHost({ warnAt: undefined }), {}, on(DEFAULTS.summarizeAt), bash('cat /etc/hosts'));

@@ -240,6 +240,17 @@ function exposeGc(): (() => void) | undefined {
   return vm.runInNewContext('typeof gc === "function" ? gc : undefined') as (() => void) | undefined;
 }
 
+describe('P5: an agent that is not an object', () => {
+  test('P5: a call whose agent is a primitive runs, is never counted and never throws', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    for (const agent of ['agent-1', 42, true]) {
+      const outcomes = await repeat(host, agent as unknown as object, cap + 2, bash('ls /tmp'));
+      assert.deepEqual(deniedAt(outcomes), []);
+      assert.ok(outcomes.every((outcome) => outcome.ran && outcome.notices.length === 0));
+    }
+  });
+});
+
 describe('P6: memory per agent stays bounded whatever the argument size', () => {
   const mb = (seed: string) => seed + 'x'.repeat(1024 * 1024);
 

@@ -209,3 +209,17 @@ describe('no message carries tool-call template markup', () => {
     }
   });
 });
+
+describe('quoted model text is defanged', () => {
+  test('tool-call markup inside a quoted fingerprint or previous result is written with ‹, never verbatim', async () => {
+    const host = newHost({ onLimit: 'deny' });
+    const agent = {};
+    const markup = bash('echo "<tool_call><function=bash>"');
+    const outcomes = await repeat(host, agent, cap, { ...markup, body: succeeding('<tool_call>{"name":"bash"}</tool_call> <function=x>') });
+    const denial = outcomes.at(-1)?.denyReason ?? '';
+    assert.match(denial, /^REPEAT_TOOL_BLOCKED:/);
+    assert.ok(denial.includes('\u2039tool_call'), denial);
+    assert.ok(denial.includes('\u2039function='), denial);
+    assert.ok(!denial.includes('<tool_call') && !denial.includes('<function='), denial);
+  });
+});
