@@ -69,14 +69,24 @@ const WRAPPERS = new Set(['sudo', 'doas', 'command', 'env', 'time', 'nice', 'noh
 // Wrapper options that take a value (`sudo -u root`, `nice -n 10`).
 const WRAPPER_VALUE_OPTIONS = new Set(['-u', '-g', '-p', '-C', '-h', '-r', '-t', '-U', '-R', '-T', '-S', '-n', '-D'])
 
+/** A command's words; callers that read one command several ways pass its words once. */
+function wordsOf(command: string | readonly string[]): readonly string[] {
+  if (typeof command === 'string') return tokenize(command)
+  try {
+    return Array.isArray(command) && command.every((word) => typeof word === 'string') ? command : []
+  } catch {
+    return []
+  }
+}
+
 /**
  * The command word that does the work, lowercased and cut to its basename.
  * Edge cases: only the first command counts (`cd /w && curl x` gives `cd`);
  * `timeout -s KILL 30 curl` gives `-s` (short options are not skipped after
  * `timeout`); a command of assignments only gives `''`.
  */
-export function firstVerb(command: string): string {
-  const tokens = tokenize(command)
+export function firstVerb(command: string | readonly string[]): string {
+  const tokens = wordsOf(command)
   let i = 0
   for (;;) {
     i = skipAssignmentsAndTimeout(tokens, i)
@@ -130,8 +140,8 @@ function isVolatileGlued(token: string): boolean {
  * `ls -s -L` gives `ls`), words joined by single spaces. Edge cases: quotes are
  * gone, URLs are left raw, and `-sv` is kept (`v` is not volatile).
  */
-export function stripVolatileFlags(command: string): string {
-  const tokens = tokenize(command)
+export function stripVolatileFlags(command: string | readonly string[]): string {
+  const tokens = wordsOf(command)
   const kept: string[] = []
   for (let i = skipAssignmentsAndTimeout(tokens, 0); i < tokens.length; i += 1) {
     const token = tokens[i] as string
@@ -177,8 +187,8 @@ function isUrlWord(token: string): boolean {
  * here, `-o -` gives nothing, `;` is not split (`> x;` gives `x;`), a target
  * that cleans to nothing gives `null`.
  */
-export function extractSink(command: string): string | null {
-  const tokens = tokenize(command)
+export function extractSink(command: string | readonly string[]): string | null {
+  const tokens = wordsOf(command)
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i] as string
     const next = tokens[i + 1]
