@@ -3,40 +3,40 @@
  * call's arguments once the decoy keys are gone.
  */
 
-const UNREADABLE = '"[unreadable]"'
-const CYCLE = '"[cycle]"'
+const UNREADABLE = '"[unreadable]"';
+const CYCLE = '"[cycle]"';
 
 /** One object or array being written: its keys (none for an array) and progress. */
 interface Frame {
-  node: object
-  keys: string[] | null
-  length: number
-  next: number
-  written: number
+  node: object;
+  keys: string[] | null;
+  length: number;
+  next: number;
+  written: number;
 }
 
 /** Values JSON has no spelling for: dropped as members, `null` as array items. */
 function isSilent(value: unknown): boolean {
-  return value === undefined || typeof value === 'function' || typeof value === 'symbol'
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
 /** A non-object value as JSON; BigInt, which JSON.stringify rejects, becomes `"<n>n"`. */
 function primitiveJson(value: unknown): string {
-  if (typeof value === 'bigint') return JSON.stringify(`${value}n`)
-  return JSON.stringify(value) ?? 'null'
+  if (typeof value === 'bigint') return JSON.stringify(`${value}n`);
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** Array index keys (`0` … `4294967294`), which JSON.stringify lists first, in numeric order. */
 function isArrayIndex(key: string): boolean {
-  if (key === '0') return true
-  if (key.length === 0 || key.length > 10) return false
-  const first = key.charCodeAt(0)
-  if (first < 0x31 || first > 0x39) return false
+  if (key === '0') return true;
+  if (key.length === 0 || key.length > 10) return false;
+  const first = key.charCodeAt(0);
+  if (first < 0x31 || first > 0x39) return false;
   for (let i = 1; i < key.length; i += 1) {
-    const code = key.charCodeAt(i)
-    if (code < 0x30 || code > 0x39) return false
+    const code = key.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
   }
-  return Number(key) <= 4294967294
+  return Number(key) <= 4294967294;
 }
 
 /**
@@ -45,16 +45,16 @@ function isArrayIndex(key: string): boolean {
  * `__proto__` is left out because assigning it there sets the prototype.
  */
 function orderKeys(keys: string[]): string[] {
-  const indexes: string[] = []
-  const names: string[] = []
+  const indexes: string[] = [];
+  const names: string[] = [];
   for (const key of keys) {
-    if (key === '__proto__') continue
-    if (isArrayIndex(key)) indexes.push(key)
-    else names.push(key)
+    if (key === '__proto__') continue;
+    if (isArrayIndex(key)) indexes.push(key);
+    else names.push(key);
   }
-  indexes.sort((a, b) => Number(a) - Number(b))
-  names.sort()
-  return indexes.length === 0 ? names : indexes.concat(names)
+  indexes.sort((a, b) => Number(a) - Number(b));
+  names.sort();
+  return indexes.length === 0 ? names : indexes.concat(names);
 }
 
 /**
@@ -68,15 +68,15 @@ function orderKeys(keys: string[]): string[] {
  */
 export function canonical(value: unknown): string {
   try {
-    return JSON.stringify(sortedCopy(value, 0, new Set())) ?? 'null'
+    return JSON.stringify(sortedCopy(value, 0, new Set())) ?? 'null';
   } catch {
     // Too deep, a BigInt, a hostile getter or Proxy: the iterative writer handles them all.
-    return canonicalIterative(value)
+    return canonicalIterative(value);
   }
 }
 
 /** Nesting the fast path takes before it hands over to the iterative writer. */
-const FAST_DEPTH = 512
+const FAST_DEPTH = 512;
 
 /**
  * The common case, in the shape native JSON.stringify wants: a copy with sorted
@@ -85,106 +85,106 @@ const FAST_DEPTH = 512
  */
 function sortedCopy(node: unknown, depth: number, path: Set<object>): unknown {
   if (node === null || typeof node !== 'object') {
-    if (typeof node === 'bigint') throw new TypeError('bigint')
-    return node
+    if (typeof node === 'bigint') throw new TypeError('bigint');
+    return node;
   }
-  if (path.has(node)) return '[cycle]'
-  if (depth > FAST_DEPTH) throw new RangeError('deep')
-  path.add(node)
-  let copy: unknown
+  if (path.has(node)) return '[cycle]';
+  if (depth > FAST_DEPTH) throw new RangeError('deep');
+  path.add(node);
+  let copy: unknown;
   if (Array.isArray(node)) {
-    const items = new Array<unknown>(node.length)
+    const items = new Array<unknown>(node.length);
     for (let i = 0; i < node.length; i += 1) {
-      const item = sortedCopy(node[i], depth + 1, path)
-      items[i] = item === undefined ? null : item
+      const item = sortedCopy(node[i], depth + 1, path);
+      items[i] = item === undefined ? null : item;
     }
-    copy = items
+    copy = items;
   } else {
-    const members: Record<string, unknown> = {}
+    const members: Record<string, unknown> = {};
     for (const key of Object.keys(node).sort()) {
-      const member = sortedCopy((node as Record<string, unknown>)[key], depth + 1, path)
+      const member = sortedCopy((node as Record<string, unknown>)[key], depth + 1, path);
       // Functions and symbols are dropped here too, so a `toJSON` member is never called.
-      if (member !== undefined && typeof member !== 'function' && typeof member !== 'symbol') members[key] = member
+      if (member !== undefined && typeof member !== 'function' && typeof member !== 'symbol') members[key] = member;
     }
-    copy = members
+    copy = members;
   }
-  path.delete(node)
-  return copy
+  path.delete(node);
+  return copy;
 }
 
 /** The same output as `canonical`, written without recursion; exported so tests keep the two equal. */
 export function canonicalIterative(value: unknown): string {
-  if (isSilent(value)) return 'null'
-  const out: string[] = []
-  const path = new Set<object>()
-  const stack: Frame[] = []
+  if (isSilent(value)) return 'null';
+  const out: string[] = [];
+  const path = new Set<object>();
+  const stack: Frame[] = [];
 
   // Write one value; an object opens a frame that the loop below fills in.
   const open = (node: unknown): void => {
     if (node === null || typeof node !== 'object') {
-      out.push(isSilent(node) ? 'null' : primitiveJson(node))
-      return
+      out.push(isSilent(node) ? 'null' : primitiveJson(node));
+      return;
     }
     if (path.has(node)) {
-      out.push(CYCLE)
-      return
+      out.push(CYCLE);
+      return;
     }
-    let frame: Frame
+    let frame: Frame;
     try {
       frame = Array.isArray(node)
         ? { node, keys: null, length: node.length, next: 0, written: 0 }
-        : { node, keys: orderKeys(Object.keys(node)), length: 0, next: 0, written: 0 }
-      if (frame.keys !== null) frame.length = frame.keys.length
+        : { node, keys: orderKeys(Object.keys(node)), length: 0, next: 0, written: 0 };
+      if (frame.keys !== null) frame.length = frame.keys.length;
     } catch {
       // A Proxy whose traps throw, or a revoked one: nothing about it can be read.
-      out.push(UNREADABLE)
-      return
+      out.push(UNREADABLE);
+      return;
     }
-    out.push(frame.keys === null ? '[' : '{')
-    path.add(node)
-    stack.push(frame)
-  }
+    out.push(frame.keys === null ? '[' : '{');
+    path.add(node);
+    stack.push(frame);
+  };
 
-  open(value)
+  open(value);
   for (let frame = stack.at(-1); frame !== undefined; frame = stack.at(-1)) {
     if (frame.next >= frame.length) {
-      out.push(frame.keys === null ? ']' : '}')
-      path.delete(frame.node)
-      stack.pop()
-      continue
+      out.push(frame.keys === null ? ']' : '}');
+      path.delete(frame.node);
+      stack.pop();
+      continue;
     }
-    const key = frame.keys === null ? frame.next : (frame.keys[frame.next] as string)
-    frame.next += 1
-    let child: unknown
-    let readable = true
+    const key = frame.keys === null ? frame.next : (frame.keys[frame.next] as string);
+    frame.next += 1;
+    let child: unknown;
+    let readable = true;
     try {
-      child = (frame.node as Record<string | number, unknown>)[key]
+      child = (frame.node as Record<string | number, unknown>)[key];
     } catch {
-      readable = false
+      readable = false;
     }
-    if (frame.keys !== null && readable && isSilent(child)) continue
-    if (frame.written > 0) out.push(',')
-    frame.written += 1
-    if (frame.keys !== null) out.push(JSON.stringify(key), ':')
-    if (readable) open(child)
-    else out.push(UNREADABLE)
+    if (frame.keys !== null && readable && isSilent(child)) continue;
+    if (frame.written > 0) out.push(',');
+    frame.written += 1;
+    if (frame.keys !== null) out.push(JSON.stringify(key), ':');
+    if (readable) open(child);
+    else out.push(UNREADABLE);
   }
   try {
-    return out.join('')
+    return out.join('');
   } catch {
     // Only an output beyond the engine's string limit lands here.
-    return UNREADABLE
+    return UNREADABLE;
   }
 }
 
 /** Decoy names listed for one key of `ignoreArgs`, read defensively. */
 function decoysUnder(ignoreArgs: unknown, key: string, into: Set<string>): void {
   try {
-    if (ignoreArgs === null || typeof ignoreArgs !== 'object' || !Object.hasOwn(ignoreArgs, key)) return
-    const list: unknown = (ignoreArgs as Record<string, unknown>)[key]
-    if (!Array.isArray(list)) return
+    if (ignoreArgs === null || typeof ignoreArgs !== 'object' || !Object.hasOwn(ignoreArgs, key)) return;
+    const list: unknown = (ignoreArgs as Record<string, unknown>)[key];
+    if (!Array.isArray(list)) return;
     for (const item of list) {
-      if (typeof item === 'string' || typeof item === 'number') into.add(String(item))
+      if (typeof item === 'string' || typeof item === 'number') into.add(String(item));
     }
   } catch {
     // An unreadable table declares no decoys.
@@ -198,46 +198,42 @@ function decoysUnder(ignoreArgs: unknown, key: string, into: Set<string>): void 
  * a key that throws when read is skipped; the copy has no prototype surprises
  * (`__proto__` stays an own key, as with object spread).
  */
-export function stripDecoys(
-  name: string,
-  args: unknown,
-  ignoreArgs: Readonly<Record<string, readonly string[]>>,
-): Record<string, unknown> {
-  const decoys = new Set<string>()
-  decoysUnder(ignoreArgs, '*', decoys)
-  decoysUnder(ignoreArgs, name, decoys)
-  const entries: [string, unknown][] = []
+export function stripDecoys(name: string, args: unknown, ignoreArgs: Readonly<Record<string, readonly string[]>>): Record<string, unknown> {
+  const decoys = new Set<string>();
+  decoysUnder(ignoreArgs, '*', decoys);
+  decoysUnder(ignoreArgs, name, decoys);
+  const entries: [string, unknown][] = [];
   // Only a non-array object is copied key by key; everything else is wrapped whole.
-  const wrapWhole = typeof args === 'object' && args !== null ? isArraySafe(args) : true
+  const wrapWhole = typeof args === 'object' && args !== null ? isArraySafe(args) : true;
   if (args === null || args === undefined || wrapWhole === null) {
     // Nothing to copy; an object that cannot even be classified reads as no arguments.
   } else if (wrapWhole) {
     // Strings, numbers, arrays and the like are wrapped whole.
-    entries.push(['value', args])
+    entries.push(['value', args]);
   } else {
-    let keys: string[] = []
+    let keys: string[] = [];
     try {
-      keys = Object.keys(args)
+      keys = Object.keys(args);
     } catch {
-      keys = []
+      keys = [];
     }
     for (const key of keys) {
       try {
-        entries.push([key, (args as Record<string, unknown>)[key]])
+        entries.push([key, (args as Record<string, unknown>)[key]]);
       } catch {
         // A throwing getter: the key is skipped rather than failing the call.
       }
     }
   }
   // fromEntries defines own properties, so a `__proto__` key is kept, not applied.
-  return Object.fromEntries(entries.filter(([key]) => !decoys.has(key)))
+  return Object.fromEntries(entries.filter(([key]) => !decoys.has(key)));
 }
 
 /** Array.isArray that answers `null` instead of throwing on a revoked Proxy. */
 function isArraySafe(value: unknown): boolean | null {
   try {
-    return Array.isArray(value)
+    return Array.isArray(value);
   } catch {
-    return null
+    return null;
   }
 }

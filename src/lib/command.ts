@@ -3,43 +3,43 @@
  * command without volatile flags (§2.5) and the output path (§2.9).
  */
 
-import { tokenize } from './tokenize.js'
+import { tokenize } from './tokenize.js';
 
 /** `NAME=value`: an environment assignment in front of the real command. */
 function isAssignment(token: string): boolean {
-  const first = token.charCodeAt(0)
-  if (!(isLetter(first) || first === 0x5f)) return false
+  const first = token.charCodeAt(0);
+  if (!(isLetter(first) || first === 0x5f)) return false;
   for (let i = 1; i < token.length; i += 1) {
-    const code = token.charCodeAt(i)
-    if (code === 0x3d) return true
-    if (!(isLetter(code) || isDigit(code) || code === 0x5f)) return false
+    const code = token.charCodeAt(i);
+    if (code === 0x3d) return true;
+    if (!(isLetter(code) || isDigit(code) || code === 0x5f)) return false;
   }
-  return false
+  return false;
 }
 
 function isLetter(code: number): boolean {
-  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
 function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39
+  return code >= 0x30 && code <= 0x39;
 }
 
 /** `timeout`'s duration: `30`, `2.5`, `30s`, `1m`, `2h`, `1d`. */
 function isDuration(token: string): boolean {
-  let end = token.length
-  const last = token.charCodeAt(end - 1)
+  let end = token.length;
+  const last = token.charCodeAt(end - 1);
   // Unit letters s, m, h, d.
-  if (last === 0x73 || last === 0x6d || last === 0x68 || last === 0x64) end -= 1
-  let i = 0
-  while (i < end && isDigit(token.charCodeAt(i))) i += 1
-  if (i === 0) return false
-  if (i === end) return true
-  if (token.charCodeAt(i) !== 0x2e) return false
-  const fraction = i + 1
-  i = fraction
-  while (i < end && isDigit(token.charCodeAt(i))) i += 1
-  return i === end && i > fraction
+  if (last === 0x73 || last === 0x6d || last === 0x68 || last === 0x64) end -= 1;
+  let i = 0;
+  while (i < end && isDigit(token.charCodeAt(i))) i += 1;
+  if (i === 0) return false;
+  if (i === end) return true;
+  if (token.charCodeAt(i) !== 0x2e) return false;
+  const fraction = i + 1;
+  i = fraction;
+  while (i < end && isDigit(token.charCodeAt(i))) i += 1;
+  return i === end && i > fraction;
 }
 
 /**
@@ -47,35 +47,35 @@ function isDuration(token: string): boolean {
  * wrappers. `sudo` and friends stay: `cmd:` keeps them, only `firstVerb` skips them.
  */
 function skipAssignmentsAndTimeout(tokens: readonly string[], from: number): number {
-  let i = from
+  let i = from;
   for (;;) {
-    const token = tokens[i]
-    if (token === undefined) return i
+    const token = tokens[i];
+    if (token === undefined) return i;
     if (isAssignment(token)) {
-      i += 1
+      i += 1;
     } else if (token === 'timeout') {
-      i += 1
-      while (tokens[i]?.startsWith('--') === true) i += 1
-      const duration = tokens[i]
-      if (duration !== undefined && isDuration(duration)) i += 1
+      i += 1;
+      while (tokens[i]?.startsWith('--') === true) i += 1;
+      const duration = tokens[i];
+      if (duration !== undefined && isDuration(duration)) i += 1;
     } else {
-      return i
+      return i;
     }
   }
 }
 
 // Wrappers that run another command; the verb is the command they run.
-const WRAPPERS = new Set(['sudo', 'doas', 'command', 'env', 'time', 'nice', 'nohup', 'exec'])
+const WRAPPERS = new Set(['sudo', 'doas', 'command', 'env', 'time', 'nice', 'nohup', 'exec']);
 // Wrapper options that take a value (`sudo -u root`, `nice -n 10`).
-const WRAPPER_VALUE_OPTIONS = new Set(['-u', '-g', '-p', '-C', '-h', '-r', '-t', '-U', '-R', '-T', '-S', '-n', '-D'])
+const WRAPPER_VALUE_OPTIONS = new Set(['-u', '-g', '-p', '-C', '-h', '-r', '-t', '-U', '-R', '-T', '-S', '-n', '-D']);
 
 /** A command's words; callers that read one command several ways pass its words once. */
 function wordsOf(command: string | readonly string[]): readonly string[] {
-  if (typeof command === 'string') return tokenize(command)
+  if (typeof command === 'string') return tokenize(command);
   try {
-    return Array.isArray(command) && command.every((word) => typeof word === 'string') ? command : []
+    return Array.isArray(command) && command.every((word) => typeof word === 'string') ? command : [];
   } catch {
-    return []
+    return [];
   }
 }
 
@@ -86,52 +86,67 @@ function wordsOf(command: string | readonly string[]): readonly string[] {
  * `timeout`); a command of assignments only gives `''`.
  */
 export function firstVerb(command: string | readonly string[]): string {
-  const tokens = wordsOf(command)
-  let i = 0
+  const tokens = wordsOf(command);
+  let i = 0;
   for (;;) {
-    i = skipAssignmentsAndTimeout(tokens, i)
-    const token = tokens[i]
-    if (token === undefined || !WRAPPERS.has(token)) break
-    i += 1
+    i = skipAssignmentsAndTimeout(tokens, i);
+    const token = tokens[i];
+    if (token === undefined || !WRAPPERS.has(token)) break;
+    i += 1;
     // Pairs of value-option and value may step past the end, which means no verb.
-    while (tokens[i] !== undefined && WRAPPER_VALUE_OPTIONS.has(tokens[i] as string)) i += 2
-    while (tokens[i]?.startsWith('-') === true) i += 1
+    while (tokens[i] !== undefined && WRAPPER_VALUE_OPTIONS.has(tokens[i] as string)) i += 2;
+    while (tokens[i]?.startsWith('-') === true) i += 1;
   }
-  const verb = tokens[i]
-  if (verb === undefined) return ''
-  const cut = Math.max(verb.lastIndexOf('/'), verb.lastIndexOf('\\'))
-  return verb.slice(cut + 1).toLowerCase()
+  const verb = tokens[i];
+  if (verb === undefined) return '';
+  const cut = Math.max(verb.lastIndexOf('/'), verb.lastIndexOf('\\'));
+  return verb.slice(cut + 1).toLowerCase();
 }
 
 // Flags whose value changes between retries of the same action; they eat the next word.
 const VOLATILE_VALUE_FLAGS = new Set([
-  '--max-time', '--connect-timeout', '--retry', '--retry-delay', '--retry-max-time',
-  '--speed-time', '--speed-limit', '--max-redirs', '--user-agent', '-m', '-A',
-])
+  '--max-time',
+  '--connect-timeout',
+  '--retry',
+  '--retry-delay',
+  '--retry-max-time',
+  '--speed-time',
+  '--speed-limit',
+  '--max-redirs',
+  '--user-agent',
+  '-m',
+  '-A',
+]);
 // Quietness and robustness switches: they do not change what is fetched.
 const VOLATILE_SWITCHES = new Set([
-  '--silent', '--show-error', '--fail', '--location', '--insecure',
-  '--user-agent', '--compressed', '--no-progress-meter',
-])
+  '--silent',
+  '--show-error',
+  '--fail',
+  '--location',
+  '--insecure',
+  '--user-agent',
+  '--compressed',
+  '--no-progress-meter',
+]);
 // Short switches that may be clustered (`-sSLfk`).
-const VOLATILE_LETTERS = new Set(['s', 'S', 'f', 'L', 'k'])
+const VOLATILE_LETTERS = new Set(['s', 'S', 'f', 'L', 'k']);
 
 /** `-sSL`-style cluster made only of volatile letters. */
 function isVolatileCluster(token: string): boolean {
-  if (token.length < 2 || token[0] !== '-' || token[1] === '-') return false
+  if (token.length < 2 || token[0] !== '-' || token[1] === '-') return false;
   for (let i = 1; i < token.length; i += 1) {
-    if (!VOLATILE_LETTERS.has(token[i] as string)) return false
+    if (!VOLATILE_LETTERS.has(token[i] as string)) return false;
   }
-  return true
+  return true;
 }
 
 /** Any other shape of a volatile flag: `--max-time=60`, `-m60`, `-A1`. */
 function isVolatileGlued(token: string): boolean {
   if (token.startsWith('--')) {
-    const eq = token.indexOf('=')
-    return eq > 0 && VOLATILE_VALUE_FLAGS.has(token.slice(0, eq))
+    const eq = token.indexOf('=');
+    return eq > 0 && VOLATILE_VALUE_FLAGS.has(token.slice(0, eq));
   }
-  return token[0] === '-' && (token[1] === 'm' || token[1] === 'A') && isDigit(token.charCodeAt(2))
+  return token[0] === '-' && (token[1] === 'm' || token[1] === 'A') && isDigit(token.charCodeAt(2));
 }
 
 /**
@@ -141,43 +156,43 @@ function isVolatileGlued(token: string): boolean {
  * gone, URLs are left raw, and `-sv` is kept (`v` is not volatile).
  */
 export function stripVolatileFlags(command: string | readonly string[]): string {
-  const tokens = wordsOf(command)
-  const kept: string[] = []
+  const tokens = wordsOf(command);
+  const kept: string[] = [];
   for (let i = skipAssignmentsAndTimeout(tokens, 0); i < tokens.length; i += 1) {
-    const token = tokens[i] as string
+    const token = tokens[i] as string;
     if (VOLATILE_VALUE_FLAGS.has(token)) {
-      i += 1
-      continue
+      i += 1;
+      continue;
     }
-    if (VOLATILE_SWITCHES.has(token) || isVolatileCluster(token) || isVolatileGlued(token)) continue
-    kept.push(token)
+    if (VOLATILE_SWITCHES.has(token) || isVolatileCluster(token) || isVolatileGlued(token)) continue;
+    kept.push(token);
   }
-  return kept.join(' ').trim()
+  return kept.join(' ').trim();
 }
 
 // Operators that cannot be a redirection target and that end a `tee` file list.
-const SHELL_OPERATORS = new Set(['|', '||', ';', '&&', '&', '>', '>>', '<'])
-const QUOTES = new Set(['"', "'"])
+const SHELL_OPERATORS = new Set(['|', '||', ';', '&&', '&', '>', '>>', '<']);
+const QUOTES = new Set(['"', "'"]);
 
 /** The path trimmed, one quote off each end, leading `./` gone; `null` when empty. */
 function cleanPath(value: string): string | null {
-  const text = value.trim()
-  let start = QUOTES.has(text[0] ?? '') ? 1 : 0
-  let end = text.length
-  if (end > start && QUOTES.has(text[end - 1] ?? '')) end -= 1
+  const text = value.trim();
+  let start = QUOTES.has(text[0] ?? '') ? 1 : 0;
+  let end = text.length;
+  if (end > start && QUOTES.has(text[end - 1] ?? '')) end -= 1;
   // Advance over every `./` before slicing once: repeated slicing would be quadratic.
-  while (end - start >= 2 && text.startsWith('./', start)) start += 2
-  return end > start ? text.slice(start, end) : null
+  while (end - start >= 2 && text.startsWith('./', start)) start += 2;
+  return end > start ? text.slice(start, end) : null;
 }
 
 /** The first `>` / `>>` is part of the operator; a third one belongs to the path. */
 function redirectTarget(token: string): string {
-  return token.slice(token.startsWith('>>') ? 2 : 1)
+  return token.slice(token.startsWith('>>') ? 2 : 1);
 }
 
 /** Whether a word is an `http(s)://` URL, so `-O <url>` is curl's flag, not wget's file. */
 function isUrlWord(token: string): boolean {
-  return /^https?:\/\//i.test(token)
+  return /^https?:\/\//i.test(token);
 }
 
 /**
@@ -188,46 +203,46 @@ function isUrlWord(token: string): boolean {
  * that cleans to nothing gives `null`.
  */
 export function extractSink(command: string | readonly string[]): string | null {
-  const tokens = wordsOf(command)
+  const tokens = wordsOf(command);
   for (let i = 0; i < tokens.length; i += 1) {
-    const token = tokens[i] as string
-    const next = tokens[i + 1]
+    const token = tokens[i] as string;
+    const next = tokens[i + 1];
     if (token === '-o' || token === '--output' || token === '--output-document') {
-      if (next !== undefined && !next.startsWith('-')) return cleanPath(next)
-      continue
+      if (next !== undefined && !next.startsWith('-')) return cleanPath(next);
+      continue;
     }
     if (token === '-O') {
-      if (next !== undefined && !next.startsWith('-') && !isUrlWord(next)) return cleanPath(next)
-      continue
+      if (next !== undefined && !next.startsWith('-') && !isUrlWord(next)) return cleanPath(next);
+      continue;
     }
-    if (token.startsWith('--output=')) return cleanPath(token.slice('--output='.length))
+    if (token.startsWith('--output=')) return cleanPath(token.slice('--output='.length));
     if (token.startsWith('>')) {
-      const inline = redirectTarget(token)
-      if (inline.length > 0) return cleanPath(inline)
-      if (next !== undefined && !SHELL_OPERATORS.has(next)) return cleanPath(next)
-      continue
+      const inline = redirectTarget(token);
+      if (inline.length > 0) return cleanPath(inline);
+      if (next !== undefined && !SHELL_OPERATORS.has(next)) return cleanPath(next);
+      continue;
     }
     if (token === 'tee') {
       // The scan stops at an operator; the words it passes start with `-`, so the total stays linear.
-      let last: string | null = null
+      let last: string | null = null;
       for (let j = i + 1; j < tokens.length; j += 1) {
-        const word = tokens[j] as string
-        if (SHELL_OPERATORS.has(word)) break
-        if (!word.startsWith('-')) last = word
+        const word = tokens[j] as string;
+        if (SHELL_OPERATORS.has(word)) break;
+        if (!word.startsWith('-')) last = word;
       }
-      if (last !== null) return cleanPath(last)
+      if (last !== null) return cleanPath(last);
     }
   }
-  return null
+  return null;
 }
 
 // Destinations that name no resource: writing there identifies nothing.
-const GENERIC_SINKS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/zero', '/dev/tty', '-'])
+const GENERIC_SINKS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/zero', '/dev/tty', '-']);
 
 /**
  * Whether a sink says nothing about the action (`/dev/null`, `-`, …). Edge
  * case: a non-string or `''` is generic too, so it never becomes `sink:`.
  */
 export function isGenericSink(sink: unknown): boolean {
-  return typeof sink !== 'string' || sink.length === 0 || GENERIC_SINKS.has(sink)
+  return typeof sink !== 'string' || sink.length === 0 || GENERIC_SINKS.has(sink);
 }
