@@ -6,7 +6,7 @@
  * parameters) and, for some actions, a real change the plugin must NOT see
  * through (the next page, a different offset).
  */
-import type { Rng } from './prng.js';
+import type { Rng } from '../support/prng.js';
 import type { ResultFamily } from './results.js';
 
 export interface Drawn {

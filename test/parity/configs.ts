@@ -3,7 +3,7 @@
  * on its own, random combinations of them, and a few percent of configurations
  * that must be rejected at load (both plugins have to throw).
  */
-import type { Rng } from './prng.js';
+import type { Rng } from '../support/prng.js';
 
 type Config = Record<string, unknown>;
 

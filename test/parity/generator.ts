@@ -8,7 +8,7 @@
 import type { Answer } from '../support/fake-host.js';
 import { generateAction, type Action } from './actions.js';
 import { generateConfig } from './configs.js';
-import { deriveSeed, Rng } from './prng.js';
+import { deriveSeed, Rng } from '../support/prng.js';
 import { generateBody, tagBody } from './results.js';
 import type { Session, Step } from './session.js';
 

@@ -6,7 +6,7 @@
  * quoted previous result can never be mistaken for a hit line of a denial.
  */
 import type { HostResult } from '../support/fake-host.js';
-import type { Rng } from './prng.js';
+import type { Rng } from '../support/prng.js';
 import type { BodySpec } from './session.js';
 
 /** What kind of tool produced the result; picks plausible shapes. */

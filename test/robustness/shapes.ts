@@ -6,17 +6,8 @@
  * (n against 8n).
  */
 
-/** mulberry32: the same seed gives the same inputs on every run. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded source of every hostile mix: the same seed gives the same inputs on every run. */
+export { mulberry32 as seeded } from '../support/prng.js';
 
 /** A Proxy whose every trap throws. */
 export function throwingProxy<T extends object>(target: T): T {

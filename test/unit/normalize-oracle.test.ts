@@ -7,6 +7,7 @@ import { tokenize } from '../../src/lib/tokenize.js';
 import { extractUrls, normUrl, isLocalHost, siteOf } from '../../src/lib/url.js';
 import { firstVerb, stripVolatileFlags, extractSink, isGenericSink } from '../../src/lib/command.js';
 import { canonical, canonicalIterative, stripDecoys } from '../../src/lib/canonical.js';
+import { mulberry32 } from '../support/prng.js';
 
 // The reference's package `exports` hides lib/, so it is loaded by file URL (test-only).
 interface Reference {
@@ -32,18 +33,7 @@ const COMMANDS = 6000;
 const URLS = 4000;
 const VALUES = 3000;
 
-/** mulberry32: small, seeded, good enough to spread cases. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(SEED);
+const random = mulberry32(SEED);
 const int = (n: number): number => Math.floor(random() * n);
 const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
 const chance = (p: number): boolean => random() < p;
