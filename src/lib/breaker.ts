@@ -13,6 +13,7 @@ import { readCall } from './call.js';
 import { classifyFailure } from './failure.js';
 import { fingerprints, isShell } from './fingerprint.js';
 import { isEnabled, markAll } from './mark.js';
+import { safeMember } from './member.js';
 import { askMessage, denyMessage, failWarnMessage, renderHead, summarizeMessage, warnMessage } from './message.js';
 import { createNotice, failureSummary, occurrenceSummary } from './notice.js';
 import { own } from './own.js';
@@ -48,26 +49,13 @@ export interface Breaker {
 }
 
 function commandOf(args: unknown): string | undefined {
-  if (typeof args !== 'object' || args === null) return undefined;
-  try {
-    const command = (args as Record<string, unknown>).command;
-    return typeof command === 'string' ? command : undefined;
-  } catch {
-    return undefined;
-  }
+  const command = safeMember(args, 'command');
+  return typeof command === 'string' ? command : undefined;
 }
 
 function hasHumanMessage(messages: unknown): boolean {
-  if (!Array.isArray(messages)) return false;
-  for (const message of messages) {
-    try {
-      const source = (message as { source?: { kind?: unknown } } | null)?.source;
-      if (source?.kind === 'user') return true;
-    } catch {
-      // An unreadable message is not evidence of a human.
-    }
-  }
-  return false;
+  // An unreadable message is not evidence of a human.
+  return Array.isArray(messages) && messages.some((message) => safeMember(safeMember(message, 'source'), 'kind') === 'user');
 }
 
 export function createBreaker(cfg: BreakerConfig): Breaker {

@@ -5,6 +5,7 @@
  * transparent (allowed, never counted) rather than a crash inside the pipeline.
  */
 import type { Agent } from './host.js';
+import { member } from './member.js';
 
 export interface ToolCall {
   /** The tool name; `''` when absent or not a string (such a call is never tracked). */
@@ -17,16 +18,12 @@ export interface ToolCall {
 
 const UNREADABLE: ToolCall = Object.freeze({ name: '', args: {}, agent: null });
 
-function field(holder: unknown, key: string): unknown {
-  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
-}
-
 /** Reads name, arguments and agent with the host's fallbacks (`toolName`, `tool.name`, `args`, `exec.agent`). */
 export function readCall(exec: unknown): ToolCall {
   try {
-    const name = field(exec, 'name') ?? field(exec, 'toolName') ?? field(field(exec, 'tool'), 'name') ?? '';
-    const args = field(exec, 'arguments') ?? field(exec, 'args') ?? {};
-    const agent = field(exec, 'agent') ?? field(field(exec, 'exec'), 'agent') ?? null;
+    const name = member(exec, 'name') ?? member(exec, 'toolName') ?? member(member(exec, 'tool'), 'name') ?? '';
+    const args = member(exec, 'arguments') ?? member(exec, 'args') ?? {};
+    const agent = member(exec, 'agent') ?? member(member(exec, 'exec'), 'agent') ?? null;
     // State is keyed by object identity; a primitive cannot key a WeakMap.
     const keyable = (typeof agent === 'object' && agent !== null) || typeof agent === 'function';
     return { name: typeof name === 'string' ? name : '', args, agent: keyable ? (agent as Agent) : null };

@@ -4,6 +4,7 @@
  * declares is read first; the result text is evidence only for shell tools,
  * where an exit code of 0 proves nothing about a pipeline.
  */
+import { member } from './member.js';
 import { isSpaceCode } from './tokenize.js';
 
 export type FailureReason = 'error' | 'exit' | 'timeout' | 'signal' | 'http' | 'sandbox' | 'exception' | 'curl';
@@ -27,10 +28,6 @@ function failure(reason: FailureReason, detail: string): Failure {
   return { reason, detail: detail.length > DETAIL_LIMIT ? `${detail.slice(0, DETAIL_LIMIT)}…` : detail };
 }
 
-function read(holder: unknown, key: string): unknown {
-  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
-}
-
 /**
  * Whether a settled call failed, and how. Never throws: an unreadable result is
  * no verdict (`null`). Aborts and started background jobs are not failures.
@@ -44,13 +41,13 @@ export function classifyFailure(result: unknown, options: ClassifyOptions = {}):
 }
 
 function classify(result: unknown, options: ClassifyOptions): Failure | null {
-  if (read(result, 'isError') === true) {
-    const error = read(result, 'error');
+  if (member(result, 'isError') === true) {
+    const error = member(result, 'error');
     // The real host puts a thrown tool error's code at `error.info.code`.
-    const code = read(error, 'code') ?? read(read(error, 'info'), 'code') ?? read(error, 'name') ?? read(read(error, 'info'), 'name');
+    const code = member(error, 'code') ?? member(member(error, 'info'), 'code') ?? member(error, 'name') ?? member(member(error, 'info'), 'name');
     return failure('error', typeof code === 'string' ? code : '');
   }
-  const raw = read(result, 'value');
+  const raw = member(result, 'value');
   const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   if (value.kind === 'background') return null;
   const { exitCode, timedOut, timeoutMs, signal, statusCode, sandbox } = value;
@@ -59,17 +56,17 @@ function classify(result: unknown, options: ClassifyOptions): Failure | null {
   if (typeof signal === 'string' && signal.length > 0) return failure('signal', signal);
   // A status code settles it both ways: a 200 page that mentions an error is not a failure.
   if (typeof statusCode === 'number') return statusCode >= 400 ? failure('http', String(statusCode)) : null;
-  if (read(sandbox, 'denied') === true) return failure('sandbox', String(read(sandbox, 'mode') ?? ''));
+  if (member(sandbox, 'denied') === true) return failure('sandbox', String(member(sandbox, 'mode') ?? ''));
   return options.shell === true ? classifyText(resultText(result), options.command) : null;
 }
 
 /** All text blocks joined by newlines; a block without text contributes an empty line. */
 function resultText(result: unknown): string {
-  const content = read(result, 'content');
+  const content = member(result, 'content');
   if (!Array.isArray(content)) return '';
   const parts: string[] = [];
   for (const block of content) {
-    const text = read(block, 'text');
+    const text = member(block, 'text');
     parts.push(typeof text === 'string' ? text : '');
   }
   return parts.join('\n');

@@ -6,6 +6,7 @@
 import type { BreakerConfig } from './config.js';
 import { canonical, stripDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
+import { safeMember } from './member.js';
 import { tokenize } from './tokenize.js';
 import { extractUrls, isLocalHost, normUrl, type NormalizedUrl } from './url.js';
 
@@ -58,15 +59,6 @@ export function limitFor(fp: string, limits: Readonly<Record<string, number | nu
   return Object.hasOwn(limits, measure) ? (limits[measure] ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
 }
 
-function member(args: unknown, key: string): unknown {
-  if (typeof args !== 'object' || args === null) return undefined;
-  try {
-    return (args as Record<string, unknown>)[key];
-  } catch {
-    return undefined;
-  }
-}
-
 /** Every fingerprint of one call (§2.3 of the contract). */
 export function fingerprints(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig): Fingerprinted {
   const { name, args } = call;
@@ -78,7 +70,7 @@ export function fingerprints(call: { readonly name: string; readonly args: unkno
   };
 
   if (isShell(name)) {
-    const raw = member(args, 'command');
+    const raw = safeMember(args, 'command');
     const command = typeof raw === 'string' ? raw : '';
     const urls: NormalizedUrl[] = [];
     for (const spelled of extractUrls(command).slice(0, URL_LIMIT)) {
@@ -104,7 +96,7 @@ export function fingerprints(call: { readonly name: string; readonly args: unkno
   }
 
   if (URL_TOOL.test(name)) {
-    const raw = member(args, 'url') ?? member(args, 'href') ?? member(args, 'uri') ?? '';
+    const raw = safeMember(args, 'url') ?? safeMember(args, 'href') ?? safeMember(args, 'uri') ?? '';
     const url = typeof raw === 'string' ? normUrl(raw, cfg.hostAliases) : null;
     if (url !== null) {
       const local = isLocalHost(url.host);

@@ -5,6 +5,7 @@
  */
 import type { Failure } from './failure.js';
 import { describeFailure } from './failure.js';
+import { member } from './member.js';
 
 /** One blocking or warning finding against a measure of the current call. */
 export interface Hit {
@@ -26,10 +27,6 @@ export function preview(text: unknown, cap: number): string {
   }
   if (value.length <= cap) return value;
   return `${value.slice(0, cap)}\u2026 (+${value.length - cap} more chars)`;
-}
-
-function member(holder: unknown, key: string): unknown {
-  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
 }
 
 /**
