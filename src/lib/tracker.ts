@@ -35,22 +35,25 @@ interface Slot {
   lastResult: string;
 }
 
+/** Past `BOOK_LIMIT` entries, the oldest goes (Maps and Sets iterate in insertion order). */
+function trim(book: Map<string, unknown> | Set<string>): void {
+  if (book.size <= BOOK_LIMIT) return;
+  const oldest = book.keys().next();
+  if (oldest.done !== true) book.delete(oldest.value);
+}
+
+/** Records a value as the newest entry of a bounded book. */
 function keep<T>(book: Map<string, T>, key: string, value: T): void {
   book.delete(key);
   book.set(key, value);
-  if (book.size > BOOK_LIMIT) {
-    const oldest = book.keys().next();
-    if (oldest.done !== true) book.delete(oldest.value);
-  }
+  trim(book);
 }
 
+/** Records a key as the newest entry of a bounded book. */
 function add(book: Set<string>, key: string): void {
   book.delete(key);
   book.add(key);
-  if (book.size > BOOK_LIMIT) {
-    const oldest = book.values().next();
-    if (oldest.done !== true) book.delete(oldest.value);
-  }
+  trim(book);
 }
 
 export interface Tracker {
