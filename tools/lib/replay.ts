@@ -294,3 +294,33 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
 export function inferResult(previous: ToolResult | undefined): ToolResult {
   return previous ?? { isError: false, content: [] };
 }
+
+/** What the live session shows for one call: whether it ran and, if not, which layer refused it. */
+export interface LiveCall {
+  readonly call: number;
+  readonly tool: string;
+  readonly outcome: 'ran' | 'denied';
+  readonly by?: 'plugin' | 'approval';
+}
+
+/**
+ * The live trajectory as the log itself shows it: each call's outcome (the
+ * plugin's denial text, or an ask that was not granted) and, in order, the
+ * summaries of the notices this plugin put into the conversation.
+ */
+export function liveTrajectory(log: SessionLog): { calls: LiveCall[]; notices: string[] } {
+  const asks = new Map<string, string>();
+  const decisions = new Map<string, string>();
+  for (const event of log.events) {
+    if (event.kind === 'asked' && event.callId !== undefined) asks.set(event.callId, event.id);
+    if (event.kind === 'decided') decisions.set(event.id, event.outcome);
+  }
+  const calls = log.steps.map((step, at): LiveCall => {
+    const ask = asks.get(step.callId);
+    if (ask !== undefined && decisions.get(ask) !== 'allowed-once') return { call: at + 1, tool: step.name, outcome: 'denied', by: 'approval' };
+    if (step.text.startsWith('Error: REPEAT_TOOL_BLOCKED:')) return { call: at + 1, tool: step.name, outcome: 'denied', by: 'plugin' };
+    return { call: at + 1, tool: step.name, outcome: 'ran' };
+  });
+  const notices = log.notices.filter((notice) => notice.plugin === PLUGIN_NAME).map((notice) => notice.summary ?? '');
+  return { calls, notices };
+}

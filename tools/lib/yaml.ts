@@ -118,6 +118,7 @@ function scalar(text: string, line: number): unknown {
     }
     return map;
   }
+  if (/^[&*!|>%@`]/.test(text)) throw new YamlError(`line ${line}: this reader does not support ${JSON.stringify(text.slice(0, 12))} (anchors, aliases, tags, block scalars)`);
   if (text === '' || text === '~' || text === 'null' || text === 'Null' || text === 'NULL') return null;
   if (/^(true|True|TRUE)$/.test(text)) return true;
   if (/^(false|False|FALSE)$/.test(text)) return false;
