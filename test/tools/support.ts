@@ -81,3 +81,9 @@ export function writeSession(dir: string, name: string, content: string | Buffer
 export function stuckSteps(n: number, command = 'echo same-output'): Step[] {
   return Array.from({ length: n }, (_, at) => ({ call: 'bash', args: { command, description: `try ${at + 1}`, timeoutMs: 10000 + at }, text: 'same-output\n' }));
 }
+
+/** Runs `tools/<tool>.ts` as `npm run <tool>` would. */
+export function runTool(tool: 'replay' | 'sweep', args: readonly string[], cwd = REPO): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'tools', `${tool}.ts`), ...args], { cwd, encoding: 'utf8' });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
