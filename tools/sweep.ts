@@ -4,7 +4,8 @@
  * Replays a corpus under every combination of the given settings and prints one
  * row per setting: sessions warned, sessions gated, advisory messages
  * delivered, calls blocked and, with a `labels.json` ({"<session>": "good" |
- * "stuck"}), known-good sessions touched and stuck sessions caught. Writes an
+ * "stuck"}), known-good sessions touched (any advisory or gate) and stuck
+ * sessions caught (the gate engaged: a call asked about or denied). Writes an
  * SVG chart of messages delivered against stuck sessions caught.
  *
  * Exit status: 0 on success, 1 when no log could be read, 2 for a usage error.

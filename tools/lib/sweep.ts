@@ -37,7 +37,7 @@ export interface SweepRow {
   readonly callsBlocked: number;
   /** Only with labels: known-good sessions that got any advisory or gate. */
   readonly goodTouched?: number;
-  /** Only with labels: stuck sessions that got any advisory or gate. */
+  /** Only with labels: stuck sessions the gate engaged on (asked or denied); an advisory alone stops nothing. */
   readonly stuckCaught?: number;
 }
 
@@ -143,7 +143,7 @@ async function sweepOne(logs: readonly SessionLog[], setting: Setting, options: 
   const { labels } = options;
   if (labels === undefined) return row;
   const labelled = (label: Label): SessionReport[] => reports.filter((report) => labels.get(sessionName(report.path)) === label);
-  return { ...row, goodTouched: labelled('good').filter(touched).length, stuckCaught: labelled('stuck').filter(touched).length };
+  return { ...row, goodTouched: labelled('good').filter(touched).length, stuckCaught: labelled('stuck').filter(wasGated).length };
 }
 
 /** Reads `labels.json`: `{ "<session>": "good" | "stuck" }`. Throws naming the bad entry. */
