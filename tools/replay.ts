@@ -15,6 +15,7 @@ import { jsonReport, replayFiles, summaryTable } from './lib/report.js';
 import { collectLogFiles } from './lib/session-log.js';
 import { progressLine } from './lib/progress.js';
 import type { Answer } from './lib/replay-host.js';
+import { userPath } from './lib/user-path.js';
 
 const USAGE = `usage: npm run replay -- <session.jsonl[.zstd] files or directories> [options]
 
@@ -52,13 +53,13 @@ async function main(): Promise<void> {
   let config: Record<string, unknown> = {};
   if (values.config !== undefined) {
     try {
-      config = loadConfigFile(values.config);
+      config = loadConfigFile(userPath(values.config));
     } catch (error) {
       usage((error as Error).message);
     }
   }
   if (positionals.length === 0) usage('name at least one session log or directory');
-  const files = collectLogFiles(positionals);
+  const files = collectLogFiles(positionals.map(userPath));
   if (files.length === 0) usage(`no session logs (*.jsonl, *.jsonl.zstd) under ${positionals.join(', ')}`);
 
   const started = process.hrtime.bigint();

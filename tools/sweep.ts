@@ -11,13 +11,14 @@
  * Exit status: 0 on success, 1 when no log could be read, 2 for a usage error.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigFile } from './lib/config-file.js';
 import { progressLine } from './lib/progress.js';
 import type { Answer } from './lib/replay-host.js';
 import { collectLogFiles, readSessionLog, sessionName, type SessionLog } from './lib/session-log.js';
 import { scatterSvg } from './lib/svg.js';
+import { userPath } from './lib/user-path.js';
 import { AXES, expandGrid, parseAxis, parseLabels, sweep, sweepTable, type Axis, type AxisValue, type Label } from './lib/sweep.js';
 
 const USAGE = `usage: npm run sweep -- <corpus directories or session logs> [grid] [options]
@@ -52,7 +53,7 @@ function attempt<T>(step: () => T): T {
 
 async function main(): Promise<void> {
   const axisOptions = Object.fromEntries(AXES.map((axis) => [axis, { type: 'string' as const }]));
-  const { values, positionals } = attempt(() =>
+  const { values, positionals: given } = attempt(() =>
     parseArgs({
       allowPositionals: true,
       options: {
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     }),
   );
   const flags = values as Record<string, string | boolean | undefined>;
+  const positionals = given.map(userPath);
   if (flags.help === true) {
     process.stdout.write(USAGE);
     return;
@@ -79,10 +81,10 @@ async function main(): Promise<void> {
     const given = flags[axis];
     if (typeof given === 'string') grid.set(axis, attempt(() => parseAxis(axis, given)));
   }
-  const base = typeof flags.config === 'string' ? attempt(() => loadConfigFile(flags.config as string)) : {};
+  const base = typeof flags.config === 'string' ? attempt(() => loadConfigFile(userPath(flags.config as string))) : {};
   if (positionals.length === 0) usage('name a corpus directory or session logs');
 
-  let labelsPath = typeof flags.labels === 'string' ? flags.labels : undefined;
+  let labelsPath = typeof flags.labels === 'string' ? userPath(flags.labels) : undefined;
   const firstDir = positionals.find((path) => existsSync(path) && statSync(path).isDirectory());
   if (labelsPath === undefined && firstDir !== undefined && existsSync(join(firstDir, 'labels.json'))) labelsPath = join(firstDir, 'labels.json');
   const labels: Map<string, Label> | undefined =
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 
   const replayed = rows.filter((row) => row.skipped === undefined);
-  const svgPath = resolve(flags.svg as string);
+  const svgPath = userPath(flags.svg as string);
   const stucks = labels === undefined ? undefined : sessions.filter((session) => labels.get(session) === 'stuck').length;
   writeFileSync(
     svgPath,

@@ -84,7 +84,12 @@ export interface SessionHeader {
 export interface LogRecord {
   readonly type: string;
   readonly seq: number | undefined;
-  readonly data: unknown;
+  /**
+   * The record's payload as DSH wrote it. Untyped on purpose (`any`): the host
+   * suites dig into records freely; the replay reads the typed `events` instead.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly data: any;
 }
 
 /** The failure identity DSH logs beside an error result (`tool/result.data.error`). */
