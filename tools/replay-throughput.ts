@@ -39,11 +39,19 @@ function syntheticLog(index: number, calls: number): SessionLog {
   for (let at = 0; at < calls; at += 1) {
     const kind = at % 3;
     const command =
-      kind === 0 ? `grep -rn symbol${at} src` : kind === 1 ? 'npm test -- --grep flaky' : `curl -sS "https://api.example.com/items?page=${at}"`;
+      kind === 0
+        ? `grep -rn symbol${at} src`
+        : kind === 1
+          ? 'npm test -- --grep flaky'
+          : `curl -sS "https://api.example.com/items?page=${at}"`;
     const callId = `c${at}`;
     push('tool/call', { turn: 1, step: at, callId, name: 'bash', arguments: JSON.stringify({ command, description: `step ${at}` }) });
     const text = kind === 1 ? 'FAIL test/flaky.test.ts\n[exit code: 1]' : `result ${at}\n`;
-    push('tool/result', { turn: 1, step: at, message: { role: 'user', content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text }], isError: false }] } });
+    push('tool/result', {
+      turn: 1,
+      step: at,
+      message: { role: 'user', content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text }], isError: false }] },
+    });
     if (at % 50 === 49) push('user/message', { role: 'user', content: [{ type: 'text', text: 'keep going' }], source: { kind: 'user' } });
   }
   return parseSessionLog(`/synthetic/${index}/session.jsonl`, `${lines.join('\n')}\n`);
@@ -77,4 +85,6 @@ console.log(`node ${process.version}, ${files.length} corpus files, ${corpusCall
 console.log(`corpus, read and decoded once:      ${(readTime * 1000).toFixed(0)} ms`);
 console.log(`corpus, replay only x${rounds} (warm):  ${replayed} calls in ${replayTime.toFixed(2)} s = ${rate(replayed, replayTime)}`);
 console.log(`corpus, read + decode + replay:     ${endToEnd} calls in ${endToEndTime.toFixed(2)} s = ${rate(endToEnd, endToEndTime)}`);
-console.log(`synthetic, ${syntheticSessions} sessions x 300 calls: ${syntheticCalls} calls in ${syntheticTime.toFixed(2)} s = ${rate(syntheticCalls, syntheticTime)}`);
+console.log(
+  `synthetic, ${syntheticSessions} sessions x 300 calls: ${syntheticCalls} calls in ${syntheticTime.toFixed(2)} s = ${rate(syntheticCalls, syntheticTime)}`,
+);

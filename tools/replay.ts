@@ -38,7 +38,12 @@ async function main(): Promise<void> {
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: { config: { type: 'string' }, answer: { type: 'string', default: 'none' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        config: { type: 'string' },
+        answer: { type: 'string', default: 'none' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     usage((error as Error).message);

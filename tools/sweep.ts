@@ -79,14 +79,19 @@ async function main(): Promise<void> {
   const grid = new Map<Axis, AxisValue[]>();
   for (const axis of AXES) {
     const given = flags[axis];
-    if (typeof given === 'string') grid.set(axis, attempt(() => parseAxis(axis, given)));
+    if (typeof given === 'string')
+      grid.set(
+        axis,
+        attempt(() => parseAxis(axis, given)),
+      );
   }
   const base = typeof flags.config === 'string' ? attempt(() => loadConfigFile(userPath(flags.config as string))) : {};
   if (positionals.length === 0) usage('name a corpus directory or session logs');
 
   let labelsPath = typeof flags.labels === 'string' ? userPath(flags.labels) : undefined;
   const firstDir = positionals.find((path) => existsSync(path) && statSync(path).isDirectory());
-  if (labelsPath === undefined && firstDir !== undefined && existsSync(join(firstDir, 'labels.json'))) labelsPath = join(firstDir, 'labels.json');
+  if (labelsPath === undefined && firstDir !== undefined && existsSync(join(firstDir, 'labels.json')))
+    labelsPath = join(firstDir, 'labels.json');
   const labels: Map<string, Label> | undefined =
     labelsPath === undefined ? undefined : attempt(() => parseLabels(readFileSync(labelsPath as string, 'utf8'), labelsPath as string));
 
@@ -107,7 +112,12 @@ async function main(): Promise<void> {
   const sessions = logs.map((log) => sessionName(log.path));
   const settings = expandGrid(grid);
   const started = process.hrtime.bigint();
-  const rows = await sweep(logs, settings, { base, answer, ...(labels === undefined ? {} : { labels }), onSetting: progressLine('swept', settings.length) });
+  const rows = await sweep(logs, settings, {
+    base,
+    answer,
+    ...(labels === undefined ? {} : { labels }),
+    onSetting: progressLine('swept', settings.length),
+  });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 
   const replayed = rows.filter((row) => row.skipped === undefined);
@@ -116,7 +126,11 @@ async function main(): Promise<void> {
   writeFileSync(
     svgPath,
     scatterSvg(
-      replayed.map((row) => ({ label: row.setting, x: row.messagesDelivered, y: labels === undefined ? row.sessionsGated : (row.stuckCaught ?? 0) })),
+      replayed.map((row) => ({
+        label: row.setting,
+        x: row.messagesDelivered,
+        y: labels === undefined ? row.sessionsGated : (row.stuckCaught ?? 0),
+      })),
       {
         title: `Sweep over ${logs.length} sessions: advisories delivered vs ${labels === undefined ? 'sessions gated' : 'stuck sessions caught'}`,
         xLabel: 'advisory messages delivered',
@@ -126,7 +140,9 @@ async function main(): Promise<void> {
     ),
   );
   if (flags.json === true) {
-    process.stdout.write(`${JSON.stringify({ version: 1, sessions, labels: labels === undefined ? null : Object.fromEntries(labels), base, answer, rows }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ version: 1, sessions, labels: labels === undefined ? null : Object.fromEntries(labels), base, answer, rows }, null, 2)}\n`,
+    );
   } else {
     process.stdout.write(`${sweepTable(rows, labels, sessions, flags.markdown === true)}\n`);
   }

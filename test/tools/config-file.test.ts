@@ -37,7 +37,19 @@ describe('--config files', () => {
 
   it('takes the repeat-tool-breaker row out of a DSH patch overlay', () => {
     const path = join(tempDir(), 'overlay.yml');
-    writeFileSync(path, ['- id: some-other-row', '  config:', '    x: 1', '- id: repeat-tool-breaker', '  config:', '    warnAt: 5', '    limits:', '      exact: 9'].join('\n'));
+    writeFileSync(
+      path,
+      [
+        '- id: some-other-row',
+        '  config:',
+        '    x: 1',
+        '- id: repeat-tool-breaker',
+        '  config:',
+        '    warnAt: 5',
+        '    limits:',
+        '      exact: 9',
+      ].join('\n'),
+    );
     assert.deepEqual(loadConfigFile(path), { warnAt: 5, limits: { exact: 9 } });
   });
 

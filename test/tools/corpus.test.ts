@@ -59,7 +59,15 @@ describe('the tools on the fixture corpus', { skip }, () => {
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(run.stdout.trimEnd().split('\n').map(cells), [
       ['setting', 'sessions warned', 'sessions gated', 'messages delivered', 'calls blocked', 'good touched', 'stuck caught'],
-      ['---------------------------', '---------------', '--------------', '------------------', '-------------', '------------', '------------'],
+      [
+        '---------------------------',
+        '---------------',
+        '--------------',
+        '------------------',
+        '-------------',
+        '------------',
+        '------------',
+      ],
       ['warnAt=5 cap=12 hostCap=16', '6', '4', '14', '11', '2/3', '4/4'],
       ['warnAt=5 cap=12 hostCap=off', '4', '3', '10', '8', '1/3', '3/4'],
       ['warnAt=5 cap=16 hostCap=16', '6', '2', '14', '5', '2/3', '2/4'],

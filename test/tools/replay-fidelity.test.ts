@@ -37,7 +37,13 @@ const canDecodeZstd = hasZstd || typeof (zlib as { zstdDecompressSync?: unknown 
 
 /** The fields recorded.json pins, in its key order; `by` only where the recording names it. */
 function comparable(call: RecordedCall): RecordedCall {
-  return { call: call.call, tool: call.tool, outcome: call.outcome, ...(call.by === undefined ? {} : { by: call.by }), notices: [...call.notices] };
+  return {
+    call: call.call,
+    tool: call.tool,
+    outcome: call.outcome,
+    ...(call.by === undefined ? {} : { by: call.by }),
+    notices: [...call.notices],
+  };
 }
 
 describe('replay fidelity against the recorded corpus', () => {
@@ -67,19 +73,23 @@ describe('replay fidelity against the recorded corpus', () => {
         assert.equal(report.inferred, 0, 'every call the replay ran also ran live');
       });
 
-      it(`replaying ${scenario}/${file} denies the calls its log shows refused and delivers the notices its log shows`, { skip }, async () => {
-        const log = readSessionLog(path);
-        const report = await replaySession(log, { config: session.config, answer: session.answer ?? 'none' });
-        const live = liveTrajectory(log);
-        assert.deepEqual(
-          report.trajectory.map(({ call, tool, outcome, by }) => ({ call, tool, outcome, ...(by === undefined ? {} : { by }) })),
-          live.calls,
-        );
-        assert.deepEqual(
-          report.trajectory.flatMap((call) => call.notices),
-          live.notices,
-        );
-      });
+      it(
+        `replaying ${scenario}/${file} denies the calls its log shows refused and delivers the notices its log shows`,
+        { skip },
+        async () => {
+          const log = readSessionLog(path);
+          const report = await replaySession(log, { config: session.config, answer: session.answer ?? 'none' });
+          const live = liveTrajectory(log);
+          assert.deepEqual(
+            report.trajectory.map(({ call, tool, outcome, by }) => ({ call, tool, outcome, ...(by === undefined ? {} : { by }) })),
+            live.calls,
+          );
+          assert.deepEqual(
+            report.trajectory.flatMap((call) => call.notices),
+            live.notices,
+          );
+        },
+      );
     }
   }
 });

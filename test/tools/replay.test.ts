@@ -11,7 +11,10 @@ function replay(steps: readonly Step[], config: unknown = {}, answer: 'none' | '
 }
 
 const outcomes = (report: SessionReport): string[] =>
-  report.trajectory.map((call) => `${call.call}:${call.outcome}${call.by === undefined ? '' : `/${call.by}`}${call.notices.length > 0 ? `[${call.notices.join('|')}]` : ''}`);
+  report.trajectory.map(
+    (call) =>
+      `${call.call}:${call.outcome}${call.by === undefined ? '' : `/${call.by}`}${call.notices.length > 0 ? `[${call.notices.join('|')}]` : ''}`,
+  );
 
 describe('replaying one session', () => {
   it('warns at 7, asks for a summary at 11, asks the operator at 12 and denies after, under the defaults', async () => {
@@ -73,7 +76,15 @@ describe('replaying one session', () => {
   });
 
   it('borrows the last identical result for a call the replay runs but the live session was refused', async () => {
-    const steps: Step[] = [...stuckSteps(3), { call: 'bash', args: { command: 'echo same-output' }, text: 'Error: REPEAT_TOOL_BLOCKED: this `bash` call was stopped', isError: true }];
+    const steps: Step[] = [
+      ...stuckSteps(3),
+      {
+        call: 'bash',
+        args: { command: 'echo same-output' },
+        text: 'Error: REPEAT_TOOL_BLOCKED: this `bash` call was stopped',
+        isError: true,
+      },
+    ];
     const report = await replay(steps);
     assert.equal(report.inferred, 1);
     assert.equal(report.trajectory[3]?.inferred, true);
@@ -82,29 +93,43 @@ describe('replaying one session', () => {
 });
 
 describe('npm run replay', () => {
-  it('prints one row per session and a total, and an error row for each file it cannot read, without stopping', { skip: hasZstd ? false : 'needs zstd' }, () => {
-    const dir = tempDir();
-    writeSession(dir, 'stuck', zstdFrames([jsonl(records(stuckSteps(14)))]), 'session.jsonl.zstd');
-    const whole = zstdFrames([jsonl(records(stuckSteps(2))), jsonl(records(stuckSteps(2)).slice(1))]);
-    writeSession(dir, 'truncated', whole.subarray(0, whole.length - 3), 'session.jsonl.zstd');
-    writeSession(dir, 'not-a-log', jsonl([{ name: 'package', version: '1.0.0' }]));
-    writeSession(dir, 'future', jsonl([...records(stuckSteps(1)), { type: 'future/event', seq: 9, time: 1, data: {} }]));
-    const run = runTool('replay', [dir]);
-    assert.equal(run.status, 0, run.stderr);
-    const lines = run.stdout.trimEnd().split('\n');
-    assert.deepEqual(lines[0]?.split(/\s{2,}/), ['session', 'calls', 'peak', 'warn', 'summarize', 'fail-warn', 'asked', 'denied', 'fail streak']);
-    assert.match(lines[1] ?? '', /^-+( +-+){8}$/);
-    const rows = new Map(lines.slice(2, 6).map((line) => [line.split(/\s+/)[0], line.split(/\s{2,}/).slice(1)]));
-    assert.deepEqual(rows.get('future'), ['error', '-', '-', '-', '-', '-', '-', '-']);
-    assert.deepEqual(rows.get('not-a-log'), ['error', '-', '-', '-', '-', '-', '-', '-']);
-    assert.deepEqual(rows.get('stuck'), ['14', 'cmd 14', '1', '1', '0', '1', '3', '-']);
-    assert.deepEqual(rows.get('truncated'), ['error', '-', '-', '-', '-', '-', '-', '-']);
-    assert.deepEqual(lines[6]?.split(/\s{2,}/), ['total (1 sessions)', '14', '1', '1', '0', '1', '3']);
-    assert.equal(lines[7], '3 of 4 files could not be replayed:');
-    assert.match(run.stdout, /future[/\\]session\.jsonl: unknown record type "future\/event"/);
-    assert.match(run.stdout, /not-a-log[/\\]session\.jsonl: not a DSH session log/);
-    assert.match(run.stdout, /truncated[/\\]session\.jsonl\.zstd: truncated zstd frame 2/);
-  });
+  it(
+    'prints one row per session and a total, and an error row for each file it cannot read, without stopping',
+    { skip: hasZstd ? false : 'needs zstd' },
+    () => {
+      const dir = tempDir();
+      writeSession(dir, 'stuck', zstdFrames([jsonl(records(stuckSteps(14)))]), 'session.jsonl.zstd');
+      const whole = zstdFrames([jsonl(records(stuckSteps(2))), jsonl(records(stuckSteps(2)).slice(1))]);
+      writeSession(dir, 'truncated', whole.subarray(0, whole.length - 3), 'session.jsonl.zstd');
+      writeSession(dir, 'not-a-log', jsonl([{ name: 'package', version: '1.0.0' }]));
+      writeSession(dir, 'future', jsonl([...records(stuckSteps(1)), { type: 'future/event', seq: 9, time: 1, data: {} }]));
+      const run = runTool('replay', [dir]);
+      assert.equal(run.status, 0, run.stderr);
+      const lines = run.stdout.trimEnd().split('\n');
+      assert.deepEqual(lines[0]?.split(/\s{2,}/), [
+        'session',
+        'calls',
+        'peak',
+        'warn',
+        'summarize',
+        'fail-warn',
+        'asked',
+        'denied',
+        'fail streak',
+      ]);
+      assert.match(lines[1] ?? '', /^-+( +-+){8}$/);
+      const rows = new Map(lines.slice(2, 6).map((line) => [line.split(/\s+/)[0], line.split(/\s{2,}/).slice(1)]));
+      assert.deepEqual(rows.get('future'), ['error', '-', '-', '-', '-', '-', '-', '-']);
+      assert.deepEqual(rows.get('not-a-log'), ['error', '-', '-', '-', '-', '-', '-', '-']);
+      assert.deepEqual(rows.get('stuck'), ['14', 'cmd 14', '1', '1', '0', '1', '3', '-']);
+      assert.deepEqual(rows.get('truncated'), ['error', '-', '-', '-', '-', '-', '-', '-']);
+      assert.deepEqual(lines[6]?.split(/\s{2,}/), ['total (1 sessions)', '14', '1', '1', '0', '1', '3']);
+      assert.equal(lines[7], '3 of 4 files could not be replayed:');
+      assert.match(run.stdout, /future[/\\]session\.jsonl: unknown record type "future\/event"/);
+      assert.match(run.stdout, /not-a-log[/\\]session\.jsonl: not a DSH session log/);
+      assert.match(run.stdout, /truncated[/\\]session\.jsonl\.zstd: truncated zstd frame 2/);
+    },
+  );
 
   it('exits 1 when no file could be replayed, 2 for a usage error', () => {
     const dir = tempDir();
@@ -158,6 +183,15 @@ describe('npm run replay', () => {
       'trajectory',
       'warnings',
     ]);
-    assert.deepEqual((stuck?.trajectory as unknown[])[11], { call: 12, tool: 'bash', outcome: 'denied', notices: [], asked: false, tracks: ['repeat'], inferred: false, by: 'plugin' });
+    assert.deepEqual((stuck?.trajectory as unknown[])[11], {
+      call: 12,
+      tool: 'bash',
+      outcome: 'denied',
+      notices: [],
+      asked: false,
+      tracks: ['repeat'],
+      inferred: false,
+      by: 'plugin',
+    });
   });
 });

@@ -23,19 +23,28 @@ describe('reading session logs', () => {
     const lines = records(stuckSteps(4));
     const whole = zstdFrames([jsonl(lines.slice(0, 4)), jsonl(lines.slice(4))]);
     const path = writeSession(tempDir(), 'cut', whole.subarray(0, whole.length - 5), 'session.jsonl.zstd');
-    assert.throws(() => readSessionLog(path), (error: unknown) => error instanceof DecodeError && /truncated zstd frame 2/.test(error.message));
+    assert.throws(
+      () => readSessionLog(path),
+      (error: unknown) => error instanceof DecodeError && /truncated zstd frame 2/.test(error.message),
+    );
   });
 
   it('says to install the Debian package zstd when there is no way to decode', () => {
     const bytes = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00]);
-    assert.throws(() => decodeZstd(bytes, { command: 'zstd-not-installed-here', nodeFallback: false }), (error: unknown) => {
-      return error instanceof DecodeError && error.message === MISSING_ZSTD && /apt install zstd/.test(error.message);
-    });
+    assert.throws(
+      () => decodeZstd(bytes, { command: 'zstd-not-installed-here', nodeFallback: false }),
+      (error: unknown) => {
+        return error instanceof DecodeError && error.message === MISSING_ZSTD && /apt install zstd/.test(error.message);
+      },
+    );
   });
 
   it('refuses a file whose first line is not a session header', () => {
     const path = writeSession(tempDir(), 'other', jsonl([{ hello: 'world' }, { type: 'tool/call', data: {} }]));
-    assert.throws(() => readSessionLog(path), (error: unknown) => error instanceof SessionLogError && /not a DSH session log/.test(error.message));
+    assert.throws(
+      () => readSessionLog(path),
+      (error: unknown) => error instanceof SessionLogError && /not a DSH session log/.test(error.message),
+    );
   });
 
   it('refuses a .zstd file that is not zstd data', () => {
@@ -48,7 +57,11 @@ describe('reading session logs', () => {
     const dir = tempDir();
     const unknown = writeSession(dir, 'unknown', jsonl([...lines, { type: 'future/thing', seq: 99, time: 1, data: {} }]));
     assert.throws(() => readSessionLog(unknown), /unknown record type "future\/thing" at line 6/);
-    const ignorable = writeSession(dir, 'ignorable', jsonl([...lines, { type: 'future/thing', seq: 99, time: 1, data: {}, ignorable: true }]));
+    const ignorable = writeSession(
+      dir,
+      'ignorable',
+      jsonl([...lines, { type: 'future/thing', seq: 99, time: 1, data: {}, ignorable: true }]),
+    );
     const log = readSessionLog(ignorable);
     assert.equal(log.steps.length, 2);
     assert.deepEqual(log.warnings, ['1 ignorable "future/thing" record(s) skipped']);
@@ -77,7 +90,11 @@ describe('reading session logs', () => {
       type: 'user/message',
       seq: 50,
       time: 1,
-      data: { role: 'user', content: [{ type: 'text', text: 'CONVERGENCE_CHECK: …' }], source: { kind: 'plugin', plugin: 'repeat-tool-breaker', summary: 'x × 7' } },
+      data: {
+        role: 'user',
+        content: [{ type: 'text', text: 'CONVERGENCE_CHECK: …' }],
+        source: { kind: 'plugin', plugin: 'repeat-tool-breaker', summary: 'x × 7' },
+      },
     });
     const log = readSessionLog(writeSession(tempDir(), 'mixed', jsonl(lines)));
     assert.deepEqual(

@@ -26,11 +26,21 @@ export function records(steps: readonly Step[]): Record<string, unknown>[] {
   let seq = 0;
   steps.forEach((step, at) => {
     if ('human' in step) {
-      out.push({ type: 'user/message', seq: seq++, time: 1, data: { role: 'user', content: [{ type: 'text', text: step.human }], source: { kind: 'user' } } });
+      out.push({
+        type: 'user/message',
+        seq: seq++,
+        time: 1,
+        data: { role: 'user', content: [{ type: 'text', text: step.human }], source: { kind: 'user' } },
+      });
       return;
     }
     const callId = `call_${at}`;
-    out.push({ type: 'tool/call', seq: seq++, time: 1, data: { turn: 1, step: at, callId, name: step.call, arguments: JSON.stringify(step.args) } });
+    out.push({
+      type: 'tool/call',
+      seq: seq++,
+      time: 1,
+      data: { turn: 1, step: at, callId, name: step.call, arguments: JSON.stringify(step.args) },
+    });
     out.push({
       type: 'tool/result',
       seq: seq++,
@@ -40,7 +50,9 @@ export function records(steps: readonly Step[]): Record<string, unknown>[] {
         step: at,
         message: {
           role: 'user',
-          content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: step.text }], isError: step.isError === true }],
+          content: [
+            { type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: step.text }], isError: step.isError === true },
+          ],
         },
       },
     });
@@ -79,11 +91,19 @@ export function writeSession(dir: string, name: string, content: string | Buffer
 
 /** A stuck session: the same command `n` times with changing decoys, each run succeeding. */
 export function stuckSteps(n: number, command = 'echo same-output'): Step[] {
-  return Array.from({ length: n }, (_, at) => ({ call: 'bash', args: { command, description: `try ${at + 1}`, timeoutMs: 10000 + at }, text: 'same-output\n' }));
+  return Array.from({ length: n }, (_, at) => ({
+    call: 'bash',
+    args: { command, description: `try ${at + 1}`, timeoutMs: 10000 + at },
+    text: 'same-output\n',
+  }));
 }
 
 /** Runs `tools/<tool>.ts` as `npm run <tool>` would. */
-export function runTool(tool: 'replay' | 'sweep', args: readonly string[], cwd = REPO): { status: number | null; stdout: string; stderr: string } {
+export function runTool(
+  tool: 'replay' | 'sweep',
+  args: readonly string[],
+  cwd = REPO,
+): { status: number | null; stdout: string; stderr: string } {
   const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'tools', `${tool}.ts`), ...args], { cwd, encoding: 'utf8' });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }

@@ -4,7 +4,17 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseSessionLog } from '../../tools/lib/session-log.js';
 import { escapeXml, scatterSvg, ticks } from '../../tools/lib/svg.js';
-import { configOf, expandGrid, parseAxis, settingLabel, sweep, sweepTable, type Axis, type AxisValue, type Label } from '../../tools/lib/sweep.js';
+import {
+  configOf,
+  expandGrid,
+  parseAxis,
+  settingLabel,
+  sweep,
+  sweepTable,
+  type Axis,
+  type AxisValue,
+  type Label,
+} from '../../tools/lib/sweep.js';
 import { jsonl, records, runTool, stuckSteps, tempDir, writeSession, type Step } from './support.js';
 
 /** Five distinct commands, each run once: ordinary work. */
@@ -55,7 +65,12 @@ describe('the sweep grid', () => {
   });
 
   it('sets the four action caps with --cap and the host cap with --hostCap, over the base limits', () => {
-    const [setting] = expandGrid(new Map<Axis, AxisValue[]>([['cap', [9]], ['hostCap', [null]]]));
+    const [setting] = expandGrid(
+      new Map<Axis, AxisValue[]>([
+        ['cap', [9]],
+        ['hostCap', [null]],
+      ]),
+    );
     assert.ok(setting !== undefined);
     assert.deepEqual(configOf({ limits: { 'verb:curl': 30 }, window: 20 }, setting), {
       window: 20,
@@ -103,7 +118,10 @@ describe('sweeping a corpus', () => {
       rows.map((row) => [row.setting, row.skipped]),
       [
         ['summarizeAt=11 cap=9', 'summarizeAt >= cap: the gate comes first, so the summary never fires'],
-        ['summarizeAt=11 cap=1', '`limits.exact` must be a number >= 2, or null to stop counting it (got 1); a cap below 2 would deny the first call'],
+        [
+          'summarizeAt=11 cap=1',
+          '`limits.exact` must be a number >= 2, or null to stop counting it (got 1); a cap below 2 would deny the first call',
+        ],
       ],
     );
     const table = sweepTable(rows, labels, ['healthy', 'stuck', 'short-loop']);
@@ -114,7 +132,15 @@ describe('sweeping a corpus', () => {
   it('shows good touched (any advisory or gate) and stuck caught (gated) against the labelled totals', async () => {
     const rows = await sweep(logs, expandGrid(new Map()), { labels });
     const lines = sweepTable(rows, labels, ['healthy', 'stuck', 'short-loop']).split('\n');
-    assert.deepEqual(lines[0]?.split(/\s{2,}/), ['setting', 'sessions warned', 'sessions gated', 'messages delivered', 'calls blocked', 'good touched', 'stuck caught']);
+    assert.deepEqual(lines[0]?.split(/\s{2,}/), [
+      'setting',
+      'sessions warned',
+      'sessions gated',
+      'messages delivered',
+      'calls blocked',
+      'good touched',
+      'stuck caught',
+    ]);
     assert.deepEqual(lines[2]?.split(/\s+/), ['base', '2', '1', '3', '3', '0/1', '1/2']);
   });
 });
@@ -147,10 +173,17 @@ describe('the sweep chart', () => {
     writeFileSync(join(dir, 'labels.json'), JSON.stringify({ healthy: 'good', stuck: 'stuck' }));
     const run = runTool('sweep', [dir, '--warnAt', '5,7', '--svg', join(dir, 'chart.svg')]);
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(run.stdout.trimEnd().split('\n').slice(2).map((line) => line.split(/\s{2,}/)), [
-      ['warnAt=5', '1', '1', '2', '3', '0/1', '1/1'],
-      ['warnAt=7', '1', '1', '2', '3', '0/1', '1/1'],
-    ]);
+    assert.deepEqual(
+      run.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(2)
+        .map((line) => line.split(/\s{2,}/)),
+      [
+        ['warnAt=5', '1', '1', '2', '3', '0/1', '1/1'],
+        ['warnAt=7', '1', '1', '2', '3', '0/1', '1/1'],
+      ],
+    );
     const svg = readFileSync(join(dir, 'chart.svg'), 'utf8');
     assertWellFormed(svg);
     assert.match(svg, />warnAt=5<\/text>/);

@@ -5,7 +5,11 @@
  */
 export const MANY = 20;
 
-export function progressLine(verb: string, total: number, stream: NodeJS.WriteStream = process.stderr): ((done: number, total: number) => void) | undefined {
+export function progressLine(
+  verb: string,
+  total: number,
+  stream: NodeJS.WriteStream = process.stderr,
+): ((done: number, total: number) => void) | undefined {
   if (total <= MANY || stream.isTTY !== true) return undefined;
   let drawn = 0;
   return (done) => {

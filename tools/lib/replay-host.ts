@@ -86,7 +86,8 @@ export class ReplayHost {
       asked = String(field(decision, 'reason') ?? '');
       // The host's own denial texts for an ask that is not granted.
       if (answer === 'decline') return { asked, denied: `the user rejected tool "${name}"`, by: 'approval' };
-      if (answer === 'none') return { asked, denied: `tool "${name}" requires approval, but no approval channel is available`, by: 'approval' };
+      if (answer === 'none')
+        return { asked, denied: `tool "${name}" requires approval, but no approval channel is available`, by: 'approval' };
     } else if (kind === 'deny') {
       return { asked, denied: String(field(decision, 'reason') ?? `tool "${name}" was denied`), by: 'plugin' };
     }

@@ -162,7 +162,16 @@ function raise(book: Record<string, Peak>, fp: string, count: number): void {
 
 interface Pending {
   readonly exec: object;
-  readonly entry: { call: number; tool: string; outcome: 'ran' | 'denied'; by?: 'plugin' | 'approval'; notices: string[]; asked: boolean; tracks: Track[]; inferred: boolean };
+  readonly entry: {
+    call: number;
+    tool: string;
+    outcome: 'ran' | 'denied';
+    by?: 'plugin' | 'approval';
+    notices: string[];
+    asked: boolean;
+    tracks: Track[];
+    inferred: boolean;
+  };
   readonly fps: string[];
   readonly args: unknown;
   settled: boolean;
@@ -201,7 +210,12 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
     switch (event.kind) {
       case 'human': {
         humanMessages += 1;
-        const message = { id: `replay-${event.seq}`, role: 'user', content: [{ type: 'text', text: event.text }], source: { kind: 'user' } };
+        const message = {
+          id: `replay-${event.seq}`,
+          role: 'user',
+          content: [{ type: 'text', text: event.text }],
+          source: { kind: 'user' },
+        };
         await host.step(agent, [message]);
         mirror.reset();
         break;
@@ -278,8 +292,14 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
     advisories,
     asked: trajectory.filter((entry) => entry.asked).length,
     denied: denied.length,
-    deniedBy: { plugin: denied.filter((entry) => entry.by === 'plugin').length, approval: denied.filter((entry) => entry.by === 'approval').length },
-    gatedBy: { repeat: denied.filter((entry) => entry.tracks.includes('repeat')).length, failure: denied.filter((entry) => entry.tracks.includes('failure')).length },
+    deniedBy: {
+      plugin: denied.filter((entry) => entry.by === 'plugin').length,
+      approval: denied.filter((entry) => entry.by === 'approval').length,
+    },
+    gatedBy: {
+      repeat: denied.filter((entry) => entry.tracks.includes('repeat')).length,
+      failure: denied.filter((entry) => entry.tracks.includes('failure')).length,
+    },
     inferred: trajectory.filter((entry) => entry.inferred).length,
     trajectory,
     warnings,
@@ -317,7 +337,8 @@ export function liveTrajectory(log: SessionLog): { calls: LiveCall[]; notices: s
   }
   const calls = log.steps.map((step, at): LiveCall => {
     const ask = asks.get(step.callId);
-    if (ask !== undefined && decisions.get(ask) !== 'allowed-once') return { call: at + 1, tool: step.name, outcome: 'denied', by: 'approval' };
+    if (ask !== undefined && decisions.get(ask) !== 'allowed-once')
+      return { call: at + 1, tool: step.name, outcome: 'denied', by: 'approval' };
     if (step.text.startsWith('Error: REPEAT_TOOL_BLOCKED:')) return { call: at + 1, tool: step.name, outcome: 'denied', by: 'plugin' };
     return { call: at + 1, tool: step.name, outcome: 'ran' };
   });

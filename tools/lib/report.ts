@@ -120,11 +120,22 @@ export function summaryTable(results: readonly FileResult[]): string {
       : [result.session, 'error', '-', '-', '-', '-', '-', '-', '-'],
   );
   const totals = totalsOf(results);
-  rows.push([`total (${totals.files - totals.failedFiles} sessions)`, totals.calls, '', totals.warn, totals.summarize, totals.failWarn, totals.asked, totals.denied, '']);
+  rows.push([
+    `total (${totals.files - totals.failedFiles} sessions)`,
+    totals.calls,
+    '',
+    totals.warn,
+    totals.summarize,
+    totals.failWarn,
+    totals.asked,
+    totals.denied,
+    '',
+  ]);
   const notes: string[] = [];
   if (totals.failedFiles > 0) notes.push(`${totals.failedFiles} of ${totals.files} files could not be replayed:`);
   for (const result of results) if (!result.ok) notes.push(`  ${result.path}: ${result.error}`);
-  if (totals.inferred > 0) notes.push(`${totals.inferred} calls ran in the replay but not live; their results were borrowed from the last identical call.`);
+  if (totals.inferred > 0)
+    notes.push(`${totals.inferred} calls ran in the replay but not live; their results were borrowed from the last identical call.`);
   return [renderTable(COLUMNS, rows), ...notes].join('\n');
 }
 

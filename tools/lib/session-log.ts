@@ -99,7 +99,14 @@ export interface ErrorIdentity {
 }
 
 export type SessionEvent =
-  | { readonly kind: 'call'; readonly seq: number; readonly callId: string; readonly name: string; readonly arguments: unknown; readonly rawArguments: string }
+  | {
+      readonly kind: 'call';
+      readonly seq: number;
+      readonly callId: string;
+      readonly name: string;
+      readonly arguments: unknown;
+      readonly rawArguments: string;
+    }
   | {
       readonly kind: 'result';
       readonly seq: number;
@@ -112,7 +119,14 @@ export type SessionEvent =
     }
   | { readonly kind: 'human'; readonly seq: number; readonly text: string }
   | { readonly kind: 'notice'; readonly seq: number; readonly plugin: string; readonly summary: string | undefined; readonly text: string }
-  | { readonly kind: 'asked'; readonly seq: number; readonly id: string; readonly callId: string | undefined; readonly toolName: string; readonly reason: string | undefined }
+  | {
+      readonly kind: 'asked';
+      readonly seq: number;
+      readonly id: string;
+      readonly callId: string | undefined;
+      readonly toolName: string;
+      readonly reason: string | undefined;
+    }
   | { readonly kind: 'decided'; readonly seq: number; readonly id: string; readonly outcome: string };
 
 /** One tool call and the result the model was shown. */
@@ -254,7 +268,9 @@ function readHeader(line: string | undefined): SessionHeader {
     throw new SessionLogError('not a DSH session log: the first line is not a session header ({"type":"session","id":…})');
   }
   if (value.version !== FORMAT_VERSION) {
-    throw new SessionLogError(`session format version ${JSON.stringify(value.version)}: this reader knows version ${FORMAT_VERSION} (DSH 0.1.0-rc.8)`);
+    throw new SessionLogError(
+      `session format version ${JSON.stringify(value.version)}: this reader knows version ${FORMAT_VERSION} (DSH 0.1.0-rc.8)`,
+    );
   }
   const depth = value.delegationDepth;
   return { id: value.id, version: FORMAT_VERSION, cwd: str(value.cwd), delegationDepth: typeof depth === 'number' ? depth : 0 };
@@ -291,7 +307,9 @@ export function parseSessionLog(path: string, text: string): SessionLog {
         skipped.set(type, (skipped.get(type) ?? 0) + 1);
         continue;
       }
-      throw new SessionLogError(`unknown record type ${JSON.stringify(type)} at line ${at + 1}, not marked ignorable: written by a newer DSH than 0.1.0-rc.8?`);
+      throw new SessionLogError(
+        `unknown record type ${JSON.stringify(type)} at line ${at + 1}, not marked ignorable: written by a newer DSH than 0.1.0-rc.8?`,
+      );
     }
     const seq = field(value, 'seq');
     records.push({ type, seq: typeof seq === 'number' ? seq : undefined, data: field(value, 'data') });
@@ -315,7 +333,14 @@ function extract(records: readonly LogRecord[]): Extracted {
       case 'tool/call': {
         const rawArguments = str(field(data, 'arguments')) ?? JSON.stringify(field(data, 'arguments') ?? {});
         const callId = String(field(data, 'callId'));
-        events.push({ kind: 'call', seq, callId, name: String(field(data, 'name')), arguments: parseArguments(rawArguments), rawArguments });
+        events.push({
+          kind: 'call',
+          seq,
+          callId,
+          name: String(field(data, 'name')),
+          arguments: parseArguments(rawArguments),
+          rawArguments,
+        });
         break;
       }
       case 'tool/result': {

@@ -77,7 +77,9 @@ export function scatterSvg(points: readonly Point[], options: ChartOptions): str
     out.push(`<text x="${PLOT.left - 8}" y="${round(py(y) + 4)}" text-anchor="end">${y}</text>`);
   }
   out.push(`<rect x="${PLOT.left}" y="${PLOT.top}" width="${PLOT.width}" height="${PLOT.height}" fill="none" stroke="#444444"/>`);
-  out.push(`<text x="${PLOT.left + PLOT.width / 2}" y="${PLOT.top + PLOT.height + 45}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`);
+  out.push(
+    `<text x="${PLOT.left + PLOT.width / 2}" y="${PLOT.top + PLOT.height + 45}" text-anchor="middle">${escapeXml(options.xLabel)}</text>`,
+  );
   const midY = PLOT.top + PLOT.height / 2;
   out.push(`<text x="22" y="${midY}" text-anchor="middle" transform="rotate(-90 22 ${midY})">${escapeXml(options.yLabel)}</text>`);
 

@@ -75,7 +75,8 @@ export function settingLabel(setting: Setting): string {
 export function configOf(base: Readonly<Record<string, unknown>>, setting: Setting): Record<string, unknown> {
   const config: Record<string, unknown> = { ...base };
   const baseLimits = base.limits;
-  const limits: Record<string, unknown> = typeof baseLimits === 'object' && baseLimits !== null ? { ...(baseLimits as Record<string, unknown>) } : {};
+  const limits: Record<string, unknown> =
+    typeof baseLimits === 'object' && baseLimits !== null ? { ...(baseLimits as Record<string, unknown>) } : {};
   let touchedLimits = false;
   for (const [axis, value] of setting.values) {
     if (axis === 'cap') {
@@ -94,10 +95,14 @@ export function configOf(base: Readonly<Record<string, unknown>>, setting: Setti
 export function pointless(cfg: BreakerConfig): string | undefined {
   const caps = ACTION_MEASURES.map((measure) => cfg.limits[measure]).filter((cap): cap is number => typeof cap === 'number');
   const cap = caps.length > 0 ? Math.min(...caps) : undefined;
-  if (cfg.warnAt !== null && cfg.summarizeAt !== null && cfg.warnAt >= cfg.summarizeAt) return 'warnAt >= summarizeAt: the warning would come after the summary';
-  if (cap !== undefined && cfg.summarizeAt !== null && cfg.summarizeAt >= cap) return 'summarizeAt >= cap: the gate comes first, so the summary never fires';
-  if (cap !== undefined && cfg.warnAt !== null && cfg.warnAt >= cap) return 'warnAt >= cap: the gate comes first, so the warning never fires';
-  if (cfg.failWarnAt !== null && cfg.failLimit !== null && cfg.failWarnAt >= cfg.failLimit) return 'failWarnAt >= failLimit: the failure gate comes first';
+  if (cfg.warnAt !== null && cfg.summarizeAt !== null && cfg.warnAt >= cfg.summarizeAt)
+    return 'warnAt >= summarizeAt: the warning would come after the summary';
+  if (cap !== undefined && cfg.summarizeAt !== null && cfg.summarizeAt >= cap)
+    return 'summarizeAt >= cap: the gate comes first, so the summary never fires';
+  if (cap !== undefined && cfg.warnAt !== null && cfg.warnAt >= cap)
+    return 'warnAt >= cap: the gate comes first, so the warning never fires';
+  if (cfg.failWarnAt !== null && cfg.failLimit !== null && cfg.failWarnAt >= cfg.failLimit)
+    return 'failWarnAt >= failLimit: the failure gate comes first';
   return undefined;
 }
 
@@ -149,10 +154,12 @@ async function sweepOne(logs: readonly SessionLog[], setting: Setting, options: 
 /** Reads `labels.json`: `{ "<session>": "good" | "stuck" }`. Throws naming the bad entry. */
 export function parseLabels(text: string, path: string): Map<string, Label> {
   const parsed: unknown = JSON.parse(text);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${path}: expected {"<session>": "good" | "stuck"}`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`${path}: expected {"<session>": "good" | "stuck"}`);
   const labels = new Map<string, Label>();
   for (const [session, label] of Object.entries(parsed)) {
-    if (label !== 'good' && label !== 'stuck') throw new Error(`${path}: ${JSON.stringify(session)} is labelled ${JSON.stringify(label)}; use "good" or "stuck"`);
+    if (label !== 'good' && label !== 'stuck')
+      throw new Error(`${path}: ${JSON.stringify(session)} is labelled ${JSON.stringify(label)}; use "good" or "stuck"`);
     labels.set(session, label);
   }
   return labels;
@@ -178,7 +185,12 @@ function cellsOf(row: SweepRow, labelled: boolean, goods: number, stucks: number
 }
 
 /** The sweep table, text or Markdown, then one line per skipped setting with its reason. */
-export function sweepTable(rows: readonly SweepRow[], labels: ReadonlyMap<string, Label> | undefined, sessions: readonly string[], markdown = false): string {
+export function sweepTable(
+  rows: readonly SweepRow[],
+  labels: ReadonlyMap<string, Label> | undefined,
+  sessions: readonly string[],
+  markdown = false,
+): string {
   const labelled = labels !== undefined;
   const count = (label: Label): number => sessions.filter((session) => labels?.get(session) === label).length;
   const cells = rows.map((row) => cellsOf(row, labelled, count('good'), count('stuck')));

@@ -13,7 +13,9 @@ export interface Column {
 }
 
 function aligned(columns: readonly Column[], rows: readonly (readonly Cell[])[]): boolean[] {
-  return columns.map((column, at) => column.right ?? rows.every((row) => typeof row[at] === 'number' || row[at] === undefined || row[at] === '-'));
+  return columns.map(
+    (column, at) => column.right ?? rows.every((row) => typeof row[at] === 'number' || row[at] === undefined || row[at] === '-'),
+  );
 }
 
 /** Renders a table with two spaces between columns; cells past the columns are ignored. */

@@ -37,7 +37,8 @@ function linesOf(source: string): Line[] {
     const text = stripComment(raw).trimEnd();
     if (text.trim() === '' || text === '---') return;
     if (/^\s*\t/.test(text)) throw new YamlError(`line ${index + 1}: tabs cannot indent YAML`);
-    if (text === '...' || /^\s*[&*!|>]/.test(text)) throw new YamlError(`line ${index + 1}: this reader does not support ${JSON.stringify(text.trim().slice(0, 12))}`);
+    if (text === '...' || /^\s*[&*!|>]/.test(text))
+      throw new YamlError(`line ${index + 1}: this reader does not support ${JSON.stringify(text.trim().slice(0, 12))}`);
     const indent = text.length - text.trimStart().length;
     lines.push({ number: index + 1, indent, text: text.trimStart() });
   });
@@ -118,7 +119,10 @@ function scalar(text: string, line: number): unknown {
     }
     return map;
   }
-  if (/^[&*!|>%@`]/.test(text)) throw new YamlError(`line ${line}: this reader does not support ${JSON.stringify(text.slice(0, 12))} (anchors, aliases, tags, block scalars)`);
+  if (/^[&*!|>%@`]/.test(text))
+    throw new YamlError(
+      `line ${line}: this reader does not support ${JSON.stringify(text.slice(0, 12))} (anchors, aliases, tags, block scalars)`,
+    );
   if (text === '' || text === '~' || text === 'null' || text === 'Null' || text === 'NULL') return null;
   if (/^(true|True|TRUE)$/.test(text)) return true;
   if (/^(false|False|FALSE)$/.test(text)) return false;
@@ -172,7 +176,8 @@ class Parser {
     for (let line = this.lines[this.at]; line !== undefined && line.indent === indent; line = this.lines[this.at]) {
       if (line.text.startsWith('- ')) break;
       const entry = splitEntry(line.text, line.number);
-      if (entry === undefined) throw new YamlError(`line ${line.number}: expected \`key: value\`, got ${JSON.stringify(line.text.slice(0, 40))}`);
+      if (entry === undefined)
+        throw new YamlError(`line ${line.number}: expected \`key: value\`, got ${JSON.stringify(line.text.slice(0, 40))}`);
       const [key, rest] = entry;
       if (Object.hasOwn(map, key)) throw new YamlError(`line ${line.number}: duplicate key ${JSON.stringify(key)}`);
       this.at += 1;

@@ -45,7 +45,9 @@ export function splitFrames(bytes: Uint8Array): Frame[] {
   let at = 0;
   const need = (until: number, what: string): void => {
     if (until > bytes.length) {
-      throw new DecodeError(`truncated zstd frame ${frames.length + 1} (it starts at byte ${frames.at(-1)?.end ?? 0}; the file ends inside its ${what})`);
+      throw new DecodeError(
+        `truncated zstd frame ${frames.length + 1} (it starts at byte ${frames.at(-1)?.end ?? 0}; the file ends inside its ${what})`,
+      );
     }
   };
   while (at < bytes.length) {
@@ -70,7 +72,7 @@ export function splitFrames(bytes: Uint8Array): Frame[] {
     const checksum = (descriptor & 0x04) !== 0;
     const dictionaryBytes = [0, 1, 2, 4][descriptor & 0x03] ?? 0;
     const sizeFlag = descriptor >> 6;
-    const contentSizeBytes = sizeFlag === 0 ? (singleSegment ? 1 : 0) : [0, 2, 4, 8][sizeFlag] ?? 0;
+    const contentSizeBytes = sizeFlag === 0 ? (singleSegment ? 1 : 0) : ([0, 2, 4, 8][sizeFlag] ?? 0);
     at += (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes;
     need(at, 'frame header');
     for (let last = false; !last; ) {
@@ -113,7 +115,9 @@ export function decodeZstd(bytes: Uint8Array, options: DecodeOptions = {}): stri
   const run = spawnSync(options.command ?? 'zstd', ['-dcq'], { input: bytes, maxBuffer: 1 << 30 });
   if (run.error === undefined) {
     if (run.status === 0) return run.stdout.toString('utf8');
-    throw new DecodeError(`zstd could not decode it: ${run.stderr.toString('utf8').trim().split('\n').pop() ?? `exit ${String(run.status)}`}`);
+    throw new DecodeError(
+      `zstd could not decode it: ${run.stderr.toString('utf8').trim().split('\n').pop() ?? `exit ${String(run.status)}`}`,
+    );
   }
   if ((run.error as NodeJS.ErrnoException).code !== 'ENOENT') throw new DecodeError(`could not run zstd: ${run.error.message}`);
   const decode = options.nodeFallback === false ? undefined : nodeDecoder();
