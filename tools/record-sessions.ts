@@ -15,11 +15,22 @@
  *
  *   --only <name>[,<name>…]   record only these scenarios (the others keep their files)
  *
- * Needs `test/host` (installed from its lockfile when missing, ~40 s) and runs
- * `npm run build` first; about 10–30 s per scenario.
+ * Nothing is written unless every chosen scenario passed. Needs `test/host`
+ * (installed from its lockfile when missing, ~40 s) and the `zstd` command
+ * (for the plain copy); runs `npm run build` first; 5–15 s per scenario.
  */
-import assert from 'node:assert/strict';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { addPlugin, configYaml, dshEnv, exec, headlessArgs, infraOverlay, profilePatch } from '../test/host/lib/dsh.js';
@@ -29,7 +40,7 @@ import { checkHost, installHost, pack, run } from '../test/host/lib/setup.js';
 import { findSessionLogs, readSessionLog } from '../test/host/lib/session-log.js';
 import { startSite, type Page, type Site } from '../test/host/lib/site.js';
 import { liveTrajectory, type TrajectoryEntry } from '../test/host/lib/trajectory.js';
-import { CORPUS_DIR, LOG_FILE, PLAIN_LOG_FILE, type Label, type Recorded, type RecordedScenario } from '../test/host/lib/corpus.js';
+import { CORPUS_DIR, LOG_FILE, PLAIN_LOG_FILE, type Label, type Recorded } from '../test/host/lib/corpus.js';
 
 const PLUGIN_ID = 'repeat-tool-breaker';
 const ROOT = join(WORK_DIR, 'record');
@@ -40,6 +51,13 @@ interface Fixture {
   readonly site: string;
   /** curl's flag that sends any host name to the local site. */
   readonly connect: string;
+}
+
+interface Expectation {
+  /** The denied calls and who refused each: `[call, by]`, in order. */
+  readonly denied: readonly (readonly [number, 'plugin' | 'approval'])[];
+  /** The calls followed by breaker notices, in order. */
+  readonly noticesAfter: readonly number[];
 }
 
 interface Scenario {
@@ -55,8 +73,8 @@ interface Scenario {
   /** A human message typed into the running turn after this many settled calls. */
   readonly operator?: { readonly afterCall: number; readonly text: string };
   readonly script: (fixture: Fixture) => ScriptedCall[];
-  /** Whatever is wrong with the live trajectory for this scenario (empty: write it). */
-  readonly check: (trajectory: readonly TrajectoryEntry[]) => string[];
+  /** What the live trajectory must show, or the scenario is not written. */
+  readonly expect: Expectation;
 }
 
 /* ── what the local site serves ─────────────────────────────────────────── */
@@ -73,23 +91,27 @@ function route(url: URL): Page {
 
 /* ── the scenarios ──────────────────────────────────────────────────────── */
 
-const bash = (command: string, description: string, extra: Record<string, unknown> = {}): ScriptedCall => ({
-  name: 'bash',
-  arguments: { command, description, ...extra },
-});
+const bash = (command: string, description: string): ScriptedCall => ({ name: 'bash', arguments: { command, description } });
 
-const count = (trajectory: readonly TrajectoryEntry[], predicate: (e: TrajectoryEntry) => boolean): number =>
-  trajectory.filter(predicate).length;
-const denied = (e: TrajectoryEntry): boolean => e.outcome === 'denied';
-const noticed = (e: TrajectoryEntry): boolean => e.notices.length > 0;
-const calls = (trajectory: readonly TrajectoryEntry[], predicate: (e: TrajectoryEntry) => boolean): number[] =>
-  trajectory.filter(predicate).map((e) => e.call);
-
-/** Problems unless `actual` equals `expected` (a short message naming `what`). */
-function expectEqual(what: string, actual: unknown, expected: unknown): string[] {
-  return JSON.stringify(actual) === JSON.stringify(expected)
-    ? []
-    : [`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+/** Whatever is wrong with a live trajectory for what the scenario is meant to show (empty: write it). */
+function problems(trajectory: readonly TrajectoryEntry[], expected: Expectation, calls: number): string[] {
+  const found: string[] = [];
+  const compare = (what: string, actual: unknown, wanted: unknown): void => {
+    if (JSON.stringify(actual) !== JSON.stringify(wanted))
+      found.push(`${what}: expected ${JSON.stringify(wanted)}, got ${JSON.stringify(actual)}`);
+  };
+  compare('tool calls in the log', trajectory.length, calls);
+  compare(
+    'denied calls',
+    trajectory.filter((e) => e.outcome === 'denied').map((e) => [e.call, e.by]),
+    expected.denied,
+  );
+  compare(
+    'calls followed by notices',
+    trajectory.filter((e) => e.notices.length > 0).map((e) => e.call),
+    expected.noticesAfter,
+  );
+  return found;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -122,11 +144,7 @@ const SCENARIOS: Scenario[] = [
       { name: 'read', arguments: { file_path: 'CHANGELOG.md' } },
       bash('ls -la src test', 'final look'),
     ],
-    check: (t) => [
-      ...expectEqual('denied calls', calls(t, denied), []),
-      ...expectEqual('calls with notices', calls(t, noticed), []),
-      ...(count(t, (e) => e.tool !== 'bash') >= 5 ? [] : ['fewer than five non-shell calls']),
-    ],
+    expect: { denied: [], noticesAfter: [] },
   },
   {
     name: 'identical-loop',
@@ -136,18 +154,14 @@ const SCENARIOS: Scenario[] = [
     config: {},
     files: { 'logs/build.log': 'step 1/5 compile: ok\nstep 2/5 lint: ok\nstep 3/5 test: running\n' },
     script: () => Array.from({ length: 14 }, (_, i) => bash('tail -n 20 logs/build.log', `check the build log (attempt ${i + 1})`)),
-    check: (t) => [
-      ...expectEqual(
-        'denied calls',
-        t.filter(denied).map((e) => [e.call, e.by]),
-        [
-          [12, 'approval'],
-          [13, 'plugin'],
-          [14, 'plugin'],
-        ],
-      ),
-      ...expectEqual('calls with notices', calls(t, noticed), [7, 11]),
-    ],
+    expect: {
+      denied: [
+        [12, 'approval'],
+        [13, 'plugin'],
+        [14, 'plugin'],
+      ],
+      noticesAfter: [7, 11],
+    },
   },
   {
     name: 'host-spelling-ping-pong',
@@ -162,18 +176,14 @@ const SCENARIOS: Scenario[] = [
           `download the export (${i % 2 === 0 ? 'www' : 'bare host'}, try ${i + 1})`,
         ),
       ),
-    check: (t) => [
-      ...expectEqual(
-        'denied calls',
-        t.filter(denied).map((e) => [e.call, e.by]),
-        [
-          [12, 'plugin'],
-          [13, 'plugin'],
-          [14, 'plugin'],
-        ],
-      ),
-      ...expectEqual('calls with notices', calls(t, noticed), [7, 11]),
-    ],
+    expect: {
+      denied: [
+        [12, 'plugin'],
+        [13, 'plugin'],
+        [14, 'plugin'],
+      ],
+      noticesAfter: [7, 11],
+    },
   },
   {
     name: 'pagination',
@@ -185,7 +195,7 @@ const SCENARIOS: Scenario[] = [
       Array.from({ length: 12 }, (_, i) =>
         bash(`curl -sS ${connect} "http://api.example.test/items?page=${i + 1}"`, `fetch page ${i + 1}`),
       ),
-    check: (t) => [...expectEqual('denied calls', calls(t, denied), []), ...expectEqual('calls with notices', calls(t, noticed), [7, 11])],
+    expect: { denied: [], noticesAfter: [7, 11] },
   },
   {
     name: 'failure-spin',
@@ -201,17 +211,13 @@ const SCENARIOS: Scenario[] = [
       ),
       bash('tail -n 5 logs/server.log', 'read the server log instead'),
     ],
-    check: (t) => [
-      ...expectEqual(
-        'denied calls',
-        t.filter(denied).map((e) => [e.call, e.by]),
-        [
-          [6, 'plugin'],
-          [7, 'plugin'],
-        ],
-      ),
-      ...expectEqual('calls with notices', calls(t, noticed), [3]),
-    ],
+    expect: {
+      denied: [
+        [6, 'plugin'],
+        [7, 'plugin'],
+      ],
+      noticesAfter: [3],
+    },
   },
   {
     name: 'rotating-paths',
@@ -240,18 +246,14 @@ const SCENARIOS: Scenario[] = [
         'api/full-export.csv',
         'api/archive/export.zip',
       ].map((path, i) => bash(`curl -sS ${connect} "http://data.example.test/${path}"`, `look for the export (guess ${i + 1})`)),
-    check: (t) => [
-      ...expectEqual(
-        'denied calls',
-        t.filter(denied).map((e) => [e.call, e.by]),
-        [
-          [16, 'approval'],
-          [17, 'plugin'],
-          [18, 'plugin'],
-        ],
-      ),
-      ...expectEqual('calls with notices', calls(t, noticed), [7, 11]),
-    ],
+    expect: {
+      denied: [
+        [16, 'approval'],
+        [17, 'plugin'],
+        [18, 'plugin'],
+      ],
+      noticesAfter: [7, 11],
+    },
   },
   {
     name: 'human-message',
@@ -264,7 +266,7 @@ const SCENARIOS: Scenario[] = [
       Array.from({ length: 18 }, (_, i) =>
         bash(`curl -sS ${site.replace('127.0.0.1', 'localhost')}/build/status`, `check the build status (poll ${i + 1})`),
       ),
-    check: (t) => [...expectEqual('denied calls', calls(t, denied), []), ...expectEqual('calls with notices', calls(t, noticed), [7, 16])],
+    expect: { denied: [], noticesAfter: [7, 16] },
   },
 ];
 
@@ -284,7 +286,8 @@ function writeFiles(dir: string, files: Readonly<Record<string, string>>): void 
   }
 }
 
-async function record(scenario: Scenario, home: string, pnpmStore: string): Promise<Recording> {
+/** Records one scenario; its files go to `staging/<name>/`, to be moved into the corpus once every scenario passed. */
+async function record(scenario: Scenario, home: string, pnpmStore: string, staging: string): Promise<Recording> {
   const scratch = join(ROOT, 'runs', scenario.name);
   const workspace = join(scratch, 'workspace');
   rmSync(scratch, { recursive: true, force: true });
@@ -319,18 +322,13 @@ async function record(scenario: Scenario, home: string, pnpmStore: string): Prom
       throw new Error(`expected one new ${LOG_FILE}, found ${JSON.stringify(fresh)}`);
     const logPath = fresh[0]!;
     const trajectory = liveTrajectory(readSessionLog(logPath));
-    const expected = scenario.script(fixture).length;
-    const problems = [
-      ...(trajectory.length === expected ? [] : [`expected ${expected} tool calls in the log, found ${trajectory.length}`]),
-      ...scenario.check(trajectory),
-    ];
-    if (problems.length > 0) {
+    const wrong = problems(trajectory, scenario.expect, scenario.script(fixture).length);
+    if (wrong.length > 0) {
       throw new Error(
-        `${scenario.name} does not show what it is meant to (see ${scratch}):\n  ${problems.join('\n  ')}\n${describe(trajectory)}`,
+        `${scenario.name} does not show what it is meant to (see ${scratch}):\n  ${wrong.join('\n  ')}\n${describe(trajectory)}`,
       );
     }
-    const dir = join(CORPUS_DIR, scenario.name);
-    rmSync(dir, { recursive: true, force: true });
+    const dir = join(staging, scenario.name);
     mkdirSync(dir, { recursive: true });
     copyFileSync(logPath, join(dir, LOG_FILE));
     if (scenario.plain === true) run('zstd', ['-q', '-d', '-f', logPath, '-o', join(dir, PLAIN_LOG_FILE)]);
@@ -354,7 +352,7 @@ function describe(trajectory: readonly TrajectoryEntry[]): string {
 
 function summary(r: Recording): string {
   const t = r.trajectory;
-  const denials = t.filter(denied).map((e) => `${e.call}${e.by === 'approval' ? 'a' : 'p'}`);
+  const denials = t.filter((e) => e.outcome === 'denied').map((e) => `${e.call}${e.by === 'approval' ? 'a' : 'p'}`);
   const notices = t.flatMap((e) => e.notices.map(() => e.call));
   return (
     `${r.scenario.name.padEnd(24)} ${r.scenario.label.padEnd(5)} ${String(t.length).padStart(2)} calls, ` +
@@ -391,27 +389,38 @@ async function main(): Promise<void> {
   const add = await addPlugin({ home, cwd: ROOT, spec: packed.tarball, profile: 'headless', pnpmStore, timeoutMs: 180_000 });
   if (add.code !== 0) throw new Error(`dsh plugin add failed:\n${add.stdout}\n${add.stderr}`);
 
+  // Record everything first: a scenario that fails leaves the corpus as it was.
+  const staging = join(ROOT, 'corpus');
+  const recordings: Recording[] = [];
+  for (const scenario of chosen) {
+    const r = await record(scenario, home, pnpmStore, staging);
+    recordings.push(r);
+    console.log(summary(r));
+  }
+
   const recordedPath = join(CORPUS_DIR, 'recorded.json');
   const labelsPath = join(CORPUS_DIR, 'labels.json');
-  const recorded: Recorded =
-    existsSync(recordedPath) && only !== undefined ? (JSON.parse(readFileSync(recordedPath, 'utf8')) as Recorded) : {};
-  const labels: Record<string, Label> =
-    existsSync(labelsPath) && only !== undefined ? (JSON.parse(readFileSync(labelsPath, 'utf8')) as Record<string, Label>) : {};
-  if (only === undefined) rmSync(CORPUS_DIR, { recursive: true, force: true });
+  // With --only, the other scenarios keep their entries; a full run starts afresh.
+  const keep = only !== undefined && existsSync(recordedPath);
+  const recorded: Recorded = keep ? (JSON.parse(readFileSync(recordedPath, 'utf8')) as Recorded) : {};
+  const labels: Record<string, Label> = keep ? (JSON.parse(readFileSync(labelsPath, 'utf8')) as Record<string, Label>) : {};
   mkdirSync(CORPUS_DIR, { recursive: true });
-
-  for (const scenario of chosen) {
-    const r = await record(scenario, home, pnpmStore);
-    const entry: RecordedScenario = { config: scenario.config, dsh, description: scenario.description, trajectory: r.trajectory };
-    recorded[scenario.name] = entry;
+  if (only === undefined) {
+    // Scenario directories no longer in the script go (README.md and other files stay).
+    for (const entry of readdirSync(CORPUS_DIR, { withFileTypes: true })) {
+      if (entry.isDirectory() && !SCENARIOS.some((s) => s.name === entry.name)) rmSync(join(CORPUS_DIR, entry.name), { recursive: true });
+    }
+  }
+  for (const { scenario, trajectory } of recordings) {
+    rmSync(join(CORPUS_DIR, scenario.name), { recursive: true, force: true });
+    renameSync(join(staging, scenario.name), join(CORPUS_DIR, scenario.name));
+    recorded[scenario.name] = { config: scenario.config, dsh, description: scenario.description, trajectory };
     labels[scenario.name] = scenario.label;
-    console.log(summary(r));
   }
   const order = SCENARIOS.map((s) => s.name).filter((n) => n in recorded);
   writeFileSync(recordedPath, formatRecorded(Object.fromEntries(order.map((n) => [n, recorded[n]!]))));
   writeFileSync(labelsPath, `${JSON.stringify(Object.fromEntries(order.map((n) => [n, labels[n]])), null, 2)}\n`);
-  assert.deepEqual(Object.keys(labels).sort(), Object.keys(recorded).sort());
-  console.log(`# wrote ${order.length} scenarios to ${CORPUS_DIR}`);
+  console.log(`# wrote ${recordings.length} of ${order.length} scenarios to ${CORPUS_DIR}`);
 }
 
 main().catch((error: unknown) => {
