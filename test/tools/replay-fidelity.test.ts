@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { describe, it } from 'node:test';
-import { liveTrajectory, replaySession } from '../../tools/lib/replay.js';
+import { liveVerdicts, replaySession } from '../../tools/lib/replay.js';
 import type { Answer } from '../../tools/lib/replay-host.js';
 import { readSessionLog } from '../../tools/lib/session-log.js';
 import { CORPUS, hasZstd } from './support.js';
@@ -79,7 +79,7 @@ describe('replay fidelity against the recorded corpus', () => {
         async () => {
           const log = readSessionLog(path);
           const report = await replaySession(log, { config: session.config, answer: session.answer ?? 'none' });
-          const live = liveTrajectory(log);
+          const live = liveVerdicts(log);
           assert.deepEqual(
             report.trajectory.map(({ call, tool, outcome, by }) => ({ call, tool, outcome, ...(by === undefined ? {} : { by }) })),
             live.calls,

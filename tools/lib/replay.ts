@@ -104,11 +104,16 @@ export function toolResultOf(event: Extract<SessionEvent, { kind: 'result' }>): 
   return { isError: true, content: event.content, error: { message: event.text, ...info } };
 }
 
-/** Whether the live session's result is a real run, not the host's or the plugin's refusal. */
-function ranLive(callId: string, text: string, asks: ReadonlyMap<string, string>, decisions: ReadonlyMap<string, string>): boolean {
+/** Which layer refused a call in the live session: an ask that was not granted, or the plugin's denial. */
+function refusedBy(
+  callId: string,
+  text: string,
+  asks: ReadonlyMap<string, string>,
+  decisions: ReadonlyMap<string, string>,
+): 'plugin' | 'approval' | undefined {
   const ask = asks.get(callId);
-  if (ask !== undefined && decisions.get(ask) !== 'allowed-once') return false;
-  return !text.startsWith('Error: REPEAT_TOOL_BLOCKED:');
+  if (ask !== undefined && decisions.get(ask) !== 'allowed-once') return 'approval';
+  return text.startsWith('Error: REPEAT_TOOL_BLOCKED:') ? 'plugin' : undefined;
 }
 
 /**
@@ -252,7 +257,7 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
           warnings.push(`result for unknown call id ${event.callId} ignored`);
           break;
         }
-        const live = ranLive(event.callId, event.text, asks, decisions);
+        const live = refusedBy(event.callId, event.text, asks, decisions) === undefined;
         const exact = call.fps[0];
         if (live) {
           const result = toolResultOf(event);
@@ -324,11 +329,11 @@ export interface LiveCall {
 }
 
 /**
- * The live trajectory as the log itself shows it: each call's outcome (the
- * plugin's denial text, or an ask that was not granted) and, in order, the
- * summaries of the notices this plugin put into the conversation.
+ * The live verdicts as the log itself shows them, read independently of
+ * `recorded.json` so the fidelity test can check both: each call's outcome and
+ * the summaries of this plugin's notices, in conversation order.
  */
-export function liveTrajectory(log: SessionLog): { calls: LiveCall[]; notices: string[] } {
+export function liveVerdicts(log: SessionLog): { calls: LiveCall[]; notices: string[] } {
   const asks = new Map<string, string>();
   const decisions = new Map<string, string>();
   for (const event of log.events) {
@@ -336,11 +341,8 @@ export function liveTrajectory(log: SessionLog): { calls: LiveCall[]; notices: s
     if (event.kind === 'decided') decisions.set(event.id, event.outcome);
   }
   const calls = log.steps.map((step, at): LiveCall => {
-    const ask = asks.get(step.callId);
-    if (ask !== undefined && decisions.get(ask) !== 'allowed-once')
-      return { call: at + 1, tool: step.name, outcome: 'denied', by: 'approval' };
-    if (step.text.startsWith('Error: REPEAT_TOOL_BLOCKED:')) return { call: at + 1, tool: step.name, outcome: 'denied', by: 'plugin' };
-    return { call: at + 1, tool: step.name, outcome: 'ran' };
+    const by = refusedBy(step.callId, step.text, asks, decisions);
+    return by === undefined ? { call: at + 1, tool: step.name, outcome: 'ran' } : { call: at + 1, tool: step.name, outcome: 'denied', by };
   });
   const notices = log.notices.filter((notice) => notice.plugin === PLUGIN_NAME).map((notice) => notice.summary ?? '');
   return { calls, notices };

@@ -134,6 +134,8 @@ export function summaryTable(results: readonly FileResult[]): string {
   const notes: string[] = [];
   if (totals.failedFiles > 0) notes.push(`${totals.failedFiles} of ${totals.files} files could not be replayed:`);
   for (const result of results) if (!result.ok) notes.push(`  ${result.path}: ${result.error}`);
+  const warned = results.filter((result) => result.ok && result.warnings.length > 0).length;
+  if (warned > 0) notes.push(`${warned} sessions were replayed with warnings (skipped records); --json lists them.`);
   if (totals.inferred > 0)
     notes.push(`${totals.inferred} calls ran in the replay but not live; their results were borrowed from the last identical call.`);
   return [renderTable(COLUMNS, rows), ...notes].join('\n');
