@@ -35,15 +35,6 @@ function seconds(since: bigint): string {
 
 const timings: [string, string][] = [];
 
-/** Runs a setup step and records how long it took. */
-function timed<T>(what: string | ((value: T) => string | undefined), step: () => T): T {
-  const started = process.hrtime.bigint();
-  const value = step();
-  const label = typeof what === 'string' ? what : what(value);
-  if (label !== undefined) timings.push([label, seconds(started)]);
-  return value;
-}
-
 interface SuiteOutcome {
   name: string;
   ok: boolean;
@@ -84,9 +75,11 @@ function main(): void {
   const only = option('--suite', 'HOST_SUITE');
   const suites = only === undefined ? ['pipeline', 'boot'] : [only];
   const started = process.hrtime.bigint();
-  timed((installed: boolean) => (installed ? 'install test/host' : undefined), installHost);
+  if (installHost()) timings.push(['install test/host', seconds(started)]);
   checkHost();
-  const packed = timed(`pack ${label}`, () => pack(label));
+  const packing = process.hrtime.bigint();
+  const packed = pack(label);
+  timings.push([`pack ${label}`, seconds(packing)]);
   const outcomes = suites.map((name) => runSuite(name, label, packed));
   timings.push(['total', seconds(started)]);
   console.log('\n# ── test:host summary ──');
