@@ -123,13 +123,22 @@ describe('npm run replay', () => {
       assert.deepEqual(rows.get('not-a-log'), ['error', '-', '-', '-', '-', '-', '-', '-']);
       assert.deepEqual(rows.get('stuck'), ['14', 'cmd 14', '1', '1', '0', '1', '3', '-']);
       assert.deepEqual(rows.get('truncated'), ['error', '-', '-', '-', '-', '-', '-', '-']);
-      assert.deepEqual(lines[6]?.split(/\s{2,}/), ['total (1 sessions)', '14', '1', '1', '0', '1', '3']);
+      assert.deepEqual(lines[6]?.split(/\s{2,}/), ['total (1 session)', '14', '1', '1', '0', '1', '3']);
       assert.equal(lines[7], '3 of 4 files could not be replayed:');
       assert.match(run.stdout, /future[/\\]session\.jsonl: unknown record type "future\/event"/);
       assert.match(run.stdout, /not-a-log[/\\]session\.jsonl: not a DSH session log/);
       assert.match(run.stdout, /truncated[/\\]session\.jsonl\.zstd: truncated zstd frame 2/);
     },
   );
+
+  it('replays a log with a torn last line, and says so under the table', () => {
+    const dir = tempDir();
+    writeSession(dir, 'crashed', `${jsonl(records(stuckSteps(3)))}{"type":"tool/ca`);
+    const run = runTool('replay', [dir]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^crashed +3 /m);
+    assert.match(run.stdout, /^1 session replayed with warnings \(skipped records\); --json lists them\.$/m);
+  });
 
   it('exits 1 when no file could be replayed, 2 for a usage error', () => {
     const dir = tempDir();

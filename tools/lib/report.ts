@@ -90,6 +90,8 @@ export function topPeak(book: Readonly<Record<string, Peak>>): string {
   return `${measure} ${peak.count}`;
 }
 
+const sessions = (count: number): string => `${count} session${count === 1 ? '' : 's'}`;
+
 const COLUMNS: readonly Column[] = [
   { title: 'session' },
   { title: 'calls', right: true },
@@ -121,7 +123,7 @@ export function summaryTable(results: readonly FileResult[]): string {
   );
   const totals = totalsOf(results);
   rows.push([
-    `total (${totals.files - totals.failedFiles} sessions)`,
+    `total (${sessions(totals.files - totals.failedFiles)})`,
     totals.calls,
     '',
     totals.warn,
@@ -135,7 +137,7 @@ export function summaryTable(results: readonly FileResult[]): string {
   if (totals.failedFiles > 0) notes.push(`${totals.failedFiles} of ${totals.files} files could not be replayed:`);
   for (const result of results) if (!result.ok) notes.push(`  ${result.path}: ${result.error}`);
   const warned = results.filter((result) => result.ok && result.warnings.length > 0).length;
-  if (warned > 0) notes.push(`${warned} sessions were replayed with warnings (skipped records); --json lists them.`);
+  if (warned > 0) notes.push(`${sessions(warned)} replayed with warnings (skipped records); --json lists them.`);
   if (totals.inferred > 0)
     notes.push(`${totals.inferred} calls ran in the replay but not live; their results were borrowed from the last identical call.`);
   return [renderTable(COLUMNS, rows), ...notes].join('\n');
