@@ -1,7 +1,8 @@
 /**
  * A stand-in for a person at the keyboard, mounted as a plugin row in the real
  * DSH (by absolute path, `--patch` overlay): after the `afterCall`-th tool call
- * of the session has settled it types `text` into the running turn, the way
+ * of the session has settled (a denied call counts: it passes through
+ * `tools/post-execute` too) it types `text` into the running turn, the way
  * the web UI's "steer" does (`agent.steer(createUserMessage({ source: { kind:
  * 'user' } }))`). The agent loop claims it at the next step boundary, so
  * `agent/pre-step` receives a human message in the middle of the turn.
