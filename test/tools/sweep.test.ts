@@ -166,7 +166,7 @@ describe('the sweep chart', () => {
     assert.deepEqual(ticks(1), [0, 1]);
   });
 
-  it('is written by npm run sweep next to the table, from the corpus labels.json', () => {
+  it('is written by npm run sweep next to the table (or the --json rows), from the corpus labels.json', () => {
     const dir = tempDir();
     writeSession(dir, 'healthy', jsonl(records(healthy)));
     writeSession(dir, 'stuck', jsonl(records(stuckSteps(14))));
@@ -187,5 +187,22 @@ describe('the sweep chart', () => {
     const svg = readFileSync(join(dir, 'chart.svg'), 'utf8');
     assertWellFormed(svg);
     assert.match(svg, />warnAt=5<\/text>/);
+
+    const json = runTool('sweep', [dir, '--cap', '12,1', '--json', '--svg', join(dir, 'chart.svg')]);
+    assert.equal(json.status, 0, json.stderr);
+    const parsed = JSON.parse(json.stdout) as { rows: Record<string, unknown>[] } & Record<string, unknown>;
+    assert.deepEqual(Object.keys(parsed), ['version', 'sessions', 'labels', 'base', 'answer', 'rows']);
+    assert.deepEqual(parsed.sessions, ['healthy', 'stuck']);
+    assert.deepEqual(parsed.rows[0], {
+      setting: 'cap=12',
+      values: { cap: 12 },
+      sessionsWarned: 1,
+      sessionsGated: 1,
+      messagesDelivered: 2,
+      callsBlocked: 3,
+      goodTouched: 0,
+      stuckCaught: 1,
+    });
+    assert.equal(parsed.rows[1]?.skipped, '`limits.exact` must be a number >= 2, or null to stop counting it (got 1); a cap below 2 would deny the first call');
   });
 });
