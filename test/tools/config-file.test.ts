@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfigFile } from '../../tools/lib/config-file.js';
 import { parseYaml } from '../../tools/lib/yaml.js';
-import { tempDir } from './support.js';
+import { resolveConfig } from '../../src/lib/config.js';
+import { REPO, tempDir } from './support.js';
 
 describe('--config files', () => {
   it('reads the YAML a plugin config is written in: maps, lists, quoted keys, null, comments', () => {
@@ -51,6 +52,23 @@ describe('--config files', () => {
       ].join('\n'),
     );
     assert.deepEqual(loadConfigFile(path), { warnAt: 5, limits: { exact: 9 } });
+  });
+
+  it('reads the commented default block of cordis.patch.yml, and a row inside `- insert:`', () => {
+    const block = readFileSync(join(REPO, 'cordis.patch.yml'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('#    ') || line.startsWith('#   - id:'))
+      .map((line) => line.slice(1))
+      .join('\n');
+    const path = join(tempDir(), 'defaults.yml');
+    writeFileSync(path, block);
+    assert.deepEqual(resolveConfig(loadConfigFile(path)), resolveConfig({}));
+    const inserted = join(tempDir(), 'insert.yml');
+    writeFileSync(
+      inserted,
+      ['- insert:', '    - id: repeat-tool-breaker', '      name: /abs/dist/index.js', '      config: { onLimit: deny }'].join('\n'),
+    );
+    assert.deepEqual(loadConfigFile(inserted), { onLimit: 'deny' });
   });
 
   it('reads JSON too', () => {

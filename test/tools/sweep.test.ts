@@ -203,6 +203,9 @@ describe('the sweep chart', () => {
       goodTouched: 0,
       stuckCaught: 1,
     });
-    assert.equal(parsed.rows[1]?.skipped, '`limits.exact` must be a number >= 2, or null to stop counting it (got 1); a cap below 2 would deny the first call');
+    assert.equal(
+      parsed.rows[1]?.skipped,
+      '`limits.exact` must be a number >= 2, or null to stop counting it (got 1); a cap below 2 would deny the first call',
+    );
   });
 });
