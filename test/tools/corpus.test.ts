@@ -16,8 +16,8 @@ const skip = canDecode ? false : 'no zstd decoder (apt install zstd, or Node >= 
 const cells = (line: string): string[] => line.trim().split(/\s{2,}/);
 
 describe('the tools on the fixture corpus', { skip }, () => {
-  it('npm run replay prints the defaults’ verdict on each recorded session, then the totals', () => {
-    const run = runTool('replay', [CORPUS]);
+  it('npm run replay prints the defaults’ verdict on each recorded session, then the totals', async () => {
+    const run = await runTool('replay', [CORPUS]);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(run.stdout.trimEnd().split('\n').map(cells), [
       ['session', 'calls', 'peak', 'warn', 'summarize', 'fail-warn', 'asked', 'denied', 'fail streak'],
@@ -34,8 +34,8 @@ describe('the tools on the fixture corpus', { skip }, () => {
     assert.match(run.stderr, /^replayed 98 calls from 7 files in \d+\.\d\d s/m);
   });
 
-  it('npm run replay --json totals the corpus', () => {
-    const run = runTool('replay', [CORPUS, '--json']);
+  it('npm run replay --json totals the corpus', async () => {
+    const run = await runTool('replay', [CORPUS, '--json']);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual((JSON.parse(run.stdout) as { totals: unknown }).totals, {
       files: 7,
@@ -53,9 +53,9 @@ describe('the tools on the fixture corpus', { skip }, () => {
     });
   });
 
-  it('npm run sweep prints one row per setting, with the corpus labels, and writes the chart', () => {
+  it('npm run sweep prints one row per setting, with the corpus labels, and writes the chart', async () => {
     const svg = join(tempDir(), 'sweep.svg');
-    const run = runTool('sweep', [CORPUS, '--warnAt', '5,7', '--cap', '12,16', '--hostCap', '16,off', '--svg', svg]);
+    const run = await runTool('sweep', [CORPUS, '--warnAt', '5,7', '--cap', '12,16', '--hostCap', '16,off', '--svg', svg]);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(run.stdout.trimEnd().split('\n').map(cells), [
       ['setting', 'sessions warned', 'sessions gated', 'messages delivered', 'calls blocked', 'good touched', 'stuck caught'],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { replaySession, type SessionReport } from '../../tools/lib/replay.js';
 import { parseSessionLog } from '../../tools/lib/session-log.js';
-import { hasZstd, jsonl, records, runTool, stuckSteps, tempDir, writeSession, zstdFrames, type Step } from './support.js';
+import { hasZstd, jsonl, records, runTool, spawnTool, stuckSteps, tempDir, writeSession, zstdFrames, type Step } from './support.js';
 
 function replay(steps: readonly Step[], config: unknown = {}, answer: 'none' | 'approve' | 'decline' = 'none'): Promise<SessionReport> {
   return replaySession(parseSessionLog('/corpus/case/session.jsonl', jsonl(records(steps))), { config, answer });
@@ -96,14 +96,14 @@ describe('npm run replay', () => {
   it(
     'prints one row per session and a total, and an error row for each file it cannot read, without stopping',
     { skip: hasZstd ? false : 'needs zstd' },
-    () => {
+    async () => {
       const dir = tempDir();
       writeSession(dir, 'stuck', zstdFrames([jsonl(records(stuckSteps(14)))]), 'session.jsonl.zstd');
       const whole = zstdFrames([jsonl(records(stuckSteps(2))), jsonl(records(stuckSteps(2)).slice(1))]);
       writeSession(dir, 'truncated', whole.subarray(0, whole.length - 3), 'session.jsonl.zstd');
       writeSession(dir, 'not-a-log', jsonl([{ name: 'package', version: '1.0.0' }]));
       writeSession(dir, 'future', jsonl([...records(stuckSteps(1)), { type: 'future/event', seq: 9, time: 1, data: {} }]));
-      const run = runTool('replay', [dir]);
+      const run = await runTool('replay', [dir]);
       assert.equal(run.status, 0, run.stderr);
       const lines = run.stdout.trimEnd().split('\n');
       assert.deepEqual(lines[0]?.split(/\s{2,}/), [
@@ -131,30 +131,32 @@ describe('npm run replay', () => {
     },
   );
 
-  it('replays a log with a torn last line, and says so under the table', () => {
+  it('replays a log with a torn last line, and says so under the table', async () => {
     const dir = tempDir();
     writeSession(dir, 'crashed', `${jsonl(records(stuckSteps(3)))}{"type":"tool/ca`);
-    const run = runTool('replay', [dir]);
+    const run = await runTool('replay', [dir]);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /^crashed +3 /m);
     assert.match(run.stdout, /^1 session replayed with warnings \(skipped records\); --json lists them\.$/m);
   });
 
-  it('exits 1 when no file could be replayed, 2 for a usage error', () => {
+  it('exits 1 when no file could be replayed, 2 for a usage error (the entry file, in a child process)', () => {
     const dir = tempDir();
     writeSession(dir, 'junk', 'not json at all\n');
-    assert.equal(runTool('replay', [dir]).status, 1);
-    const usage = runTool('replay', [dir, '--answer', 'maybe']);
+    const failed = spawnTool('replay', [dir]);
+    assert.equal(failed.status, 1);
+    assert.match(failed.stdout, /^junk +error /m);
+    const usage = spawnTool('replay', [dir, '--answer', 'maybe']);
     assert.equal(usage.status, 2);
-    assert.match(usage.stderr, /--answer must be one of none, approve, decline/);
+    assert.match(usage.stderr, /^replay: --answer must be one of none, approve, decline \(got "maybe"\)\n\nusage: npm run replay/);
   });
 
-  it('--json prints a stable machine shape', () => {
+  it('--json prints a stable machine shape', async () => {
     const dir = tempDir();
     writeSession(dir, 'stuck', jsonl(records(stuckSteps(12))));
     writeSession(dir, 'junk', 'not json\n');
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ onLimit: 'deny' }));
-    const run = runTool('replay', [dir, '--json', '--config', join(dir, 'config.json')]);
+    const run = await runTool('replay', [dir, '--json', '--config', join(dir, 'config.json')]);
     assert.equal(run.status, 0, run.stderr);
     const report = JSON.parse(run.stdout) as { sessions: Record<string, unknown>[] } & Record<string, unknown>;
     assert.deepEqual(Object.keys(report), ['version', 'config', 'answer', 'totals', 'sessions']);

@@ -8,6 +8,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { replayCli } from '../../tools/lib/replay-cli.js';
+import { sweepCli } from '../../tools/lib/sweep-cli.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CORPUS = join(REPO, 'test', 'fixtures', 'sessions');
@@ -98,12 +100,23 @@ export function stuckSteps(n: number, command = 'echo same-output'): Step[] {
   }));
 }
 
-/** Runs `tools/<tool>.ts` as `npm run <tool>` would. */
-export function runTool(
-  tool: 'replay' | 'sweep',
-  args: readonly string[],
-  cwd = REPO,
-): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'tools', `${tool}.ts`), ...args], { cwd, encoding: 'utf8' });
+export interface ToolRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a tool in this process, as `npm run <tool>` would, capturing its output. */
+export async function runTool(tool: 'replay' | 'sweep', args: readonly string[]): Promise<ToolRun> {
+  let stdout = '';
+  let stderr = '';
+  const io = { out: (text: string) => void (stdout += text), err: (text: string) => void (stderr += text) };
+  const status = await (tool === 'replay' ? replayCli : sweepCli)(args, io);
+  return { status, stdout, stderr };
+}
+
+/** Runs `tools/<tool>.ts` in a child process: the entry file itself, exit status included. */
+export function spawnTool(tool: 'replay' | 'sweep', args: readonly string[]): ToolRun {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'tools', `${tool}.ts`), ...args], { cwd: REPO, encoding: 'utf8' });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }

@@ -15,7 +15,7 @@ import {
   type AxisValue,
   type Label,
 } from '../../tools/lib/sweep.js';
-import { jsonl, records, runTool, stuckSteps, tempDir, writeSession, type Step } from './support.js';
+import { jsonl, records, runTool, spawnTool, stuckSteps, tempDir, writeSession, type Step } from './support.js';
 
 /** Five distinct commands, each run once: ordinary work. */
 const healthy: Step[] = Array.from({ length: 5 }, (_, at) => ({ call: 'bash', args: { command: `ls dir${at}` }, text: 'a\nb\n' }));
@@ -145,6 +145,14 @@ describe('sweeping a corpus', () => {
   });
 });
 
+describe('npm run sweep', () => {
+  it('exits 2 with the usage for a grid value it cannot read (the entry file, in a child process)', () => {
+    const run = spawnTool('sweep', [tempDir(), '--cap', '9,many']);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /^sweep: --cap takes numbers or off \(got "many"\)\n\nusage: npm run sweep/);
+  });
+});
+
 describe('the sweep chart', () => {
   it('is well-formed SVG with one dot per distinct point and every label escaped', () => {
     const svg = scatterSvg(
@@ -166,12 +174,12 @@ describe('the sweep chart', () => {
     assert.deepEqual(ticks(1), [0, 1]);
   });
 
-  it('is written by npm run sweep next to the table (or the --json rows), from the corpus labels.json', () => {
+  it('is written by npm run sweep next to the table (or the --json rows), from the corpus labels.json', async () => {
     const dir = tempDir();
     writeSession(dir, 'healthy', jsonl(records(healthy)));
     writeSession(dir, 'stuck', jsonl(records(stuckSteps(14))));
     writeFileSync(join(dir, 'labels.json'), JSON.stringify({ healthy: 'good', stuck: 'stuck' }));
-    const run = runTool('sweep', [dir, '--warnAt', '5,7', '--svg', join(dir, 'chart.svg')]);
+    const run = await runTool('sweep', [dir, '--warnAt', '5,7', '--svg', join(dir, 'chart.svg')]);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(
       run.stdout
@@ -188,7 +196,7 @@ describe('the sweep chart', () => {
     assertWellFormed(svg);
     assert.match(svg, />warnAt=5<\/text>/);
 
-    const json = runTool('sweep', [dir, '--cap', '12,1', '--json', '--svg', join(dir, 'chart.svg')]);
+    const json = await runTool('sweep', [dir, '--cap', '12,1', '--json', '--svg', join(dir, 'chart.svg')]);
     assert.equal(json.status, 0, json.stderr);
     const parsed = JSON.parse(json.stdout) as { rows: Record<string, unknown>[] } & Record<string, unknown>;
     assert.deepEqual(Object.keys(parsed), ['version', 'sessions', 'labels', 'base', 'answer', 'rows']);
