@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as zlib from 'node:zlib';
 import { describe, it } from 'node:test';
 import { collectLogFiles, readSessionLog, SessionLogError } from '../../tools/lib/session-log.js';
 import { DecodeError, decodeZstd, MISSING_ZSTD, splitFrames } from '../../tools/lib/zstd.js';
@@ -28,6 +29,17 @@ describe('reading session logs', () => {
       (error: unknown) => error instanceof DecodeError && /truncated zstd frame 2/.test(error.message),
     );
   });
+
+  const nodeZstd = typeof (zlib as { zstdDecompressSync?: unknown }).zstdDecompressSync === 'function';
+  it(
+    'decodes every frame with Node’s own zstd when the command is missing (Node >= 22.15)',
+    { skip: hasZstd && nodeZstd ? false : 'needs the zstd command to make frames and Node >= 22.15' },
+    () => {
+      const lines = records(stuckSteps(5));
+      const bytes = zstdFrames([jsonl(lines.slice(0, 4)), jsonl(lines.slice(4))]);
+      assert.equal(decodeZstd(bytes, { command: 'zstd-not-installed-here' }), jsonl(lines));
+    },
+  );
 
   it('says to install the Debian package zstd when there is no way to decode', () => {
     const bytes = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00]);
