@@ -257,21 +257,16 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
           warnings.push(`result for unknown call id ${event.callId} ignored`);
           break;
         }
-        const live = refusedBy(event.callId, event.text, asks, decisions) === undefined;
+        // A result the live session really got, or `undefined` when its call was refused live.
+        const recorded = refusedBy(event.callId, event.text, asks, decisions) === undefined ? toolResultOf(event) : undefined;
         const exact = call.fps[0];
-        if (live) {
-          const result = toolResultOf(event);
-          mirror.settle(call.entry.tool, call.args, call.fps, result);
-          if (exact !== undefined) lastRun.set(exact, result);
+        if (recorded !== undefined) {
+          mirror.settle(call.entry.tool, call.args, call.fps, recorded);
+          if (exact !== undefined) lastRun.set(exact, recorded);
         }
         if (call.settled) break;
-        let result: ToolResult;
-        if (live) result = toolResultOf(event);
-        else {
-          call.entry.inferred = true;
-          result = inferResult(exact === undefined ? undefined : lastRun.get(exact));
-        }
-        await settle(call, result);
+        if (recorded === undefined) call.entry.inferred = true;
+        await settle(call, recorded ?? inferResult(exact === undefined ? undefined : lastRun.get(exact)));
         break;
       }
       case 'asked':
