@@ -20,13 +20,13 @@
  * records — the trajectory the model lived through.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { before, describe, test, type TestContext } from 'node:test';
 
-import { DSH_BIN, HOST_BIN_DIR, NODE22, pluginUnderTest, shippedCaps, WORK_DIR, type Caps } from '../lib/env.js';
+import { addPlugin, configYaml, dshEnv, exec, headlessArgs, infraOverlay, profilePatch } from '../lib/dsh.js';
+import { NODE22, pluginUnderTest, shippedCaps, WORK_DIR, type Caps } from '../lib/env.js';
 import { startMockModel, type MockModel, type ScriptedCall } from '../lib/mock-model.js';
 import { findSessionLogs, readSessionLog, type SessionLog, type ToolStep } from '../lib/session-log.js';
 
@@ -56,75 +56,9 @@ function homeOf(mode: Mode): string {
   return join(ROOT, mode, 'home');
 }
 
-/** Run a command to completion without blocking the event loop (the mock model lives in this process). */
-function exec(
-  command: string,
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number }> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = setTimeout(() => {
-      stderr += `\n[boot suite: killed after ${options.timeoutMs} ms]`;
-      child.kill('SIGKILL');
-    }, options.timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
-
 function baseEnv(home: string, modelUrl: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    PATH: `${HOST_BIN_DIR}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-    HOME: join(home, '..', 'user-home'),
-    DSH_HOME: home,
-    DEEPSEEK_BASE_URL: modelUrl,
-    DEEPSEEK_API_KEY: 'sk-mock-not-a-key',
-    DSH_TELEMETRY_DISABLED: '1',
-    NO_COLOR: '1',
-    // pnpm (bundle install): keep its store and state under the scratch dir.
-    npm_config_store_dir: join(ROOT, 'pnpm-store'),
-    npm_config_update_notifier: 'false',
-    XDG_DATA_HOME: join(home, '..', 'xdg-data'),
-    XDG_CACHE_HOME: join(home, '..', 'xdg-cache'),
-    XDG_STATE_HOME: join(home, '..', 'xdg-state'),
-    XDG_CONFIG_HOME: join(home, '..', 'xdg-config'),
-  };
-  for (const key of ['TMPDIR', 'LANG', 'TZ']) if (process.env[key] !== undefined) env[key] = process.env[key];
-  return env;
-}
-
-/** The infrastructure overlay every boot gets. */
-function infraOverlay(home: string): string {
-  return [
-    '# rc.8 headless disables hmr and then needs it for user patch-layer watching.',
-    '- id: hmr',
-    '  disabled: false',
-    '  config: { root: [] }',
-    '# Plain JSONL session logs (the row restates its whole config).',
-    '- id: session-persistence-jsonl',
-    '  config:',
-    `    root: ${JSON.stringify(join(home, 'sessions'))}`,
-    '    compression: none',
-    '',
-  ].join('\n');
-}
-
-function configYaml(config: Record<string, unknown> | undefined, indent: string): string {
-  if (config === undefined) return '';
-  // JSON is YAML: one flow mapping keeps it exact.
-  return `${indent}config: ${JSON.stringify(config)}\n`;
+  // pnpm (bundle install): keep its store and state under the scratch dir.
+  return dshEnv(home, modelUrl, join(ROOT, 'pnpm-store'));
 }
 
 /** Free a loopback port nobody listens on, for the failing-target scenario. */
@@ -156,7 +90,7 @@ async function boot(
 
   const overlays: string[] = [];
   const infra = join(scratch, 'infra.patch.yml');
-  writeFileSync(infra, infraOverlay(home));
+  writeFileSync(infra, infraOverlay(home, { plainLog: true }));
   overlays.push(infra);
   if (mode === 'overlay') {
     const mount = join(scratch, 'breaker.patch.yml');
@@ -167,10 +101,9 @@ async function boot(
     overlays.push(mount);
   } else if (mode === 'bundle') {
     // The user's own layer of the profile: reconfigure the bundle's row by id.
-    const profilePatch = options.config === undefined ? '[]\n' : `- id: ${PLUGIN_ID}\n${configYaml(options.config, '  ')}`;
-    writeFileSync(join(home, 'profiles', 'headless', 'cordis.patch.yml'), profilePatch);
+    writeFileSync(join(home, 'profiles', 'headless', 'cordis.patch.yml'), profilePatch(PLUGIN_ID, options.config));
   }
-  const args = [DSH_BIN, '--profile', 'headless', ...overlays.flatMap((p) => ['--patch', p]), `Scenario ${scenario}: follow the script.`];
+  const args = headlessArgs(overlays, `Scenario ${scenario}: follow the script.`);
   try {
     const before = new Set(findSessionLogs(home));
     const run = await exec(NODE22, args, { cwd: workspace, env: baseEnv(home, model.url), timeoutMs: BOOT_TIMEOUT_MS });
@@ -179,7 +112,11 @@ async function boot(
     const result: Boot = { ...run, log, model };
     writeFileSync(
       join(scratch, 'boot.json'),
-      JSON.stringify({ args, code: run.code, signal: run.signal, ms: run.ms, sessionLogs: fresh, stdout: run.stdout, stderr: run.stderr }, null, 2),
+      JSON.stringify(
+        { args, code: run.code, signal: run.signal, ms: run.ms, sessionLogs: fresh, stdout: run.stdout, stderr: run.stderr },
+        null,
+        2,
+      ),
     );
     return result;
   } finally {
@@ -189,7 +126,16 @@ async function boot(
 
 function describeSteps(steps: readonly ToolStep[]): string {
   return steps
-    .map((s, i) => `  ${String(i + 1).padStart(2)}. ${s.isError ? 'DENIED/ERR' : 'ran      '} ${JSON.stringify(s.arguments.command)} → ${JSON.stringify(s.text.replace(/\[stderr\]\n?/g, '').replace(/\s+/g, ' ').trim().slice(0, 100))}`)
+    .map(
+      (s, i) =>
+        `  ${String(i + 1).padStart(2)}. ${s.isError ? 'DENIED/ERR' : 'ran      '} ${JSON.stringify(s.arguments.command)} → ${JSON.stringify(
+          s.text
+            .replace(/\[stderr\]\n?/g, '')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 100),
+        )}`,
+    )
     .join('\n');
 }
 
@@ -199,7 +145,10 @@ function assertCompleted(t: TestContext, b: Boot, expectedCalls: number): Sessio
   assert.ok(b.log, 'one new session log');
   const log = b.log;
   assert.equal(log.steps.length, expectedCalls, `tool calls in the log\n${describeSteps(log.steps)}`);
-  assert.ok(log.steps.every((s) => s.settled), 'every call has a result');
+  assert.ok(
+    log.steps.every((s) => s.settled),
+    'every call has a result',
+  );
   assert.ok(log.turnsEnded >= 1, 'the turn ended');
   t.diagnostic(`dsh exited 0 after ${b.ms} ms; trajectory:\n${describeSteps(log.steps)}`);
   return log;
@@ -227,9 +176,12 @@ before(async () => {
   for (const mode of ['bundle', 'overlay', 'control'] as const) mkdirSync(homeOf(mode), { recursive: true });
   // Bundle mode: install the packed tarball into the headless profile, the way a user does.
   const home = homeOf('bundle');
-  const add = await exec(NODE22, [DSH_BIN, 'plugin', '--profile', 'headless', 'add', plugin.tarball], {
+  const add = await addPlugin({
+    home,
     cwd: ROOT,
-    env: baseEnv(home, 'http://127.0.0.1:9'),
+    spec: plugin.tarball,
+    profile: 'headless',
+    pnpmStore: join(ROOT, 'pnpm-store'),
     timeoutMs: 120_000,
   });
   assert.equal(add.code, 0, `dsh plugin add failed:\n${add.stdout}\n${add.stderr}`);
@@ -248,7 +200,10 @@ for (const mode of ['bundle', 'overlay'] as const) {
       const b = await boot(mode, 'deny', { config: { onLimit: 'deny' }, script: identicalEcho(n) });
       const log = assertCompleted(t, b, n);
       const ranSteps = log.steps.slice(0, caps.exact - 1);
-      assert.ok(ranSteps.every((s) => ran(s) && s.text.trim() === 'same-output'), 'the first cap-1 ran the command');
+      assert.ok(
+        ranSteps.every((s) => ran(s) && s.text.trim() === 'same-output'),
+        'the first cap-1 ran the command',
+      );
       for (const s of log.steps.slice(caps.exact - 1)) {
         assert.equal(s.isError, true);
         assert.match(s.text, BLOCKED);
@@ -339,8 +294,14 @@ describe('dsh 0.1.0-rc.8 headless boot — control, no plugin', () => {
     const b = await boot('control', 'control', { script });
     const log = assertCompleted(t, b, script.length);
     for (const s of log.steps) assert.doesNotMatch(s.text, /REPEAT_TOOL_BLOCKED/);
-    assert.ok(log.steps.slice(0, caps.exact + 2).every((s) => ran(s) && s.text.trim() === 'same-output'), 'every echo ran');
-    assert.ok(log.steps.slice(caps.exact + 2).every((s) => /curl: \(7\)|exit code: 7/.test(s.text)), 'every curl ran and failed');
+    assert.ok(
+      log.steps.slice(0, caps.exact + 2).every((s) => ran(s) && s.text.trim() === 'same-output'),
+      'every echo ran',
+    );
+    assert.ok(
+      log.steps.slice(caps.exact + 2).every((s) => /curl: \(7\)|exit code: 7/.test(s.text)),
+      'every curl ran and failed',
+    );
     assert.equal(log.notices.filter((n) => n.plugin === PLUGIN_ID).length, 0);
   });
 });

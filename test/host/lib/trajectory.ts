@@ -1,0 +1,75 @@
+/**
+ * The live trajectory of a recorded session, as the plugin shaped it: for
+ * every tool call in log order, whether it ran or was denied (and by whom),
+ * and the breaker notices that entered the conversation right after it.
+ * This is what a replay of the log must reproduce (`recorded.json`).
+ *
+ * How DSH 0.1.0-rc.8 logs it (seen in the recorded corpus):
+ *   - `tool/call {callId, name}` then, once settled, `tool/result` carrying a
+ *     `tool-result` block for that call id;
+ *   - a notice the plugin returned from `tools/post-execute` is spliced into
+ *     the inbox for the next step and logged as a `user/message` whose
+ *     `source` is `{ kind: 'plugin', plugin: 'repeat-tool-breaker', summary }`,
+ *     after that call's result and before the next `tool/call`;
+ *   - an ask is `approval/asked {id, callId}` then `approval/decided {id,
+ *     outcome}`; with no answerer the outcome is `unavailable` and the call's
+ *     result is the host's "requires approval, but no approval channel is
+ *     available" error.
+ */
+import type { SessionLog } from './session-log.js';
+
+export const BREAKER_PLUGIN = 'repeat-tool-breaker';
+const BLOCKED = 'Error: REPEAT_TOOL_BLOCKED';
+/** The only approval outcome that grants (`@deepseek-ai/dsh-user-approval` 0.1.0-rc.8). */
+const GRANTED = 'allowed-once';
+
+export interface TrajectoryEntry {
+  /** 1-based position of the call in the log. */
+  readonly call: number;
+  readonly tool: string;
+  readonly outcome: 'ran' | 'denied';
+  /** Who refused a denied call: the plugin's guard (`REPEAT_TOOL_BLOCKED`) or the approval layer, after the plugin asked. */
+  readonly by?: 'plugin' | 'approval';
+  /** The `source.summary` of each breaker notice logged after this call's result, in log order. */
+  readonly notices: readonly string[];
+}
+
+function noticeLabel(data: any): string {
+  const summary = data?.source?.summary;
+  if (typeof summary === 'string') return summary;
+  // A notice without a summary is identified by the first line of its text.
+  const first = Array.isArray(data?.content) ? data.content.find((b: any) => b?.type === 'text') : undefined;
+  return typeof first?.text === 'string' ? first.text.split('\n')[0]!.slice(0, 120) : '';
+}
+
+export function liveTrajectory(log: SessionLog): TrajectoryEntry[] {
+  // Which calls the approval layer refused: asked, then decided without a grant.
+  const askedCall = new Map<string, string>();
+  const refused = new Set<string>();
+  const notices = new Map<string, string[]>();
+  let lastSettled: string | undefined;
+  for (const record of log.records) {
+    const data: any = record.data ?? {};
+    if (record.type === 'approval/asked' && typeof data.callId === 'string') askedCall.set(String(data.id), data.callId);
+    if (record.type === 'approval/decided') {
+      const callId = askedCall.get(String(data.id));
+      if (callId !== undefined && data.outcome !== GRANTED) refused.add(callId);
+    }
+    if (record.type === 'tool/result') {
+      for (const block of data.message?.content ?? []) if (block?.type === 'tool-result') lastSettled = String(block.toolCallId);
+    }
+    if (record.type === 'user/message' && data.source?.kind === 'plugin' && data.source?.plugin === BREAKER_PLUGIN) {
+      if (lastSettled === undefined)
+        throw new Error(`${log.path}: a breaker notice (seq ${String(record.seq)}) precedes every tool result`);
+      notices.set(lastSettled, [...(notices.get(lastSettled) ?? []), noticeLabel(data)]);
+    }
+  }
+  return log.steps.map((step, i) => {
+    if (!step.settled) throw new Error(`${log.path}: call ${i + 1} (${step.callId}) has no result`);
+    const base = { call: i + 1, tool: step.name };
+    const said = notices.get(step.callId) ?? [];
+    if (step.isError && step.text.startsWith(BLOCKED)) return { ...base, outcome: 'denied', by: 'plugin', notices: said };
+    if (step.isError && refused.has(step.callId)) return { ...base, outcome: 'denied', by: 'approval', notices: said };
+    return { ...base, outcome: 'ran', notices: said };
+  });
+}

@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { replaySession, type SessionReport } from '../../tools/lib/replay.js';
+import { parseSessionLog } from '../../tools/lib/session-log.js';
+import { hasZstd, jsonl, records, runTool, spawnTool, stuckSteps, tempDir, writeSession, zstdFrames, type Step } from './support.js';
+
+function replay(steps: readonly Step[], config: unknown = {}, answer: 'none' | 'approve' | 'decline' = 'none'): Promise<SessionReport> {
+  return replaySession(parseSessionLog('/corpus/case/session.jsonl', jsonl(records(steps))), { config, answer });
+}
+
+const outcomes = (report: SessionReport): string[] =>
+  report.trajectory.map(
+    (call) =>
+      `${call.call}:${call.outcome}${call.by === undefined ? '' : `/${call.by}`}${call.notices.length > 0 ? `[${call.notices.join('|')}]` : ''}`,
+  );
+
+describe('replaying one session', () => {
+  it('warns at 7, asks for a summary at 11, asks the operator at 12 and denies after, under the defaults', async () => {
+    const report = await replay(stuckSteps(14));
+    assert.deepEqual(outcomes(report).slice(5), [
+      '6:ran',
+      '7:ran[cmd:echo:echo same-output × 7]',
+      '8:ran',
+      '9:ran',
+      '10:ran',
+      '11:ran[cmd:echo:echo same-output × 11]',
+      '12:denied/approval',
+      '13:denied/plugin',
+      '14:denied/plugin',
+    ]);
+    assert.deepEqual(report.advisories, { warn: 1, summarize: 1, 'fail-warn': 0 });
+    assert.equal(report.asked, 1);
+    assert.equal(report.denied, 3);
+    assert.deepEqual(report.deniedBy, { plugin: 2, approval: 1 });
+    assert.deepEqual(report.gatedBy, { repeat: 3, failure: 0 });
+    assert.deepEqual(report.peaks.cmd, { fingerprint: 'cmd:echo:echo same-output', count: 14 });
+    assert.deepEqual(report.failureStreaks, {});
+  });
+
+  it('lets the gated call run when the operator approves, and stops counting its measures for the turn', async () => {
+    const report = await replay(stuckSteps(14), {}, 'approve');
+    assert.equal(report.asked, 1);
+    assert.equal(report.denied, 0);
+    assert.ok(report.trajectory.every((call) => call.outcome === 'ran'));
+  });
+
+  it('denies without asking under onLimit: deny', async () => {
+    const report = await replay(stuckSteps(13), { onLimit: 'deny' });
+    assert.equal(report.asked, 0);
+    assert.deepEqual(outcomes(report).slice(11), ['12:denied/plugin', '13:denied/plugin']);
+  });
+
+  it('starts counting afresh after a human message', async () => {
+    const report = await replay([...stuckSteps(10), { human: 'try something else' }, ...stuckSteps(10)]);
+    assert.equal(report.humanMessages, 1);
+    assert.deepEqual(report.advisories, { warn: 2, summarize: 0, 'fail-warn': 0 });
+    assert.equal(report.denied, 0);
+    assert.equal(report.peaks.cmd?.count, 10);
+  });
+
+  it('warns at the third failure in a row, gates at the fifth, and measures the longest failure streak', async () => {
+    const failing: Step[] = Array.from({ length: 6 }, (_, at) => ({
+      call: 'bash',
+      args: { command: 'curl -sS https://api.example.invalid/health', description: `check ${at}` },
+      text: 'curl: (6) Could not resolve host: api.example.invalid\n[exit code: 6]',
+    }));
+    const report = await replay(failing);
+    assert.deepEqual(report.advisories, { warn: 0, summarize: 0, 'fail-warn': 1 });
+    assert.deepEqual(report.trajectory[2]?.notices, ['host:api.example.invalid failed x3']);
+    assert.deepEqual(outcomes(report).slice(4), ['5:ran', '6:denied/approval']);
+    assert.deepEqual(report.gatedBy, { repeat: 0, failure: 1 });
+    // The live session ran all six; the mirror measures what the session did.
+    assert.equal(report.failureStreaks.host?.count, 6);
+  });
+
+  it('borrows the last identical result for a call the replay runs but the live session was refused', async () => {
+    const steps: Step[] = [
+      ...stuckSteps(3),
+      {
+        call: 'bash',
+        args: { command: 'echo same-output' },
+        text: 'Error: REPEAT_TOOL_BLOCKED: this `bash` call was stopped',
+        isError: true,
+      },
+    ];
+    const report = await replay(steps);
+    assert.equal(report.inferred, 1);
+    assert.equal(report.trajectory[3]?.inferred, true);
+    assert.deepEqual(report.failureStreaks, {}, 'the borrowed success is not a failure');
+  });
+});
+
+describe('npm run replay', () => {
+  it(
+    'prints one row per session and a total, and an error row for each file it cannot read, without stopping',
+    { skip: hasZstd ? false : 'needs zstd' },
+    async () => {
+      const dir = tempDir();
+      writeSession(dir, 'stuck', zstdFrames([jsonl(records(stuckSteps(14)))]), 'session.jsonl.zstd');
+      const whole = zstdFrames([jsonl(records(stuckSteps(2))), jsonl(records(stuckSteps(2)).slice(1))]);
+      writeSession(dir, 'truncated', whole.subarray(0, whole.length - 3), 'session.jsonl.zstd');
+      writeSession(dir, 'not-a-log', jsonl([{ name: 'package', version: '1.0.0' }]));
+      writeSession(dir, 'future', jsonl([...records(stuckSteps(1)), { type: 'future/event', seq: 9, time: 1, data: {} }]));
+      const run = await runTool('replay', [dir]);
+      assert.equal(run.status, 0, run.stderr);
+      const lines = run.stdout.trimEnd().split('\n');
+      assert.deepEqual(lines[0]?.split(/\s{2,}/), [
+        'session',
+        'calls',
+        'peak',
+        'warn',
+        'summarize',
+        'fail-warn',
+        'asked',
+        'denied',
+        'fail streak',
+      ]);
+      assert.match(lines[1] ?? '', /^-+( +-+){8}$/);
+      const rows = new Map(lines.slice(2, 6).map((line) => [line.split(/\s+/)[0], line.split(/\s{2,}/).slice(1)]));
+      assert.deepEqual(rows.get('future'), ['error', '-', '-', '-', '-', '-', '-', '-']);
+      assert.deepEqual(rows.get('not-a-log'), ['error', '-', '-', '-', '-', '-', '-', '-']);
+      assert.deepEqual(rows.get('stuck'), ['14', 'cmd 14', '1', '1', '0', '1', '3', '-']);
+      assert.deepEqual(rows.get('truncated'), ['error', '-', '-', '-', '-', '-', '-', '-']);
+      assert.deepEqual(lines[6]?.split(/\s{2,}/), ['total (1 session)', '14', '1', '1', '0', '1', '3']);
+      assert.equal(lines[7], '3 of 4 files could not be replayed:');
+      assert.match(run.stdout, /future[/\\]session\.jsonl: unknown record type "future\/event"/);
+      assert.match(run.stdout, /not-a-log[/\\]session\.jsonl: not a DSH session log/);
+      assert.match(run.stdout, /truncated[/\\]session\.jsonl\.zstd: truncated zstd frame 2/);
+    },
+  );
+
+  it('replays a log with a torn last line, and says so under the table', async () => {
+    const dir = tempDir();
+    writeSession(dir, 'crashed', `${jsonl(records(stuckSteps(3)))}{"type":"tool/ca`);
+    const run = await runTool('replay', [dir]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^crashed +3 /m);
+    assert.match(run.stdout, /^1 session replayed with warnings \(skipped records\); --json lists them\.$/m);
+  });
+
+  it('exits 1 when no file could be replayed, 2 for a usage error (the entry file, in a child process)', () => {
+    const dir = tempDir();
+    writeSession(dir, 'junk', 'not json at all\n');
+    const failed = spawnTool('replay', [dir]);
+    assert.equal(failed.status, 1);
+    assert.match(failed.stdout, /^junk +error /m);
+    const usage = spawnTool('replay', [dir, '--answer', 'maybe']);
+    assert.equal(usage.status, 2);
+    assert.match(usage.stderr, /^replay: --answer must be one of none, approve, decline \(got "maybe"\)\n\nusage: npm run replay/);
+  });
+
+  it('--json prints a stable machine shape', async () => {
+    const dir = tempDir();
+    writeSession(dir, 'stuck', jsonl(records(stuckSteps(12))));
+    writeSession(dir, 'junk', 'not json\n');
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ onLimit: 'deny' }));
+    const run = await runTool('replay', [dir, '--json', '--config', join(dir, 'config.json')]);
+    assert.equal(run.status, 0, run.stderr);
+    const report = JSON.parse(run.stdout) as { sessions: Record<string, unknown>[] } & Record<string, unknown>;
+    assert.deepEqual(Object.keys(report), ['version', 'config', 'answer', 'totals', 'sessions']);
+    assert.deepEqual(report.config, { onLimit: 'deny' });
+    assert.deepEqual(report.totals, {
+      files: 2,
+      failedFiles: 1,
+      calls: 12,
+      sessionsWarned: 1,
+      sessionsGated: 1,
+      advisories: 2,
+      warn: 1,
+      summarize: 1,
+      failWarn: 0,
+      asked: 0,
+      denied: 1,
+      inferred: 0,
+    });
+    const [junk, stuck] = report.sessions;
+    assert.deepEqual(Object.keys(junk ?? {}), ['ok', 'session', 'path', 'error']);
+    assert.deepEqual(Object.keys(stuck ?? {}), [
+      'ok',
+      'session',
+      'path',
+      'calls',
+      'humanMessages',
+      'peaks',
+      'failureStreaks',
+      'advisories',
+      'asked',
+      'denied',
+      'deniedBy',
+      'gatedBy',
+      'inferred',
+      'trajectory',
+      'warnings',
+    ]);
+    assert.deepEqual((stuck?.trajectory as unknown[])[11], {
+      call: 12,
+      tool: 'bash',
+      outcome: 'denied',
+      notices: [],
+      asked: false,
+      tracks: ['repeat'],
+      inferred: false,
+      by: 'plugin',
+    });
+  });
+});

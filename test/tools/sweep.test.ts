@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseSessionLog } from '../../tools/lib/session-log.js';
+import { escapeXml, scatterSvg, ticks } from '../../tools/lib/svg.js';
+import {
+  configOf,
+  expandGrid,
+  parseAxis,
+  settingLabel,
+  sweep,
+  sweepTable,
+  type Axis,
+  type AxisValue,
+  type Label,
+} from '../../tools/lib/sweep.js';
+import { jsonl, records, runTool, spawnTool, stuckSteps, tempDir, writeSession, type Step } from './support.js';
+
+/** Five distinct commands, each run once: ordinary work. */
+const healthy: Step[] = Array.from({ length: 5 }, (_, at) => ({ call: 'bash', args: { command: `ls dir${at}` }, text: 'a\nb\n' }));
+
+const logs = [
+  parseSessionLog('/corpus/healthy/session.jsonl', jsonl(records(healthy))),
+  parseSessionLog('/corpus/stuck/session.jsonl', jsonl(records(stuckSteps(14)))),
+  parseSessionLog('/corpus/short-loop/session.jsonl', jsonl(records(stuckSteps(8, 'echo other')))),
+];
+const labels = new Map<string, Label>([
+  ['healthy', 'good'],
+  ['stuck', 'stuck'],
+  ['short-loop', 'stuck'],
+]);
+
+/** Checks that every tag opened is closed, in order, and nothing stray sits outside the root. */
+function assertWellFormed(svg: string): void {
+  const stack: string[] = [];
+  const tags = svg.matchAll(/<(\/?)([a-zA-Z]+)((?:\s+[a-zA-Z:-]+="[^"<]*")*)\s*(\/?)>/g);
+  let consumed = 0;
+  for (const tag of tags) {
+    const [whole, closing, name, , selfClosing] = tag;
+    consumed += whole.length;
+    if (selfClosing === '/') continue;
+    if (closing === '/') assert.equal(stack.pop(), name, `</${name ?? ''}> closes the open tag`);
+    else stack.push(name ?? '');
+  }
+  assert.deepEqual(stack, [], 'every tag is closed');
+  const text = svg.replace(/<[^>]*>/g, '');
+  assert.doesNotMatch(text, /[<>]|&(?!#\d+;|amp;|lt;|gt;|quot;)/, 'text holds no raw markup characters');
+  assert.ok(consumed > 0 && svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'));
+}
+
+describe('the sweep grid', () => {
+  it('reads comma lists, with off for a stage or cap turned off', () => {
+    assert.deepEqual(parseAxis('warnAt', '5, 7,off'), [5, 7, null]);
+    assert.deepEqual(parseAxis('onLimit', 'ask,deny'), ['ask', 'deny']);
+    assert.throws(() => parseAxis('cap', '9,many'), /--cap takes numbers or off \(got "many"\)/);
+  });
+
+  it('replays every combination, the first axis varying slowest, written in axis order', () => {
+    const grid = new Map<Axis, AxisValue[]>([
+      ['cap', [9, 12]],
+      ['warnAt', [5, 7]],
+    ]);
+    assert.deepEqual(expandGrid(grid).map(settingLabel), ['warnAt=5 cap=9', 'warnAt=5 cap=12', 'warnAt=7 cap=9', 'warnAt=7 cap=12']);
+  });
+
+  it('sets the four action caps with --cap and the host cap with --hostCap, over the base limits', () => {
+    const [setting] = expandGrid(
+      new Map<Axis, AxisValue[]>([
+        ['cap', [9]],
+        ['hostCap', [null]],
+      ]),
+    );
+    assert.ok(setting !== undefined);
+    assert.deepEqual(configOf({ limits: { 'verb:curl': 30 }, window: 20 }, setting), {
+      window: 20,
+      limits: { 'verb:curl': 30, exact: 9, cmd: 9, net: 9, sink: 9, host: null },
+    });
+  });
+});
+
+describe('sweeping a corpus', () => {
+  it('gives one row per setting: sessions warned and gated, messages, calls blocked, good sessions touched and stuck sessions gated', async () => {
+    const grid = new Map<Axis, AxisValue[]>([
+      ['warnAt', [5, 7]],
+      ['summarizeAt', [null]],
+      ['cap', [9, 12]],
+    ]);
+    const rows = await sweep(logs, expandGrid(grid), { labels });
+    assert.deepEqual(
+      rows.map(({ setting, sessionsWarned, sessionsGated, messagesDelivered, callsBlocked, goodTouched, stuckCaught }) => [
+        setting,
+        sessionsWarned,
+        sessionsGated,
+        messagesDelivered,
+        callsBlocked,
+        goodTouched,
+        stuckCaught,
+      ]),
+      [
+        // stuck: 14 identical calls; short-loop: 8; healthy: 5 distinct.
+        ['warnAt=5 summarizeAt=off cap=9', 2, 1, 2, 6, 0, 1],
+        ['warnAt=5 summarizeAt=off cap=12', 2, 1, 2, 3, 0, 1],
+        ['warnAt=7 summarizeAt=off cap=9', 2, 1, 2, 6, 0, 1],
+        ['warnAt=7 summarizeAt=off cap=12', 2, 1, 2, 3, 0, 1],
+        // short-loop is warned (8 calls) but never reaches a cap: not caught.
+      ],
+    );
+  });
+
+  it('skips a setting whose stages could not fire in order, and one the plugin would refuse, with the reason', async () => {
+    const grid = new Map<Axis, AxisValue[]>([
+      ['summarizeAt', [11]],
+      ['cap', [9, 1]],
+    ]);
+    const rows = await sweep(logs, expandGrid(grid), { labels });
+    assert.deepEqual(
+      rows.map((row) => [row.setting, row.skipped]),
+      [
+        ['summarizeAt=11 cap=9', 'summarizeAt >= cap: the gate comes first, so the summary never fires'],
+        [
+          'summarizeAt=11 cap=1',
+          '`limits.exact` must be a number >= 2, or null to stop counting it (got 1); a cap below 2 would deny the first call',
+        ],
+      ],
+    );
+    const table = sweepTable(rows, labels, ['healthy', 'stuck', 'short-loop']);
+    assert.match(table, /^summarizeAt=11 cap=9 +skipped +- +- +- +- +-$/m);
+    assert.match(table, /^skipped summarizeAt=11 cap=9: summarizeAt >= cap/m);
+  });
+
+  it('shows good touched (any advisory or gate) and stuck caught (gated) against the labelled totals', async () => {
+    const rows = await sweep(logs, expandGrid(new Map()), { labels });
+    const lines = sweepTable(rows, labels, ['healthy', 'stuck', 'short-loop']).split('\n');
+    assert.deepEqual(lines[0]?.split(/\s{2,}/), [
+      'setting',
+      'sessions warned',
+      'sessions gated',
+      'messages delivered',
+      'calls blocked',
+      'good touched',
+      'stuck caught',
+    ]);
+    assert.deepEqual(lines[2]?.split(/\s+/), ['base', '2', '1', '3', '3', '0/1', '1/2']);
+  });
+});
+
+describe('npm run sweep', () => {
+  it('exits 2 with the usage for a grid value it cannot read (the entry file, in a child process)', () => {
+    const run = spawnTool('sweep', [tempDir(), '--cap', '9,many']);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /^sweep: --cap takes numbers or off \(got "many"\)\n\nusage: npm run sweep/);
+  });
+});
+
+describe('the sweep chart', () => {
+  it('is well-formed SVG with one dot per distinct point and every label escaped', () => {
+    const svg = scatterSvg(
+      [
+        { label: 'warnAt=5 <a&b>', x: 3, y: 2 },
+        { label: 'warnAt=7', x: 3, y: 2 },
+        { label: 'warnAt=9', x: 10, y: 1 },
+      ],
+      { title: 'messages vs caught', xLabel: 'messages', yLabel: 'stuck caught', yMax: 2 },
+    );
+    assertWellFormed(svg);
+    assert.equal(svg.match(/<circle /g)?.length, 2);
+    assert.ok(svg.includes(escapeXml('warnAt=5 <a&b>')));
+    assert.ok(svg.includes('>warnAt=7</text>'));
+  });
+
+  it('puts round ticks up to at least the largest value', () => {
+    assert.deepEqual(ticks(7), [0, 2, 4, 6, 8]);
+    assert.deepEqual(ticks(1), [0, 1]);
+  });
+
+  it('is written by npm run sweep next to the table (or the --json rows), from the corpus labels.json', async () => {
+    const dir = tempDir();
+    writeSession(dir, 'healthy', jsonl(records(healthy)));
+    writeSession(dir, 'stuck', jsonl(records(stuckSteps(14))));
+    writeFileSync(join(dir, 'labels.json'), JSON.stringify({ healthy: 'good', stuck: 'stuck' }));
+    const run = await runTool('sweep', [dir, '--warnAt', '5,7', '--svg', join(dir, 'chart.svg')]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(
+      run.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(2)
+        .map((line) => line.split(/\s{2,}/)),
+      [
+        ['warnAt=5', '1', '1', '2', '3', '0/1', '1/1'],
+        ['warnAt=7', '1', '1', '2', '3', '0/1', '1/1'],
+      ],
+    );
+    const svg = readFileSync(join(dir, 'chart.svg'), 'utf8');
+    assertWellFormed(svg);
+    assert.match(svg, />warnAt=5<\/text>/);
+
+    const json = await runTool('sweep', [dir, '--cap', '12,1', '--json', '--svg', join(dir, 'chart.svg')]);
+    assert.equal(json.status, 0, json.stderr);
+    const parsed = JSON.parse(json.stdout) as { rows: Record<string, unknown>[] } & Record<string, unknown>;
+    assert.deepEqual(Object.keys(parsed), ['version', 'sessions', 'labels', 'base', 'answer', 'rows']);
+    assert.deepEqual(parsed.sessions, ['healthy', 'stuck']);
+    assert.deepEqual(parsed.rows[0], {
+      setting: 'cap=12',
+      values: { cap: 12 },
+      sessionsWarned: 1,
+      sessionsGated: 1,
+      messagesDelivered: 2,
+      callsBlocked: 3,
+      goodTouched: 0,
+      stuckCaught: 1,
+    });
+    assert.equal(
+      parsed.rows[1]?.skipped,
+      '`limits.exact` must be a number >= 2, or null to stop counting it (got 1); a cap below 2 would deny the first call',
+    );
+  });
+});

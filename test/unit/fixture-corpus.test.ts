@@ -1,0 +1,115 @@
+/**
+ * The fixture corpus of real DSH sessions (`test/fixtures/sessions/`, written
+ * by `npm run record-sessions`) is complete and consistent: every scenario has
+ * its log, a label and a recorded trajectory, and that trajectory is what the
+ * log itself shows. The replay fidelity test builds on exactly this.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import * as zlib from 'node:zlib';
+
+import { CORPUS_DIR, LOG_FILE, PLAIN_LOG_FILE, type Recorded } from '../host/lib/corpus.js';
+import { readSessionLog } from '../host/lib/session-log.js';
+import { liveTrajectory } from '../host/lib/trajectory.js';
+
+const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
+
+const labels = JSON.parse(readFileSync(join(CORPUS_DIR, 'labels.json'), 'utf8')) as Record<string, unknown>;
+const recorded = JSON.parse(readFileSync(join(CORPUS_DIR, 'recorded.json'), 'utf8')) as Recorded;
+const scenarios = readdirSync(CORPUS_DIR)
+  .filter((entry) => statSync(join(CORPUS_DIR, entry)).isDirectory())
+  .sort();
+
+/** The reader decodes zstd with the `zstd` command, or with Node >= 22.15's own zstd. */
+const canDecodeZstd =
+  spawnSync('zstd', ['--version'], { stdio: 'ignore' }).status === 0 ||
+  typeof (zlib as unknown as { zstdDecompressSync?: unknown }).zstdDecompressSync === 'function';
+const needsZstd = canDecodeZstd ? {} : { skip: 'no zstd decoder here (install the zstd command or use Node >= 22.15)' };
+
+describe('the recorded session corpus', () => {
+  test('labels.json, recorded.json and the scenario directories name the same seven or more scenarios', () => {
+    assert.ok(scenarios.length >= 7, `scenario directories: ${scenarios.join(', ')}`);
+    assert.deepEqual(Object.keys(labels).sort(), scenarios);
+    assert.deepEqual(Object.keys(recorded).sort(), scenarios);
+  });
+
+  test('every scenario is labelled good or stuck, and the corpus has both', () => {
+    for (const [name, label] of Object.entries(labels)) assert.ok(label === 'good' || label === 'stuck', `${name}: ${String(label)}`);
+    assert.ok(Object.values(labels).includes('good'));
+    assert.ok(Object.values(labels).includes('stuck'));
+  });
+
+  test('every scenario keeps its log as DSH writes it by default: session.jsonl.zstd, zstd frames', () => {
+    for (const name of scenarios) {
+      const path = join(CORPUS_DIR, name, LOG_FILE);
+      assert.ok(existsSync(path), `${name} has ${LOG_FILE}`);
+      assert.deepEqual(readFileSync(path).subarray(0, 4), ZSTD_MAGIC, `${name}/${LOG_FILE} starts with a zstd frame`);
+    }
+  });
+
+  test('every recorded entry names the config it was mounted with, the DSH that wrote it, and what it shows', () => {
+    for (const name of scenarios) {
+      const entry = recorded[name]!;
+      assert.ok(entry.config !== null && typeof entry.config === 'object' && !Array.isArray(entry.config), `${name}: config is an object`);
+      assert.equal(entry.dsh, '0.1.0-rc.8', `${name}: dsh`);
+      assert.ok(entry.description.length > 20, `${name}: description`);
+      entry.trajectory.forEach((e, i) => assert.equal(e.call, i + 1, `${name}: calls are numbered 1..n in log order`));
+    }
+  });
+
+  test('each recorded trajectory is exactly the one its session log shows', needsZstd, () => {
+    for (const name of scenarios) {
+      const log = readSessionLog(join(CORPUS_DIR, name, LOG_FILE));
+      assert.ok(log.steps.length > 0, `${name}: the log decodes to tool calls`);
+      assert.deepEqual(liveTrajectory(log), recorded[name]!.trajectory, name);
+    }
+  });
+
+  test('the plain session.jsonl copies hold the same records as their zstd originals', needsZstd, () => {
+    const plain = scenarios.filter((name) => existsSync(join(CORPUS_DIR, name, PLAIN_LOG_FILE)));
+    assert.ok(plain.length >= 1, 'at least one scenario keeps a plain copy');
+    for (const name of plain) {
+      const fromPlain = readSessionLog(join(CORPUS_DIR, name, PLAIN_LOG_FILE));
+      const fromZstd = readSessionLog(join(CORPUS_DIR, name, LOG_FILE));
+      assert.deepEqual(fromPlain.records, fromZstd.records, name);
+      assert.deepEqual(liveTrajectory(fromPlain), recorded[name]!.trajectory, name);
+    }
+  });
+
+  test(
+    'the corpus shows denials by the plugin and by the approval layer, notices, a non-default config and a human message mid-turn',
+    needsZstd,
+    () => {
+      const entries = Object.values(recorded).flatMap((r) => r.trajectory);
+      assert.ok(
+        entries.some((e) => e.outcome === 'denied' && e.by === 'plugin'),
+        'a REPEAT_TOOL_BLOCKED denial',
+      );
+      assert.ok(
+        entries.some((e) => e.outcome === 'denied' && e.by === 'approval'),
+        'an ask refused by the approval layer',
+      );
+      assert.ok(
+        entries.some((e) => e.notices.length > 0),
+        'a notice',
+      );
+      assert.ok(
+        entries.every((e) => (e.outcome === 'ran' ? e.by === undefined : e.by !== undefined)),
+        'a denial, and only a denial, says by whom',
+      );
+      assert.ok(
+        Object.values(recorded).some((r) => Object.keys(r.config).length > 0),
+        'a scenario recorded under a non-default config',
+      );
+      const humanMidTurn = scenarios.some((name) => {
+        const records = readSessionLog(join(CORPUS_DIR, name, LOG_FILE)).records;
+        const firstCall = records.findIndex((r) => r.type === 'tool/call');
+        return records.some((r, i) => i > firstCall && r.type === 'user/message' && r.data?.source?.kind === 'user');
+      });
+      assert.ok(humanMidTurn, 'a human message logged after the first tool call');
+    },
+  );
+});

@@ -1,0 +1,114 @@
+/**
+ * The smallest host `apply()` can be mounted on: the hook order of the DSH
+ * 0.1.0-rc.8 tool pipeline (`tools/pre-execute` waterfall → approval when asked
+ * → guards, only when allowed → body → `tools/post-execute` waterfall, denied
+ * calls included) and `agent/pre-step` with the newly claimed messages. No tool
+ * body runs here: the replay supplies the result the log recorded.
+ */
+import type { ToolResult } from '../../src/lib/host.js';
+
+export type Answer = 'approve' | 'decline' | 'none';
+
+/** What a plugin module looks like to the replay: ours, built or from source. */
+export type ApplyFunction = (ctx: ReplayContext, config?: unknown) => unknown;
+
+type Next = () => Promise<unknown>;
+type Listener = (...args: never[]) => unknown;
+type Guard = (exec: unknown) => string | undefined;
+
+export interface ReplayContext {
+  on(event: string, listener: Listener): () => void;
+  readonly tools: { guard(guard: Guard): () => void };
+}
+
+export interface Gate {
+  /** The plugin's ask reason, when it asked. */
+  readonly asked: string | undefined;
+  /** Why the call did not run; `undefined` when it may run. */
+  readonly denied: string | undefined;
+  /** Who stopped it: the approval layer (an ask not granted) or a guard. */
+  readonly by: 'approval' | 'plugin' | undefined;
+}
+
+function field(holder: unknown, key: string): unknown {
+  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
+}
+
+/** The error result the host shows the model for a call that did not run. */
+export function denialResult(reason: string): ToolResult {
+  return { isError: true, content: [{ type: 'text', text: `Error: ${reason}` }], error: { message: reason } };
+}
+
+export class ReplayHost {
+  private readonly listeners = new Map<string, Listener[]>();
+  private readonly guards: Guard[] = [];
+  private readonly teardown: unknown;
+
+  readonly ctx: ReplayContext = {
+    on: (event, listener) => {
+      const list = this.listeners.get(event) ?? [];
+      list.push(listener);
+      this.listeners.set(event, list);
+      return () => list.splice(list.indexOf(listener) >>> 0, 1);
+    },
+    tools: {
+      guard: (guard) => {
+        this.guards.push(guard);
+        return () => this.guards.splice(this.guards.indexOf(guard) >>> 0, 1);
+      },
+    },
+  };
+
+  constructor(apply: ApplyFunction, config: unknown) {
+    this.teardown = apply(this.ctx, config);
+  }
+
+  dispose(): void {
+    if (typeof this.teardown === 'function') (this.teardown as () => void)();
+  }
+
+  private waterfall(event: string, args: readonly unknown[], last: Next): Promise<unknown> {
+    const list = [...(this.listeners.get(event) ?? [])] as ((...args: unknown[]) => unknown)[];
+    const run = (at: number): Promise<unknown> => {
+      const listener = list[at];
+      return listener === undefined ? last() : Promise.resolve(listener(...args, () => run(at + 1)));
+    };
+    return run(0);
+  }
+
+  /** Pre-execute, the operator's answer to an ask, then the guards: whether the call may run. */
+  async gate(exec: object, answer: Answer): Promise<Gate> {
+    const decision = await this.waterfall('tools/pre-execute', [exec], async () => ({ kind: 'allow' }));
+    const kind = field(decision, 'kind');
+    const name = String(field(exec, 'name'));
+    let asked: string | undefined;
+    if (kind === 'ask') {
+      asked = String(field(decision, 'reason') ?? '');
+      // The host's own denial texts for an ask that is not granted.
+      if (answer === 'decline') return { asked, denied: `the user rejected tool "${name}"`, by: 'approval' };
+      if (answer === 'none')
+        return { asked, denied: `tool "${name}" requires approval, but no approval channel is available`, by: 'approval' };
+    } else if (kind === 'deny') {
+      return { asked, denied: String(field(decision, 'reason') ?? `tool "${name}" was denied`), by: 'plugin' };
+    }
+    for (const guard of [...this.guards]) {
+      const reason = guard(exec);
+      if (reason !== undefined) return { asked, denied: reason, by: 'plugin' };
+    }
+    return { asked, denied: undefined, by: undefined };
+  }
+
+  /** Post-execute over a settled result: the notices attached to it, in order. */
+  async settle(exec: object, result: ToolResult): Promise<unknown[]> {
+    const post = await this.waterfall('tools/post-execute', [exec, result], async () => ({ kind: 'accept' }));
+    const contexts = field(post, 'additionalContexts');
+    return Array.isArray(contexts) ? [...contexts] : [];
+  }
+
+  /** `agent/pre-step` with the messages the agent claims from its inbox. */
+  async step(agent: object, messages: readonly unknown[]): Promise<void> {
+    await this.waterfall('agent/pre-step', [{ agent, messages, turn: 1, step: 1, signal: new AbortController().signal }], async () => ({
+      kind: 'continue',
+    }));
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * Replaying one session log through the real `apply()`: every call goes through
+ * pre-execute, the operator's answer and the guard in log order; a call the
+ * replay lets run gets the result the log recorded, a call it gates runs
+ * nothing; human messages reach `agent/pre-step` and reset. The plugin's own
+ * notices in the log are not fed back: the replay produces its own and counts them.
+ *
+ * Beside the plugin, a mirror made of the plugin's own modules (fingerprints,
+ * the window tracker, the failure classifier) measures the session itself:
+ * the peak count of each measure in the window and its longest failure streak.
+ */
+import { apply as pluginApply } from '../../src/index.js';
+import { resolveConfig, type BreakerConfig } from '../../src/lib/config.js';
+import { classifyFailure } from '../../src/lib/failure.js';
+import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/fingerprint.js';
+import type { ToolResult } from '../../src/lib/host.js';
+import { PLUGIN_NAME } from '../../src/lib/notice.js';
+import { compileScope } from '../../src/lib/scope.js';
+import { createTracker } from '../../src/lib/tracker.js';
+import { denialResult, ReplayHost, type Answer, type ApplyFunction } from './replay-host.js';
+import { sessionName, type SessionEvent, type SessionLog } from './session-log.js';
+
+export type Stage = 'warn' | 'summarize' | 'fail-warn';
+export type Track = 'repeat' | 'failure';
+
+/** One call as the replay lived it; the shape of a `recorded.json` trajectory entry. */
+export interface ReplayedCall {
+  /** 1-based, in log order. */
+  readonly call: number;
+  readonly tool: string;
+  readonly outcome: 'ran' | 'denied';
+  readonly by?: 'plugin' | 'approval';
+  /** Summaries of the plugin notices attached to this call's result, in order. */
+  readonly notices: readonly string[];
+  /** Whether the plugin asked the operator about it. */
+  readonly asked: boolean;
+  /** The tracks that gated it (empty when it ran). */
+  readonly tracks: readonly Track[];
+  /** The replay ran a call the live session did not: its result is borrowed (see {@link inferResult}). */
+  readonly inferred: boolean;
+}
+
+export interface Peak {
+  readonly fingerprint: string;
+  readonly count: number;
+}
+
+export interface SessionReport {
+  readonly session: string;
+  readonly path: string;
+  readonly calls: number;
+  readonly humanMessages: number;
+  /** Per measure (`exact`, `cmd`, `net`, …): the most occurrences of one fingerprint in the window. */
+  readonly peaks: Readonly<Record<string, Peak>>;
+  /** Per measure: the longest run of consecutive failures of one fingerprint. */
+  readonly failureStreaks: Readonly<Record<string, Peak>>;
+  readonly advisories: Readonly<Record<Stage, number>>;
+  readonly asked: number;
+  readonly denied: number;
+  readonly deniedBy: Readonly<Record<'plugin' | 'approval', number>>;
+  readonly gatedBy: Readonly<Record<Track, number>>;
+  /** Calls the replay let run that the live session did not, so their results were borrowed. */
+  readonly inferred: number;
+  readonly trajectory: readonly ReplayedCall[];
+  readonly warnings: readonly string[];
+}
+
+export interface ReplayOptions {
+  /** The plugin config as a user writes it (merged over the defaults by the plugin). */
+  readonly config?: unknown;
+  /** How the operator answers an ask. Default `none`, what headless DSH does. */
+  readonly answer?: Answer;
+  /** Another build of the plugin (e.g. `dist/`); default the source. */
+  readonly apply?: ApplyFunction;
+}
+
+const SUMMARY_FAILURE = / failed x(\d+)$/;
+const SUMMARY_OCCURRENCE = / \u00d7 (\d+)$/;
+
+/** The stage of one of our notices, read from its summary as the plugin writes it (notice.ts). */
+export function stageOf(summary: string, cfg: Pick<BreakerConfig, 'summarizeAt'>): Stage | undefined {
+  if (SUMMARY_FAILURE.test(summary)) return 'fail-warn';
+  const occurrence = SUMMARY_OCCURRENCE.exec(summary);
+  if (occurrence?.[1] === undefined) return undefined;
+  return Number(occurrence[1]) === cfg.summarizeAt ? 'summarize' : 'warn';
+}
+
+/** The tracks named by a denial or an ask (message.ts words them). */
+function tracksIn(text: string): Track[] {
+  const tracks: Track[] = [];
+  if (/repeat (and failure )?track|Repeated measures:/.test(text)) tracks.push('repeat');
+  if (/failure track|Failing measures:/.test(text)) tracks.push('failure');
+  return tracks;
+}
+
+function field(holder: unknown, key: string): unknown {
+  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
+}
+
+/** A logged result as post-execute saw it; the error code goes where the host puts it (`error.info.code`). */
+export function toolResultOf(event: Extract<SessionEvent, { kind: 'result' }>): ToolResult {
+  if (!event.isError) return { isError: false, content: event.content };
+  const info = event.error === undefined ? {} : { info: { code: event.error.code, name: event.error.name } };
+  return { isError: true, content: event.content, error: { message: event.text, ...info } };
+}
+
+/** Which layer refused a call in the live session: an ask that was not granted, or the plugin's denial. */
+function refusedBy(
+  callId: string,
+  text: string,
+  asks: ReadonlyMap<string, string>,
+  decisions: ReadonlyMap<string, string>,
+): 'plugin' | 'approval' | undefined {
+  const ask = asks.get(callId);
+  if (ask !== undefined && decisions.get(ask) !== 'allowed-once') return 'approval';
+  return text.startsWith('Error: REPEAT_TOOL_BLOCKED:') ? 'plugin' : undefined;
+}
+
+/**
+ * Measures the session with the plugin's own modules, independent of gating:
+ * occurrences in the window (reset by a human message) and failure streaks of
+ * the results that really ran.
+ */
+class Mirror {
+  private readonly tracker;
+  private readonly tracked;
+  private readonly agent = {};
+  readonly peaks: Record<string, Peak> = {};
+  readonly streaks: Record<string, Peak> = {};
+
+  constructor(private readonly cfg: BreakerConfig) {
+    this.tracker = createTracker(cfg.window);
+    this.tracked = compileScope(cfg);
+  }
+
+  fingerprintsOf(name: string, args: unknown): string[] {
+    return this.tracked(name) ? fingerprints({ name, args }, this.cfg).fps : [];
+  }
+
+  /** Only measures with a cap under this config take part in either track; the rest are not reported. */
+  private capped(fps: readonly string[]): string[] {
+    return fps.filter((fp) => Number.isFinite(limitFor(fp, this.cfg.limits)));
+  }
+
+  count(fps: readonly string[]): void {
+    // Every measure takes its slot in the window, as in the breaker; only capped ones are reported.
+    this.tracker.commit(this.agent, fps);
+    for (const fp of this.capped(fps)) raise(this.peaks, fp, this.tracker.count(this.agent, fp));
+  }
+
+  settle(name: string, args: unknown, fps: readonly string[], result: ToolResult): void {
+    const command = field(args, 'command');
+    const failure = classifyFailure(result, { shell: isShell(name), ...(typeof command === 'string' ? { command } : {}) });
+    const capped = this.capped(fps);
+    this.tracker.settle(this.agent, capped, failure).forEach((streak, at) => raise(this.streaks, capped[at] ?? '', streak));
+  }
+
+  reset(): void {
+    this.tracker.reset(this.agent);
+  }
+}
+
+function raise(book: Record<string, Peak>, fp: string, count: number): void {
+  const measure = measureOf(fp);
+  if (count > (book[measure]?.count ?? 0)) book[measure] = { fingerprint: fp, count };
+}
+
+interface Pending {
+  readonly exec: object;
+  readonly entry: {
+    call: number;
+    tool: string;
+    outcome: 'ran' | 'denied';
+    by?: 'plugin' | 'approval';
+    notices: string[];
+    asked: boolean;
+    tracks: Track[];
+    inferred: boolean;
+  };
+  readonly fps: string[];
+  readonly args: unknown;
+  settled: boolean;
+}
+
+/** Replays one parsed log. Never throws for anything in the log; a bad config throws (it is the caller's). */
+export async function replaySession(log: SessionLog, options: ReplayOptions = {}): Promise<SessionReport> {
+  const cfg = resolveConfig(options.config ?? {});
+  const host = new ReplayHost(options.apply ?? (pluginApply as unknown as ApplyFunction), options.config ?? {});
+  const answer = options.answer ?? 'none';
+  const mirror = new Mirror(cfg);
+  const agent = {};
+  const pending = new Map<string, Pending>();
+  const trajectory: Pending['entry'][] = [];
+  const asks = new Map<string, string>();
+  const decisions = new Map<string, string>();
+  /** The last real result per `exact:` fingerprint, for calls the live session never ran. */
+  const lastRun = new Map<string, ToolResult>();
+  const advisories: Record<Stage, number> = { warn: 0, summarize: 0, 'fail-warn': 0 };
+  const warnings = [...log.warnings];
+  let humanMessages = 0;
+
+  const settle = async (call: Pending, result: ToolResult): Promise<void> => {
+    call.settled = true;
+    for (const notice of await host.settle(call.exec, result)) {
+      const source = field(notice, 'source');
+      const summary = field(source, 'summary');
+      if (field(source, 'plugin') !== PLUGIN_NAME || typeof summary !== 'string') continue;
+      call.entry.notices.push(summary);
+      const stage = stageOf(summary, cfg);
+      if (stage !== undefined) advisories[stage] += 1;
+    }
+  };
+
+  for (const event of log.events) {
+    switch (event.kind) {
+      case 'human': {
+        humanMessages += 1;
+        const message = {
+          id: `replay-${event.seq}`,
+          role: 'user',
+          content: [{ type: 'text', text: event.text }],
+          source: { kind: 'user' },
+        };
+        await host.step(agent, [message]);
+        mirror.reset();
+        break;
+      }
+      case 'call': {
+        if (pending.has(event.callId)) {
+          warnings.push(`call id ${event.callId} logged twice; the second is ignored`);
+          break;
+        }
+        const exec = { callId: event.callId, name: event.name, arguments: event.arguments, agent, signal: new AbortController().signal };
+        const fps = mirror.fingerprintsOf(event.name, event.arguments);
+        mirror.count(fps);
+        const gate = await host.gate(exec, answer);
+        const entry: Pending['entry'] = {
+          call: trajectory.length + 1,
+          tool: event.name,
+          outcome: gate.denied === undefined ? 'ran' : 'denied',
+          notices: [],
+          asked: gate.asked !== undefined,
+          tracks: tracksIn(gate.denied === undefined ? '' : `${gate.asked ?? ''}\n${gate.denied}`),
+          inferred: false,
+        };
+        if (gate.by !== undefined) entry.by = gate.by;
+        trajectory.push(entry);
+        const call: Pending = { exec, entry, fps, args: event.arguments, settled: false };
+        pending.set(event.callId, call);
+        // Nothing runs for a gated call: post-execute sees the host's error at once.
+        if (gate.denied !== undefined) await settle(call, denialResult(gate.denied));
+        break;
+      }
+      case 'result': {
+        const call = pending.get(event.callId);
+        if (call === undefined) {
+          warnings.push(`result for unknown call id ${event.callId} ignored`);
+          break;
+        }
+        // A result the live session really got, or `undefined` when its call was refused live.
+        const recorded = refusedBy(event.callId, event.text, asks, decisions) === undefined ? toolResultOf(event) : undefined;
+        const exact = call.fps[0];
+        if (recorded !== undefined) {
+          mirror.settle(call.entry.tool, call.args, call.fps, recorded);
+          if (exact !== undefined) lastRun.set(exact, recorded);
+        }
+        if (call.settled) break;
+        if (recorded === undefined) call.entry.inferred = true;
+        await settle(call, recorded ?? inferResult(exact === undefined ? undefined : lastRun.get(exact)));
+        break;
+      }
+      case 'asked':
+        if (event.callId !== undefined) asks.set(event.callId, event.id);
+        break;
+      case 'decided':
+        decisions.set(event.id, event.outcome);
+        break;
+      case 'notice':
+        break;
+    }
+  }
+  host.dispose();
+
+  const denied = trajectory.filter((entry) => entry.outcome === 'denied');
+  return {
+    session: sessionName(log.path),
+    path: log.path,
+    calls: trajectory.length,
+    humanMessages,
+    peaks: mirror.peaks,
+    failureStreaks: mirror.streaks,
+    advisories,
+    asked: trajectory.filter((entry) => entry.asked).length,
+    denied: denied.length,
+    deniedBy: {
+      plugin: denied.filter((entry) => entry.by === 'plugin').length,
+      approval: denied.filter((entry) => entry.by === 'approval').length,
+    },
+    gatedBy: {
+      repeat: denied.filter((entry) => entry.tracks.includes('repeat')).length,
+      failure: denied.filter((entry) => entry.tracks.includes('failure')).length,
+    },
+    inferred: trajectory.filter((entry) => entry.inferred).length,
+    trajectory,
+    warnings,
+  };
+}
+
+/**
+ * The result of a call the replay lets run but the live session never ran. The
+ * log cannot say what it would have returned; the best evidence is the last
+ * real result of the same action (`exact:` fingerprint), else an empty success.
+ */
+export function inferResult(previous: ToolResult | undefined): ToolResult {
+  return previous ?? { isError: false, content: [] };
+}
+
+/** What the live session shows for one call: whether it ran and, if not, which layer refused it. */
+export interface LiveCall {
+  readonly call: number;
+  readonly tool: string;
+  readonly outcome: 'ran' | 'denied';
+  readonly by?: 'plugin' | 'approval';
+}
+
+/**
+ * The live verdicts as the log itself shows them, read independently of
+ * `recorded.json` so the fidelity test can check both: each call's outcome and
+ * the summaries of this plugin's notices, in conversation order.
+ */
+export function liveVerdicts(log: SessionLog): { calls: LiveCall[]; notices: string[] } {
+  const asks = new Map<string, string>();
+  const decisions = new Map<string, string>();
+  for (const event of log.events) {
+    if (event.kind === 'asked' && event.callId !== undefined) asks.set(event.callId, event.id);
+    if (event.kind === 'decided') decisions.set(event.id, event.outcome);
+  }
+  const calls = log.steps.map((step, at): LiveCall => {
+    const by = refusedBy(step.callId, step.text, asks, decisions);
+    return by === undefined ? { call: at + 1, tool: step.name, outcome: 'ran' } : { call: at + 1, tool: step.name, outcome: 'denied', by };
+  });
+  const notices = log.notices.filter((notice) => notice.plugin === PLUGIN_NAME).map((notice) => notice.summary ?? '');
+  return { calls, notices };
+}

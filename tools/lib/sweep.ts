@@ -1,0 +1,200 @@
+/**
+ * The sweep: one corpus replayed under a grid of settings, one row per setting.
+ * Grid axes are plugin settings (`warnAt`, …) plus two shorthands: `cap` sets
+ * the four action-identity caps together (`limits.exact/cmd/net/sink`) and
+ * `hostCap` sets `limits.host`. A setting the plugin would refuse, or one whose
+ * stages could never fire in order, is a skipped row with the reason.
+ */
+import { resolveConfig, type BreakerConfig } from '../../src/lib/config.js';
+import { advisoriesOf, wasGated } from './report.js';
+import { replaySession, type SessionReport } from './replay.js';
+import type { Answer } from './replay-host.js';
+import { sessionName, type SessionLog } from './session-log.js';
+import { renderMarkdown, renderTable, type Cell, type Column } from './table.js';
+
+export type Label = 'good' | 'stuck';
+
+/** The grid axes, in the order a setting is written. */
+export const AXES = ['window', 'warnAt', 'summarizeAt', 'cap', 'hostCap', 'failWarnAt', 'failLimit', 'onLimit'] as const;
+export type Axis = (typeof AXES)[number];
+export type AxisValue = number | null | string;
+
+const ACTION_MEASURES = ['exact', 'cmd', 'net', 'sink'] as const;
+
+export interface Setting {
+  /** The axis values of this setting, in {@link AXES} order, only for axes in the grid. */
+  readonly values: ReadonlyArray<readonly [Axis, AxisValue]>;
+}
+
+export interface SweepRow {
+  readonly setting: string;
+  readonly values: Readonly<Partial<Record<Axis, AxisValue>>>;
+  /** Why the setting was not replayed; absent for a replayed row. */
+  readonly skipped?: string;
+  readonly sessionsWarned: number;
+  readonly sessionsGated: number;
+  readonly messagesDelivered: number;
+  readonly callsBlocked: number;
+  /** Only with labels: known-good sessions that got any advisory or gate. */
+  readonly goodTouched?: number;
+  /** Only with labels: stuck sessions the gate engaged on (asked or denied); an advisory alone stops nothing. */
+  readonly stuckCaught?: number;
+}
+
+/** Parses one axis's comma list: numbers, `off`/`null` (a stage or cap turned off), or `ask`/`deny`. */
+export function parseAxis(axis: Axis, text: string): AxisValue[] {
+  return text.split(',').map((raw) => {
+    const value = raw.trim();
+    if (axis === 'onLimit') {
+      if (value !== 'ask' && value !== 'deny') throw new Error(`--onLimit takes ask and/or deny (got ${JSON.stringify(value)})`);
+      return value;
+    }
+    if (value === 'off' || value === 'null') return null;
+    const number = Number(value);
+    if (value === '' || !Number.isFinite(number)) throw new Error(`--${axis} takes numbers or off (got ${JSON.stringify(value)})`);
+    return number;
+  });
+}
+
+/** Every combination of the axes, the first axis varying slowest. */
+export function expandGrid(grid: ReadonlyMap<Axis, readonly AxisValue[]>): Setting[] {
+  let settings: Setting[] = [{ values: [] }];
+  for (const axis of AXES) {
+    const choices = grid.get(axis);
+    if (choices === undefined) continue;
+    settings = settings.flatMap((setting) => choices.map((value) => ({ values: [...setting.values, [axis, value] as const] })));
+  }
+  return settings;
+}
+
+export function settingLabel(setting: Setting): string {
+  return setting.values.map(([axis, value]) => `${axis}=${value === null ? 'off' : String(value)}`).join(' ') || 'base';
+}
+
+/** The plugin config of a setting: the base config with the axis values laid over it. */
+export function configOf(base: Readonly<Record<string, unknown>>, setting: Setting): Record<string, unknown> {
+  const config: Record<string, unknown> = { ...base };
+  const baseLimits = base.limits;
+  const limits: Record<string, unknown> =
+    typeof baseLimits === 'object' && baseLimits !== null ? { ...(baseLimits as Record<string, unknown>) } : {};
+  let touchedLimits = false;
+  for (const [axis, value] of setting.values) {
+    if (axis === 'cap') {
+      for (const measure of ACTION_MEASURES) limits[measure] = value;
+      touchedLimits = true;
+    } else if (axis === 'hostCap') {
+      limits.host = value;
+      touchedLimits = true;
+    } else config[axis] = value;
+  }
+  if (touchedLimits) config.limits = limits;
+  return config;
+}
+
+/** Why a valid config is still not worth replaying: a stage that could never fire, in order or at all. */
+export function pointless(cfg: BreakerConfig): string | undefined {
+  const caps = ACTION_MEASURES.map((measure) => cfg.limits[measure]).filter((cap): cap is number => typeof cap === 'number');
+  const cap = caps.length > 0 ? Math.min(...caps) : undefined;
+  if (cfg.warnAt !== null && cfg.summarizeAt !== null && cfg.warnAt >= cfg.summarizeAt)
+    return 'warnAt >= summarizeAt: the warning would come after the summary';
+  if (cap !== undefined && cfg.summarizeAt !== null && cfg.summarizeAt >= cap)
+    return 'summarizeAt >= cap: the gate comes first, so the summary never fires';
+  if (cap !== undefined && cfg.warnAt !== null && cfg.warnAt >= cap)
+    return 'warnAt >= cap: the gate comes first, so the warning never fires';
+  if (cfg.failWarnAt !== null && cfg.failLimit !== null && cfg.failWarnAt >= cfg.failLimit)
+    return 'failWarnAt >= failLimit: the failure gate comes first';
+  return undefined;
+}
+
+export interface SweepOptions {
+  readonly base?: Readonly<Record<string, unknown>>;
+  readonly answer?: Answer;
+  readonly labels?: ReadonlyMap<string, Label>;
+  /** Called after each setting, for a progress line. */
+  readonly onSetting?: (done: number, total: number) => void;
+}
+
+/** Replays every log under every setting. Logs are parsed once by the caller. */
+export async function sweep(logs: readonly SessionLog[], settings: readonly Setting[], options: SweepOptions = {}): Promise<SweepRow[]> {
+  const rows: SweepRow[] = [];
+  for (const [index, setting] of settings.entries()) {
+    rows.push(await sweepOne(logs, setting, options));
+    options.onSetting?.(index + 1, settings.length);
+  }
+  return rows;
+}
+
+async function sweepOne(logs: readonly SessionLog[], setting: Setting, options: SweepOptions): Promise<SweepRow> {
+  const config = configOf(options.base ?? {}, setting);
+  const head = { setting: settingLabel(setting), values: Object.fromEntries(setting.values) };
+  const empty = { sessionsWarned: 0, sessionsGated: 0, messagesDelivered: 0, callsBlocked: 0 };
+  let skipped: string | undefined;
+  try {
+    skipped = pointless(resolveConfig(config));
+  } catch (error) {
+    skipped = (error as Error).message.replace(/^repeat-tool-breaker: /, '');
+  }
+  if (skipped !== undefined) return { ...head, skipped, ...empty };
+  const reports: SessionReport[] = [];
+  for (const log of logs) reports.push(await replaySession(log, { config, answer: options.answer ?? 'none' }));
+  const touched = (report: SessionReport): boolean => advisoriesOf(report) > 0 || wasGated(report);
+  const row: SweepRow = {
+    ...head,
+    sessionsWarned: reports.filter((report) => advisoriesOf(report) > 0).length,
+    sessionsGated: reports.filter(wasGated).length,
+    messagesDelivered: reports.reduce((sum, report) => sum + advisoriesOf(report), 0),
+    callsBlocked: reports.reduce((sum, report) => sum + report.denied, 0),
+  };
+  const { labels } = options;
+  if (labels === undefined) return row;
+  const labelled = (label: Label): SessionReport[] => reports.filter((report) => labels.get(sessionName(report.path)) === label);
+  return { ...row, goodTouched: labelled('good').filter(touched).length, stuckCaught: labelled('stuck').filter(wasGated).length };
+}
+
+/** Reads `labels.json`: `{ "<session>": "good" | "stuck" }`. Throws naming the bad entry. */
+export function parseLabels(text: string, path: string): Map<string, Label> {
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`${path}: expected {"<session>": "good" | "stuck"}`);
+  const labels = new Map<string, Label>();
+  for (const [session, label] of Object.entries(parsed)) {
+    if (label !== 'good' && label !== 'stuck')
+      throw new Error(`${path}: ${JSON.stringify(session)} is labelled ${JSON.stringify(label)}; use "good" or "stuck"`);
+    labels.set(session, label);
+  }
+  return labels;
+}
+
+function columnsFor(labelled: boolean): Column[] {
+  const columns: Column[] = [
+    { title: 'setting' },
+    { title: 'sessions warned', right: true },
+    { title: 'sessions gated', right: true },
+    { title: 'messages delivered', right: true },
+    { title: 'calls blocked', right: true },
+  ];
+  if (labelled) columns.push({ title: 'good touched', right: true }, { title: 'stuck caught', right: true });
+  return columns;
+}
+
+function cellsOf(row: SweepRow, labelled: boolean, goods: number, stucks: number): Cell[] {
+  if (row.skipped !== undefined) return [row.setting, 'skipped', '-', '-', '-', ...(labelled ? ['-', '-'] : [])];
+  const cells: Cell[] = [row.setting, row.sessionsWarned, row.sessionsGated, row.messagesDelivered, row.callsBlocked];
+  if (labelled) cells.push(`${row.goodTouched ?? 0}/${goods}`, `${row.stuckCaught ?? 0}/${stucks}`);
+  return cells;
+}
+
+/** The sweep table, text or Markdown, then one line per skipped setting with its reason. */
+export function sweepTable(
+  rows: readonly SweepRow[],
+  labels: ReadonlyMap<string, Label> | undefined,
+  sessions: readonly string[],
+  markdown = false,
+): string {
+  const labelled = labels !== undefined;
+  const count = (label: Label): number => sessions.filter((session) => labels?.get(session) === label).length;
+  const cells = rows.map((row) => cellsOf(row, labelled, count('good'), count('stuck')));
+  const table = markdown ? renderMarkdown(columnsFor(labelled), cells) : renderTable(columnsFor(labelled), cells);
+  const skipped = rows.filter((row) => row.skipped !== undefined).map((row) => `skipped ${row.setting}: ${row.skipped ?? ''}`);
+  return [table, ...(skipped.length > 0 ? ['', ...skipped] : [])].join('\n');
+}
