@@ -54,8 +54,10 @@ interface Measured {
 interface Continued {
   readonly cycle: Cycle;
   readonly key: string;
-  /** The cycle's calls in the order the run began with them, joined by arrows. */
+  /** The cycle's calls in the order the run began with them, joined by arrows: what the advisory names. */
   readonly quote: string;
+  /** The same cycle from the current call on: what a denial names, the stopped call first. */
+  readonly next: string;
   readonly briefs: readonly string[];
 }
 
@@ -139,10 +141,13 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
       const step = sequences.step(call.agent, at);
       if (step !== undefined) steps.push(step);
     }
+    // The current call, index `keys.length` of the run, holds this place in the period.
+    const at = (keys.length - cycle.start) % cycle.period;
     return {
       cycle,
       key: cycleKey(steps.map((step) => step.key)),
       quote: steps.map((step) => step.quote).join(' \u2192 '),
+      next: [...steps.slice(at), ...steps.slice(0, at)].map((step) => step.quote).join(' \u2192 '),
       briefs: steps.map((step) => step.brief),
     };
   };
@@ -183,7 +188,7 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
     }
     if (pastLimit(cont) && sequence !== null && sequence.limit !== null) {
       const done = Math.floor((cont.cycle.run - 1) / cont.cycle.period);
-      hits.push({ key: cont.key, quote: cont.quote, track: 'sequence', count: done, cap: sequence.limit, failure: null });
+      hits.push({ key: cont.key, quote: cont.next, track: 'sequence', count: done, cap: sequence.limit, failure: null });
     }
     return hits.filter((hit) => !tracker.isExempt(agent, hit.key));
   };
@@ -226,7 +231,7 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
         const spent = uses.filter((key) => allowances.isSpent(agent, key));
         if (spent.length > 0) {
           deniedByUs.add(exec as object);
-          const quotes = spent.map((key) => (key === cont?.key ? cont.quote : (marks.find((mark) => mark.key === key)?.quote ?? key)));
+          const quotes = spent.map((key) => (key === cont?.key ? cont.next : (marks.find((mark) => mark.key === key)?.quote ?? key)));
           return own(spentMessage(call.name, quotes, cfg.exemptionCeiling, tracker.lastResult(agent), cfg.resultPreviewChars));
         }
       }

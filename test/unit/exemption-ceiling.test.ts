@@ -134,6 +134,6 @@ describe('the exemption ceiling through the hooks', () => {
     assert.equal(outcomes[4]!.asked, true, 'the fifth call would start a third repetition');
     assert.deepEqual(deniedAt(outcomes), [8, 9]);
     assert.equal(outcomes[7]!.asked, false);
-    assert.ok((outcomes[7]!.denyReason ?? '').includes('- grep -rn TODO src \u2192 echo done'), outcomes[7]!.denyReason);
+    assert.ok((outcomes[7]!.denyReason ?? '').includes('- echo done \u2192 grep -rn TODO src'), outcomes[7]!.denyReason);
   });
 });

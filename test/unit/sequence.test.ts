@@ -214,6 +214,7 @@ describe('the sequence gate (`limit`)', () => {
     assert.ok(text.includes(`- ${ARROWS} \u2014 a cycle repeated 4 times back to back (limit 4)`), text);
     assert.match(text, /a call that breaks the cycle will run/);
     assert.match(text, /description, timeoutMs/);
+    assert.ok((outcomes[17]!.denyReason ?? '').includes('- curl -s http://127.0.0.1:8080/items \u2192 read'), 'a denial names the cycle from the stopped call on');
   });
 
   test('the advisory says where the gate is', async () => {
