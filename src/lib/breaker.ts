@@ -86,11 +86,13 @@ const STEP_CHARS = 60;
 
 /** How the sequence track names a call: a shell command by itself, any other call by its fingerprint. */
 function stepOf(name: string, command: string | undefined, exact: string, key: string): Step {
+  // The history keeps these for `window` calls: a model-chosen tool name is cut like a quote.
+  const tool = name.slice(0, STEP_CHARS);
   if (command !== undefined) {
     // The verb is at the head; a huge command is not split twice for a summary label.
-    return { key, quote: preview(command, STEP_CHARS), brief: firstVerb(command.slice(0, 512)) || name };
+    return { key, quote: preview(command, STEP_CHARS), brief: firstVerb(command.slice(0, 512)).slice(0, STEP_CHARS) || tool };
   }
-  return { key, quote: preview(exact.slice('exact:'.length), STEP_CHARS), brief: name };
+  return { key, quote: preview(exact.slice('exact:'.length), STEP_CHARS), brief: tool };
 }
 
 function hasHumanMessage(messages: unknown): boolean {

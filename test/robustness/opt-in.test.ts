@@ -19,10 +19,14 @@ const PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
 const MB = 1 << 20;
 
 function probe(calls: number, shapes: string): { retainedBytes: number; afterDropBytes: number } {
-  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', PROBE, 'port', String(calls), shapes, JSON.stringify(ALL_ON)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', PROBE, 'port', String(calls), shapes, JSON.stringify(ALL_ON)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   assert.equal(run.status, 0, `memory probe failed: ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { retainedBytes: number; afterDropBytes: number };
 }
@@ -50,6 +54,21 @@ describe('the opt-in features keep memory bounded (P6)', () => {
 });
 
 describe('hostile input with every opt-in on (P5)', () => {
+  test('a cycle of calls to tools with 1 MB names is announced with a bounded text and summary', async () => {
+    const hooks = captureHooks(plugin, ALL_ON);
+    const agent = {};
+    const names = ['a', 'b'].map((c) => c.repeat(MB));
+    const outcomes = [];
+    for (let i = 0; i < 4; i += 1)
+      outcomes.push(
+        await drive(hooks, { callId: `c${i}`, name: names[i % 2], arguments: { path: '/w/x' }, agent }, { isError: false, content: [] }),
+      );
+    const notice = outcomes[3]?.notices[0];
+    assert.ok(notice !== undefined, 'announced at two repetitions');
+    const text = notice.content[0]?.text ?? '';
+    assert.ok(text.length > 0 && text.length < 2000, String(text.length));
+  });
+
   test('300 seeded hostile calls over 3 agents, asked and answered at random, never throw', async () => {
     const random = seeded(11);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -61,7 +80,12 @@ describe('hostile input with every opt-in on (P5)', () => {
       const agent = pick(agents);
       let exec: unknown;
       if (roll < 0.3) exec = { name: 'bash', arguments: { command: pick(HOSTILE_COMMANDS)[1](small) }, agent };
-      else if (roll < 0.5) exec = { name: pick(['write', 'web_fetch', 'bash']), arguments: pick(HOSTILE_ARGUMENTS.filter(([l]) => !l.includes('100,000')))[1](), agent };
+      else if (roll < 0.5)
+        exec = {
+          name: pick(['write', 'web_fetch', 'bash']),
+          arguments: pick(HOSTILE_ARGUMENTS.filter(([l]) => !l.includes('100,000')))[1](),
+          agent,
+        };
       else if (roll < 0.55) exec = pick([null, throwingProxy({}), { name: 'bash', agent: 3 }]);
       // A small alphabet of calls, so cycles form and the gate, ceiling and progress paths all run.
       else exec = { name: 'bash', arguments: { command: pick(['ls', 'curl https://a.com/x', 'grep -r x .']) }, agent };

@@ -68,7 +68,12 @@ describe('sequence', () => {
     ['count', Number.NaN],
   ] as const) {
     test(`sequence.${key}: ${String(bad)} throws naming the key, the value and the minimum`, () => {
-      throwsNaming({ sequence: { [key]: bad } }, `\`sequence.${key}\``, '>= 2', `got ${typeof bad === 'string' ? JSON.stringify(bad) : String(bad)}`);
+      throwsNaming(
+        { sequence: { [key]: bad } },
+        `\`sequence.${key}\``,
+        '>= 2',
+        `got ${typeof bad === 'string' ? JSON.stringify(bad) : String(bad)}`,
+      );
     });
   }
 
@@ -103,7 +108,13 @@ describe('progress', () => {
 
   for (const bad of ['result', 'RESULTS', true, null, undefined]) {
     test(`progress: ${bad === undefined ? 'undefined' : JSON.stringify(bad)} throws naming the key, the value and the two choices`, () => {
-      throwsNaming({ progress: bad }, '`progress`', '`ignore`', '`results`', `got ${bad === undefined ? 'undefined' : JSON.stringify(bad)}`);
+      throwsNaming(
+        { progress: bad },
+        '`progress`',
+        '`ignore`',
+        '`results`',
+        `got ${bad === undefined ? 'undefined' : JSON.stringify(bad)}`,
+      );
     });
   }
 });

@@ -6,7 +6,18 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config.js';
 import { createProgressBook, isActionKey, resultDigest } from '../../src/lib/progress.js';
-import { bash, bashResult, defaultCap, deniedAt, failing, newHost, noticedAt, on, textResult, type CallOutcome } from '../support/session.js';
+import {
+  bash,
+  bashResult,
+  defaultCap,
+  deniedAt,
+  failing,
+  newHost,
+  noticedAt,
+  on,
+  textResult,
+  type CallOutcome,
+} from '../support/session.js';
 import type { FakeHost, HostResult } from '../support/fake-host.js';
 
 const IGNORE = DEFAULTS.ignoreArgs;
@@ -97,7 +108,13 @@ function advancing(): (args: unknown) => HostResult {
   return () => bashResult(0, `progress ${(n += 1)}`);
 }
 
-async function poll(host: FakeHost, agent: object, n: number, command: string, body: (args: unknown) => HostResult): Promise<CallOutcome[]> {
+async function poll(
+  host: FakeHost,
+  agent: object,
+  n: number,
+  command: string,
+  body: (args: unknown) => HostResult,
+): Promise<CallOutcome[]> {
   const out: CallOutcome[] = [];
   for (let i = 0; i < n; i += 1) out.push(await host.call({ agent, ...bash(command), body }));
   return out;
@@ -116,7 +133,9 @@ describe('progress-aware gating through the hooks', () => {
   });
 
   test('with `results`, identical results are gated at the cap as before', async () => {
-    const outcomes = await poll(newHost({ onLimit: 'deny', progress: 'results' }), {}, cap + 1, 'cat /etc/hostname', () => bashResult(0, 'same'));
+    const outcomes = await poll(newHost({ onLimit: 'deny', progress: 'results' }), {}, cap + 1, 'cat /etc/hostname', () =>
+      bashResult(0, 'same'),
+    );
     assert.deepEqual(deniedAt(outcomes), [cap, cap + 1]);
   });
 
@@ -134,7 +153,8 @@ describe('progress-aware gating through the hooks', () => {
     let n = 0;
     const body = (): HostResult => bashResult(0, `status ${(n += 1)}`);
     const outcomes: CallOutcome[] = [];
-    for (let i = 0; i < hostCap + 1; i += 1) outcomes.push(await host.call({ agent: host, ...bash(`curl -s https://api.example.com/jobs/${i % 2}`), body }));
+    for (let i = 0; i < hostCap + 1; i += 1)
+      outcomes.push(await host.call({ agent: host, ...bash(`curl -s https://api.example.com/jobs/${i % 2}`), body }));
     assert.deepEqual(deniedAt(outcomes), [hostCap, hostCap + 1]);
     assert.match(outcomes[hostCap - 1]!.denyReason ?? '', /host:api\.example\.com/);
   });
@@ -143,12 +163,19 @@ describe('progress-aware gating through the hooks', () => {
     const host = newHost({ onLimit: 'deny', progress: 'results' });
     let n = 0;
     const outcomes: CallOutcome[] = [];
-    for (let i = 0; i < on(DEFAULTS.failLimit) + 1; i += 1) outcomes.push(await host.call({ agent: host, ...bash('make test'), body: failing(2, `error ${(n += 1)}`) }));
+    for (let i = 0; i < on(DEFAULTS.failLimit) + 1; i += 1)
+      outcomes.push(await host.call({ agent: host, ...bash('make test'), body: failing(2, `error ${(n += 1)}`) }));
     assert.deepEqual(deniedAt(outcomes), [on(DEFAULTS.failLimit) + 1]);
   });
 
   test('with `results`, fewer than two known results is no evidence of progress: the gate fires', async () => {
-    const outcomes = await poll(newHost({ onLimit: 'deny', progress: 'results', limits: { exact: 2, cmd: 2 } }), {}, 3, 'cat /run/once', advancing());
+    const outcomes = await poll(
+      newHost({ onLimit: 'deny', progress: 'results', limits: { exact: 2, cmd: 2 } }),
+      {},
+      3,
+      'cat /run/once',
+      advancing(),
+    );
     assert.deepEqual(deniedAt(outcomes), [2, 3]);
   });
 

@@ -64,7 +64,12 @@ describe('findCycle: a run of distinct calls repeating back to back', () => {
 
 describe('cycleKey: one key per cycle, whatever the rotation', () => {
   test('every rotation of a cycle gives the same key, and it starts with seq:', () => {
-    const keys = [['a', 'b', 'c', 'd'], ['b', 'c', 'd', 'a'], ['c', 'd', 'a', 'b'], ['d', 'a', 'b', 'c']].map(cycleKey);
+    const keys = [
+      ['a', 'b', 'c', 'd'],
+      ['b', 'c', 'd', 'a'],
+      ['c', 'd', 'a', 'b'],
+      ['d', 'a', 'b', 'c'],
+    ].map(cycleKey);
     assert.equal(new Set(keys).size, 1);
     assert.ok(keys[0]!.startsWith('seq:'), keys[0]);
   });
@@ -214,7 +219,10 @@ describe('the sequence gate (`limit`)', () => {
     assert.ok(text.includes(`- ${ARROWS} \u2014 a cycle repeated 4 times back to back (limit 4)`), text);
     assert.match(text, /a call that breaks the cycle will run/);
     assert.match(text, /description, timeoutMs/);
-    assert.ok((outcomes[17]!.denyReason ?? '').includes('- curl -s http://127.0.0.1:8080/items \u2192 read'), 'a denial names the cycle from the stopped call on');
+    assert.ok(
+      (outcomes[17]!.denyReason ?? '').includes('- curl -s http://127.0.0.1:8080/items \u2192 read'),
+      'a denial names the cycle from the stopped call on',
+    );
   });
 
   test('the advisory says where the gate is', async () => {
@@ -247,10 +255,16 @@ describe('the sequence gate (`limit`)', () => {
     assert.ok((outcomes[16]!.askReason ?? '').includes(ARROWS));
     assert.equal(outcomes[16]!.ran, true);
     const later = await goRound(host, agent, 20, { answer: 'approve' }, 1);
-    assert.ok(later.every((o) => o.ran && !o.asked), 'the exempt cycle runs on');
+    assert.ok(
+      later.every((o) => o.ran && !o.asked),
+      'the exempt cycle runs on',
+    );
     await host.call({ agent, ...bash('ls -la') });
     const rotated = await goRound(host, agent, 20, { answer: 'approve' }, 2);
-    assert.ok(rotated.every((o) => o.ran && !o.asked), 'a rotation of the approved cycle is the same cycle');
+    assert.ok(
+      rotated.every((o) => o.ran && !o.asked),
+      'a rotation of the approved cycle is the same cycle',
+    );
     assert.deepEqual(rotated.flatMap(cycleNotices), [], 'an exempt cycle is not announced again');
   });
 

@@ -53,7 +53,11 @@ function newAgent(): any {
   return { id: 'main', session: { events, append: (type: string, data: unknown) => events.push({ type, data }) } };
 }
 
-async function rig(options: { config: Record<string, unknown>; approve?: boolean; stdout?: (command: string, run: number) => string }): Promise<Rig> {
+async function rig(options: {
+  config: Record<string, unknown>;
+  approve?: boolean;
+  stdout?: (command: string, run: number) => string;
+}): Promise<Rig> {
   const ctx = new Context();
   ctx.provide('systemPrompt', { tools: () => () => {}, section: () => () => {}, context: () => () => {} });
   ctx.plugin(ToolRuntime);
@@ -71,12 +75,20 @@ async function rig(options: { config: Record<string, unknown>; approve?: boolean
     defineTool({
       name: 'bash',
       description: 'stub bash: counts its runs and prints what the scenario scripts',
-      parameters: { command: { type: 'string', required: true }, description: { type: 'string', required: true }, timeoutMs: { type: 'number' } },
+      parameters: {
+        command: { type: 'string', required: true },
+        description: { type: 'string', required: true },
+        timeoutMs: { type: 'number' },
+      },
       output: {
         schema: {
           type: 'object',
           additionalProperties: false,
-          properties: { kind: { type: 'string', required: true }, exitCode: { type: 'integer', required: true }, stdout: { type: 'string', required: true } },
+          properties: {
+            kind: { type: 'string', required: true },
+            exitCode: { type: 'integer', required: true },
+            stdout: { type: 'string', required: true },
+          },
         },
         render: (_args: unknown, value: { stdout: string }) => [{ type: 'text', text: value.stdout }],
       },
@@ -151,17 +163,21 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     assert.equal(results.flatMap((res) => ours(res.contexts)).length, 0);
   });
 
-  test('progress: results — a poll whose output changes runs past the cap; one whose output does not is denied at it', onlyOurs, async () => {
-    const r = await rig({
-      config: { onLimit: 'deny', progress: 'results' },
-      stdout: (command, run) => (command === 'cat /run/job.status' ? `job at ${run * 10}%` : 'unchanged'),
-    });
-    for (let i = 0; i < caps.exact + 3; i += 1) assert.equal((await r.call('cat /run/job.status')).isError, false, `poll ${i + 1} ran`);
-    const still: Result[] = [];
-    for (let i = 0; i < caps.exact; i += 1) still.push(await r.call('cat /etc/hostname'));
-    assert.equal(r.runs.get('cat /etc/hostname'), caps.exact - 1);
-    assert.match(still[caps.exact - 1]!.text, BLOCKED);
-  });
+  test(
+    'progress: results — a poll whose output changes runs past the cap; one whose output does not is denied at it',
+    onlyOurs,
+    async () => {
+      const r = await rig({
+        config: { onLimit: 'deny', progress: 'results' },
+        stdout: (command, run) => (command === 'cat /run/job.status' ? `job at ${run * 10}%` : 'unchanged'),
+      });
+      for (let i = 0; i < caps.exact + 3; i += 1) assert.equal((await r.call('cat /run/job.status')).isError, false, `poll ${i + 1} ran`);
+      const still: Result[] = [];
+      for (let i = 0; i < caps.exact; i += 1) still.push(await r.call('cat /etc/hostname'));
+      assert.equal(r.runs.get('cat /etc/hostname'), caps.exact - 1);
+      assert.match(still[caps.exact - 1]!.text, BLOCKED);
+    },
+  );
 
   test('exemption ceiling: after an approval, N more calls run and the next is denied without a second ask', onlyOurs, async () => {
     const r = await rig({ config: { exemptionCeiling: 2 }, approve: true });
