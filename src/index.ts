@@ -9,6 +9,7 @@ import { PLUGIN_NAME } from './lib/notice.js';
 
 export { DEFAULTS, resolveConfig } from './lib/config.js';
 export type { BreakerConfig, LocalHosts, OnLimit } from './lib/config.js';
+export type { Progress, SequenceConfig } from './lib/config.js';
 export type { HostContext, Notice, ToolExecution, ToolResult } from './lib/host.js';
 
 export const name = PLUGIN_NAME;

@@ -1,23 +1,38 @@
 /**
  * The breaker: the four hook algorithms over one tracker. The guard is the only
  * counter; pre-execute only asks, post-execute only settles outcomes, and a
- * human message resets. Two tracks (occurrence, failure) merge into one list of
- * hits before exemptions and refusals apply, so there is one gate and one way
- * to get stuck.
+ * human message resets. The tracks (occurrence, failure, and the opt-in
+ * sequence track) merge into one list of hits before exemptions and refusals
+ * apply, so there is one gate and one way to get stuck. Each opt-in feature has
+ * its own book, created only when configured, so that off costs nothing.
  */
 import type { BreakerConfig } from './config.js';
 import type { Agent, Notice, PreStepPayload } from './host.js';
 import type { Hit } from './message.js';
 import type { Mark } from './mark.js';
 import { readCall } from './call.js';
+import { createAllowanceBook } from './ceiling.js';
+import { firstVerb } from './command.js';
 import { classifyFailure } from './failure.js';
 import { fingerprints, isShell } from './fingerprint.js';
 import { isEnabled, markAll } from './mark.js';
 import { safeMember } from './member.js';
-import { askMessage, denyMessage, failWarnMessage, renderHead, summarizeMessage, warnMessage } from './message.js';
-import { createNotice, failureSummary, occurrenceSummary } from './notice.js';
+import {
+  askMessage,
+  cycleMessage,
+  denyMessage,
+  failWarnMessage,
+  preview,
+  renderHead,
+  spentMessage,
+  summarizeMessage,
+  warnMessage,
+} from './message.js';
+import { createNotice, cycleSummary, failureSummary, occurrenceSummary } from './notice.js';
 import { own } from './own.js';
+import { createProgressBook, isActionKey, resultDigest } from './progress.js';
 import { compileScope } from './scope.js';
+import { createSequenceBook, cycleKey, findCycle, type Cycle, type Step } from './sequence.js';
 import { failureWarning, occurrenceStage, type Warning } from './stage.js';
 import { createTracker } from './tracker.js';
 
@@ -31,6 +46,19 @@ interface Measured {
   readonly name: string;
   readonly command: string | undefined;
   readonly marks: readonly Mark[];
+  /** The call as the sequence track records it; `null` when the track is off. */
+  readonly step: Step | null;
+}
+
+/** A cycle the current call continues, at or past the advisory, with what messages and the gate need. */
+interface Continued {
+  readonly cycle: Cycle;
+  readonly key: string;
+  /** The cycle's calls in the order the run began with them, joined by arrows: what the advisory names. */
+  readonly quote: string;
+  /** The same cycle from the current call on: what a denial names, the stopped call first. */
+  readonly next: string;
+  readonly briefs: readonly string[];
 }
 
 interface PendingAsk {
@@ -53,6 +81,20 @@ function commandOf(args: unknown): string | undefined {
   return typeof command === 'string' ? command : undefined;
 }
 
+/** Longest one call is quoted inside a cycle; a cycle of four stays readable on a line or two. */
+const STEP_CHARS = 60;
+
+/** How the sequence track names a call: a shell command by itself, any other call by its fingerprint. */
+function stepOf(name: string, command: string | undefined, exact: string, key: string): Step {
+  // The history keeps these for `window` calls: a model-chosen tool name is cut like a quote.
+  const tool = name.slice(0, STEP_CHARS);
+  if (command !== undefined) {
+    // The verb is at the head; a huge command is not split twice for a summary label.
+    return { key, quote: preview(command, STEP_CHARS), brief: firstVerb(command.slice(0, 512)).slice(0, STEP_CHARS) || tool };
+  }
+  return { key, quote: preview(exact.slice('exact:'.length), STEP_CHARS), brief: tool };
+}
+
 function hasHumanMessage(messages: unknown): boolean {
   // An unreadable message is not evidence of a human.
   return Array.isArray(messages) && messages.some((message) => safeMember(safeMember(message, 'source'), 'kind') === 'user');
@@ -65,6 +107,11 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
   const pending = new WeakMap<object, PendingAsk>();
   const deniedByUs = new WeakSet<object>();
   const advisories = new WeakMap<object, Notice>();
+  const cycleNotices = new WeakMap<object, Notice>();
+  const sequence = cfg.sequence;
+  const sequences = sequence === null ? null : createSequenceBook(cfg.window);
+  const progress = cfg.progress === 'results' ? createProgressBook(cfg.window) : null;
+  const allowances = cfg.exemptionCeiling === null ? null : createAllowanceBook(cfg.exemptionCeiling);
 
   /** The call's measures, or `null` when it is transparent (no agent, untracked, unreadable). */
   const measure = (exec: unknown): Measured | null => {
@@ -76,14 +123,54 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
     if (call.agent !== null && tracked(call.name)) {
       const { fps } = fingerprints(call, cfg);
       const command = isShell(call.name) ? commandOf(call.args) : undefined;
-      result = { agent: call.agent, name: call.name, command, marks: markAll(fps, cfg) };
+      const marks = markAll(fps, cfg);
+      const exact = marks[0];
+      const step = sequences === null || exact === undefined ? null : stepOf(call.name, command, fps[0] as string, exact.key);
+      result = { agent: call.agent, name: call.name, command, marks, step };
     }
     measured.set(exec, result);
     return result;
   };
 
-  /** Failure hits first (the more actionable), then repeats; exempt measures never block. */
-  const blockingHits = (call: Measured): GateHit[] => {
+  /** The cycle the call continues, once it has come round `sequence.count` times; else `null`. */
+  const continued = (call: Measured): Continued | null => {
+    if (sequences === null || sequence === null || call.step === null) return null;
+    const keys = sequences.keys(call.agent);
+    const cycle = findCycle(keys, call.step.key, sequence.length);
+    if (cycle === null || cycle.run < sequence.count * cycle.period) return null;
+    const steps: Step[] = [];
+    for (let at = cycle.start; at < cycle.start + cycle.period; at += 1) {
+      const step = sequences.step(call.agent, at);
+      if (step !== undefined) steps.push(step);
+    }
+    // The current call, index `keys.length` of the run, holds this place in the period.
+    const at = (keys.length - cycle.start) % cycle.period;
+    return {
+      cycle,
+      key: cycleKey(steps.map((step) => step.key)),
+      quote: steps.map((step) => step.quote).join(' \u2192 '),
+      next: [...steps.slice(at), ...steps.slice(0, at)].map((step) => step.quote).join(' \u2192 '),
+      briefs: steps.map((step) => step.brief),
+    };
+  };
+
+  /** Whether the call would go round a cycle that has already come round `limit` times. */
+  const pastLimit = (cont: Continued | null): cont is Continued =>
+    cont !== null && sequence !== null && sequence.limit !== null && cont.cycle.run > sequence.limit * cont.cycle.period;
+
+  /** The exemptions this call would use: its exempt measures, and an exempt cycle it continues past the limit. */
+  const exemptUses = (call: Measured, cont: Continued | null): string[] => {
+    const keys = call.marks.filter((mark) => tracker.isExempt(call.agent, mark.key)).map((mark) => mark.key);
+    if (pastLimit(cont) && tracker.isExempt(call.agent, cont.key)) keys.push(cont.key);
+    return keys;
+  };
+
+  /**
+   * Failure hits first (the more actionable), then repeats, then a cycle; exempt
+   * measures never block. With `progress: results`, a repeat hit on an action
+   * measure whose recent results differ is held back: a poll making progress.
+   */
+  const blockingHits = (call: Measured, cont: Continued | null): GateHit[] => {
     const hits: GateHit[] = [];
     const { agent, marks } = call;
     if (cfg.failLimit !== null) {
@@ -97,7 +184,13 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
     }
     for (const mark of marks) {
       const count = tracker.count(agent, mark.key) + 1;
-      if (count >= mark.cap) hits.push({ key: mark.key, quote: mark.quote, track: 'repeat', count, cap: mark.cap, failure: null });
+      if (count >= mark.cap && (progress === null || !progress.varied(agent, mark.key))) {
+        hits.push({ key: mark.key, quote: mark.quote, track: 'repeat', count, cap: mark.cap, failure: null });
+      }
+    }
+    if (pastLimit(cont) && sequence !== null && sequence.limit !== null) {
+      const done = Math.floor((cont.cycle.run - 1) / cont.cycle.period);
+      hits.push({ key: cont.key, quote: cont.next, track: 'sequence', count: done, cap: sequence.limit, failure: null });
     }
     return hits.filter((hit) => !tracker.isExempt(agent, hit.key));
   };
@@ -107,12 +200,15 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
       if (cfg.onLimit !== 'ask') return undefined;
       const call = measure(exec);
       if (call === null) return undefined;
-      const hits = blockingHits(call);
+      const cont = continued(call);
+      // A spent allowance is denied by the guard without a second ask.
+      if (allowances !== null && exemptUses(call, cont).some((key) => allowances.isSpent(call.agent, key))) return undefined;
+      const hits = blockingHits(call, cont);
       // A refused measure is denied by the guard without asking again this turn.
       if (hits.length === 0 || hits.some((hit) => tracker.isRefused(call.agent, hit.key))) return undefined;
       pending.set(exec as object, { hits });
       // The host keeps both texts; copies do not pin the huge fingerprints they quote (P6).
-      return { kind: 'ask', reason: own(askMessage(call.name, hits)) };
+      return { kind: 'ask', reason: own(askMessage(call.name, hits, cfg.exemptionCeiling)) };
     },
 
     guard(exec) {
@@ -120,16 +216,32 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
       if (call === null) return undefined;
       const { agent, marks } = call;
       const approved = pending.get(exec as object);
+      let granted: readonly string[] = [];
       if (approved !== undefined) {
         // A declined ask never reaches the guard: reaching it means the operator approved.
         pending.delete(exec as object);
-        tracker.exempt(agent, approved.hits.map((hit) => hit.key));
+        granted = approved.hits.map((hit) => hit.key);
+        tracker.exempt(agent, granted);
+        allowances?.grant(agent, granted);
       }
-      const hits = blockingHits(call);
+      const cont = continued(call);
+      // The attempt joins the history whatever the verdict: a denied call is the model going round all the same.
+      if (call.step !== null) sequences?.record(agent, call.step);
+      // The approved call itself is what the operator said yes to; the allowance counts the calls after it.
+      const uses = allowances === null ? [] : exemptUses(call, cont).filter((key) => !granted.includes(key));
+      if (allowances !== null && cfg.exemptionCeiling !== null) {
+        const spent = uses.filter((key) => allowances.isSpent(agent, key));
+        if (spent.length > 0) {
+          deniedByUs.add(exec as object);
+          const quotes = spent.map((key) => (key === cont?.key ? cont.next : (marks.find((mark) => mark.key === key)?.quote ?? key)));
+          return own(spentMessage(call.name, quotes, cfg.exemptionCeiling, tracker.lastResult(agent), cfg.resultPreviewChars));
+        }
+      }
+      const hits = blockingHits(call, cont);
       if (hits.length > 0) {
         deniedByUs.add(exec as object);
-        // Only what hit is spent: the call never touched its other resources.
-        tracker.commit(agent, hits.map((hit) => hit.key));
+        // Only what hit is spent: the call never touched its other resources. A cycle has no slot in the window.
+        tracker.commit(agent, hits.filter((hit) => hit.track !== 'sequence').map((hit) => hit.key));
         return own(denyMessage({
           name: call.name,
           hits,
@@ -143,6 +255,12 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
         const text = stage.level === 2 ? summarizeMessage(stage.mark.quote, stage.count) : warnMessage(stage.mark.quote, stage.count);
         advisories.set(exec as object, createNotice(text, occurrenceSummary(stage.mark.label, stage.count)));
       }
+      // One notice per crossing: the run passes `count` periods exactly once until the cycle breaks.
+      if (sequence !== null && cont !== null && cont.cycle.run === sequence.count * cont.cycle.period && !tracker.isExempt(agent, cont.key)) {
+        const text = cycleMessage(cont.quote, cont.cycle.period, sequence.count, sequence.limit);
+        cycleNotices.set(exec as object, createNotice(text, cycleSummary(cont.briefs, sequence.count)));
+      }
+      allowances?.spend(agent, uses);
       tracker.commit(agent, marks.map((mark) => mark.key));
       return undefined;
     },
@@ -157,9 +275,9 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
           // Declined, unattended or cancelled: the budget is spent though the call never ran.
           pending.delete(exec as object);
           deniedByUs.add(exec as object);
-          const keys = asked.hits.map((hit) => hit.key);
-          tracker.refuse(agent, keys);
-          tracker.commit(agent, keys);
+          tracker.refuse(agent, asked.hits.map((hit) => hit.key));
+          tracker.commit(agent, asked.hits.filter((hit) => hit.track !== 'sequence').map((hit) => hit.key));
+          if (call.step !== null) sequences?.record(agent, call.step);
         } else if (!deniedByUs.has(exec as object)) {
           const failure = classifyFailure(result, { shell: isShell(call.name), ...(call.command === undefined ? {} : { command: call.command }) });
           const counted = marks.filter((mark) => isEnabled(mark) && !tracker.isExempt(agent, mark.key));
@@ -170,6 +288,10 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
           });
           const top = failureWarning(warned);
           if (top !== null) owed.push(createNotice(failWarnMessage(top.mark.quote, top.streak, failure), failureSummary(top.mark.label, top.streak)));
+          if (progress !== null) {
+            const actions = marks.filter((mark) => isEnabled(mark) && isActionKey(mark.key)).map((mark) => mark.key);
+            progress.record(agent, actions, resultDigest(result, call.name, cfg.ignoreArgs));
+          }
           const head = renderHead(result, cfg.resultPreviewChars);
           if (head !== '') tracker.setLastResult(agent, head);
         }
@@ -180,6 +302,11 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
           advisories.delete(exec);
           owed.push(advisory);
         }
+        const cycle = cycleNotices.get(exec);
+        if (cycle !== undefined) {
+          cycleNotices.delete(exec);
+          owed.push(cycle);
+        }
       }
       return owed;
     },
@@ -187,7 +314,12 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
     reset(payload) {
       const agent = payload.agent;
       const keyable = (typeof agent === 'object' && agent !== null) || typeof agent === 'function';
-      if (keyable && hasHumanMessage(payload.messages)) tracker.reset(agent as Agent);
+      if (keyable && hasHumanMessage(payload.messages)) {
+        tracker.reset(agent as Agent);
+        sequences?.reset(agent as Agent);
+        progress?.reset(agent as Agent);
+        allowances?.reset(agent as Agent);
+      }
     },
   };
 }

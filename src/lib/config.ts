@@ -6,6 +6,17 @@
 
 export type OnLimit = 'ask' | 'deny';
 export type LocalHosts = 'deny' | 'allow';
+export type Progress = 'ignore' | 'results';
+
+/** The sequence track (opt-in): cycles of different calls that repeat back to back. */
+export interface SequenceConfig {
+  /** Longest cycle looked for, in distinct calls (at least 2). */
+  readonly length: number;
+  /** Complete repetitions at which the advisory fires. */
+  readonly count: number;
+  /** Complete repetitions after which a call continuing the cycle meets the gate; `null`: advise only. */
+  readonly limit: number | null;
+}
 
 export interface BreakerConfig {
   /** Recent committed calls per agent that are counted. */
@@ -33,6 +44,12 @@ export interface BreakerConfig {
   readonly hostAliases: Readonly<Record<string, string>>;
   /** Occurrence caps (stage 3) per measure or per full fingerprint; `null` disables both tracks. */
   readonly limits: Readonly<Record<string, number | null>>;
+  /** The sequence track; `null` (the default) leaves it off. */
+  readonly sequence: SequenceConfig | null;
+  /** `results`: a repeat gate on an action measure waits while its recent results still differ. */
+  readonly progress: Progress;
+  /** Calls an approved exemption allows before the measure is denied outright; `null`: unlimited. */
+  readonly exemptionCeiling: number | null;
 }
 
 const DECOYS_EVERYWHERE = ['description', 'timeoutMs', 'run_in_background', 'justification', 'reason', 'title', 'comment'];
@@ -83,7 +100,14 @@ export const DEFAULTS: BreakerConfig = deepFreeze({
     'verb:curl': null,
     'verb:wget': null,
   },
+  // Opt-in behaviour beyond 0.5.2; off by default, so the defaults stay the reference's.
+  sequence: null,
+  progress: 'ignore',
+  exemptionCeiling: null,
 });
+
+/** What `sequence: {}` means: the values a partial `sequence` mapping is completed with. */
+export const SEQUENCE_DEFAULTS: SequenceConfig = deepFreeze({ length: 4, count: 3, limit: null });
 
 /** Keys removed in 0.2.0, each with where its intent lives now. */
 const REMOVED_KEYS: Readonly<Record<string, string>> = {
@@ -169,9 +193,48 @@ function isCap(value: unknown): boolean {
   return typeof value === 'number' && Number.isFinite(value) && value >= 2;
 }
 
+/** A whole number of at least `least`, or fail naming the key. */
+function atLeast(value: unknown, key: string, least: number, meaning: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < least) {
+    fail(`\`${key}\` must be an integer >= ${least} (got ${shown(value)}); it is ${meaning}`);
+  }
+  return value;
+}
+
 /**
- * Checks a merged config in a fixed order and returns it typed. No setting is
- * compared with another: inverted stages or a cap below a stage are legal intent.
+ * The sequence track's settings, completed from SEQUENCE_DEFAULTS. Unlike the
+ * top level, an unknown key here is an error: the mapping is new and small, so
+ * a misspelt `lenght` is far likelier than a setting from another version.
+ */
+function sequenceOf(value: unknown, window: number): SequenceConfig | null {
+  if (value === null) return null;
+  if (!isPlainObject(value)) {
+    fail(`\`sequence\` must be a mapping such as { length: 4, count: 3, limit: null }, or null to leave the track off (got ${shown(value)})`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(SEQUENCE_DEFAULTS, key)) fail(`\`sequence.${key}\` is not a setting; the sequence track takes \`length\`, \`count\` and \`limit\``);
+  }
+  const given = { ...SEQUENCE_DEFAULTS, ...value };
+  const length = atLeast(given.length, 'sequence.length', 2, 'the longest cycle looked for, in distinct calls');
+  const count = atLeast(given.count, 'sequence.count', 2, 'how many back-to-back repetitions of a cycle earn the advisory');
+  const limit = given.limit === null ? null : atLeast(given.limit, 'sequence.limit', count, 'the repetitions after which the cycle meets the gate; null advises only');
+  // The track only sees the window: a setting it can never reach would be silently dead.
+  for (const [key, times] of [['count', count], ['limit', limit]] as const) {
+    if (times !== null && length * times > window) {
+      fail(
+        `\`sequence.${key}\` × \`sequence.length\` is ${times} × ${length} = ${length * times} calls, more than \`window\` (${window}) holds; ` +
+          `raise \`window\` to at least ${length * times} or lower \`sequence.${key}\` or \`sequence.length\``,
+      );
+    }
+  }
+  return { length, count, limit };
+}
+
+/**
+ * Checks a merged config in a fixed order and returns it typed. No setting of
+ * 0.5.2 is compared with another: inverted stages or a cap below a stage are
+ * legal intent. The sequence track is the exception: it is checked against
+ * `window`, which bounds what it can ever see.
  */
 export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
   const { window, localHosts, onLimit, includeLocal, failLimit } = merged;
@@ -208,8 +271,17 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
       fail(`\`ignoreArgs.${key}\` must be a list of argument names (got ${shown(value)})`);
     }
   }
+  const sequence = sequenceOf(merged.sequence, window);
+  const { progress, exemptionCeiling } = merged;
+  if (progress !== 'ignore' && progress !== 'results') fail(`\`progress\` must be \`ignore\` or \`results\` (got ${shown(progress)})`);
+  if (exemptionCeiling !== null) {
+    atLeast(exemptionCeiling, 'exemptionCeiling', 1, 'how many calls an approved exemption allows; null leaves exemptions unlimited');
+  }
   return {
     ...(merged as unknown as BreakerConfig),
+    sequence,
+    progress,
+    exemptionCeiling: exemptionCeiling as number | null,
     warnAt,
     summarizeAt,
     failWarnAt,

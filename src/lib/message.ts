@@ -10,8 +10,8 @@ import { member } from './member.js';
 /** One blocking or warning finding against a measure of the current call. */
 export interface Hit {
   readonly quote: string;
-  readonly track: 'repeat' | 'failure';
-  /** Occurrences including this call (repeat) or the consecutive failures (failure). */
+  readonly track: 'repeat' | 'failure' | 'sequence';
+  /** Occurrences including this call (repeat), the consecutive failures (failure), or the cycle's completed repetitions (sequence). */
   readonly count: number;
   readonly cap: number;
   readonly failure: Failure | null;
@@ -65,16 +65,16 @@ export function defang(text: string): string {
 }
 
 function hitLine(hit: Hit): string {
+  if (hit.track === 'sequence') return `- ${defang(hit.quote)} \u2014 a cycle repeated ${hit.count} times back to back (limit ${hit.cap})`;
   return hit.track === 'repeat'
     ? `- ${defang(hit.quote)} ${hit.count}/${hit.cap}`
     : `- ${defang(hit.quote)} \u2014 ${hit.count} consecutive failures (${describeFailure(hit.failure)})`;
 }
 
 function tracksOf(hits: readonly Hit[]): string {
-  const repeat = hits.some((hit) => hit.track === 'repeat');
-  const failure = hits.some((hit) => hit.track === 'failure');
-  if (repeat && failure) return 'the repeat and failure tracks';
-  return failure ? 'the failure track' : 'the repeat track';
+  const named = (['repeat', 'failure', 'sequence'] as const).filter((track) => hits.some((hit) => hit.track === track));
+  if (named.length < 2) return `the ${named[0] ?? 'repeat'} track`;
+  return `the ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]} tracks`;
 }
 
 export interface Denial {
@@ -99,6 +99,9 @@ export function denyMessage(denial: Denial): string {
   }
   if (hits.some((hit) => hit.track === 'failure')) {
     lines.push('Only calls that carry the failing measure are blocked: a different call (reading the error log, searching the code, another endpoint) will run.');
+  }
+  if (hits.some((hit) => hit.track === 'sequence')) {
+    lines.push('Only the call that would go round the cycle again is blocked: a call that breaks the cycle will run.');
   }
   lines.push(
     lastResult === ''
@@ -137,15 +140,42 @@ export function failWarnMessage(quote: string, streak: number, failure: Failure 
   );
 }
 
+/** Sequence advisory: a cycle of different calls has come round `repetitions` times in a row. */
+export function cycleMessage(quote: string, period: number, repetitions: number, limit: number | null): string {
+  const gate = limit === null ? 'Nothing is blocked.' : `Nothing is blocked yet; after ${limit} repetitions, the next call that continues the cycle meets the gate.`;
+  return [
+    `CONVERGENCE_CHECK: your recent calls are one cycle of ${period} different calls, repeated ${repetitions} times back to back this turn:`,
+    defang(quote),
+    `${gate} Going round again is unlikely to find anything new. Write down what the cycle was meant to find out, then take a different route or answer with what you have.`,
+  ].join('\n');
+}
+
+/** The denial once an approved exemption's allowance is used up (exemption ceiling). */
+export function spentMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string, resultPreviewChars: number): string {
+  return [
+    `REPEAT_TOOL_BLOCKED: this \`${name}\` call was stopped before it ran: the operator's approval for these measures is used up.`,
+    ...quotes.map((quote) => `- ${defang(quote)}`),
+    `The approved allowance of ${ceiling} ${ceiling === 1 ? 'call' : 'calls'} is spent; they are denied without asking again until the next human message resets it.`,
+    lastResult === ''
+      ? 'The previous result is already in the conversation history.'
+      : `Previous result (head):\n${defang(preview(lastResult, resultPreviewChars))}`,
+    'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+  ].join('\n');
+}
+
 /** The operator's prompt at the gate: what hit, and what each answer does. */
-export function askMessage(name: string, hits: readonly Hit[]): string {
+export function askMessage(name: string, hits: readonly Hit[], ceiling: number | null = null): string {
   const repeats = hits.filter((hit) => hit.track === 'repeat');
   const failures = hits.filter((hit) => hit.track === 'failure');
   const lines = [`Loop breaker: this \`${name}\` call is about to be blocked.`];
   if (failures.length > 0) lines.push('Failing measures:', ...failures.map(hitLine));
   if (repeats.length > 0) lines.push('Repeated measures:', ...repeats.map(hitLine));
+  const cycles = hits.filter((hit) => hit.track === 'sequence');
+  if (cycles.length > 0) lines.push('Repeated cycles:', ...cycles.map(hitLine));
   lines.push(
-    'Approve to let it run and stop counting these measures for the rest of this turn.',
+    ceiling === null
+      ? 'Approve to let it run and stop counting these measures for the rest of this turn.'
+      : `Approve to let it run and allow ${ceiling} more ${ceiling === 1 ? 'call' : 'calls'} that use these measures this turn; the one after is denied without asking.`,
     'Decline to keep them blocked until the next human message.',
   );
   return lines.join('\n');

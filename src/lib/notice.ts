@@ -25,6 +25,11 @@ export function failureSummary(fp: string, streak: number): string {
   return `${summaryLabel(fp)} failed x${streak}`;
 }
 
+/** A cycle's calls as a summary names them, shortened to fit like a fingerprint. */
+export function cycleSummary(briefs: readonly string[], repetitions: number): string {
+  return `${summaryLabel(`cycle ${briefs.join(' \u2192 ')}`)} \u00d7 ${repetitions}`;
+}
+
 /** The host keeps notices in history, so their texts are copied off the (possibly huge) fingerprint they quote. */
 export function createNotice(text: string, summary: string): Notice {
   const content = Object.freeze([Object.freeze({ type: 'text' as const, text: own(text) })] as const);

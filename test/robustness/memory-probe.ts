@@ -3,7 +3,7 @@
  * distinct ~1 MB arguments and results on one agent, and prints, as JSON, the
  * heap retained for that agent and what is left once the agent is dropped.
  *
- *   node --expose-gc --import tsx test/robustness/memory-probe.ts [port|reference] [calls] [shape]
+ *   node --expose-gc --import tsx test/robustness/memory-probe.ts [port|reference] [calls] [shape] [config JSON]
  */
 import { captureHooks, type PluginLike } from './hooks.js';
 
@@ -63,7 +63,8 @@ function makeCall(i: number, shape: string): { name: string; arguments: unknown;
 }
 
 const plugin = await load();
-const hooks = captureHooks(plugin);
+const config = process.argv[5] === undefined ? undefined : (JSON.parse(process.argv[5]) as unknown);
+const hooks = captureHooks(plugin, config);
 const all = ['write', 'command', 'result', 'fetch'];
 const active = shapes.includes('all') ? all : shapes;
 

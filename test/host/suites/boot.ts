@@ -305,3 +305,48 @@ describe('dsh 0.1.0-rc.8 headless boot — control, no plugin', () => {
     assert.equal(log.notices.filter((n) => n.plugin === PLUGIN_ID).length, 0);
   });
 });
+
+/** Four different calls going round: grep → curl (the mock model's local endpoint) → head → echo, all offline. */
+function fourCallCycle(url: string, n: number): ScriptedCall[] {
+  const commands = [
+    'grep -c root /etc/passwd',
+    `curl -sS --max-time 5 "${url}/items?page=1"`,
+    'head -n 1 /etc/passwd',
+    'echo cycle-check',
+  ];
+  return Array.from({ length: n }, (_, i) => ({ name: 'bash', arguments: { command: commands[i % 4]!, description: `round ${Math.floor(i / 4) + 1}` } }));
+}
+
+describe('dsh 0.1.0-rc.8 headless boot — opt-in sequence track, mounted as a --patch overlay', () => {
+  test(
+    '7. a scripted four-call cycle: one sequence advisory at three repetitions, then REPEAT_TOOL_BLOCKED after four',
+    plugin.label === 'reference' ? { todo: 'reference 0.5.2 has no sequence track' } : {},
+    async (t) => {
+      const n = 18;
+      const b = await boot('overlay', 'sequence', {
+        config: { onLimit: 'deny', sequence: { length: 4, count: 3, limit: 4 } },
+        script: (url) => fourCallCycle(url, n),
+      });
+      const log = assertCompleted(t, b, n);
+      log.steps.slice(0, 16).forEach((s, i) => assert.equal(s.isError, false, `call ${i + 1} ran`));
+      for (const s of log.steps.slice(16)) {
+        assert.equal(s.isError, true);
+        assert.match(s.text, BLOCKED);
+        assert.match(s.text, /by the sequence track/);
+        // The denial names the cycle from the stopped call on.
+        assert.ok(s.text.includes(`- ${String(s.arguments.command).slice(0, 40)}`), s.text);
+        assert.ok(s.text.includes('\u2192 head -n 1 /etc/passwd \u2192'), s.text);
+      }
+      const notices = log.notices.filter((x) => x.plugin === PLUGIN_ID);
+      assert.equal(notices.length, 1, `one breaker notice in the log: ${JSON.stringify(notices)}`);
+      assert.match(notices[0]!.text, /^CONVERGENCE_CHECK:/);
+      assert.match(notices[0]!.text, /4 different calls, repeated 3 times/);
+      assert.equal(notices[0]!.summary, 'cycle grep \u2192 curl \u2192 head \u2192 echo \u00d7 3');
+      assert.ok(
+        b.model.seenUserTexts().some((text) => text.includes('CONVERGENCE_CHECK: your recent calls are one cycle')),
+        'the model was sent the advisory',
+      );
+      assert.deepEqual(b.model.pageHits(), ['1', '1', '1', '1'], 'the curl of each full repetition reached the endpoint; the denied ones did not');
+    },
+  );
+});

@@ -1,0 +1,53 @@
+/**
+ * The exemption ceiling (opt-in, `exemptionCeiling: N`). An approval exempts a
+ * measure for the rest of the turn; with a ceiling it allows N more calls that
+ * use the measure, and the next one is denied without asking again. An
+ * auto-approving agent can then loop N times per approval, not forever.
+ */
+import type { Agent } from './host.js';
+import { own } from './own.js';
+import { BOOK_LIMIT } from './tracker.js';
+
+export interface AllowanceBook {
+  /** Keys just approved: each starts a fresh allowance. */
+  grant(agent: Agent, keys: readonly string[]): void;
+  /** One call used these exempt keys; keys without an allowance are ignored. */
+  spend(agent: Agent, keys: readonly string[]): void;
+  /** Whether the key's allowance is used up. */
+  isSpent(agent: Agent, key: string): boolean;
+  reset(agent: Agent): void;
+}
+
+export function createAllowanceBook(ceiling: number): AllowanceBook {
+  // Calls used per approved key, oldest approval first, at most BOOK_LIMIT keys (like the exemption book).
+  const books = new WeakMap<Agent, Map<string, number>>();
+  return {
+    grant(agent, keys) {
+      let book = books.get(agent);
+      if (book === undefined) {
+        book = new Map();
+        books.set(agent, book);
+      }
+      for (const key of keys) {
+        book.delete(key);
+        book.set(own(key), 0);
+        if (book.size > BOOK_LIMIT) {
+          const oldest = book.keys().next();
+          if (oldest.done !== true) book.delete(oldest.value);
+        }
+      }
+    },
+    spend(agent, keys) {
+      const book = books.get(agent);
+      if (book === undefined) return;
+      for (const key of new Set(keys)) {
+        const used = book.get(key);
+        if (used !== undefined) book.set(key, used + 1);
+      }
+    },
+    isSpent: (agent, key) => (books.get(agent)?.get(key) ?? 0) >= ceiling,
+    reset(agent) {
+      books.delete(agent);
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Progress-aware gating (opt-in, `progress: results`). A poll that keeps
+ * returning new data is progress, not a loop: while the results of an action
+ * measure's recent calls differ, a repeat gate on that measure is held back.
+ * Each settled call leaves one short digest per action measure; the window of
+ * digests is the agent's last `window` calls that ran.
+ */
+import { createHash } from 'node:crypto';
+import type { Agent } from './host.js';
+import { canonical, stripDecoys } from './canonical.js';
+import { measureOf } from './fingerprint.js';
+import { safeMember } from './member.js';
+import { own } from './own.js';
+
+/** The measures that name an action (what ran), as opposed to a target (host, site) or a family. */
+const ACTION_MEASURES = new Set(['exact', 'cmd', 'net', 'sink']);
+
+export function isActionKey(key: string): boolean {
+  return ACTION_MEASURES.has(measureOf(key));
+}
+
+/**
+ * A digest of what a call returned: the error flag, the text the model reads and
+ * the structured value. The tool's decoy arguments are dropped from the value
+ * first, because hosts echo some back (bash returns `timeoutMs`), and a model
+ * varying a decoy must not look like a poll making progress. Linear in the result.
+ */
+export function resultDigest(result: unknown, name: string, ignoreArgs: Readonly<Record<string, readonly string[]>>): string {
+  const hash = createHash('sha256');
+  try {
+    hash.update(safeMember(result, 'isError') === true ? 'error\u0000' : 'ok\u0000');
+    const content = safeMember(result, 'content');
+    if (Array.isArray(content)) {
+      for (const block of content) {
+        const text = safeMember(block, 'text');
+        // Each block's length goes first, so the split between blocks is part of the digest.
+        if (typeof text === 'string') hash.update(`${text.length}\u0000`).update(text, 'utf16le');
+      }
+    }
+    hash.update('\u0000').update(canonical(stripDecoys(name, safeMember(result, 'value'), ignoreArgs)), 'utf16le');
+  } catch {
+    // A result that cannot be read whole is no evidence of progress: all such results look alike.
+    return 'unreadable';
+  }
+  return hash.digest('base64url').slice(0, 22);
+}
+
+interface Settled {
+  readonly keys: readonly string[];
+  readonly digest: string;
+}
+
+interface Book {
+  /** The agent's last calls that ran, oldest first. */
+  readonly ring: Settled[];
+  /** Per key, how many of those calls returned each digest. */
+  readonly tally: Map<string, Map<string, number>>;
+}
+
+export interface ProgressBook {
+  /** A call that ran: its action keys and the digest of its result. */
+  record(agent: Agent, keys: readonly string[], digest: string): void;
+  /** Whether the key's results in the window are not all the same (two or more known, and they differ). */
+  varied(agent: Agent, key: string): boolean;
+  reset(agent: Agent): void;
+}
+
+export function createProgressBook(window: number): ProgressBook {
+  const books = new WeakMap<Agent, Book>();
+  return {
+    record(agent, keys, digest) {
+      if (keys.length === 0) return;
+      let book = books.get(agent);
+      if (book === undefined) {
+        book = { ring: [], tally: new Map() };
+        books.set(agent, book);
+      }
+      const owned = [...new Set(keys)].map(own);
+      for (const key of owned) {
+        let digests = book.tally.get(key);
+        if (digests === undefined) {
+          digests = new Map();
+          book.tally.set(key, digests);
+        }
+        digests.set(digest, (digests.get(digest) ?? 0) + 1);
+      }
+      book.ring.push({ keys: owned, digest });
+      while (book.ring.length > window) {
+        const oldest = book.ring.shift() as Settled;
+        for (const key of oldest.keys) {
+          const digests = book.tally.get(key);
+          if (digests === undefined) continue;
+          const left = (digests.get(oldest.digest) ?? 0) - 1;
+          if (left > 0) digests.set(oldest.digest, left);
+          else digests.delete(oldest.digest);
+          if (digests.size === 0) book.tally.delete(key);
+        }
+      }
+    },
+    varied: (agent, key) => (books.get(agent)?.tally.get(key)?.size ?? 0) > 1,
+    reset(agent) {
+      books.delete(agent);
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The sequence track (opt-in): a cycle of different calls that repeats back to
+ * back (grep → curl → read → bash, again and again). Each call of such a loop
+ * may appear only a few times in the window, far below the occurrence stages,
+ * so the track looks at the order of the calls rather than at their counts.
+ *
+ * A call's identity is its `exact:` key (decoys already stripped). The history
+ * is the identities of the agent's recent attempts, oldest first, at most
+ * `window` of them; `findCycle` is a pure function over it.
+ */
+import type { Agent } from './host.js';
+import { identityKey } from './identity.js';
+import { own } from './own.js';
+
+/** A cycle that the current call continues. */
+export interface Cycle {
+  /** Distinct calls in one period (2 … the configured length). */
+  readonly period: number;
+  /** Calls in the back-to-back run, the current call included. */
+  readonly run: number;
+  /** Index in the history of the run's first call: the cycle is named from there. */
+  readonly start: number;
+}
+
+/** Complete back-to-back periods in a run. */
+export function repetitions(cycle: Cycle): number {
+  return Math.floor(cycle.run / cycle.period);
+}
+
+/**
+ * The cycle the call `next` continues, or `null`. The period is the distance
+ * back to `next`'s previous occurrence; it must be 2 … `maxLength` and the
+ * calls of one period must be distinct. That makes the period unique (any
+ * shorter period would repeat a call inside a longer one), excludes a pure
+ * repeat (A A A is the occurrence track's), and takes O(window) time.
+ */
+export function findCycle(history: readonly string[], next: string, maxLength: number): Cycle | null {
+  const n = history.length;
+  let period = 0;
+  for (let back = 1; back <= Math.min(maxLength, n); back += 1) {
+    if (history[n - back] === next) {
+      period = back;
+      break;
+    }
+  }
+  if (period < 2) return null;
+  const seen = new Set<string>();
+  for (let at = n - period + 1; at < n; at += 1) {
+    const key = history[at] as string;
+    if (seen.has(key)) return null;
+    seen.add(key);
+  }
+  // Walk back while each call equals the one a period before it; `next` is index n.
+  let matched = 1;
+  for (let at = n - 1; at - period >= 0 && history[at] === history[at - period]; at -= 1) matched += 1;
+  const run = matched + period;
+  return { period, run, start: n + 1 - run };
+}
+
+/**
+ * The key a cycle is gated, exempted and refused under: `seq:` and its
+ * identities from the smallest one on, so every rotation of one cycle is the
+ * same key. Long keys go through the identity rule (P6), so it stays short.
+ */
+export function cycleKey(members: readonly string[]): string {
+  let first = 0;
+  members.forEach((member, at) => {
+    if (member < (members[first] as string)) first = at;
+  });
+  const rotated = [...members.slice(first), ...members.slice(0, first)];
+  return identityKey(`seq:${JSON.stringify(rotated)}`);
+}
+
+/** One attempt as the history keeps it: its identity and two short names for messages. */
+export interface Step {
+  readonly key: string;
+  /** The call, shortened, for the body of a message. */
+  readonly quote: string;
+  /** The tool, or a shell command's verb, for a notice summary. */
+  readonly brief: string;
+}
+
+export interface SequenceBook {
+  /** The agent's recent identities, oldest first. */
+  keys(agent: Agent): readonly string[];
+  /** The stored step at an index of `keys`. */
+  step(agent: Agent, at: number): Step | undefined;
+  /** Appends an attempt; past `window` the oldest goes. */
+  record(agent: Agent, step: Step): void;
+  reset(agent: Agent): void;
+}
+
+const EMPTY: readonly string[] = Object.freeze([]);
+
+export function createSequenceBook(window: number): SequenceBook {
+  const books = new WeakMap<Agent, { keys: string[]; steps: Step[] }>();
+  return {
+    keys: (agent) => books.get(agent)?.keys ?? EMPTY,
+    step: (agent, at) => books.get(agent)?.steps[at],
+    record(agent, step) {
+      let book = books.get(agent);
+      if (book === undefined) {
+        book = { keys: [], steps: [] };
+        books.set(agent, book);
+      }
+      // Stored copies: a key or quote cut from a huge fingerprint would keep it alive (P6).
+      const kept = { key: own(step.key), quote: own(step.quote), brief: own(step.brief) };
+      book.keys.push(kept.key);
+      book.steps.push(kept);
+      if (book.keys.length > window) {
+        book.keys.shift();
+        book.steps.shift();
+      }
+    },
+    reset(agent) {
+      books.delete(agent);
+    },
+  };
+}

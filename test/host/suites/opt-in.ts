@@ -1,0 +1,195 @@
+/**
+ * In-process suite for the opt-in features (sequence track, progress-aware
+ * gating, exemption ceiling): the genuine `ToolRuntime` from
+ * `@deepseek-ai/dsh-tools` 0.1.0-rc.8 in a cordis `Context`, the genuine
+ * approval service where a scenario asks, a stub `bash` whose output each
+ * scenario scripts, and the plugin loaded from the packed build.
+ *
+ * The reference 0.5.2 has none of these features: under `--plugin reference`
+ * every scenario is a `todo`.
+ *
+ * Run by `test/host/run.ts` under Node 22: `node --import tsx --test`.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+
+import { hostImport, importPlugin, pluginUnderTest, shippedCaps, type Caps } from '../lib/env.js';
+
+const plugin = pluginUnderTest();
+const onlyOurs = plugin.label === 'reference' ? { todo: 'reference 0.5.2 has no opt-in tracks' } : {};
+let caps: Caps;
+let breaker: any;
+let Context: any;
+let ToolRuntime: any;
+let defineTool: any;
+let ApprovalService: any;
+
+before(async () => {
+  ({ Context } = await hostImport('@deepseek-ai/cordis'));
+  ({ ToolRuntime, defineTool } = await hostImport('@deepseek-ai/dsh-tools'));
+  ({ ApprovalService } = await hostImport('@deepseek-ai/dsh-user-approval'));
+  breaker = (await importPlugin(plugin)).default;
+  caps = await shippedCaps(plugin);
+});
+
+interface Result {
+  isError: boolean;
+  text: string;
+  contexts: any[];
+}
+
+interface Rig {
+  runs: Map<string, number>;
+  total(): number;
+  asks: string[];
+  call(command: string): Promise<Result>;
+}
+
+const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** A turn-open agent: the approval service audits to `agent.session`. */
+function newAgent(): any {
+  const events: { type: string; data?: unknown }[] = [{ type: 'turn/start', data: { turn: 1 } }];
+  return { id: 'main', session: { events, append: (type: string, data: unknown) => events.push({ type, data }) } };
+}
+
+async function rig(options: {
+  config: Record<string, unknown>;
+  approve?: boolean;
+  stdout?: (command: string, run: number) => string;
+}): Promise<Rig> {
+  const ctx = new Context();
+  ctx.provide('systemPrompt', { tools: () => () => {}, section: () => () => {}, context: () => () => {} });
+  ctx.plugin(ToolRuntime);
+  const asks: string[] = [];
+  if (options.approve === true) {
+    ctx.plugin(ApprovalService, { policy: 'ask' });
+    ctx.on('approval/request', async (req: any) => {
+      asks.push(String(req.reason ?? ''));
+      return 'allowed-once';
+    });
+  }
+  await tick();
+  const runs = new Map<string, number>();
+  ctx.tools.register(
+    defineTool({
+      name: 'bash',
+      description: 'stub bash: counts its runs and prints what the scenario scripts',
+      parameters: {
+        command: { type: 'string', required: true },
+        description: { type: 'string', required: true },
+        timeoutMs: { type: 'number' },
+      },
+      output: {
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            kind: { type: 'string', required: true },
+            exitCode: { type: 'integer', required: true },
+            stdout: { type: 'string', required: true },
+          },
+        },
+        render: (_args: unknown, value: { stdout: string }) => [{ type: 'text', text: value.stdout }],
+      },
+      async execute(args: { command: string }) {
+        const run = (runs.get(args.command) ?? 0) + 1;
+        runs.set(args.command, run);
+        return { kind: 'foreground', exitCode: 0, stdout: options.stdout?.(args.command, run) ?? `ran: ${args.command}` };
+      },
+    }),
+  );
+  ctx.plugin(breaker, options.config);
+  await tick();
+  const agent = newAgent();
+  let seq = 0;
+  return {
+    runs,
+    total: () => [...runs.values()].reduce((a, b) => a + b, 0),
+    asks,
+    async call(command) {
+      seq += 1;
+      const raw = await ctx.tools.execute({
+        callId: `call-${seq}`,
+        name: 'bash',
+        // Decoys vary on every call, as a model's do.
+        arguments: { command, description: `attempt ${seq}`, timeoutMs: 1000 + seq },
+        agent,
+        signal: new AbortController().signal,
+      });
+      const text = (raw.content ?? []).map((b: any) => (b.type === 'text' ? b.text : '')).join('\n');
+      return { isError: raw.isError === true, text, contexts: [...(raw.additionalContexts ?? [])] };
+    },
+  };
+}
+
+const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
+const ours = (contexts: any[]): any[] => contexts.filter((m) => m?.source?.kind === 'plugin' && m.source.plugin === 'repeat-tool-breaker');
+const CYCLE = ['grep -rn TODO src', 'curl -s http://127.0.0.1:9/items', 'cat notes.txt', 'echo checked'];
+
+describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.label} (${plugin.entry})`, () => {
+  test('sequence: a four-call cycle gets one advisory at three repetitions and is denied after four', onlyOurs, async () => {
+    const r = await rig({ config: { onLimit: 'deny', sequence: { length: 4, count: 3, limit: 4 } } });
+    const results: Result[] = [];
+    for (let i = 0; i < 20; i += 1) results.push(await r.call(CYCLE[i % 4]!));
+    assert.equal(r.total(), 16, 'four full repetitions ran');
+    results.forEach((res, i) => {
+      const notices = ours(res.contexts);
+      if (i === 11) {
+        assert.equal(notices.length, 1, 'the twelfth call carries the advisory');
+        assert.match(notices[0].content[0].text, /^CONVERGENCE_CHECK:/);
+        assert.ok(notices[0].content[0].text.includes(CYCLE.join(' \u2192 ')), notices[0].content[0].text);
+        assert.equal(notices[0].source.summary, 'cycle grep \u2192 curl \u2192 cat \u2192 echo \u00d7 3');
+        assert.equal(notices[0].role, 'user');
+        assert.ok(Object.isFrozen(notices[0]));
+      } else {
+        assert.equal(notices.length, 0, `no advisory on call ${i + 1}`);
+      }
+    });
+    for (const res of results.slice(16)) {
+      assert.equal(res.isError, true);
+      assert.match(res.text, BLOCKED);
+      assert.match(res.text, /by the sequence track/);
+    }
+    const breakOut = await r.call('ls -la');
+    assert.equal(breakOut.isError, false, 'a call that breaks the cycle runs');
+  });
+
+  test('sequence off (the default): the same cycle runs twenty times without a notice', async () => {
+    const r = await rig({ config: { onLimit: 'deny' } });
+    const results: Result[] = [];
+    for (let i = 0; i < 20; i += 1) results.push(await r.call(CYCLE[i % 4]!));
+    assert.equal(r.total(), 20);
+    assert.equal(results.flatMap((res) => ours(res.contexts)).length, 0);
+  });
+
+  test(
+    'progress: results — a poll whose output changes runs past the cap; one whose output does not is denied at it',
+    onlyOurs,
+    async () => {
+      const r = await rig({
+        config: { onLimit: 'deny', progress: 'results' },
+        stdout: (command, run) => (command === 'cat /run/job.status' ? `job at ${run * 10}%` : 'unchanged'),
+      });
+      for (let i = 0; i < caps.exact + 3; i += 1) assert.equal((await r.call('cat /run/job.status')).isError, false, `poll ${i + 1} ran`);
+      const still: Result[] = [];
+      for (let i = 0; i < caps.exact; i += 1) still.push(await r.call('cat /etc/hostname'));
+      assert.equal(r.runs.get('cat /etc/hostname'), caps.exact - 1);
+      assert.match(still[caps.exact - 1]!.text, BLOCKED);
+    },
+  );
+
+  test('exemption ceiling: after an approval, N more calls run and the next is denied without a second ask', onlyOurs, async () => {
+    const r = await rig({ config: { exemptionCeiling: 2 }, approve: true });
+    const command = 'cat /etc/hostname';
+    const results: Result[] = [];
+    for (let i = 0; i < caps.exact + 4; i += 1) results.push(await r.call(command));
+    assert.equal(r.asks.length, 1, 'one ask reached the answerer');
+    assert.match(r.asks[0]!, /allow 2 more calls/);
+    assert.equal(r.runs.get(command), caps.exact + 2, 'the approved call and two more ran');
+    for (const res of results.slice(caps.exact + 2)) {
+      assert.match(res.text, BLOCKED);
+      assert.match(res.text, /allowance of 2 calls is spent/);
+    }
+  });
+});

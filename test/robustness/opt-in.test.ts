@@ -1,0 +1,96 @@
+/**
+ * P5 and P6 with the opt-in features on (sequence track, progress-aware
+ * gating, exemption ceiling): hostile calls and results never make a hook
+ * throw, the cycle texts stay bounded, and one agent's retained memory stays
+ * under 1 MB however large its calls and results are.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+import port from '../../src/index.js';
+import { drive } from './drive.js';
+import { captureHooks, type PluginLike } from './hooks.js';
+import { HOSTILE_ARGUMENTS, HOSTILE_COMMANDS, HOSTILE_RESULTS, seeded, throwingProxy } from './shapes.js';
+
+const plugin = port as PluginLike;
+const ALL_ON = { sequence: { length: 4, count: 2, limit: 3 }, progress: 'results', exemptionCeiling: 2, window: 12 };
+const PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
+const MB = 1 << 20;
+
+function probe(calls: number, shapes: string): { retainedBytes: number; afterDropBytes: number } {
+  const run = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', PROBE, 'port', String(calls), shapes, JSON.stringify(ALL_ON)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
+  assert.equal(run.status, 0, `memory probe failed: ${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { retainedBytes: number; afterDropBytes: number };
+}
+
+describe('the opt-in features keep memory bounded (P6)', () => {
+  test('1,000 distinct 1 MB writes and failing 1 MB outputs on one agent retain under 1 MB with every opt-in on', (t) => {
+    const report = probe(1000, 'write,result');
+    t.diagnostic(`retained ${(report.retainedBytes / 1024).toFixed(0)} KB, after drop ${(report.afterDropBytes / 1024).toFixed(0)} KB`);
+    assert.ok(report.retainedBytes < MB, `retained ${report.retainedBytes} bytes`);
+    assert.ok(report.afterDropBytes < MB / 4, `${report.afterDropBytes} bytes left once the agent is gone`);
+  });
+
+  test('a cycle of four 1 MB calls is noticed and denied with texts of bounded size', async () => {
+    const hooks = captureHooks(plugin, { ...ALL_ON, onLimit: 'deny' });
+    const agent = {};
+    const calls = [0, 1, 2, 3].map((i) => ({ name: 'bash', arguments: { command: `${'x'.repeat(MB)} ${i}` } }));
+    const ok = { isError: false, value: {}, content: [{ type: 'text', text: 'y'.repeat(MB) }] };
+    const outcomes = [];
+    for (let i = 0; i < 14; i += 1) outcomes.push(await drive(hooks, { callId: `c${i}`, ...calls[i % 4], agent }, ok));
+    assert.equal(outcomes[7]?.notices.length, 1, 'the advisory at two repetitions');
+    assert.ok((outcomes[7]?.notices[0]?.content[0]?.text.length ?? 0) < 2000);
+    assert.ok(outcomes[12]?.denial?.startsWith('REPEAT_TOOL_BLOCKED:'), 'denied after three repetitions');
+    assert.ok((outcomes[12]?.denial?.length ?? 0) < 3000, String(outcomes[12]?.denial?.length));
+  });
+});
+
+describe('hostile input with every opt-in on (P5)', () => {
+  test('a cycle of calls to tools with 1 MB names is announced with a bounded text and summary', async () => {
+    const hooks = captureHooks(plugin, ALL_ON);
+    const agent = {};
+    const names = ['a', 'b'].map((c) => c.repeat(MB));
+    const outcomes = [];
+    for (let i = 0; i < 4; i += 1)
+      outcomes.push(
+        await drive(hooks, { callId: `c${i}`, name: names[i % 2], arguments: { path: '/w/x' }, agent }, { isError: false, content: [] }),
+      );
+    const notice = outcomes[3]?.notices[0];
+    assert.ok(notice !== undefined, 'announced at two repetitions');
+    const text = notice.content[0]?.text ?? '';
+    assert.ok(text.length > 0 && text.length < 2000, String(text.length));
+  });
+
+  test('300 seeded hostile calls over 3 agents, asked and answered at random, never throw', async () => {
+    const random = seeded(11);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const hooks = captureHooks(plugin, ALL_ON);
+    const agents = [{}, {}, {}];
+    const small = 4096;
+    for (let i = 0; i < 300; i += 1) {
+      const roll = random();
+      const agent = pick(agents);
+      let exec: unknown;
+      if (roll < 0.3) exec = { name: 'bash', arguments: { command: pick(HOSTILE_COMMANDS)[1](small) }, agent };
+      else if (roll < 0.5)
+        exec = {
+          name: pick(['write', 'web_fetch', 'bash']),
+          arguments: pick(HOSTILE_ARGUMENTS.filter(([l]) => !l.includes('100,000')))[1](),
+          agent,
+        };
+      else if (roll < 0.55) exec = pick([null, throwingProxy({}), { name: 'bash', agent: 3 }]);
+      // A small alphabet of calls, so cycles form and the gate, ceiling and progress paths all run.
+      else exec = { name: 'bash', arguments: { command: pick(['ls', 'curl https://a.com/x', 'grep -r x .']) }, agent };
+      await drive(hooks, exec, pick(HOSTILE_RESULTS)[1](small), { answer: pick(['approve', 'decline'] as const) });
+      if (random() < 0.03) hooks.step({ agent, messages: [{ source: { kind: pick(['user', 'plugin']) } }] });
+    }
+  });
+});
