@@ -7,6 +7,17 @@
 export type OnLimit = 'ask' | 'deny';
 export type LocalHosts = 'deny' | 'allow';
 
+/** The duplicated-context track's settings (opt-in; see docs/duplicate-context.md). */
+export interface DuplicateTextConfig {
+  /** Shortest text block (after normalising line ends and trailing spaces) that is fingerprinted. */
+  readonly minChars: number;
+  /** Occurrences within `windowMs` that earn a notice. */
+  readonly threshold: number;
+  readonly windowMs: number;
+  /** Silence for one text after its notice. */
+  readonly cooldownMs: number;
+}
+
 export interface BreakerConfig {
   /** Recent committed calls per agent that are counted. */
   readonly window: number;
@@ -33,6 +44,8 @@ export interface BreakerConfig {
   readonly hostAliases: Readonly<Record<string, string>>;
   /** Occurrence caps (stage 3) per measure or per full fingerprint; `null` disables both tracks. */
   readonly limits: Readonly<Record<string, number | null>>;
+  /** The duplicated-context track; `null` (the default) when off. */
+  readonly duplicateText: DuplicateTextConfig | null;
 }
 
 const DECOYS_EVERYWHERE = ['description', 'timeoutMs', 'run_in_background', 'justification', 'reason', 'title', 'comment'];
@@ -83,7 +96,11 @@ export const DEFAULTS: BreakerConfig = deepFreeze({
     'verb:curl': null,
     'verb:wget': null,
   },
+  duplicateText: null,
 });
+
+/** What `duplicateText: {}` turns on; each sub-key may be given alone. */
+export const DUPLICATE_TEXT_DEFAULTS: DuplicateTextConfig = Object.freeze({ minChars: 80, threshold: 3, windowMs: 120_000, cooldownMs: 30_000 });
 
 /** Keys removed in 0.2.0, each with where its intent lives now. */
 const REMOVED_KEYS: Readonly<Record<string, string>> = {
@@ -169,6 +186,34 @@ function isCap(value: unknown): boolean {
   return typeof value === 'number' && Number.isFinite(value) && value >= 2;
 }
 
+/** The lowest value each duplicated-context setting accepts, and what it means. */
+const DUPLICATE_TEXT_FLOORS: Readonly<Record<keyof DuplicateTextConfig, readonly [number, string]>> = {
+  minChars: [1, 'the shortest text block, in characters, that is fingerprinted'],
+  threshold: [2, 'how many occurrences within the window earn a notice (1 would flag every text)'],
+  windowMs: [1, 'the time window, in milliseconds, within which occurrences are counted'],
+  cooldownMs: [0, 'how long, in milliseconds, one text stays silent after its notice'],
+};
+
+/** `null` or absent: off. A mapping: on, its sub-keys laid over DUPLICATE_TEXT_DEFAULTS. */
+function duplicateTextConfig(value: unknown): DuplicateTextConfig | null {
+  if (value === null || value === undefined) return null;
+  if (!isPlainObject(value)) {
+    fail(`\`duplicateText\` must be a mapping such as { minChars: 80, threshold: 3 }, or null to leave the track off (got ${shown(value)}); \`{}\` turns it on with the defaults`);
+  }
+  const known = Object.keys(DUPLICATE_TEXT_FLOORS);
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(DUPLICATE_TEXT_FLOORS, key)) fail(`\`duplicateText.${key}\` is not a setting; the settings are ${known.map((k) => `\`${k}\``).join(', ')}`);
+  }
+  const merged: Record<string, unknown> = { ...DUPLICATE_TEXT_DEFAULTS, ...value };
+  for (const [key, [floor, meaning]] of Object.entries(DUPLICATE_TEXT_FLOORS)) {
+    const setting = merged[key];
+    if (typeof setting !== 'number' || !Number.isSafeInteger(setting) || setting < floor) {
+      fail(`\`duplicateText.${key}\` must be an integer >= ${floor} (got ${shown(setting)}); it is ${meaning}`);
+    }
+  }
+  return Object.freeze(merged as unknown as DuplicateTextConfig);
+}
+
 /**
  * Checks a merged config in a fixed order and returns it typed. No setting is
  * compared with another: inverted stages or a cap below a stage are legal intent.
@@ -208,12 +253,14 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
       fail(`\`ignoreArgs.${key}\` must be a list of argument names (got ${shown(value)})`);
     }
   }
+  const duplicateText = duplicateTextConfig(merged.duplicateText);
   return {
     ...(merged as unknown as BreakerConfig),
     warnAt,
     summarizeAt,
     failWarnAt,
     failLimit: failLimit as number | null,
+    duplicateText,
   };
 }
 
