@@ -19,7 +19,7 @@ import { createNotice, PLUGIN_NAME, summaryLabel } from './notice.js';
 import { own } from './own.js';
 
 /** Distinct texts one agent's book follows; the least recently seen goes first. */
-export const TEXT_LIMIT = 1024;
+export const TEXT_LIMIT = 512;
 /** Message ids one agent's book remembers, to tell replayed history from new input. */
 export const ID_LIMIT = 4096;
 /** Longest message id kept as it is; a longer (hostile) one is kept as its digest. */
@@ -50,6 +50,8 @@ interface Text {
 interface Book {
   readonly texts: Map<string, Text>;
   readonly ids: Set<string>;
+  /** One stored copy per source label, shared by its occurrences (bounded like the texts). */
+  readonly labels: Map<string, string>;
   messages: number;
 }
 
@@ -89,7 +91,7 @@ export function normalizeText(text: string): string {
 }
 
 export function fingerprintText(normalized: string): string {
-  return createHash('sha256').update(normalized).digest('hex');
+  return createHash('sha256').update(normalized).digest('base64');
 }
 
 /** The head of a text on one line, for a notice. */
@@ -170,6 +172,15 @@ function trimOldest(book: Map<string, unknown> | Set<string>, limit: number): vo
   }
 }
 
+/** The book's stored copy of a source label, so that occurrences share one string. */
+function intern(book: Book, label: string): string {
+  const stored = book.labels.get(label) ?? label;
+  book.labels.delete(stored);
+  book.labels.set(stored, stored);
+  trimOldest(book.labels, TEXT_LIMIT);
+  return stored;
+}
+
 function withNotice(decision: unknown, notice: Notice): unknown {
   const messages = safeMember(decision, 'messages');
   if (!Array.isArray(messages)) return decision;
@@ -182,7 +193,7 @@ export function createDuplicateText(cfg: DuplicateTextConfig, now: () => number)
   const bookOf = (agent: object): Book => {
     let book = books.get(agent);
     if (book === undefined) {
-      book = { texts: new Map(), ids: new Set(), messages: 0 };
+      book = { texts: new Map(), ids: new Set(), labels: new Map(), messages: 0 };
       books.set(agent, book);
     }
     return book;
@@ -225,28 +236,30 @@ export function createDuplicateText(cfg: DuplicateTextConfig, now: () => number)
       if (typeof agent !== 'object' || agent === null || !Array.isArray(messages)) return decision;
       const book = bookOf(agent);
       const at = now();
-      // One entry per text: with no cooldown a text repeated inside one step could earn several.
       const found = new Map<string, Duplicate>();
       for (const message of messages) {
         if (isOwn(message)) continue;
         const id = safeMember(message, 'id');
         if (typeof id === 'string') {
           // Replayed history or a resumed session: already counted, or from before we were watching.
-          const key = id.length <= ID_CHARS ? id : `sha256:${fingerprintText(id)}`;
+          const key = id.length <= ID_CHARS ? id : `#${fingerprintText(id)}`;
           if (book.ids.has(key)) continue;
           book.ids.add(own(key));
           trimOldest(book.ids, ID_LIMIT);
         }
         book.messages += 1;
-        const source = sourceLabel(message);
+        let source: string | undefined;
         for (const raw of textsOf(message)) {
           // Normalising never lengthens a text, so a short one is skipped without copying it.
           if (raw.length < cfg.minChars) continue;
           const normalized = normalizeText(raw);
           if (normalized.length < cfg.minChars) continue;
           const digest = fingerprintText(normalized);
+          // The step's notice already covers every further copy of a text it names.
+          if (found.has(digest)) continue;
+          source ??= intern(book, sourceLabel(message));
           const hit = record(book, digest, normalized, at, source, book.messages);
-          if (hit !== null && !found.has(digest)) found.set(digest, hit);
+          if (hit !== null) found.set(digest, hit);
         }
       }
       if (found.size === 0) return decision;
