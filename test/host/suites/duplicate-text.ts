@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { before, describe, test } from 'node:test';
 
+import { CONTEXT_ECHO, NOTES } from '../lib/context-echo.js';
 import { hostImport, importPlugin, pluginUnderTest } from '../lib/env.js';
 
 const plugin = pluginUnderTest();
@@ -43,9 +44,6 @@ before(async () => {
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** About 3 KB of retrieved notes, the same every time, as a retrieval plugin would re-attach them. */
-const NOTES = Array.from({ length: 40 }, (_, i) => `note ${i + 1}: the staging database is read-only on weekends; deploys go through make release.`).join('\n');
-
 interface Step {
   claimed: any[];
   entered: any[];
@@ -69,10 +67,10 @@ async function rig(config: Record<string, unknown>) {
       },
     }),
   );
-  // Another plugin re-attaching the same large context to every tool result.
+  // Another plugin re-attaching the same large context to every tool result (../lib/context-echo.ts).
   ctx.on('tools/post-execute', async (_exec: unknown, _result: unknown, next: () => Promise<any>) => {
     const downstream = await next();
-    const notes = createUserMessage({ content: [{ type: 'text', text: NOTES }], source: { kind: 'plugin', plugin: 'context-echo' } });
+    const notes = createUserMessage({ content: [{ type: 'text', text: NOTES }], source: { kind: 'plugin', plugin: CONTEXT_ECHO } });
     return { ...downstream, additionalContexts: [...(downstream.additionalContexts ?? []), notes] };
   });
   let clock = 1_000_000;
