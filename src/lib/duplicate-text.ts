@@ -79,6 +79,9 @@ export interface DuplicateText {
  * dropped. Hand-written so that a long run of spaces stays linear.
  */
 export function normalizeText(text: string): string {
+  const last = text.charCodeAt(text.length - 1);
+  // Most injected texts are already clean: no copy at all.
+  if (text.indexOf('\r') === -1 && last !== 10 && last !== 32 && last !== 9 && !/[ \t]\n/.test(text)) return text;
   const lines = text.split(/\r\n|\r|\n/);
   for (let at = 0; at < lines.length; at += 1) {
     const line = lines[at] as string;
@@ -163,12 +166,17 @@ export function duplicateSummary(found: readonly Duplicate[]): string {
   return summaryLabel(`duplicated context \u00d7 ${first.count}${more}: ${first.preview}`);
 }
 
-/** Past its limit, a book loses its oldest entry (Maps and Sets iterate in insertion order). */
+/**
+ * Past its limit, a book loses its oldest eighth (Maps and Sets iterate in
+ * insertion order). In batches: a fresh iterator walks over the slots of
+ * earlier deletions, so evicting one entry per insert would cost a walk each.
+ */
 function trimOldest(book: Map<string, unknown> | Set<string>, limit: number): void {
-  while (book.size > limit) {
-    const oldest = book.keys().next();
-    if (oldest.done === true) return;
-    book.delete(oldest.value);
+  if (book.size <= limit) return;
+  const keep = limit - (limit >> 3);
+  for (const key of book.keys()) {
+    if (book.size <= keep) return;
+    book.delete(key);
   }
 }
 

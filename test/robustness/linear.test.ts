@@ -116,7 +116,7 @@ describe('linear time in the result (shell text fallback)', () => {
 describe('linear time in the claimed messages (duplicated-context track on)', () => {
   const text = (id: string, blocks: string[]) => [{ id, role: 'user', content: blocks.map((t) => ({ type: 'text', text: t })), source: { kind: 'plugin', plugin: 'p' } }];
   linear('a long run of trailing-looking spaces', 262_144, (n) => ({ messages: (id) => text(id, [`${' '.repeat(n)}x`]) }));
-  linear('many short lines with CRLF and trailing spaces', 65_536, (n) => ({ messages: (id) => text(id, ['line  \r\n'.repeat(n / 8)]) }));
+  linear('many short lines with CRLF and trailing spaces', 131_072, (n) => ({ messages: (id) => text(id, ['line  \r\n'.repeat(n / 8)]) }));
   linear('many text blocks in one message', 2_048, (n) => ({ messages: (id) => text(id, Array.from({ length: n }, (_, i) => `block ${i}`)) }));
-  linear('many messages in one step', 2_048, (n) => ({ messages: (id) => Array.from({ length: n }, (_, i) => text(`${id}-${i}`, [`message ${i}`])[0]) }));
+  linear('many messages in one step', 4_096, (n) => ({ messages: (id) => Array.from({ length: n }, (_, i) => text(`${id}-${i}`, [`message ${i}`])[0]) }));
 });
