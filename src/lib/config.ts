@@ -100,7 +100,12 @@ export const DEFAULTS: BreakerConfig = deepFreeze({
 });
 
 /** What `duplicateText: {}` turns on; each sub-key may be given alone. */
-export const DUPLICATE_TEXT_DEFAULTS: DuplicateTextConfig = Object.freeze({ minChars: 80, threshold: 3, windowMs: 120_000, cooldownMs: 30_000 });
+export const DUPLICATE_TEXT_DEFAULTS: DuplicateTextConfig = Object.freeze({
+  minChars: 80,
+  threshold: 3,
+  windowMs: 120_000,
+  cooldownMs: 30_000,
+});
 
 /** Keys removed in 0.2.0, each with where its intent lives now. */
 const REMOVED_KEYS: Readonly<Record<string, string>> = {
@@ -198,11 +203,15 @@ const DUPLICATE_TEXT_FLOORS: Readonly<Record<keyof DuplicateTextConfig, readonly
 function duplicateTextConfig(value: unknown): DuplicateTextConfig | null {
   if (value === null || value === undefined) return null;
   if (!isPlainObject(value)) {
-    fail(`\`duplicateText\` must be a mapping such as { minChars: 80, threshold: 3 }, or null to leave the track off (got ${shown(value)}); \`{}\` turns it on with the defaults`);
+    fail(
+      `\`duplicateText\` must be a mapping such as { minChars: 80, threshold: 3 }, or null to leave the track off (got ${shown(value)}); \`{}\` turns it on with the defaults`,
+    );
   }
   const known = Object.keys(DUPLICATE_TEXT_FLOORS);
   for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(DUPLICATE_TEXT_FLOORS, key)) fail(`\`duplicateText.${key}\` is not a setting; the settings are ${known.map((k) => `\`${k}\``).join(', ')}`);
+    if (!Object.hasOwn(DUPLICATE_TEXT_FLOORS, key)) {
+      fail(`\`duplicateText.${key}\` is not a setting; the settings are ${known.map((k) => `\`${k}\``).join(', ')}`);
+    }
   }
   const merged: Record<string, unknown> = { ...DUPLICATE_TEXT_DEFAULTS, ...value };
   for (const [key, [floor, meaning]] of Object.entries(DUPLICATE_TEXT_FLOORS)) {

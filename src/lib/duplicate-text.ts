@@ -99,7 +99,10 @@ export function fingerprintText(normalized: string): string {
 
 /** The head of a text on one line, for a notice. */
 export function previewText(normalized: string): string {
-  const head = normalized.slice(0, PREVIEW_CHARS * 2).replace(/\s+/g, ' ').trim();
+  const head = normalized
+    .slice(0, PREVIEW_CHARS * 2)
+    .replace(/\s+/g, ' ')
+    .trim();
   return own(head.length > PREVIEW_CHARS || normalized.length > PREVIEW_CHARS * 2 ? `${head.slice(0, PREVIEW_CHARS)}\u2026` : head);
 }
 
@@ -155,7 +158,9 @@ export function duplicateMessage(found: readonly Duplicate[], windowMs: number):
     );
   }
   if (found.length > LISTED) lines.push(`- and ${found.length - LISTED} more`);
-  lines.push('The copies are identical: use the one already in your context instead of reading it as new information, and do not fetch or request it again.');
+  lines.push(
+    'The copies are identical: use the one already in your context instead of reading it as new information, and do not fetch or request it again.',
+  );
   return lines.join('\n');
 }
 

@@ -19,6 +19,7 @@ import {
 import { createNotice } from '../../src/lib/notice.js';
 import { createApply } from '../../src/lib/plugin.js';
 import { FakeHost } from '../support/fake-host.js';
+import { captureHooks, type PluginLike } from '../robustness/hooks.js';
 import { bash, noticesOf, repeat } from '../support/session.js';
 
 const PREFIX = 'repeat-tool-breaker: ';
@@ -77,7 +78,12 @@ describe('duplicateText config', () => {
   });
 
   test('an empty mapping turns it on with minChars 80, threshold 3, a 120 s window and a 30 s cooldown', () => {
-    assert.deepEqual(resolveConfig({ duplicateText: {} }).duplicateText, { minChars: 80, threshold: 3, windowMs: 120000, cooldownMs: 30000 });
+    assert.deepEqual(resolveConfig({ duplicateText: {} }).duplicateText, {
+      minChars: 80,
+      threshold: 3,
+      windowMs: 120000,
+      cooldownMs: 30000,
+    });
   });
 
   test('each setting may be given alone; the others keep their defaults', () => {
@@ -97,7 +103,14 @@ describe('duplicateText config', () => {
   });
 
   test('an unknown sub-key is rejected and the settings are listed', () => {
-    throwsNaming({ duplicateText: { minchars: 80 } }, '`duplicateText.minchars`', '`minChars`', '`threshold`', '`windowMs`', '`cooldownMs`');
+    throwsNaming(
+      { duplicateText: { minchars: 80 } },
+      '`duplicateText.minchars`',
+      '`minChars`',
+      '`threshold`',
+      '`windowMs`',
+      '`cooldownMs`',
+    );
   });
 
   const bad: [string, unknown, string][] = [
@@ -112,7 +125,12 @@ describe('duplicateText config', () => {
   ];
   for (const [key, value, floor] of bad) {
     test(`duplicateText.${key}: ${String(value)} is rejected naming the key, the value and the floor`, () => {
-      throwsNaming({ duplicateText: { [key]: value } }, `\`duplicateText.${key}\``, floor, `got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+      throwsNaming(
+        { duplicateText: { [key]: value } },
+        `\`duplicateText.${key}\``,
+        floor,
+        `got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+      );
     });
   }
 });
@@ -120,7 +138,11 @@ describe('duplicateText config', () => {
 describe('text normalisation and fingerprint', () => {
   test('CRLF, CR, trailing spaces and tabs, and trailing blank lines do not make a text different', () => {
     const plain = 'alpha\nbeta gamma\n\ndelta';
-    for (const variant of ['alpha\r\nbeta gamma\r\n\r\ndelta', 'alpha  \rbeta gamma\t\n \ndelta\n\n', 'alpha\nbeta gamma   \n\ndelta  \r\n']) {
+    for (const variant of [
+      'alpha\r\nbeta gamma\r\n\r\ndelta',
+      'alpha  \rbeta gamma\t\n \ndelta\n\n',
+      'alpha\nbeta gamma   \n\ndelta  \r\n',
+    ]) {
       assert.equal(normalizeText(variant), plain);
       assert.equal(fingerprintText(normalizeText(variant)), fingerprintText(plain));
     }
@@ -156,7 +178,10 @@ describe('the duplicated-context book', () => {
     assert.equal(added.length, 1);
     const notice = added[0];
     assert.equal(notice.role, 'user');
-    assert.deepEqual({ ...notice.source, summary: undefined }, { kind: 'plugin', plugin: 'repeat-tool-breaker', form: 'notice', summary: undefined });
+    assert.deepEqual(
+      { ...notice.source, summary: undefined },
+      { kind: 'plugin', plugin: 'repeat-tool-breaker', form: 'notice', summary: undefined },
+    );
     assert.ok(Object.isFrozen(notice));
     const said: string = notice.content[0].text;
     assert.match(said, /^DUPLICATED_CONTEXT: /);
@@ -341,7 +366,13 @@ describe('the duplicated-context book', () => {
   });
 
   test('the notice wording lists at most three texts', () => {
-    const found = Array.from({ length: 5 }, (_, i) => ({ preview: `text ${i}`, length: 100, count: 3, messages: 3, sources: [['user', 3]] as const }));
+    const found = Array.from({ length: 5 }, (_, i) => ({
+      preview: `text ${i}`,
+      length: 100,
+      count: 3,
+      messages: 3,
+      sources: [['user', 3]] as const,
+    }));
     const said = duplicateMessage(found, 120_000);
     assert.match(said, /^DUPLICATED_CONTEXT: 5 texts have entered this conversation repeatedly within 120 s\./);
     assert.equal((said.match(/^- "/gm) ?? []).length, 3);
@@ -355,6 +386,15 @@ describe('the duplicated-context hook through the fake host', () => {
     const fake = new FakeHost({ apply: createApply({ now: () => clock }) }, config);
     return { fake, advance: (ms: number) => (clock += ms) };
   }
+
+  test('off by default: the pre-step listener returns exactly what next() returned, the same value, synchronously', () => {
+    const hooks = captureHooks({ apply: createApply({ now: () => 0 }) } as PluginLike);
+    const downstream = Promise.resolve({ kind: 'enter', messages: [] });
+    assert.equal(
+      hooks.step({ agent: {}, messages: [message(bigText())] }, () => downstream),
+      downstream,
+    );
+  });
 
   test('off by default: pre-step returns the downstream decision untouched', async () => {
     const { fake } = host({});
