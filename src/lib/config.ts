@@ -18,6 +18,17 @@ export interface SequenceConfig {
   readonly limit: number | null;
 }
 
+/** The duplicated-context track's settings (opt-in; see docs/duplicate-context.md). */
+export interface DuplicateTextConfig {
+  /** Shortest text block (after normalising line ends and trailing spaces) that is fingerprinted. */
+  readonly minChars: number;
+  /** Occurrences within `windowMs` that earn a notice. */
+  readonly threshold: number;
+  readonly windowMs: number;
+  /** Silence for one text after its notice. */
+  readonly cooldownMs: number;
+}
+
 export interface BreakerConfig {
   /** Recent committed calls per agent that are counted. */
   readonly window: number;
@@ -50,6 +61,8 @@ export interface BreakerConfig {
   readonly progress: Progress;
   /** Calls an approved exemption allows before the measure is denied outright; `null`: unlimited. */
   readonly exemptionCeiling: number | null;
+  /** The duplicated-context track; `null` (the default) when off. */
+  readonly duplicateText: DuplicateTextConfig | null;
 }
 
 const DECOYS_EVERYWHERE = ['description', 'timeoutMs', 'run_in_background', 'justification', 'reason', 'title', 'comment'];
@@ -104,6 +117,15 @@ export const DEFAULTS: BreakerConfig = deepFreeze({
   sequence: null,
   progress: 'ignore',
   exemptionCeiling: null,
+  duplicateText: null,
+});
+
+/** What `duplicateText: {}` turns on; each sub-key may be given alone. */
+export const DUPLICATE_TEXT_DEFAULTS: DuplicateTextConfig = Object.freeze({
+  minChars: 80,
+  threshold: 3,
+  windowMs: 120_000,
+  cooldownMs: 30_000,
 });
 
 /** What `sequence: {}` means: the values a partial `sequence` mapping is completed with. */
@@ -201,6 +223,36 @@ function atLeast(value: unknown, key: string, least: number, meaning: string): n
   return value;
 }
 
+/** The lowest value each duplicated-context setting accepts, and what it means. */
+const DUPLICATE_TEXT_FLOORS: Readonly<Record<keyof DuplicateTextConfig, readonly [number, string]>> = {
+  minChars: [1, 'the shortest text block, in characters, that is fingerprinted'],
+  threshold: [2, 'how many occurrences within the window earn a notice (1 would flag every text)'],
+  windowMs: [1, 'the time window, in milliseconds, within which occurrences are counted'],
+  cooldownMs: [0, 'how long, in milliseconds, one text stays silent after its notice'],
+};
+
+/** `null` or absent: off. A mapping: on, its sub-keys laid over DUPLICATE_TEXT_DEFAULTS. */
+function duplicateTextConfig(value: unknown): DuplicateTextConfig | null {
+  if (value === null || value === undefined) return null;
+  if (!isPlainObject(value)) {
+    fail(
+      `\`duplicateText\` must be a mapping such as { minChars: 80, threshold: 3 }, or null to leave the track off (got ${shown(value)}); \`{}\` turns it on with the defaults`,
+    );
+  }
+  const known = Object.keys(DUPLICATE_TEXT_FLOORS);
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(DUPLICATE_TEXT_FLOORS, key)) {
+      fail(`\`duplicateText.${key}\` is not a setting; the settings are ${known.map((k) => `\`${k}\``).join(', ')}`);
+    }
+  }
+  const merged: Record<string, unknown> = { ...DUPLICATE_TEXT_DEFAULTS, ...value };
+  for (const [key, [floor, meaning]] of Object.entries(DUPLICATE_TEXT_FLOORS)) {
+    const setting = merged[key];
+    atLeast(setting, `duplicateText.${key}`, floor, meaning);
+  }
+  return Object.freeze(merged as unknown as DuplicateTextConfig);
+}
+
 /**
  * The sequence track's settings, completed from SEQUENCE_DEFAULTS. Unlike the
  * top level, an unknown key here is an error: the mapping is new and small, so
@@ -277,6 +329,7 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
   if (exemptionCeiling !== null) {
     atLeast(exemptionCeiling, 'exemptionCeiling', 1, 'how many calls an approved exemption allows; null leaves exemptions unlimited');
   }
+  const duplicateText = duplicateTextConfig(merged.duplicateText);
   return {
     ...(merged as unknown as BreakerConfig),
     sequence,
@@ -286,6 +339,7 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
     summarizeAt,
     failWarnAt,
     failLimit: failLimit as number | null,
+    duplicateText,
   };
 }
 

@@ -17,8 +17,8 @@ export interface Hooks {
   guard(exec: unknown): unknown;
   /** `tools/post-execute`; `next` answers accept. */
   post(exec: unknown, result: unknown): Promise<unknown>;
-  /** `agent/pre-step`. */
-  step(payload: unknown): unknown;
+  /** `agent/pre-step`; `next` answers `undefined` unless given. */
+  step(payload: unknown, next?: () => unknown): unknown;
   dispose(): void;
 }
 
@@ -58,7 +58,7 @@ export function captureHooks(plugin: PluginLike, config?: unknown): Hooks {
     pre: (exec) => Promise.resolve(pre(exec, nextAllow)),
     guard: (exec) => g(exec),
     post: (exec, result) => Promise.resolve(post(exec, result, nextAccept)),
-    step: (payload) => step(payload, nextContinue),
+    step: (payload, next = nextContinue) => step(payload, next),
     dispose() {
       if (typeof teardown === 'function') (teardown as () => void)();
     },

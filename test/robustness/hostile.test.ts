@@ -191,6 +191,40 @@ describe('hostile agent/pre-step payloads', () => {
   });
 });
 
+describe('hostile agent/pre-step payloads and decisions, duplicated-context track on', () => {
+  const agent = {};
+  const big = 'a large injected text that repeats, long enough to be fingerprinted by the track. '.repeat(4);
+  const claimed = (id: string, content: unknown, source: unknown = { kind: 'plugin', plugin: 'p' }) => ({ id, role: 'user', content, source });
+  const enter = (messages: unknown) => () => Promise.resolve({ kind: 'enter', messages });
+  const payloads: [string, unknown, () => unknown][] = [
+    ['null payload', null, enter([])],
+    ['a Proxy payload whose traps throw', throwingProxy({ agent }), enter([])],
+    ['a Proxy agent', { agent: throwingProxy({}), messages: [claimed('a', [{ type: 'text', text: big }])] }, enter([])],
+    ['messages as a Proxy', { agent, messages: throwingProxy([]) }, enter([])],
+    ['content as a Proxy, text getters that throw', { agent, messages: [claimed('b', throwingProxy([])), claimed('c', [Object.defineProperty({ type: 'text' }, 'text', { get() { throw new Error('x'); } })])] }, enter([])],
+    ['ids, sources and blocks of every wrong type', { agent, messages: [claimed(7 as never, [{ type: 'text', text: 1 }, null, 'text', { type: 'image' }], 'user'), { id: 'x'.repeat(1 << 20), content: big }] }, enter([])],
+    ['a next() that answers undefined', { agent, messages: [claimed('d', [{ type: 'text', text: big }])] }, () => undefined],
+    ['an enter decision whose messages getter throws', { agent, messages: [claimed('e', [{ type: 'text', text: big }])] }, () => Promise.resolve(Object.defineProperty({ kind: 'enter' }, 'messages', { get() { throw new Error('x'); } }))],
+    ['an enter decision whose messages are not an array', { agent, messages: [claimed('f', [{ type: 'text', text: big }])] }, () => Promise.resolve({ kind: 'enter', messages: 'none' })],
+  ];
+  for (const [label, payload, next] of payloads) {
+    test(label, async () => {
+      const hooks = captureHooks(plugin, { ...DENY, duplicateText: { threshold: 2 } });
+      for (let i = 0; i < 3; i += 1) await hooks.step(payload, next);
+    });
+  }
+  test('a hostile entry beside three real copies: the copies still earn one notice, the hostile entry enters unchanged', async () => {
+    const hooks = captureHooks(plugin, { ...DENY, duplicateText: {} });
+    const hostile = throwingProxy({});
+    const messages = [hostile, claimed('g1', [{ type: 'text', text: big }]), claimed('g2', [{ type: 'text', text: big }]), claimed('g3', [{ type: 'text', text: `${big}  \r\n` }])];
+    const decision = (await hooks.step({ agent: {}, messages }, enter(messages))) as { kind: string; messages: unknown[] };
+    assert.equal(decision.kind, 'enter');
+    assert.equal(decision.messages.length, 5);
+    assert.equal(decision.messages[0], hostile);
+    assert.match(String((decision.messages[4] as { content: { text: string }[] }).content[0]?.text), /^DUPLICATED_CONTEXT: /);
+  });
+});
+
 describe('seeded fuzz: random hostile mixes through every hook', () => {
   test('300 calls over 3 agents, seed 5', async () => {
     const random = seeded(5);

@@ -18,14 +18,41 @@ const hooks = captureHooks(port as PluginLike);
 const SLACK = 3;
 const FLOOR_MS = 30;
 
-interface Input {
+/** The duplicated-context track on, at its most eager: every text block is fingerprinted. */
+const stepHooks = captureHooks(port as PluginLike, { duplicateText: { minChars: 1, threshold: 2 } });
+
+interface CallInput {
   name: string;
   args: unknown;
   result: unknown;
 }
 
-/** One call on a fresh agent: pre-execute, guard, post-execute, then a human step. */
+/** Claimed messages for one `agent/pre-step`, claimed twice under fresh ids: the second step counts every text again. */
+interface StepInput {
+  messages: (id: string) => unknown[];
+}
+
+type Input = CallInput | StepInput;
+
 async function once(input: Input): Promise<number> {
+  return 'messages' in input ? stepOnce(input) : callOnce(input);
+}
+
+/** Two pre-steps on a fresh agent with the same texts: both fingerprint every block (past TEXT_LIMIT texts, evicting). */
+async function stepOnce(input: StepInput): Promise<number> {
+  const agent = {};
+  const first = input.messages('a');
+  const second = input.messages('b');
+  const start = performance.now();
+  await stepHooks.step({ agent, messages: first }, () => Promise.resolve({ kind: 'enter', messages: first }));
+  const decision = (await stepHooks.step({ agent, messages: second }, () => Promise.resolve({ kind: 'enter', messages: second }))) as { messages: unknown[] };
+  const took = performance.now() - start;
+  assert.ok(decision.messages.length >= second.length, 'the claimed messages entered');
+  return took;
+}
+
+/** One call on a fresh agent: pre-execute, guard, post-execute, then a human step. */
+async function callOnce(input: CallInput): Promise<number> {
   const agent = {};
   const exec = { name: input.name, arguments: input.args, agent };
   const start = performance.now();
@@ -84,4 +111,12 @@ describe('linear time in the arguments', () => {
 describe('linear time in the result (shell text fallback)', () => {
   // Shapes whose maker takes no size (undefined, a Proxy, …) cost the same at any n: nothing to compare.
   for (const [label, make] of HOSTILE_RESULTS.filter(([, maker]) => maker.length > 0)) linear(label, 262_144, (n) => ({ name: 'bash', args: { command: WRITE_OUT }, result: make(n) }));
+});
+
+describe('linear time in the claimed messages (duplicated-context track on)', () => {
+  const text = (id: string, blocks: string[]) => [{ id, role: 'user', content: blocks.map((t) => ({ type: 'text', text: t })), source: { kind: 'plugin', plugin: 'p' } }];
+  linear('a long run of trailing-looking spaces', 262_144, (n) => ({ messages: (id) => text(id, [`${' '.repeat(n)}x`]) }));
+  linear('many short lines with CRLF and trailing spaces', 131_072, (n) => ({ messages: (id) => text(id, ['line  \r\n'.repeat(n / 8)]) }));
+  linear('many text blocks in one message', 2_048, (n) => ({ messages: (id) => text(id, Array.from({ length: n }, (_, i) => `block ${i}`)) }));
+  linear('many messages in one step', 4_096, (n) => ({ messages: (id) => Array.from({ length: n }, (_, i) => text(`${id}-${i}`, [`message ${i}`])[0]) }));
 });

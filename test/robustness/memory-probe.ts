@@ -63,14 +63,28 @@ function makeCall(i: number, shape: string): { name: string; arguments: unknown;
 }
 
 const plugin = await load();
-const config = process.argv[5] === undefined ? undefined : (JSON.parse(process.argv[5]) as unknown);
-const hooks = captureHooks(plugin, config);
 const all = ['write', 'command', 'result', 'fetch'];
 const active = shapes.includes('all') ? all : shapes;
+// `context`: a distinct ~1 MB text claimed at pre-step, with the opt-in duplicated-context track on.
+// argv[5]: an optional JSON config (the opt-in tracks' memory case passes one).
+const given = process.argv[5] === undefined ? undefined : (JSON.parse(process.argv[5]) as Record<string, unknown>);
+const hooks = captureHooks(plugin, active.includes('context') ? { ...given, duplicateText: {} } : given);
+
+/** A claimed plugin context of about 1 MB, distinct per `i`. */
+function claimed(i: number): unknown[] {
+  const text = `${i}:`.padEnd(MB, String.fromCharCode(97 + (i % 26)));
+  return [{ id: `context-${i}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'plugin', plugin: 'context-echo' } }];
+}
 
 async function run(agent: object, n: number, offset: number): Promise<void> {
   for (let i = 0; i < n; i += 1) {
-    const call = makeCall(offset + i, active[i % active.length] as string);
+    const shape = active[i % active.length] as string;
+    if (shape === 'context') {
+      const messages = claimed(offset + i);
+      await hooks.step({ agent, messages }, () => Promise.resolve({ kind: 'enter', messages }));
+      continue;
+    }
+    const call = makeCall(offset + i, shape);
     const exec = { callId: `c${offset + i}`, name: call.name, arguments: call.arguments, agent };
     try {
       await hooks.pre(exec);

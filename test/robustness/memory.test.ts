@@ -42,3 +42,7 @@ test('1,000 distinct 1 MB writes and failing 1 MB outputs on one agent retain un
 test('distinct 1 MB commands, fetch URLs and URL lists stay bounded too', (t) => {
   check(probe(48, 'command,fetch,urls'), t);
 });
+
+test('600 distinct 1 MB contexts claimed at pre-step (past TEXT_LIMIT), duplicated-context track on, retain under 1 MB', (t) => {
+  check(probe(600, 'context'), t);
+});

@@ -170,9 +170,13 @@ export class FakeHost {
     return outcome;
   }
 
-  /** Deliver newly claimed inbox messages through `agent/pre-step`. */
-  async step(agent: object, messages: unknown[]): Promise<void> {
-    await this.waterfall('agent/pre-step', [{ agent, messages, turn: 1, step: 1, signal: new AbortController().signal }], async () => ({ kind: 'continue' }));
+  /**
+   * Deliver newly claimed inbox messages through `agent/pre-step`; resolves to the
+   * decision, whose default (as in `@deepseek-ai/dsh-agent-loop`) enters the claimed messages.
+   */
+  async step(agent: object, messages: unknown[]): Promise<{ kind: string; messages?: unknown[] }> {
+    const payload = { agent, messages, turn: 1, step: 1, signal: new AbortController().signal };
+    return this.waterfall('agent/pre-step', [payload], async () => ({ kind: 'enter', messages }));
   }
 
   /** A human message, as the agent loop claims it from the inbox. */

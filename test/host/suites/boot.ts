@@ -27,6 +27,7 @@ import { before, describe, test, type TestContext } from 'node:test';
 
 import { addPlugin, configYaml, dshEnv, exec, headlessArgs, infraOverlay, profilePatch } from '../lib/dsh.js';
 import { NODE22, pluginUnderTest, shippedCaps, WORK_DIR, type Caps } from '../lib/env.js';
+import { CONTEXT_ECHO, contextEchoModule, NOTES } from '../lib/context-echo.js';
 import { startMockModel, type MockModel, type ScriptedCall } from '../lib/mock-model.js';
 import { findSessionLogs, readSessionLog, type SessionLog, type ToolStep } from '../lib/session-log.js';
 
@@ -76,7 +77,12 @@ let scenarioSeq = 0;
 async function boot(
   mode: Mode,
   scenario: string,
-  options: { config?: Record<string, unknown>; script: ScriptedCall[] | ((url: string) => ScriptedCall[]) },
+  options: {
+    config?: Record<string, unknown>;
+    script: ScriptedCall[] | ((url: string) => ScriptedCall[]);
+    /** Extra cordis patch rows (YAML), mounted as one more `--patch` overlay: other plugins a scenario needs. */
+    rows?: (scratch: string) => string;
+  },
 ): Promise<Boot> {
   scenarioSeq += 1;
   const home = homeOf(mode);
@@ -92,6 +98,11 @@ async function boot(
   const infra = join(scratch, 'infra.patch.yml');
   writeFileSync(infra, infraOverlay(home, { plainLog: true }));
   overlays.push(infra);
+  if (options.rows !== undefined) {
+    const extra = join(scratch, 'scenario.patch.yml');
+    writeFileSync(extra, options.rows(scratch));
+    overlays.push(extra);
+  }
   if (mode === 'overlay') {
     const mount = join(scratch, 'breaker.patch.yml');
     writeFileSync(
@@ -350,3 +361,63 @@ describe('dsh 0.1.0-rc.8 headless boot — opt-in sequence track, mounted as a -
     },
   );
 });
+
+/** The `context-echo` plugin (../lib/context-echo.ts) written into the scenario and mounted by absolute path. */
+function contextEchoRows(scratch: string): string {
+  const file = join(scratch, 'context-echo.mjs');
+  writeFileSync(file, contextEchoModule());
+  return `- insert:\n    - id: ${CONTEXT_ECHO}\n      name: ${JSON.stringify(file)}\n`;
+}
+
+/** Four different calls, so that only the re-attached context repeats. */
+const FOUR_CALLS: ScriptedCall[] = ['grep -rn TODO . || true', 'ls -la', 'cat /etc/hostname', 'echo done'].map((command, i) => ({
+  name: 'bash',
+  arguments: { command, description: `step ${i + 1}` },
+}));
+
+/** `user/message` records in log order, as [plugin, text]. */
+function pluginMessages(log: SessionLog): [string, string][] {
+  return log.notices.map((n) => [n.plugin, n.text]);
+}
+
+describe(
+  `dsh 0.1.0-rc.8 headless boot — duplicated-context track (opt-in) — ${plugin.label} as a --patch overlay`,
+  { skip: plugin.label === 'reference' ? 'the reference 0.5.2 has no duplicated-context track' : undefined },
+  () => {
+    test('8. a plugin re-attaches the same 3 KB context to four tool results → one DUPLICATED_CONTEXT notice in the log, right after the third copy; every copy logged unchanged', async (t) => {
+      // A long cooldown: on a loaded machine the fourth claim may come well after the third.
+      const b = await boot('overlay', 'duplicate-context', { config: { duplicateText: { cooldownMs: 600_000 } }, script: FOUR_CALLS, rows: contextEchoRows });
+      const log = assertCompleted(t, b, FOUR_CALLS.length);
+      assert.ok(log.steps.every(ran), 'the track never gates a call');
+      const messages = pluginMessages(log);
+      const copies = messages.filter(([from]) => from === CONTEXT_ECHO);
+      assert.equal(copies.length, 4, 'the four contexts entered the conversation');
+      assert.ok(copies.every(([, text]) => text === NOTES), 'each copy is logged whole and unchanged');
+      const ours = messages.filter(([from]) => from === PLUGIN_ID);
+      assert.equal(ours.length, 1, `one breaker notice: ${JSON.stringify(ours.map(([, text]) => text.slice(0, 120)))}`);
+      const text = ours[0]![1];
+      assert.match(text, /^DUPLICATED_CONTEXT: /);
+      assert.match(text, /3 times in 3 messages, from plugin:context-echo ×3/);
+      assert.match(text, /"note 1: the staging database/);
+      assert.ok(text.length < 1000 && !text.includes('note 2:'), 'a preview, never the whole text');
+      const at = messages.findIndex(([from]) => from === PLUGIN_ID);
+      assert.deepEqual(
+        messages.slice(0, at).map(([from]) => from).filter((from) => from === CONTEXT_ECHO).length,
+        3,
+        'the notice entered the step that claimed the third copy',
+      );
+      const notice = log.notices.find((n) => n.plugin === PLUGIN_ID);
+      assert.match(notice?.summary ?? '', /^duplicated context × 3: note 1/);
+      assert.ok(b.model.seenUserTexts().some((seen) => seen.startsWith('DUPLICATED_CONTEXT: ')), 'the model was sent the notice');
+      t.diagnostic(`notice: ${text.split('\n')[0]}`);
+    });
+
+    test('9. the same boot with the track off (the default) → the four copies, and no breaker notice', async (t) => {
+      const b = await boot('overlay', 'duplicate-context-off', { script: FOUR_CALLS, rows: contextEchoRows });
+      const log = assertCompleted(t, b, FOUR_CALLS.length);
+      const messages = pluginMessages(log);
+      assert.equal(messages.filter(([from]) => from === CONTEXT_ECHO).length, 4);
+      assert.equal(messages.filter(([from]) => from === PLUGIN_ID).length, 0);
+    });
+  },
+);
