@@ -1,8 +1,8 @@
 /**
  * Decision P5, the time half: for every hostile shape, one call through all
  * four hooks at size 8n costs within a small multiple of 8x the cost at n.
- * Checked by ratio (best of three per point), never by absolute time, so it
- * holds on a slow or busy machine: t(8n) <= 8 * t(n) * 3 + 30 ms (n is
+ * Checked by ratio (best of three per point, up to three attempts), never by
+ * absolute time, so it holds on a slow or busy machine: t(8n) <= 8 * t(n) * 3 + 30 ms (n is
  * chosen so t(n) is a few ms at least: below that the young generation holds a
  * whole small input and the ratio measures the GC, not the code). A quadratic
  * path would be ~64x.
@@ -69,6 +69,9 @@ async function best(input: Input): Promise<number> {
   return least;
 }
 
+/** Attempts per shape: a busy machine can slow every run of one attempt; a quadratic path fails them all. */
+const ATTEMPTS = 3;
+
 function linear(label: string, n: number, make: (n: number) => Input): void {
   test(`${label}: n=${n} vs 8n`, async (t) => {
     const small = make(n);
@@ -76,13 +79,15 @@ function linear(label: string, n: number, make: (n: number) => Input): void {
     // Warm-up at both sizes: the JIT is not timed, and the heap has grown to the larger input.
     await once(small);
     await once(large);
-    const tSmall = await best(small);
-    const tLarge = await best(large);
-    t.diagnostic(`t(n)=${tSmall.toFixed(2)} ms t(8n)=${tLarge.toFixed(2)} ms ratio=${(tLarge / tSmall).toFixed(1)}`);
-    assert.ok(
-      tLarge <= 8 * tSmall * SLACK + FLOOR_MS,
-      `${label}: t(n)=${tSmall.toFixed(2)} ms, t(8n)=${tLarge.toFixed(2)} ms (ratio ${(tLarge / tSmall).toFixed(1)})`,
-    );
+    let seen = '';
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+      const tSmall = await best(small);
+      const tLarge = await best(large);
+      seen = `t(n)=${tSmall.toFixed(2)} ms, t(8n)=${tLarge.toFixed(2)} ms (ratio ${(tLarge / tSmall).toFixed(1)})`;
+      t.diagnostic(`attempt ${attempt}: ${seen}`);
+      if (tLarge <= 8 * tSmall * SLACK + FLOOR_MS) return;
+    }
+    assert.fail(`${label}: ${seen}, above 8 × ${SLACK} × t(n) + ${FLOOR_MS} ms in all ${ATTEMPTS} attempts`);
   });
 }
 
