@@ -20,91 +20,56 @@ import { before, describe, test } from 'node:test';
 
 import { CONTEXT_ECHO, NOTES } from '../lib/context-echo.js';
 import { hostImport, importPlugin, pluginUnderTest } from '../lib/env.js';
+import { ours, rig } from '../lib/rig.js';
 
 const plugin = pluginUnderTest();
 const skip = plugin.label === 'reference' ? 'the reference 0.5.2 has no duplicated-context track' : undefined;
-let Context: any;
-let ToolRuntime: any;
-let defineTool: any;
-let agentEvents: any;
 let createUserMessage: any;
 let createApply: any;
 let pluginName: string;
 
 before(async () => {
   if (skip !== undefined) return;
-  ({ Context } = await hostImport('@deepseek-ai/cordis'));
-  ({ ToolRuntime, defineTool } = await hostImport('@deepseek-ai/dsh-tools'));
-  ({ agentEvents } = await hostImport('@deepseek-ai/dsh-agent'));
   ({ createUserMessage } = await hostImport('@deepseek-ai/dsh-llm'));
   // The packed build's own wiring, so that the clock can be a fake one.
   ({ createApply } = await import(pathToFileURL(join(plugin.dir, 'dist', 'index.js')).href));
   pluginName = (await importPlugin(plugin)).name;
 });
 
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
 interface Step {
   claimed: any[];
   entered: any[];
 }
 
-async function rig(config: Record<string, unknown>) {
-  const ctx = new Context();
-  ctx.provide('systemPrompt', { tools: () => () => {}, section: () => () => {}, context: () => () => {} });
-  ctx.plugin(ToolRuntime);
-  await tick();
-  let runs = 0;
-  ctx.tools.register(
-    defineTool({
-      name: 'bash',
-      description: 'stub bash',
-      parameters: { command: { type: 'string', required: true }, description: { type: 'string', required: true } },
-      output: { schema: { type: 'string' }, render: (_args: unknown, value: string) => [{ type: 'text', text: value }] },
-      async execute(args: { command: string }) {
-        runs += 1;
-        return `ran: ${args.command}`;
-      },
-    }),
-  );
-  // Another plugin re-attaching the same large context to every tool result (../lib/context-echo.ts).
-  ctx.on('tools/post-execute', async (_exec: unknown, _result: unknown, next: () => Promise<any>) => {
-    const downstream = await next();
-    const notes = createUserMessage({ content: [{ type: 'text', text: NOTES }], source: { kind: 'plugin', plugin: CONTEXT_ECHO } });
-    return { ...downstream, additionalContexts: [...(downstream.additionalContexts ?? []), notes] };
-  });
+/** The shared rig (../lib/rig.ts) with the plugin on a fake clock, a context echo, and the next-step inbox. */
+async function echoRig(config: Record<string, unknown>) {
   let clock = 1_000_000;
-  ctx.plugin({ name: pluginName, inject: ['tools'], apply: createApply({ now: () => clock }) }, config);
-  await tick();
-  const agent = { id: 'main', session: { events: [] as unknown[], append: () => {} } };
-  let seq = 0;
+  const r = await rig({
+    config,
+    plugin: { name: pluginName, inject: ['tools'], apply: createApply({ now: () => clock }) },
+    // Another plugin re-attaching the same large context to every tool result (../lib/context-echo.ts).
+    setup: (ctx: any) =>
+      ctx.on('tools/post-execute', async (_exec: unknown, _result: unknown, next: () => Promise<any>) => {
+        const downstream = await next();
+        const notes = createUserMessage({ content: [{ type: 'text', text: NOTES }], source: { kind: 'plugin', plugin: CONTEXT_ECHO } });
+        return { ...downstream, additionalContexts: [...(downstream.additionalContexts ?? []), notes] };
+      }),
+  });
   let inbox: any[] = [];
   return {
-    runs: () => runs,
+    runs: () => r.total(),
     advance(ms: number) {
       clock += ms;
     },
     /** One tool call; its result contexts go to the next-step inbox. */
     async call(command: string): Promise<void> {
-      seq += 1;
-      const result = await ctx.tools.execute({
-        callId: `call-${seq}`,
-        name: 'bash',
-        arguments: { command, description: `step ${seq}` },
-        agent,
-        signal: new AbortController().signal,
-      });
-      inbox.push(...(result.additionalContexts ?? []));
+      inbox.push(...(await r.call(command)).contexts);
     },
     /** Claim the inbox (plus `extra`) at the step boundary through the genuine waterfall. */
     async preStep(extra: any[] = []): Promise<Step> {
       const claimed = [...inbox, ...extra];
       inbox = [];
-      const decision = await agentEvents(ctx, agent).waterfall(
-        'agent/pre-step',
-        { messages: claimed, turn: 1, step: seq + 1, signal: new AbortController().signal },
-        () => Promise.resolve({ kind: 'enter', messages: claimed }),
-      );
+      const decision = await r.preStep(claimed, { turn: 1, step: r.seq() + 1 });
       assert.equal(decision.kind, 'enter');
       assert.deepEqual(decision.messages.slice(0, claimed.length), claimed, 'the claimed messages enter unchanged, in order');
       claimed.forEach((message, at) => assert.equal(decision.messages[at], message, 'the very same message objects'));
@@ -113,11 +78,9 @@ async function rig(config: Record<string, unknown>) {
   };
 }
 
-const ours = (messages: any[]): any[] => messages.filter((m) => m?.source?.kind === 'plugin' && m.source.plugin === 'repeat-tool-breaker');
-
 describe(`DSH 0.1.0-rc.8 agent/pre-step, in process — duplicated-context track — plugin: ${plugin.label}`, { skip }, () => {
   test('a plugin re-attaching the same 3 KB context to four tool results: one notice, at the third claim, naming the source', async () => {
-    const r = await rig({ duplicateText: {} });
+    const r = await echoRig({ duplicateText: {} });
     const added: any[][] = [];
     for (const command of ['grep -rn TODO src', 'curl -s http://127.0.0.1:9/health', 'cat README.md', 'ls -la']) {
       await r.call(command);
@@ -143,7 +106,7 @@ describe(`DSH 0.1.0-rc.8 agent/pre-step, in process — duplicated-context track
   });
 
   test('off (the default): the same four claims enter with nothing appended', async () => {
-    const r = await rig({});
+    const r = await echoRig({});
     for (let i = 0; i < 4; i += 1) {
       await r.call(`echo ${i}`);
       assert.equal((await r.preStep()).entered.length, 0);
@@ -151,7 +114,7 @@ describe(`DSH 0.1.0-rc.8 agent/pre-step, in process — duplicated-context track
   });
 
   test('a replayed message id never counts; a human copy does, named as user', async () => {
-    const r = await rig({ duplicateText: { threshold: 3 } });
+    const r = await echoRig({ duplicateText: { threshold: 3 } });
     await r.call('echo one');
     const first = await r.preStep();
     const replayed = first.claimed[0];
@@ -165,7 +128,7 @@ describe(`DSH 0.1.0-rc.8 agent/pre-step, in process — duplicated-context track
   });
 
   test('the window is measured on the clock: copies 2 minutes apart never add up', async () => {
-    const r = await rig({ duplicateText: {} });
+    const r = await echoRig({ duplicateText: {} });
     for (let i = 0; i < 5; i += 1) {
       await r.call(`echo ${i}`);
       assert.equal((await r.preStep()).entered.length, 0, `claim ${i + 1}`);

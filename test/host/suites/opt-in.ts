@@ -3,7 +3,7 @@
  * gating, exemption ceiling): the genuine `ToolRuntime` from
  * `@deepseek-ai/dsh-tools` 0.1.0-rc.8 in a cordis `Context`, the genuine
  * approval service where a scenario asks, a stub `bash` whose output each
- * scenario scripts, and the plugin loaded from the packed build.
+ * scenario scripts, and the plugin loaded from the packed build (../lib/rig.ts).
  *
  * The reference 0.5.2 has none of these features: under `--plugin reference`
  * every scenario is a `todo`.
@@ -13,118 +13,18 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
-import { hostImport, importPlugin, pluginUnderTest, shippedCaps, type Caps } from '../lib/env.js';
+import { pluginUnderTest, shippedCaps, type Caps } from '../lib/env.js';
+import { ours, rig, type Result } from '../lib/rig.js';
 
 const plugin = pluginUnderTest();
 const onlyOurs = plugin.label === 'reference' ? { todo: 'reference 0.5.2 has no opt-in tracks' } : {};
 let caps: Caps;
-let breaker: any;
-let Context: any;
-let ToolRuntime: any;
-let defineTool: any;
-let ApprovalService: any;
 
 before(async () => {
-  ({ Context } = await hostImport('@deepseek-ai/cordis'));
-  ({ ToolRuntime, defineTool } = await hostImport('@deepseek-ai/dsh-tools'));
-  ({ ApprovalService } = await hostImport('@deepseek-ai/dsh-user-approval'));
-  breaker = (await importPlugin(plugin)).default;
   caps = await shippedCaps(plugin);
 });
 
-interface Result {
-  isError: boolean;
-  text: string;
-  contexts: any[];
-}
-
-interface Rig {
-  runs: Map<string, number>;
-  total(): number;
-  asks: string[];
-  call(command: string): Promise<Result>;
-}
-
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** A turn-open agent: the approval service audits to `agent.session`. */
-function newAgent(): any {
-  const events: { type: string; data?: unknown }[] = [{ type: 'turn/start', data: { turn: 1 } }];
-  return { id: 'main', session: { events, append: (type: string, data: unknown) => events.push({ type, data }) } };
-}
-
-async function rig(options: {
-  config: Record<string, unknown>;
-  approve?: boolean;
-  stdout?: (command: string, run: number) => string;
-}): Promise<Rig> {
-  const ctx = new Context();
-  ctx.provide('systemPrompt', { tools: () => () => {}, section: () => () => {}, context: () => () => {} });
-  ctx.plugin(ToolRuntime);
-  const asks: string[] = [];
-  if (options.approve === true) {
-    ctx.plugin(ApprovalService, { policy: 'ask' });
-    ctx.on('approval/request', async (req: any) => {
-      asks.push(String(req.reason ?? ''));
-      return 'allowed-once';
-    });
-  }
-  await tick();
-  const runs = new Map<string, number>();
-  ctx.tools.register(
-    defineTool({
-      name: 'bash',
-      description: 'stub bash: counts its runs and prints what the scenario scripts',
-      parameters: {
-        command: { type: 'string', required: true },
-        description: { type: 'string', required: true },
-        timeoutMs: { type: 'number' },
-      },
-      output: {
-        schema: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            kind: { type: 'string', required: true },
-            exitCode: { type: 'integer', required: true },
-            stdout: { type: 'string', required: true },
-          },
-        },
-        render: (_args: unknown, value: { stdout: string }) => [{ type: 'text', text: value.stdout }],
-      },
-      async execute(args: { command: string }) {
-        const run = (runs.get(args.command) ?? 0) + 1;
-        runs.set(args.command, run);
-        return { kind: 'foreground', exitCode: 0, stdout: options.stdout?.(args.command, run) ?? `ran: ${args.command}` };
-      },
-    }),
-  );
-  ctx.plugin(breaker, options.config);
-  await tick();
-  const agent = newAgent();
-  let seq = 0;
-  return {
-    runs,
-    total: () => [...runs.values()].reduce((a, b) => a + b, 0),
-    asks,
-    async call(command) {
-      seq += 1;
-      const raw = await ctx.tools.execute({
-        callId: `call-${seq}`,
-        name: 'bash',
-        // Decoys vary on every call, as a model's do.
-        arguments: { command, description: `attempt ${seq}`, timeoutMs: 1000 + seq },
-        agent,
-        signal: new AbortController().signal,
-      });
-      const text = (raw.content ?? []).map((b: any) => (b.type === 'text' ? b.text : '')).join('\n');
-      return { isError: raw.isError === true, text, contexts: [...(raw.additionalContexts ?? [])] };
-    },
-  };
-}
-
 const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
-const ours = (contexts: any[]): any[] => contexts.filter((m) => m?.source?.kind === 'plugin' && m.source.plugin === 'repeat-tool-breaker');
 const CYCLE = ['grep -rn TODO src', 'curl -s http://127.0.0.1:9/items', 'cat notes.txt', 'echo checked'];
 
 describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.label} (${plugin.entry})`, () => {
@@ -169,7 +69,7 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     async () => {
       const r = await rig({
         config: { onLimit: 'deny', progress: 'results' },
-        stdout: (command, run) => (command === 'cat /run/job.status' ? `job at ${run * 10}%` : 'unchanged'),
+        behaviour: (command, run) => ({ exitCode: 0, stdout: command === 'cat /run/job.status' ? `job at ${run * 10}%` : 'unchanged' }),
       });
       for (let i = 0; i < caps.exact + 3; i += 1) assert.equal((await r.call('cat /run/job.status')).isError, false, `poll ${i + 1} ran`);
       const still: Result[] = [];
@@ -180,7 +80,7 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
   );
 
   test('exemption ceiling: after an approval, N more calls run and the next is denied without a second ask', onlyOurs, async () => {
-    const r = await rig({ config: { exemptionCeiling: 2 }, approve: true });
+    const r = await rig({ config: { exemptionCeiling: 2 }, answer: 'allowed-once' });
     const command = 'cat /etc/hostname';
     const results: Result[] = [];
     for (let i = 0; i < caps.exact + 4; i += 1) results.push(await r.call(command));

@@ -4,7 +4,7 @@
  * approval service (`@deepseek-ai/dsh-user-approval`) where a scenario needs
  * one, the genuine `agent/pre-step` dispatcher (`agentEvents` from
  * `@deepseek-ai/dsh-agent`), a stub `bash` whose body counts its runs, and
- * the plugin loaded from the packed build.
+ * the plugin loaded from the packed build (the rig in ../lib/rig.ts).
  *
  * Every assertion is on what the pipeline produced: how many bodies ran,
  * which results are errors, their text, and the `additionalContexts`.
@@ -15,150 +15,23 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import { hostImport, importPlugin, knownReferenceGap, pluginUnderTest, shippedCaps, type Caps } from '../lib/env.js';
+import { ours, rig, tick, type Result } from '../lib/rig.js';
 
 const plugin = pluginUnderTest();
 let caps: Caps;
 let breaker: any;
 let Context: any;
-let ToolRuntime: any;
-let defineTool: any;
-let ApprovalService: any;
-let agentEvents: any;
 let createUserMessage: any;
-let HarnessError: any;
 
 before(async () => {
   ({ Context } = await hostImport('@deepseek-ai/cordis'));
-  ({ ToolRuntime, defineTool } = await hostImport('@deepseek-ai/dsh-tools'));
-  ({ ApprovalService } = await hostImport('@deepseek-ai/dsh-user-approval'));
-  ({ agentEvents } = await hostImport('@deepseek-ai/dsh-agent'));
-  ({ createUserMessage, HarnessError } = await hostImport('@deepseek-ai/dsh-llm'));
+  ({ createUserMessage } = await hostImport('@deepseek-ai/dsh-llm'));
   breaker = (await importPlugin(plugin)).default;
   caps = await shippedCaps(plugin);
 });
 
-type Outcome = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable';
-
-/** What the stub body does for one command: succeed, exit non-zero, or throw. */
-type Behaviour = { exitCode: number } | { throwCode: string };
-
-interface Result {
-  isError: boolean;
-  text: string;
-  contexts: any[];
-  raw: any;
-}
-
-interface Rig {
-  ctx: any;
-  fiber: any;
-  agent: any;
-  /** Bodies run, per command, and in total. */
-  runs: Map<string, number>;
-  total(): number;
-  asks: string[];
-  call(command: string, extra?: Record<string, unknown>): Promise<Result>;
-  callAs(agent: any, command: string, extra?: Record<string, unknown>): Promise<Result>;
-  preStep(messages: unknown[]): Promise<void>;
-}
-
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
-function newAgent(id: string): any {
-  // The approval service audits to `agent.session` and needs an open turn.
-  const events: { type: string; data?: unknown }[] = [{ type: 'turn/start', data: { turn: 1 } }];
-  return { id, session: { events, append: (type: string, data: unknown) => events.push({ type, data }) } };
-}
-
-async function rig(options: {
-  config?: Record<string, unknown>;
-  answer?: Outcome;
-  behaviour?: (command: string) => Behaviour;
-}): Promise<Rig> {
-  const ctx = new Context();
-  ctx.provide('systemPrompt', { tools: () => () => {}, section: () => () => {}, context: () => () => {} });
-  ctx.plugin(ToolRuntime);
-  const asks: string[] = [];
-  if (options.answer !== undefined) {
-    ctx.plugin(ApprovalService, { policy: 'ask' });
-    const answer = options.answer;
-    ctx.on('approval/request', async (req: any) => {
-      asks.push(String(req.reason ?? ''));
-      return answer;
-    });
-  }
-  await tick();
-  assert.ok(ctx.get('tools'), 'ToolRuntime provided ctx.tools');
-  const runs = new Map<string, number>();
-  ctx.tools.register(
-    defineTool({
-      name: 'bash',
-      description: 'stub bash: counts its runs',
-      parameters: {
-        command: { type: 'string', required: true },
-        description: { type: 'string', required: true },
-        timeoutMs: { type: 'number' },
-      },
-      output: {
-        schema: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            kind: { type: 'string', required: true },
-            exitCode: { type: 'integer', required: true },
-            stdout: { type: 'string', required: true },
-          },
-        },
-        render: (_args: unknown, value: { exitCode: number; stdout: string }) => [
-          { type: 'text', text: `${value.stdout}${value.exitCode === 0 ? '' : `\n[exit code: ${value.exitCode}]`}` },
-        ],
-      },
-      async execute(args: { command: string }) {
-        runs.set(args.command, (runs.get(args.command) ?? 0) + 1);
-        const behaviour = options.behaviour?.(args.command) ?? { exitCode: 0 };
-        if ('throwCode' in behaviour) throw new HarnessError(`stub failure for ${args.command}`, behaviour.throwCode);
-        return { kind: 'foreground', exitCode: behaviour.exitCode, stdout: `ran: ${args.command}` };
-      },
-    }),
-  );
-  const fiber = ctx.plugin(breaker, options.config ?? {});
-  await tick();
-  const agent = newAgent('main');
-  let seq = 0;
-  const callAs = async (who: any, command: string, extra: Record<string, unknown> = {}): Promise<Result> => {
-    seq += 1;
-    const raw = await ctx.tools.execute({
-      callId: `call-${seq}`,
-      name: 'bash',
-      arguments: { command, description: `attempt ${seq}`, timeoutMs: 1000 + seq, ...extra },
-      agent: who,
-      signal: new AbortController().signal,
-    });
-    const text = (raw.content ?? []).map((b: any) => (b.type === 'text' ? b.text : '')).join('\n');
-    return { isError: raw.isError === true, text, contexts: [...(raw.additionalContexts ?? [])], raw };
-  };
-  return {
-    ctx,
-    fiber,
-    agent,
-    runs,
-    total: () => [...runs.values()].reduce((a, b) => a + b, 0),
-    asks,
-    call: (command, extra) => callAs(agent, command, extra),
-    callAs,
-    preStep: async (messages) => {
-      await agentEvents(ctx, agent).waterfall(
-        'agent/pre-step',
-        { messages, turn: 2, step: 1, signal: new AbortController().signal },
-        () => Promise.resolve({ kind: 'enter', messages }),
-      );
-    },
-  };
-}
-
 const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
 const REFUSAL = /not granted/i;
-const ours = (contexts: any[]): any[] => contexts.filter((m) => m?.source?.kind === 'plugin' && m.source.plugin === 'repeat-tool-breaker');
 
 describe(`DSH 0.1.0-rc.8 tool pipeline, in process — plugin: ${plugin.label} (${plugin.entry})`, () => {
   test('identical call with varying description/timeoutMs: exactly cap-1 bodies run, then denied before the body', async () => {
