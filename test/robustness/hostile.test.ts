@@ -23,8 +23,9 @@ import { compileScope } from '../../src/lib/scope.js';
 import { tokenize } from '../../src/lib/tokenize.js';
 import { extractUrls, isLocalHost, normUrl, siteOf } from '../../src/lib/url.js';
 import { drive } from './drive.js';
+import { fuzzHostile } from './fuzz.js';
 import { captureHooks, type Hooks, type PluginLike } from './hooks.js';
-import { HOSTILE_ARGUMENTS, HOSTILE_COMMANDS, HOSTILE_RESULTS, revokedProxy, seeded, throwingProxy } from './shapes.js';
+import { HOSTILE_ARGUMENTS, HOSTILE_COMMANDS, HOSTILE_RESULTS, revokedProxy, throwingProxy } from './shapes.js';
 
 const MB = 1 << 20;
 /** Every stage within four calls: warn at 1, summary at 2, gate at 3, failure warning at 1, failure gate at 2. */
@@ -227,22 +228,15 @@ describe('hostile agent/pre-step payloads and decisions, duplicated-context trac
 
 describe('seeded fuzz: random hostile mixes through every hook', () => {
   test('300 calls over 3 agents, seed 5', async () => {
-    const random = seeded(5);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-    const hooks = captureHooks(plugin, ASK);
-    const agents = [{}, {}, {}];
-    const small = 4096;
-    for (let i = 0; i < 300; i += 1) {
-      const roll = random();
-      const agent = pick(agents);
-      let exec: unknown;
-      if (roll < 0.35) exec = { name: 'bash', arguments: { command: pick(HOSTILE_COMMANDS)[1](small), description: `${i}` }, agent };
-      else if (roll < 0.6) exec = { name: pick(['write', 'web_fetch', 'bash', 'MyFetcher']), arguments: pick(HOSTILE_ARGUMENTS.filter(([l]) => !l.includes('100,000')))[1](), agent };
-      else if (roll < 0.7) exec = pick([null, 'x', throwingProxy({}), { name: 'bash', agent: 3 }]);
-      else exec = { name: 'bash', arguments: { command: pick(['ls', 'curl https://a.com/x', 'python3 a.py']) }, agent };
-      await drive(hooks, exec, pick(HOSTILE_RESULTS)[1](small), { answer: pick(['approve', 'decline'] as const) });
-      if (random() < 0.03) hooks.step({ agent, messages: [{ source: { kind: pick(['user', 'plugin']) } }] });
-    }
+    await fuzzHostile(plugin, {
+      seed: 5,
+      config: ASK,
+      odds: [0.35, 0.6, 0.7],
+      tools: ['write', 'web_fetch', 'bash', 'MyFetcher'],
+      unreadable: () => [null, 'x', throwingProxy({}), { name: 'bash', agent: 3 }],
+      alphabet: ['ls', 'curl https://a.com/x', 'python3 a.py'],
+      describe: true,
+    });
   });
 });
 

@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import port from '../../src/index.js';
 import { drive } from './drive.js';
+import { fuzzHostile } from './fuzz.js';
 import { captureHooks, type PluginLike } from './hooks.js';
-import { HOSTILE_ARGUMENTS, HOSTILE_COMMANDS, HOSTILE_RESULTS, seeded, throwingProxy } from './shapes.js';
+import { throwingProxy } from './shapes.js';
 
 const plugin = port as PluginLike;
 const ALL_ON = { sequence: { length: 4, count: 2, limit: 3 }, progress: 'results', exemptionCeiling: 2, window: 12 };
@@ -70,27 +71,14 @@ describe('hostile input with every opt-in on (P5)', () => {
   });
 
   test('300 seeded hostile calls over 3 agents, asked and answered at random, never throw', async () => {
-    const random = seeded(11);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-    const hooks = captureHooks(plugin, ALL_ON);
-    const agents = [{}, {}, {}];
-    const small = 4096;
-    for (let i = 0; i < 300; i += 1) {
-      const roll = random();
-      const agent = pick(agents);
-      let exec: unknown;
-      if (roll < 0.3) exec = { name: 'bash', arguments: { command: pick(HOSTILE_COMMANDS)[1](small) }, agent };
-      else if (roll < 0.5)
-        exec = {
-          name: pick(['write', 'web_fetch', 'bash']),
-          arguments: pick(HOSTILE_ARGUMENTS.filter(([l]) => !l.includes('100,000')))[1](),
-          agent,
-        };
-      else if (roll < 0.55) exec = pick([null, throwingProxy({}), { name: 'bash', agent: 3 }]);
+    await fuzzHostile(plugin, {
+      seed: 11,
+      config: ALL_ON,
+      odds: [0.3, 0.5, 0.55],
+      tools: ['write', 'web_fetch', 'bash'],
+      unreadable: () => [null, throwingProxy({}), { name: 'bash', agent: 3 }],
       // A small alphabet of calls, so cycles form and the gate, ceiling and progress paths all run.
-      else exec = { name: 'bash', arguments: { command: pick(['ls', 'curl https://a.com/x', 'grep -r x .']) }, agent };
-      await drive(hooks, exec, pick(HOSTILE_RESULTS)[1](small), { answer: pick(['approve', 'decline'] as const) });
-      if (random() < 0.03) hooks.step({ agent, messages: [{ source: { kind: pick(['user', 'plugin']) } }] });
-    }
+      alphabet: ['ls', 'curl https://a.com/x', 'grep -r x .'],
+    });
   });
 });
