@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { replaySession, type SessionReport } from '../../tools/lib/replay.js';
+import { replaySession, tracksIn, type SessionReport } from '../../tools/lib/replay.js';
 import { parseSessionLog } from '../../tools/lib/session-log.js';
 import { hasZstd, jsonl, records, runTool, spawnTool, stuckSteps, tempDir, writeSession, zstdFrames, type Step } from './support.js';
 
@@ -89,6 +89,42 @@ describe('replaying one session', () => {
     assert.equal(report.inferred, 1);
     assert.equal(report.trajectory[3]?.inferred, true);
     assert.deepEqual(report.failureStreaks, {}, 'the borrowed success is not a failure');
+  });
+
+  it('reports a call gated by the opt-in sequence track as gated by that track, denied or asked about', async () => {
+    const cycle = ['grep -rn TODO src', 'curl -s http://127.0.0.1:9/items', 'cat notes.txt', 'echo checked'];
+    const steps: Step[] = Array.from({ length: 20 }, (_, at) => ({
+      call: 'bash',
+      args: { command: cycle[at % 4]!, description: `step ${at + 1}` },
+      text: 'ok\n',
+    }));
+    const sequence = { length: 4, count: 3, limit: 4 };
+    const denied = await replay(steps, { onLimit: 'deny', sequence });
+    assert.deepEqual(outcomes(denied).slice(15), [
+      '16:ran',
+      '17:denied/plugin',
+      '18:denied/plugin',
+      '19:denied/plugin',
+      '20:denied/plugin',
+    ]);
+    assert.deepEqual(denied.trajectory[16]?.tracks, ['sequence']);
+    assert.deepEqual(denied.gatedBy, { repeat: 0, failure: 0, sequence: 4 });
+    const asked = await replay(steps, { sequence });
+    assert.equal(asked.trajectory[16]?.asked, true);
+    assert.deepEqual(asked.trajectory[16]?.tracks, ['sequence'], 'the ask names the cycle');
+    assert.ok(asked.denied > 0, 'unattended, the ask is refused');
+    assert.equal(asked.gatedBy.sequence, asked.denied);
+  });
+
+  it('reads every combination of tracks a denial names', () => {
+    const by = (tracks: string): string =>
+      `REPEAT_TOOL_BLOCKED: this \`bash\` call was stopped before it ran, by the ${tracks} of the loop breaker.`;
+    assert.deepEqual(tracksIn(by('repeat track')), ['repeat']);
+    assert.deepEqual(tracksIn(by('sequence track')), ['sequence']);
+    assert.deepEqual(tracksIn(by('repeat and failure tracks')), ['repeat', 'failure']);
+    assert.deepEqual(tracksIn(by('failure and sequence tracks')), ['failure', 'sequence']);
+    assert.deepEqual(tracksIn(by('repeat, failure and sequence tracks')), ['repeat', 'failure', 'sequence']);
+    assert.deepEqual(tracksIn('Loop breaker: this `bash` call is about to be blocked.\nRepeated cycles:\n- a → b'), ['sequence']);
   });
 });
 

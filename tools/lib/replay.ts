@@ -19,19 +19,13 @@ import { compileScope } from '../../src/lib/scope.js';
 import { createTracker } from '../../src/lib/tracker.js';
 import { denialResult, ReplayHost, type Answer, type ApplyFunction } from './replay-host.js';
 import { sessionName, type SessionEvent, type SessionLog } from './session-log.js';
+import type { CallVerdict, TrajectoryEntry } from './trajectory.js';
 
 export type Stage = 'warn' | 'summarize' | 'fail-warn';
-export type Track = 'repeat' | 'failure';
+export type Track = 'repeat' | 'failure' | 'sequence';
 
 /** One call as the replay lived it; the shape of a `recorded.json` trajectory entry. */
-export interface ReplayedCall {
-  /** 1-based, in log order. */
-  readonly call: number;
-  readonly tool: string;
-  readonly outcome: 'ran' | 'denied';
-  readonly by?: 'plugin' | 'approval';
-  /** Summaries of the plugin notices attached to this call's result, in order. */
-  readonly notices: readonly string[];
+export interface ReplayedCall extends TrajectoryEntry {
   /** Whether the plugin asked the operator about it. */
   readonly asked: boolean;
   /** The tracks that gated it (empty when it ran). */
@@ -58,7 +52,8 @@ export interface SessionReport {
   readonly asked: number;
   readonly denied: number;
   readonly deniedBy: Readonly<Record<'plugin' | 'approval', number>>;
-  readonly gatedBy: Readonly<Record<Track, number>>;
+  /** Per track, the denied calls it gated; `sequence` only when the config turns that track on. */
+  readonly gatedBy: Readonly<Record<'repeat' | 'failure', number>> & { readonly sequence?: number };
   /** Calls the replay let run that the live session did not, so their results were borrowed. */
   readonly inferred: number;
   readonly trajectory: readonly ReplayedCall[];
@@ -85,12 +80,20 @@ export function stageOf(summary: string, cfg: Pick<BreakerConfig, 'summarizeAt'>
   return Number(occurrence[1]) === cfg.summarizeAt ? 'summarize' : 'warn';
 }
 
-/** The tracks named by a denial or an ask (message.ts words them). */
-function tracksIn(text: string): Track[] {
-  const tracks: Track[] = [];
-  if (/repeat (and failure )?track|Repeated measures:/.test(text)) tracks.push('repeat');
-  if (/failure track|Failing measures:/.test(text)) tracks.push('failure');
-  return tracks;
+const TRACKS: readonly Track[] = ['repeat', 'failure', 'sequence'];
+/** The ask's heading for each track's hits (askMessage). */
+const ASK_HEADINGS: Readonly<Record<Track, string>> = {
+  repeat: 'Repeated measures:',
+  failure: 'Failing measures:',
+  sequence: 'Repeated cycles:',
+};
+/** The denial names its tracks as "by the repeat track", "by the repeat and failure tracks", "by the repeat, failure and sequence tracks". */
+const DENIED_BY = /by the ([a-z, ]+?) tracks? of the loop breaker/;
+
+/** The tracks named by a denial or an ask (message.ts words them), in track order. */
+export function tracksIn(text: string): Track[] {
+  const named = new Set(DENIED_BY.exec(text)?.[1]?.split(/, | and /) ?? []);
+  return TRACKS.filter((track) => named.has(track) || text.includes(ASK_HEADINGS[track]));
 }
 
 function field(holder: unknown, key: string): unknown {
@@ -299,6 +302,7 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
     gatedBy: {
       repeat: denied.filter((entry) => entry.tracks.includes('repeat')).length,
       failure: denied.filter((entry) => entry.tracks.includes('failure')).length,
+      ...(cfg.sequence === null ? {} : { sequence: denied.filter((entry) => entry.tracks.includes('sequence')).length }),
     },
     inferred: trajectory.filter((entry) => entry.inferred).length,
     trajectory,
@@ -316,12 +320,7 @@ export function inferResult(previous: ToolResult | undefined): ToolResult {
 }
 
 /** What the live session shows for one call: whether it ran and, if not, which layer refused it. */
-export interface LiveCall {
-  readonly call: number;
-  readonly tool: string;
-  readonly outcome: 'ran' | 'denied';
-  readonly by?: 'plugin' | 'approval';
-}
+export type LiveCall = CallVerdict;
 
 /**
  * The live verdicts as the log itself shows them, read independently of

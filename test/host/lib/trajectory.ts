@@ -16,23 +16,15 @@
  *     result is the host's "requires approval, but no approval channel is
  *     available" error.
  */
+import type { TrajectoryEntry } from '../../../tools/lib/trajectory.js';
 import type { SessionLog } from './session-log.js';
+
+export type { TrajectoryEntry };
 
 export const BREAKER_PLUGIN = 'repeat-tool-breaker';
 const BLOCKED = 'Error: REPEAT_TOOL_BLOCKED';
 /** The only approval outcome that grants (`@deepseek-ai/dsh-user-approval` 0.1.0-rc.8). */
 const GRANTED = 'allowed-once';
-
-export interface TrajectoryEntry {
-  /** 1-based position of the call in the log. */
-  readonly call: number;
-  readonly tool: string;
-  readonly outcome: 'ran' | 'denied';
-  /** Who refused a denied call: the plugin's guard (`REPEAT_TOOL_BLOCKED`) or the approval layer, after the plugin asked. */
-  readonly by?: 'plugin' | 'approval';
-  /** The `source.summary` of each breaker notice logged after this call's result, in log order. */
-  readonly notices: readonly string[];
-}
 
 function noticeLabel(data: any): string {
   const summary = data?.source?.summary;
