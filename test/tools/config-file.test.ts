@@ -3,7 +3,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfigFile } from '../../tools/lib/config-file.js';
-import { parseYaml } from '../../tools/lib/yaml.js';
 import { resolveConfig } from '../../src/lib/config.js';
 import { REPO, tempDir } from './support.js';
 
@@ -24,7 +23,9 @@ describe('--config files', () => {
       '  host: null',
       'hostAliases: {}',
     ].join('\n');
-    assert.deepEqual(parseYaml(source), {
+    const path = join(tempDir(), 'tuned.yml');
+    writeFileSync(path, source);
+    assert.deepEqual(loadConfigFile(path), {
       window: 16,
       onLimit: 'deny',
       warnAt: 5,
@@ -77,10 +78,16 @@ describe('--config files', () => {
     assert.deepEqual(loadConfigFile(path), { failLimit: null });
   });
 
-  it('fails naming the file and the line for YAML it does not support', () => {
+  it('reads full YAML, anchors included, as DSH itself would', () => {
     const path = join(tempDir(), 'anchors.yml');
     writeFileSync(path, 'limits: &caps\n  exact: 9\n');
-    assert.throws(() => loadConfigFile(path), /anchors\.yml: line 1/);
+    assert.deepEqual(loadConfigFile(path), { limits: { exact: 9 } });
+  });
+
+  it('fails naming the file and the line for malformed YAML', () => {
+    const path = join(tempDir(), 'broken.yml');
+    writeFileSync(path, 'limits:\n  exact: [9\n');
+    assert.throws(() => loadConfigFile(path), /broken\.yml: .*at line \d+, column \d+/);
   });
 
   it('fails naming the file and the plugin error for a config the plugin would refuse', () => {

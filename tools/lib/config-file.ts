@@ -1,6 +1,6 @@
 /**
- * `--config`: a plugin config from a file. Accepted: `.json`, or YAML in the
- * subset of `yaml.ts`; the file may hold the plugin config itself, or a DSH
+ * `--config`: a plugin config from a file. Accepted: `.json`, or YAML (read
+ * with `yaml`, the devDependency the workflow tests use); the file may hold the plugin config itself, or a DSH
  * patch overlay (a list of rows, flat or under `- insert:`) whose
  * `id: repeat-tool-breaker` row carries it, so an operator can point the tools
  * at the overlay they already mount.
@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { resolveConfig } from '../../src/lib/config.js';
 import { PLUGIN_NAME } from '../../src/lib/notice.js';
-import { parseYaml } from './yaml.js';
+import { parse as parseYaml } from 'yaml';
 
 function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
