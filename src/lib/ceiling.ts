@@ -6,7 +6,7 @@
  */
 import type { Agent } from './host.js';
 import { own } from './own.js';
-import { BOOK_LIMIT } from './tracker.js';
+import { keep } from './book.js';
 
 export interface AllowanceBook {
   /** Keys just approved: each starts a fresh allowance. */
@@ -28,14 +28,7 @@ export function createAllowanceBook(ceiling: number): AllowanceBook {
         book = new Map();
         books.set(agent, book);
       }
-      for (const key of keys) {
-        book.delete(key);
-        book.set(own(key), 0);
-        if (book.size > BOOK_LIMIT) {
-          const oldest = book.keys().next();
-          if (oldest.done !== true) book.delete(oldest.value);
-        }
-      }
+      for (const key of keys) keep(book, own(key), 0);
     },
     spend(agent, keys) {
       const book = books.get(agent);

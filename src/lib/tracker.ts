@@ -6,10 +6,8 @@
  */
 import type { Agent } from './host.js';
 import type { Failure } from './failure.js';
+import { add, keep } from './book.js';
 import { own } from './own.js';
-
-/** Most entries one agent's streak, exemption or refusal book keeps in a turn; the oldest go first. */
-export const BOOK_LIMIT = 4096;
 
 export interface Streak {
   readonly count: number;
@@ -33,27 +31,6 @@ interface Slot {
   readonly streaks: Map<string, Streak>;
   /** Head of the last settled result of a call that ran. */
   lastResult: string;
-}
-
-/** Past `BOOK_LIMIT` entries, the oldest goes (Maps and Sets iterate in insertion order). */
-function trim(book: Map<string, unknown> | Set<string>): void {
-  if (book.size <= BOOK_LIMIT) return;
-  const oldest = book.keys().next();
-  if (oldest.done !== true) book.delete(oldest.value);
-}
-
-/** Records a value as the newest entry of a bounded book. */
-function keep<T>(book: Map<string, T>, key: string, value: T): void {
-  book.delete(key);
-  book.set(key, value);
-  trim(book);
-}
-
-/** Records a key as the newest entry of a bounded book. */
-function add(book: Set<string>, key: string): void {
-  book.delete(key);
-  book.add(key);
-  trim(book);
 }
 
 export interface Tracker {

@@ -1,0 +1,29 @@
+/**
+ * Bounded per-agent books: a model can name endless distinct measures in one
+ * turn, so every book of keys keeps at most `BOOK_LIMIT` entries, the oldest
+ * going first (Maps and Sets iterate in insertion order).
+ */
+
+/** Most entries one agent's book keeps in a turn. */
+export const BOOK_LIMIT = 4096;
+
+/** Past `BOOK_LIMIT` entries, the oldest goes. */
+function trim(book: Map<string, unknown> | Set<string>): void {
+  if (book.size <= BOOK_LIMIT) return;
+  const oldest = book.keys().next();
+  if (oldest.done !== true) book.delete(oldest.value);
+}
+
+/** Records a value as the newest entry of a bounded book. */
+export function keep<T>(book: Map<string, T>, key: string, value: T): void {
+  book.delete(key);
+  book.set(key, value);
+  trim(book);
+}
+
+/** Records a key as the newest entry of a bounded book. */
+export function add(book: Set<string>, key: string): void {
+  book.delete(key);
+  book.add(key);
+  trim(book);
+}
