@@ -227,6 +227,7 @@ describe('npm run replay', () => {
       'deniedBy',
       'gatedBy',
       'inferred',
+      'skipped',
       'trajectory',
       'warnings',
     ]);
