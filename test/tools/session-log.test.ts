@@ -158,7 +158,7 @@ describe('reading session logs', () => {
     const path = writeSession(tempDir(), 'bad-row', jsonl([head, call, bad, result]));
     assert.throws(
       () => readSessionLog(path),
-      (error: unknown) => error instanceof SessionLogError && /malformed tool-call-chunks row at line 3: dt must hold one time gap per member/.test(error.message),
+      (error: unknown) => error instanceof SessionLogError && /malformed tool-call-chunks row at line 3: dt must hold one integer time gap per member/.test(error.message),
     );
   });
 

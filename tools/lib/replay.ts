@@ -2,8 +2,8 @@
  * Replaying one session log through the real `apply()`: every call goes through
  * pre-execute, the operator's answer and the guard when DSH started it, and
  * through post-execute when DSH committed its result, in DSH's commit order
- * for the calls of one step (`commit-order.ts`: a step's parallel-safe calls
- * all pass their policy before the first of them settles). A call the replay
+ * for the calls of one step (`commit-order.ts`: in a pool of parallel-safe
+ * calls, later calls pass their policy before earlier ones settle). A call the replay
  * lets run gets the result the log recorded, a call it gates runs nothing; a
  * call DSH skipped after a stop is passed over, as DSH passed it over; human
  * messages reach `agent/pre-step` and reset. The plugin's own notices in the

@@ -386,24 +386,33 @@ function expandRow(row: Record<string, unknown>, type: string, line: number): Lo
   const malformed = (why: string): never => {
     throw new SessionLogError(`malformed ${type} row at line ${line}: ${why}`);
   };
-  const { seq0, data } = row;
+  const { seq0, time0, data } = row;
   if (!hasKeys(row, ['type', 'seq0', 'time0', 'data'])) malformed('the row must be exactly {type, seq0, time0, data}');
-  if (typeof seq0 !== 'number' || !Number.isSafeInteger(seq0) || seq0 < 0) malformed('seq0 must be a non-negative integer');
+  if (typeof seq0 !== 'number' || !Number.isSafeInteger(seq0) || seq0 < 0) return malformed('seq0 must be a non-negative integer');
+  if (!Number.isSafeInteger(time0)) malformed('time0 must be an integer');
   if (!isRecord(data)) return malformed('data must be an object');
   const calls = type === 'tool-call-chunks';
   const keys = calls ? ['turn', 'step', 'index', 'id', 'dt', 'args'] : ['turn', 'step', 'index', 'dt', 'texts'];
-  if (!hasKeys(data, keys) && !(calls && hasKeys(data, [...keys, 'name']))) malformed(`data must be exactly {${keys.join(', ')}${calls ? ', name?' : ''}}`);
+  const named = calls && Object.hasOwn(data, 'name');
+  if (!hasKeys(data, named ? [...keys, 'name'] : keys)) malformed(`data must be exactly {${keys.join(', ')}${calls ? ', name?' : ''}}`);
   const members = calls ? data.args : data.texts;
   if (!isStringList(members)) return malformed(`${calls ? 'args' : 'texts'} must be a non-empty list of strings`);
-  if (!Array.isArray(data.dt) || data.dt.length !== members.length - 1) malformed('dt must hold one time gap per member after the first');
-  if (calls && (typeof data.id !== 'string' || (Object.hasOwn(data, 'name') && typeof data.name !== 'string'))) malformed('id and name must be strings');
-  const { turn, step, index } = data;
-  return members.map((member, at) => {
-    let chunk: Record<string, unknown>;
-    if (calls) chunk = { type: 'tool-call-delta', index, id: data.id, ...(Object.hasOwn(data, 'name') ? { name: data.name } : {}), argumentsDelta: member };
-    else chunk = { type: type === 'text-chunks' ? 'text-delta' : 'reasoning-delta', index, text: member };
-    return { type: 'assistant/chunk', seq: (seq0 as number) + at, data: { turn, step, chunk } };
-  });
+  const { turn, step, index, id, name, dt } = data;
+  if (!Array.isArray(dt) || dt.length !== members.length - 1 || !dt.every(Number.isSafeInteger)) {
+    malformed('dt must hold one integer time gap per member after the first');
+  }
+  if (calls && (typeof id !== 'string' || (named && typeof name !== 'string'))) malformed('id and name must be strings');
+  return members.map((member, at) => ({
+    type: 'assistant/chunk',
+    seq: seq0 + at,
+    data: {
+      turn,
+      step,
+      chunk: calls
+        ? { type: 'tool-call-delta', index, id, ...(named ? { name } : {}), argumentsDelta: member }
+        : { type: type === 'text-chunks' ? 'text-delta' : 'reasoning-delta', index, text: member },
+    },
+  }));
 }
 
 type Extracted = Pick<SessionLog, 'events' | 'steps' | 'notices' | 'approvalsAsked' | 'approvalsDecided' | 'turnsEnded'>;
