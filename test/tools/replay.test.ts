@@ -195,6 +195,32 @@ describe('replaying steps of several calls in DSH’s commit order', () => {
   });
 });
 
+describe('replaying streamed calls', () => {
+  it('replays a call the model streamed in pieces exactly like one it sent whole', async () => {
+    const whole = records(stuckSteps(14));
+    // The same log as DSH writes it when the model streams: each call's arguments as a packed run of deltas before its tool/call.
+    const streamed = whole.flatMap((record) => {
+      if (record.type !== 'tool/call') return [record];
+      const data = record.data as { turn: number; step: number; callId: string; name: string; arguments: string };
+      const args = data.arguments;
+      const cuts = [0, 5, 11, 17, args.length];
+      const pieces = cuts.slice(1).map((end, at) => args.slice(cuts[at], end));
+      const row = {
+        type: 'tool-call-chunks',
+        seq0: 1000 + Number(record.seq),
+        time0: 1,
+        data: { turn: data.turn, step: data.step, index: 0, dt: [0, 0, 0], id: data.callId, name: data.name, args: pieces },
+      };
+      return [row, record];
+    });
+    const log = parseSessionLog('/corpus/case/session.jsonl', jsonl(streamed));
+    assert.equal(log.records.filter((r) => r.type === 'assistant/chunk').length, 14 * 4, 'the streamed log holds the deltas');
+    const report = await replaySession(log, {});
+    assert.equal(report.denied, 3);
+    assert.deepEqual(report, await replaySession(parseSessionLog('/corpus/case/session.jsonl', jsonl(whole)), {}));
+  });
+});
+
 describe('npm run replay', () => {
   it(
     'prints one row per session and a total, and an error row for each file it cannot read, without stopping',
