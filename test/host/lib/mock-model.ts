@@ -24,10 +24,22 @@ export interface MockModelOptions {
   readonly script: readonly ScriptedCall[] | ((url: string) => readonly ScriptedCall[]);
   /** The text of the final answer, sent once every scripted call has a result. */
   readonly finalText?: string;
+  /**
+   * Chooses each step's call from the conversation instead of `script`
+   * (`undefined`: answer with `finalText`). For sessions with several human
+   * messages, where the count of tool results alone cannot say what comes next.
+   */
+  readonly respond?: (conversation: readonly ConversationMessage[]) => ScriptedCall | undefined;
   /** Hard stop: close after this many requests (default 200). */
   readonly maxRequests?: number;
   /** Hard stop: close after this many seconds (default 120). */
   readonly maxSeconds?: number;
+}
+
+/** One message of a conversation the model is sent, its content flattened to text. */
+export interface ConversationMessage {
+  readonly role: string;
+  readonly text: string;
 }
 
 /** What the model was shown for one tool call: the `role: tool` message. */
@@ -164,7 +176,8 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       }
       if (messages.length >= longest.length) longest = messages;
       const step = messages.filter((m) => m.role === 'tool').length;
-      const call = script[step];
+      const call =
+        options.respond === undefined ? script[step] : options.respond(messages.map((m) => ({ role: String(m.role), text: textOf(m.content) })));
       if (call === undefined) streamText(res, finalText);
       else streamToolCall(res, call, step);
     });
