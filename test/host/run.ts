@@ -12,7 +12,7 @@
  *   --plugin ours|reference   HOST_PLUGIN   which build to test (default ours;
  *                                           `reference` packs the published 0.5.2
  *                                           from node_modules/reference-breaker)
- *   --suite pipeline|opt-in|duplicate-text|boot
+ *   --suite pipeline|opt-in|duplicate-text|settings|boot
  *                             HOST_SUITE    run only one suite
  *
  * Runs on the repository's Node (>= 20) through tsx; only the suites need Node 22.
@@ -40,7 +40,7 @@ function main(): void {
   const label = (option('--plugin', 'HOST_PLUGIN') ?? 'ours') as PluginLabel;
   if (label !== 'ours' && label !== 'reference') throw new Error(`--plugin must be ours or reference, got ${label}`);
   const only = option('--suite', 'HOST_SUITE');
-  const suites = only === undefined ? ['pipeline', 'opt-in', 'duplicate-text', 'boot'] : [only];
+  const suites = only === undefined ? ['pipeline', 'opt-in', 'duplicate-text', 'settings', 'boot'] : [only];
   const started = process.hrtime.bigint();
   if (installHost()) timings.push(['install test/host', seconds(started)]);
   checkHost();
