@@ -2,7 +2,8 @@
  * The breaker's card under Settings → Plugins → Plugin configuration: a header
  * that discloses the settings in place, one fieldset per group, and Save /
  * Discard. Every control is a native element, so Tab, Space and the arrow keys
- * work as everywhere else; Enter in a field saves, Escape drops its draft.
+ * work as everywhere else; Enter in a field saves, Escape drops its draft
+ * (a second Escape closes the dialog, as it does anywhere in Settings).
  */
 import { Component, useId, useState, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
 
@@ -33,9 +34,11 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
   const noteId = `${id}-note`;
   const disabled = locked || view.disabled;
   const edit = (text: string): void => store.edit(field.path, text);
-  const keys = (event: { key: string; ctrlKey: boolean; metaKey: boolean; preventDefault(): void }, multiline: boolean): void => {
+  const keys = (event: { key: string; ctrlKey: boolean; metaKey: boolean; preventDefault(): void; stopPropagation(): void }, multiline: boolean): void => {
     if (event.key === 'Escape' && view.staged) {
+      // The first Escape drops the draft; only an Escape with nothing to drop reaches the dialog and closes it.
       event.preventDefault();
+      event.stopPropagation();
       store.revert(field.path);
     } else if (event.key === 'Enter' && (!multiline || event.ctrlKey || event.metaKey)) {
       event.preventDefault();
@@ -53,7 +56,7 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
   const { kind } = field;
   if (kind.type === 'choice') {
     control = (
-      <select {...common} className="rtb-input rtb-select" value={view.text} onChange={(e) => edit(e.target.value)} onKeyDown={(e) => keys(e, false)}>
+      <select {...common} className="rtb-input rtb-short rtb-select" value={view.text} onChange={(e) => edit(e.target.value)} onKeyDown={(e) => keys(e, false)}>
         {kind.options.map((option) => (
           <option key={option} value={option}>
             {option}
@@ -91,7 +94,7 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
       <input
         {...common}
         type="text"
-        className={view.error === undefined ? 'rtb-input' : 'rtb-input rtb-input-invalid'}
+        className={`rtb-input${kind.type === 'number' ? ' rtb-short' : ''}${view.error === undefined ? '' : ' rtb-input-invalid'}`}
         inputMode={kind.type === 'number' && kind.nullWord === undefined ? 'numeric' : 'text'}
         spellCheck={false}
         autoComplete="off"
@@ -123,7 +126,7 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
       {inline ? null : control}
       <p className={view.error === undefined ? 'rtb-note' : 'rtb-note rtb-invalid'} id={noteId} role={view.error === undefined ? undefined : 'alert'}>
         {view.error ?? field.hint}
-        <span className="rtb-default"> Default: {view.defaultText === '' ? 'none' : view.defaultText}</span>
+        <span className="rtb-default"> Default: {view.defaultText === '' ? 'none' : view.defaultText.replaceAll('\n', '; ')}</span>
       </p>
     </div>
   );

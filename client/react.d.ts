@@ -42,6 +42,7 @@ declare module 'react/jsx-runtime' {
     readonly metaKey: boolean;
     readonly shiftKey: boolean;
     preventDefault(): void;
+    stopPropagation(): void;
   }
   interface ChangeEvent<T> {
     readonly target: T;

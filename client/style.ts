@@ -19,7 +19,7 @@ const CSS = `
 .rtb-badge-muted{white-space:nowrap;color:var(--dsw-alias-label-tertiary);border-radius:999px;padding:1px 8px;font-size:11px;line-height:17px}
 .rtb-body{border-top:1px solid var(--dsw-alias-border-l2);margin:0 16px;padding-bottom:8px}
 .rtb-status{color:var(--dsw-alias-label-tertiary);margin:12px 0 0;font-size:12px;line-height:1.5}
-.rtb-group{border:0;margin:0;padding:14px 0 0;min-width:0}
+.rtb-group{border:0;margin:16px 0 0;padding:4px 0 0;min-width:0}
 .rtb-group+.rtb-group{border-top:1px solid var(--dsw-alias-border-l2);margin-top:8px}
 .rtb-legend{padding:0;color:var(--dsw-alias-label-secondary);font-size:12px;font-weight:600;letter-spacing:.02em;text-transform:uppercase;line-height:1.5}
 .rtb-field{display:flex;flex-direction:column;gap:6px;padding:10px 0}
@@ -33,7 +33,8 @@ const CSS = `
 .rtb-reset:focus-visible{outline:2px solid var(--dsw-alias-brand-primary);outline-offset:1px}
 .rtb-reset:disabled{cursor:default}
 .rtb-input{box-sizing:border-box;width:100%;border:1px solid var(--dsw-alias-border-l2);background:var(--dsw-alias-bg-layer-3);height:34px;font:inherit;color:var(--dsw-alias-label-primary);border-radius:8px;padding:0 12px;font-size:13px;line-height:1.5}
-.rtb-select{padding:0 8px;max-width:220px}
+.rtb-short{max-width:240px}
+.rtb-select{padding:0 8px}
 .rtb-area{height:auto;padding:6px 12px;font-family:var(--dsw-font-mono,ui-monospace,SFMono-Regular,Menlo,monospace);font-size:12px;resize:vertical}
 .rtb-input:focus-visible{border-color:var(--dsw-alias-brand-primary);outline:none}
 .rtb-input:disabled{color:var(--dsw-alias-label-tertiary);cursor:default}
@@ -42,7 +43,7 @@ const CSS = `
 .rtb-check:focus-visible{outline:2px solid var(--dsw-alias-brand-primary);outline-offset:2px}
 .rtb-note{color:var(--dsw-alias-label-tertiary);margin:0;font-size:12px;line-height:1.5}
 .rtb-invalid{color:var(--dsw-alias-label-error)}
-.rtb-default{color:var(--dsw-alias-label-tertiary);white-space:nowrap}
+.rtb-default{color:var(--dsw-alias-label-tertiary);overflow-wrap:anywhere}
 .rtb-footer{border-top:1px solid var(--dsw-alias-border-l2);display:flex;flex-wrap:wrap;justify-content:flex-end;align-items:center;gap:8px;padding:12px 0 4px;margin-top:8px}
 .rtb-failed{flex:1 1 100%;min-width:0;color:var(--dsw-alias-label-error);margin:0;font-size:12px;line-height:1.5}
 .rtb-pad{padding:14px 16px}
