@@ -59,7 +59,7 @@ export const CHROMIUM_FLAGS = [
 ];
 
 export function chromiumPath(): string {
-  for (const candidate of [process.env.CHROMIUM_BIN, '/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+  for (const candidate of [process.env.CHROMIUM_BIN, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']) {
     if (candidate !== undefined && candidate !== '' && existsSync(candidate)) return candidate;
   }
   throw new Error('chromium is not installed: `apt-get install -y --no-install-recommends chromium` (set CHROMIUM_BIN to use another build)');
