@@ -26,7 +26,7 @@ import {
   denyMessage,
   failWarnMessage,
   preview,
-  renderHead,
+  quoteResult,
   spentMessage,
   summarizeMessage,
   warnMessage,
@@ -258,7 +258,7 @@ export function createBreaker(initial: BreakerConfig): Breaker {
         if (spent.length > 0) {
           deniedByUs.add(exec as object);
           const quotes = spent.map((key) => (key === cont?.key ? cont.next : (marks.find((mark) => mark.key === key)?.quote ?? key)));
-          return own(spentMessage(call.name, quotes, ceiling, tracker.lastResult(agent), cfg.resultPreviewChars));
+          return own(spentMessage(call.name, quotes, ceiling, tracker.lastResult(agent)));
         }
       }
       const hits = blockingHits(call, cont);
@@ -270,7 +270,6 @@ export function createBreaker(initial: BreakerConfig): Breaker {
           name: call.name,
           hits,
           lastResult: tracker.lastResult(agent),
-          resultPreviewChars: cfg.resultPreviewChars,
           refused: hits.every((hit) => tracker.isRefused(agent, hit.key)),
         }));
       }
@@ -317,7 +316,7 @@ export function createBreaker(initial: BreakerConfig): Breaker {
             const actions = marks.filter((mark) => isEnabled(mark) && isActionKey(mark.key)).map((mark) => mark.key);
             progressBook().record(agent, actions, resultDigest(result, call.name, cfg.ignoreArgs), cfg.window);
           }
-          const head = renderHead(result, cfg.resultPreviewChars);
+          const head = quoteResult(result, cfg.resultPreviewChars);
           if (head !== '') tracker.setLastResult(agent, head);
         }
       }

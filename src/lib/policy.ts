@@ -7,7 +7,7 @@
  *
  * Until the first change, every agent follows the load-time policy and the
  * book holds nothing, so a plugin whose settings never change pays one
- * comparison per call.
+ * comparison per call; after it, one WeakMap lookup.
  */
 import type { BreakerConfig } from './config.js';
 import type { Agent } from './host.js';
@@ -34,6 +34,17 @@ export interface Policy {
  * model posting endless changes cannot grow the guard's work without bound.
  */
 export const SCOPE_LIMIT = 8;
+
+/** Deep equality of two JSON-shaped values (configurations), key order aside. */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  return keys.length === Object.keys(right).length && keys.every((key) => Object.hasOwn(right, key) && sameData(left[key], right[key]));
+}
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((entry, at) => entry === b[at]);
@@ -97,7 +108,8 @@ export function createPolicyBook(initial: BreakerConfig, moved?: (agent: Agent, 
       if (latest !== first) held.set(agent, { policy: latest, basis: latest });
     },
     update(cfg) {
-      latest = compilePolicy(cfg);
+      // The settings service hands over its value at registration: the row config again, usually.
+      if (!sameData(cfg, latest.cfg)) latest = compilePolicy(cfg);
     },
   };
 }

@@ -118,13 +118,14 @@ describe('replaying one session', () => {
 
   it('reads every combination of tracks a denial names', () => {
     const by = (tracks: string): string =>
-      `REPEAT_TOOL_BLOCKED: this \`bash\` call was stopped before it ran, by the ${tracks} of the loop breaker.`;
+      `REPEAT_TOOL_BLOCKED: bash call not run: repeated 12 times (limit 12). It was stopped before it ran, by the ${tracks} of the loop breaker:`;
     assert.deepEqual(tracksIn(by('repeat track')), ['repeat']);
     assert.deepEqual(tracksIn(by('sequence track')), ['sequence']);
     assert.deepEqual(tracksIn(by('repeat and failure tracks')), ['repeat', 'failure']);
     assert.deepEqual(tracksIn(by('failure and sequence tracks')), ['failure', 'sequence']);
     assert.deepEqual(tracksIn(by('repeat, failure and sequence tracks')), ['repeat', 'failure', 'sequence']);
-    assert.deepEqual(tracksIn('Loop breaker: this `bash` call is about to be blocked.\nRepeated cycles:\n- a → b'), ['sequence']);
+    assert.deepEqual(tracksIn('Loop breaker: this bash call would go round a cycle of calls that has already come round 4 times (the limit is 4).\nSequence track:\na → b, 4 times round (limit 4).'), ['sequence']);
+    assert.deepEqual(tracksIn('Loop breaker: this bash call retries an action that has failed 5 times in a row (the limit is 5).\nFailure track:\ncmd:x 5 failures.\nRepeat track:\nexact:x 12/12.'), ['repeat', 'failure']);
   });
 });
 

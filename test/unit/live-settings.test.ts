@@ -112,6 +112,14 @@ describe('an agent’s policy mid-turn', () => {
     assert.equal(book.of(a).cfg.limits.exact, DEFAULTS.limits.exact);
   });
 
+  test('a saved value equal to the current one is no change: every call stays on the load-time path', () => {
+    const book = createPolicyBook(cfg({ window: 20 }));
+    const before = book.of({});
+    book.update(cfg({ window: 20 }));
+    book.update(JSON.parse(JSON.stringify(cfg({ window: 20 }))) as BreakerConfig);
+    assert.equal(book.of({}), before);
+  });
+
   test('a change tightens every agent at once, and reaches it in full at its next human message', () => {
     const moves: string[] = [];
     const book = createPolicyBook(cfg(), (_agent, before, after) => moves.push(`${before.cfg.limits.exact}->${after.cfg.limits.exact}`));

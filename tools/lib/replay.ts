@@ -14,6 +14,7 @@ import { resolveConfig, type BreakerConfig } from '../../src/lib/config.js';
 import { classifyFailure } from '../../src/lib/failure.js';
 import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/fingerprint.js';
 import type { ToolResult } from '../../src/lib/host.js';
+import { ASK_TRACK_HEADINGS } from '../../src/lib/message.js';
 import { PLUGIN_NAME } from '../../src/lib/notice.js';
 import { compileScope } from '../../src/lib/scope.js';
 import { createTracker } from '../../src/lib/tracker.js';
@@ -81,19 +82,13 @@ export function stageOf(summary: string, cfg: Pick<BreakerConfig, 'summarizeAt'>
 }
 
 const TRACKS: readonly Track[] = ['repeat', 'failure', 'sequence'];
-/** The ask's heading for each track's hits (askMessage). */
-const ASK_HEADINGS: Readonly<Record<Track, string>> = {
-  repeat: 'Repeated measures:',
-  failure: 'Failing measures:',
-  sequence: 'Repeated cycles:',
-};
 /** The denial names its tracks as "by the repeat track", "by the repeat and failure tracks", "by the repeat, failure and sequence tracks". */
 const DENIED_BY = /by the ([a-z, ]+?) tracks? of the loop breaker/;
 
 /** The tracks named by a denial or an ask (message.ts words them), in track order. */
 export function tracksIn(text: string): Track[] {
   const named = new Set(DENIED_BY.exec(text)?.[1]?.split(/, | and /) ?? []);
-  return TRACKS.filter((track) => named.has(track) || text.includes(ASK_HEADINGS[track]));
+  return TRACKS.filter((track) => named.has(track) || text.includes(ASK_TRACK_HEADINGS[track]));
 }
 
 function field(holder: unknown, key: string): unknown {

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { before, describe, test, type TestContext } from 'node:test';
 
 import { addPlugin, configYaml, dshEnv, exec, headlessArgs, infraOverlay, profilePatch } from '../lib/dsh.js';
-import { NODE22, pluginUnderTest, shippedCaps, WORK_DIR, type Caps } from '../lib/env.js';
+import { knownReferenceGap, NODE22, pluginUnderTest, shippedCaps, WORK_DIR, type Caps } from '../lib/env.js';
 import { CONTEXT_ECHO, contextEchoModule, NOTES } from '../lib/context-echo.js';
 import { startMockModel, type MockModel, type ScriptedCall } from '../lib/mock-model.js';
 import { findSessionLogs, readSessionLog, type SessionLog, type ToolStep } from '../lib/session-log.js';
@@ -294,6 +294,25 @@ for (const mode of ['bundle', 'overlay'] as const) {
       assert.equal(b.log?.steps.length ?? 0, 0, 'no tool ran');
       const line = b.stderr.split('\n').find((l) => /onLimit/.test(l)) ?? '';
       t.diagnostic(`dsh exited ${String(b.code)} after ${b.ms} ms: ${line.trim()}`);
+    });
+
+    test('5a. caps saved in settings.yaml apply from the first turn: the base bundle\'s settings service serves the namespace', knownReferenceGap(plugin, 'no settings namespace'), async (t) => {
+      // The user layer the web UI would have saved; removed afterwards, the home is shared by the mode's scenarios.
+      const file = join(homeOf(mode), 'settings.yaml');
+      writeFileSync(file, `${PLUGIN_ID}:\n  limits:\n    exact: 6\n    cmd: 6\n`);
+      try {
+        const b = await boot(mode, 'settings-yaml', { config: { onLimit: 'deny', limits: { exact: 3, cmd: 3 } }, script: identicalEcho(7) });
+        const log = assertCompleted(t, b, 7);
+        // Looser than the row: it applies in full only if the namespace was registered before the first human message.
+        assert.deepEqual(
+          log.steps.map((s) => s.isError),
+          [false, false, false, false, false, true, true],
+          'capped at the saved 6, not at the row config\'s 3',
+        );
+        assert.match(log.steps[5]!.text, BLOCKED);
+      } finally {
+        rmSync(file, { force: true });
+      }
     });
   });
 }
