@@ -1,6 +1,6 @@
 /**
  * The part of React 18 the card uses, typed here instead of depending on
- * @types/react (~2 MB of declarations for a dozen names). The shell supplies
+ * @types/react (1.7 MB of declarations with csstype, for a dozen names). The shell supplies
  * React at run time through the loader's `require`; these declarations only
  * have to match what the card calls, and `tsc -p client` checks every JSX
  * attribute against the element props below.

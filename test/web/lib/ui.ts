@@ -142,3 +142,28 @@ export async function markApprovalPanel(page: Page): Promise<string> {
 export function pageText(page: Page): Promise<string> {
   return page.evaluate(`document.body.innerText.replace(/\\s+/g, ' ')`);
 }
+
+/**
+ * The characters of each conversation row containing `needle` that are
+ * actually visible on its one line (the rest is cut off by the row's
+ * ellipsis): measured with a DOM Range, character by character from the end.
+ */
+export function visibleRowTexts(page: Page, needle: string): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const rows = [...document.querySelectorAll('*')].filter((el) => el.childElementCount === 0 && (el.textContent ?? '').includes(${JSON.stringify(needle)}));
+    return rows.map((el) => {
+      const text = el.firstChild;
+      if (!text || text.nodeType !== Node.TEXT_NODE) return el.textContent;
+      const right = el.getBoundingClientRect().right;
+      const range = document.createRange();
+      let end = text.length;
+      for (; end > 0; end -= 1) {
+        range.setStart(text, 0);
+        range.setEnd(text, end);
+        if (range.getBoundingClientRect().right <= right + 0.5) break;
+      }
+      // The ellipsis takes the place of the last visible character or so.
+      return text.textContent.slice(0, Math.max(0, end - 1));
+    });
+  })()`);
+}

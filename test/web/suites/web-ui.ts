@@ -51,6 +51,7 @@ import {
   openSession,
   pageText,
   passFirstScreens,
+  visibleRowTexts,
 } from '../lib/ui.js';
 import { prepareProfile, settingsFile, startWebHost, type WebHost } from '../lib/web-host.js';
 
@@ -261,9 +262,16 @@ describe('a live session and the approval panel', () => {
     assert.equal(log.approvalsAsked.length, 1, 'asked once');
     assert.deepEqual(log.approvalsDecided, ['rejected']);
     await page.waitFor('a REPEAT_TOOL_BLOCKED row in the conversation', `document.body.innerText.includes('REPEAT_TOOL_BLOCKED')`, 20_000);
+    await shot('notice-rows');
     const text = await pageText(page);
     assert.match(text, /Context injection\s*repeat-tool-breaker/, 'the advisories show as notice rows');
-    await shot('notice-rows');
+    // A denial row shows one line at 1280 px: what is visible of it must say what was blocked and why.
+    const rows = await visibleRowTexts(page, 'REPEAT_TOOL_BLOCKED');
+    assert.equal(rows.length, 2, `two denial rows: ${JSON.stringify(rows)}`);
+    for (const visible of rows) {
+      assert.ok(visible.length >= 60, `a usable part of the row is visible: ${JSON.stringify(visible)}`);
+      assert.match(visible, /^Error: REPEAT_TOOL_BLOCKED: .*bash.*not run.*rejected/, `the visible line says what (a bash call, not run) and why (rejected): ${JSON.stringify(visible)}`);
+    }
   });
 
   step('Allow once: after a new human message, the gated call and the identical calls after it run', async () => {
