@@ -50,15 +50,15 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
       ctx.on('agent/pre-step', (payload, next) => {
         safely(() => breaker.reset(payload), undefined);
         // After the reset, so that a human message brings the latest settings.
-        const settings = safely(() => {
+        const textCfg = safely(() => {
           const agent: unknown = payload.agent;
           return typeof agent === 'object' && agent !== null ? breaker.configOf(agent).duplicateText : null;
         }, null);
-        if (settings === null) return next();
-        const track = (duplicates ??= createDuplicateText(settings, options.now));
+        if (textCfg === null) return next();
+        const track = (duplicates ??= createDuplicateText(textCfg, options.now));
         // The notice joins the messages the rest of the waterfall lets into the step
         // (`@deepseek-ai/dsh-agent-loop` appends each as a `user/message`).
-        return Promise.resolve(next()).then((decision) => safely(() => track.review(payload, decision, settings), decision));
+        return Promise.resolve(next()).then((decision) => safely(() => track.review(payload, decision, textCfg), decision));
       }),
     ];
     const settings = offerSettings(ctx, config, cfg, (next) => breaker.configure(next));

@@ -145,7 +145,8 @@ export function denyMessage(denial: Denial): string {
   const reason = first === undefined ? 'it repeats a loop' : why(first);
   const lines = [
     // A refusal is the news: it goes first, before the numbers the model has seen already.
-    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${refused ? `the operator rejected it (${reason})` : reason}. ` +
+    // Declined, cancelled or unattended alike: "did not approve" is true of all three.
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${refused ? `the operator did not approve it; ${reason}` : reason}. ` +
       `It was stopped before it ran, by ${tracksOf(hits)} of the loop breaker:`,
     ...hits.map(hitLine),
     'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.',

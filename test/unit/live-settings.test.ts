@@ -15,18 +15,10 @@ import { earlier, lowerLimits, stricterConfig } from '../../src/lib/strictness.j
 import { FakeHost } from '../support/fake-host.js';
 import { FakeSettings, withSettings, type InjectLog } from '../support/fake-settings.js';
 import { bash, deniedAt, repeat, succeeding } from '../support/session.js';
+import { errorOf } from '../support/errors.js';
 
 const cfg = (config: Record<string, unknown> = {}): BreakerConfig => resolveConfig(config);
 const NS = SETTINGS_NAMESPACE;
-
-function errorOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return '(no error)';
-}
 
 describe('the stricter of two settings', () => {
   test('a threshold: the earlier one, and off (null) is the loosest', () => {

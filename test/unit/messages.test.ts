@@ -92,7 +92,8 @@ describe('the denial (REPEAT_TOOL_BLOCKED)', () => {
     const fails = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(2) });
     assert.match(row(fails[failLimit]?.denyReason), new RegExp(`bash call not run: it failed ${failLimit} times in a row \\(limit ${failLimit}\\)`));
     const refused = await repeat(newHost(), {}, cap + 1, X);
-    assert.match(row(refused[cap]?.denyReason), /bash call not run: the operator rejected it \(repeated/);
+    assert.match(row(refused[cap]?.denyReason), /bash call not run: the operator did not approve it; repeated/);
+    assert.match(refused[cap]?.denyReason ?? '', new RegExp(`^[^\\n]*the operator did not approve it; repeated ${cap + 1} times \\(limit ${cap}\\)\\.`));
     const spent = await repeat(newHost({ exemptionCeiling: 1 }), {}, cap + 2, { ...X, answer: 'approve' });
     assert.match(row(spent[cap + 1]?.denyReason), /bash call not run: the operator's approval is used up/);
   });

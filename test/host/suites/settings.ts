@@ -25,6 +25,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { hostImport, importPlugin, pluginUnderTest } from '../lib/env.js';
 import { rig, tick, type Behaviour, type Rig } from '../lib/rig.js';
+import { errorOf } from '../../support/errors.js';
 
 const plugin = pluginUnderTest();
 const onlyOurs = plugin.label === 'reference' ? { todo: 'reference 0.5.2 has no settings namespace' } : {};
@@ -52,15 +53,6 @@ after(async () => {
   for (const provider of opened) await provider.dispose();
   rmSync(scratch, { recursive: true, force: true });
 });
-
-function errorOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return '(no error)';
-}
 
 /** Waits until `ready()` holds, checking every 10 ms for at most `ms`. */
 async function until(ready: () => boolean, what: string, ms = 10_000): Promise<void> {
@@ -123,6 +115,8 @@ describe(`DSH 0.1.0-rc.8 settings service, in process — plugin: ${plugin.label
     const schema = new Schema(JSON.parse(JSON.stringify(view.schema)));
     assert.doesNotThrow(() => schema(structuredClone(view.value)));
     assert.throws(() => schema({ ...structuredClone(view.value), window: 'sixteen' }), /expected number/);
+    const everyTrackOn = resolveConfig({ window: 24, sequence: {}, duplicateText: {}, exemptionCeiling: 2, progress: 'results', failLimit: null });
+    assert.doesNotThrow(() => schema(JSON.parse(JSON.stringify(everyTrackOn))), 'a value with every opt-in track on');
     assert.deepEqual(Object.keys(schema.dict.limits.dict), Object.keys(DEFAULTS.limits), 'one field per measure the code knows');
     assert.equal(schema.dict.window.meta.default, DEFAULTS.window);
   });
