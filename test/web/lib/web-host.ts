@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { addPlugin, dshEnv } from '../../host/lib/dsh.js';
+import { addPlugin, dshEnv, infraOverlay } from '../../host/lib/dsh.js';
 import { DSH_BIN, NODE22 } from '../../host/lib/env.js';
 import { killGroup, until } from './cdp.js';
 
@@ -34,17 +34,18 @@ export interface WebHostOptions {
   readonly timeoutMs: number;
 }
 
-/** rc.8's web profile, like headless, needs the `hmr` row enabled for user patch-layer watching. */
-export const HMR_FIX = ['# rc.8 disables hmr and then needs it for user patch-layer watching.', '- id: hmr', '  disabled: false', '  config: { root: [] }'];
-
-/** Creates the `web` profile with the plugin installed from its tarball (pnpm), plus the user patch layer. */
+/**
+ * Creates the `web` profile with the plugin installed from its tarball (pnpm). The profile's own
+ * patch layer gets the infrastructure rows every boot needs (rc.8's web profile, like headless,
+ * needs `hmr` re-enabled; session logs as plain JSONL), then `patch`.
+ */
 export async function prepareProfile(options: { home: string; cwd: string; tarball: string; pnpmStore: string; patch: readonly string[] }): Promise<void> {
   mkdirSync(join(options.home, '..', 'user-home'), { recursive: true });
   const add = await addPlugin({ home: options.home, cwd: options.cwd, spec: options.tarball, profile: PROFILE, pnpmStore: options.pnpmStore, timeoutMs: 180_000 });
   if (add.code !== 0) throw new Error(`dsh plugin add failed (${String(add.code)}):\n${add.stdout}\n${add.stderr}`);
   const profile = join(options.home, 'profiles', PROFILE);
   if (!existsSync(join(profile, 'package.json'))) throw new Error(`dsh plugin add did not create ${profile}`);
-  writeFileSync(join(profile, 'cordis.patch.yml'), `${[...HMR_FIX, ...options.patch].join('\n')}\n`);
+  writeFileSync(join(profile, 'cordis.patch.yml'), `${infraOverlay(options.home, { plainLog: true })}${options.patch.join('\n')}\n`);
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
@@ -103,7 +104,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 }
 
-/** The `repeat-tool-breaker` section of `settings.yaml` as text, or '' while there is none. */
+/** `$DSH_HOME/settings.yaml` as text, or an empty string while there is none. */
 export function settingsFile(home: string): string {
   const file = join(home, 'settings.yaml');
   return existsSync(file) ? readFileSync(file, 'utf8') : '';

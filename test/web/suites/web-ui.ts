@@ -126,11 +126,6 @@ before(async () => {
     tarball: plugin.tarball,
     pnpmStore,
     patch: [
-      '# Plain JSONL session logs, read back by the assertions.',
-      '- id: session-persistence-jsonl',
-      '  config:',
-      `    root: ${JSON.stringify(join(HOME, 'sessions'))}`,
-      '    compression: none',
       '# The breaker row (installed by dsh plugin add) reconfigured by id: the base layer.',
       `- id: ${NS}`,
       `  config: ${JSON.stringify(PROFILE_CONFIG)}`,
