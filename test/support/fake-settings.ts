@@ -7,6 +7,8 @@
  * anything, and tells the watchers. The genuine service is exercised by the
  * host suite `test/host/suites/settings.ts`.
  */
+// dsh-settings' layering, shared with the card (client/layers.ts), which predicts the host the same way.
+import { mergeLayers } from '../../client/layers.js';
 import type { PluginModule } from './fake-host.js';
 
 type Watcher = (next: unknown, prev: unknown) => void;
@@ -18,19 +20,6 @@ interface Registration {
   readonly validate: ((value: unknown) => void) | undefined;
   resolved: unknown;
   readonly watchers: Set<Watcher>;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Plain objects merge recursively; anything else replaces (dsh-settings' `mergeLayers`). */
-export function mergeLayers(under: unknown, over: unknown): unknown {
-  if (over === undefined) return under;
-  if (!isPlainObject(under) || !isPlainObject(over)) return over;
-  const merged: Record<string, unknown> = { ...under };
-  for (const [key, value] of Object.entries(over)) merged[key] = key in merged ? mergeLayers(merged[key], value) : value;
-  return merged;
 }
 
 export class FakeSettings {

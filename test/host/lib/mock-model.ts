@@ -17,7 +17,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { DEFAULT_STREAMING, textDeltas, toolStepDeltas, type Delta, type ScriptedStep, type Streaming } from './stream.js';
+import { DEFAULT_STREAMING, textDeltas, toolStepDeltas, type Delta, type ScriptedCall, type ScriptedStep, type Streaming } from './stream.js';
 
 export type { ScriptedCall, ScriptedStep, Streaming } from './stream.js';
 
@@ -28,10 +28,22 @@ export interface MockModelOptions {
   readonly streaming?: Streaming;
   /** The text of the final answer, sent once every scripted call has a result. */
   readonly finalText?: string;
+  /**
+   * Chooses each step's call from the conversation instead of `script`
+   * (`undefined`: answer with `finalText`). For sessions with several human
+   * messages, where the count of tool results alone cannot say what comes next.
+   */
+  readonly respond?: (conversation: readonly ConversationMessage[]) => ScriptedCall | undefined;
   /** Hard stop: close after this many requests (default 200). */
   readonly maxRequests?: number;
   /** Hard stop: close after this many seconds (default 120). */
   readonly maxSeconds?: number;
+}
+
+/** One message of a conversation the model is sent, its content flattened to text. */
+export interface ConversationMessage {
+  readonly role: string;
+  readonly text: string;
 }
 
 /** What the model was shown for one tool call: the `role: tool` message. */
@@ -150,7 +162,8 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       if (messages.length >= longest.length) longest = messages;
       // The answers so far that called tools: the index of the next scripted step.
       const step = messages.filter((m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0).length;
-      const next = script[step];
+      const next =
+        options.respond === undefined ? script[step] : options.respond(messages.map((m) => ({ role: String(m.role), text: textOf(m.content) })));
       stream(res, next === undefined ? textDeltas(finalText, step, streaming) : toolStepDeltas(next, step, streaming));
     });
   });
