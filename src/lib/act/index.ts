@@ -1,0 +1,66 @@
+/**
+ * The `act:` measure: a shell command's action in a canonical form. The line
+ * is read as the shell reads it (lex.ts), the rules below rewrite it, and the
+ * result is written back as text. The rules run in this order, and the list
+ * runs again while a pass still changes the text (at most three passes), so a
+ * rewrite one rule makes can open the way for another.
+ *
+ * Compound commands are folded as a whole line, never per segment: a segment
+ * of its own would make `cd /repo && git push` count with every other command
+ * that starts with `cd /repo`.
+ */
+import { readLine, type Dialect } from './lex.js';
+import type { Rule } from './rule.js';
+import { assignments } from './rules/assignments.js';
+import { directory } from './rules/directory.js';
+import { interpreters } from './rules/interpreters.js';
+import { lineCount } from './rules/line-count.js';
+import { moduleRunners } from './rules/module-runners.js';
+import { pager } from './rules/pager.js';
+import { paths } from './rules/paths.js';
+import { quoting } from './rules/quoting.js';
+import { scripts } from './rules/scripts.js';
+import { streams } from './rules/streams.js';
+import { switches } from './rules/switches.js';
+import { views } from './rules/views.js';
+import { wrappers } from './rules/wrappers.js';
+import { renderLine } from './syntax.js';
+
+export type { Dialect } from './lex.js';
+export type { Rule } from './rule.js';
+
+export const RULES: readonly Rule[] = [
+  quoting,
+  assignments,
+  wrappers,
+  pager,
+  interpreters,
+  moduleRunners,
+  scripts,
+  views,
+  streams,
+  directory,
+  lineCount,
+  switches,
+  paths,
+];
+
+const PASSES = 3;
+
+/**
+ * The canonical action of `command`, or the command trimmed when its syntax is
+ * not modelled (it then folds only with itself). `''` for a blank command.
+ * Linear in the command; never throws.
+ */
+export function actOf(command: string, dialect: Dialect = 'posix', rules: readonly Rule[] = RULES): string {
+  let line = readLine(command, dialect);
+  if (line === null) return command.trim();
+  let text = renderLine(line);
+  for (let pass = 0; pass < PASSES; pass += 1) {
+    for (const rule of rules) line = rule.apply(line);
+    const next = renderLine(line);
+    if (next === text) break;
+    text = next;
+  }
+  return text;
+}
