@@ -12,7 +12,9 @@
 import { readLine, type Dialect } from './lex.js';
 import type { Rule } from './rule.js';
 import { assignments } from './rules/assignments.js';
+import { catPipe } from './rules/cat-pipe.js';
 import { directory } from './rules/directory.js';
+import { inlineShell } from './rules/inline-shell.js';
 import { interpreters } from './rules/interpreters.js';
 import { lineCount } from './rules/line-count.js';
 import { moduleRunners } from './rules/module-runners.js';
@@ -30,6 +32,7 @@ export type { Dialect } from './lex.js';
 export type { Rule } from './rule.js';
 
 export const RULES: readonly Rule[] = [
+  inlineShell,
   quoting,
   assignments,
   wrappers,
@@ -41,6 +44,7 @@ export const RULES: readonly Rule[] = [
   streams,
   directory,
   lineCount,
+  catPipe,
   switches,
   paths,
 ];

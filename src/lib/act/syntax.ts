@@ -70,6 +70,11 @@ export function mapCommands(line: Line, rewrite: (command: Command) => Command):
   return { ...line, pipelines: line.pipelines.map((pipeline) => pipeline.map(rewrite)) };
 }
 
+/** Applies `rewrite` to every pipeline of the line. */
+export function mapPipelines(line: Line, rewrite: (pipeline: readonly Command[]) => readonly Command[]): Line {
+  return { ...line, pipelines: line.pipelines.map(rewrite) };
+}
+
 /** The line with its last pipeline replaced. */
 export function withLastPipeline(line: Line, pipeline: readonly Command[]): Line {
   return { ...line, pipelines: [...line.pipelines.slice(0, -1), pipeline] };

@@ -29,6 +29,7 @@ const RUNNERS: Readonly<Record<string, readonly string[] | null>> = {
   gradle: null,
   python: null,
   node: null,
+  npx: null,
   npm: ['run', 'test', 'install', 'ci', 'exec'],
   pnpm: ['run', 'test', 'install', 'exec'],
   yarn: ['run', 'test', 'install'],
