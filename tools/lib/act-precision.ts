@@ -24,6 +24,8 @@ export interface RuleFigures {
 
 export interface Precision {
   readonly groups: number;
+  /** Commands across all groups. */
+  readonly commands: number;
   readonly groupsFolded: number;
   readonly contrasts: number;
   readonly contrastsFolded: number;
@@ -46,6 +48,7 @@ export function measurePrecision(groups: readonly RespellingGroup[] = GROUPS, co
   const byReadingAlone = folded.filter((group) => RULES.every((rule) => foldsTogether(group.commands, group.shell, without(rule)))).length;
   return {
     groups: groups.length,
+    commands: groups.reduce((n, group) => n + group.commands.length, 0),
     groupsFolded: folded.length,
     contrasts: contrasts.length,
     contrastsFolded: wrong.length,
@@ -61,7 +64,7 @@ const percent = (part: number, whole: number): string => `${((100 * part) / whol
 /** The Markdown block docs/act.md carries between its precision markers. */
 export function precisionMarkdown(p: Precision = measurePrecision()): string {
   const lines = [
-    `Corpus: ${p.groups} groups of respellings (${p.groups - p.unfolded.length > 0 ? '' : ''}${p.groups} actions), ${p.contrasts} contrast pairs.`,
+    `Corpus: ${p.groups} groups of respellings (${p.commands} commands, one action per group) and ${p.contrasts} contrast pairs (two actions per pair).`,
     '',
     '| | folded | of | share |',
     '|---|---:|---:|---:|',
@@ -87,3 +90,18 @@ export function precisionMarkdown(p: Precision = measurePrecision()): string {
 
 export const PRECISION_START = '<!-- act-precision:start (npm run act-precision -- --write) -->';
 export const PRECISION_END = '<!-- act-precision:end -->';
+
+/** `doc` with the text between the precision markers replaced by `block`; throws when a marker is missing. */
+export function withPrecisionBlock(doc: string, block: string): string {
+  const start = doc.indexOf(PRECISION_START);
+  const end = doc.indexOf(PRECISION_END);
+  if (start < 0 || end < start) throw new Error(`the precision markers are missing: ${PRECISION_START} … ${PRECISION_END}`);
+  return `${doc.slice(0, start + PRECISION_START.length)}\n${block}\n${doc.slice(end)}`;
+}
+
+/** The block currently between the markers of `doc`, or `null`. */
+export function precisionBlockOf(doc: string): string | null {
+  const start = doc.indexOf(PRECISION_START);
+  const end = doc.indexOf(PRECISION_END);
+  return start < 0 || end < start ? null : doc.slice(start + PRECISION_START.length, end).trim();
+}

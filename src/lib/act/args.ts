@@ -59,7 +59,8 @@ export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null
   const terminal = spec.terminal ?? '';
   const longSwitches = spec.longSwitches ?? {};
   const longValued = spec.longValued ?? [];
-  let switches = '';
+  // Slices of the clusters, joined once: adding letter by letter would build a string of a million pieces.
+  const switches: string[] = [];
   const longs: string[] = [];
   const options: Word[] = [];
   const operands: number[] = [];
@@ -92,7 +93,7 @@ export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null
       const name = eq < 0 ? v : v.slice(0, eq);
       if (eq < 0 && Object.hasOwn(longSwitches, name)) {
         const meaning = longSwitches[name] as string;
-        if (meaning.length === 1) switches += meaning;
+        if (meaning.length === 1) switches.push(meaning);
         else longs.push(meaning === '' ? name : meaning);
         continue;
       }
@@ -119,12 +120,11 @@ export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null
         options.push(w);
         continue;
       }
-      for (let k = 1; k < v.length; k += 1) {
+      let k = 1;
+      while (k < v.length && spec.switches.includes(v[k] as string)) k += 1;
+      if (k > 1) switches.push(v.slice(1, k));
+      if (k < v.length) {
         const letter = v[k] as string;
-        if (spec.switches.includes(letter)) {
-          switches += letter;
-          continue;
-        }
         if (!valued.includes(letter) && !terminal.includes(letter)) return null;
         // The rest of the cluster is the value, or else the next word is.
         const rest = v.slice(k + 1);
@@ -138,7 +138,6 @@ export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null
           terminated = true;
           optionsDone = true;
         }
-        break;
       }
       continue;
     }
@@ -154,7 +153,7 @@ export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null
     return false;
   };
   return {
-    switches,
+    switches: switches.join(''),
     longs,
     options,
     operands: operands.map((at, n) => ({ at, path: isPath(n) })),

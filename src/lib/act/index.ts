@@ -1,9 +1,9 @@
 /**
  * The `act:` measure: a shell command's action in a canonical form. The line
  * is read as the shell reads it (lex.ts), the rules below rewrite it, and the
- * result is written back as text. The rules run in this order, and the list
- * runs again while a pass still changes the text (at most three passes), so a
- * rewrite one rule makes can open the way for another.
+ * result is written back as text. The rules run in this order; when a rule
+ * that can give work to an earlier one (see `Rule.reopens`) rewrote the line,
+ * the list runs again, at most three times in all.
  *
  * Compound commands are folded as a whole line, never per segment: a segment
  * of its own would make `cd /repo && git push` count with every other command
@@ -52,19 +52,30 @@ export const RULES: readonly Rule[] = [
 const PASSES = 3;
 
 /**
- * The canonical action of `command`, or the command trimmed when its syntax is
- * not modelled (it then folds only with itself). `''` for a blank command.
- * Linear in the command; never throws.
+ * Commands longer than this are not read: their `act:` is the command as
+ * written. A respelled retry is a line or a few; past this, reading and
+ * rewriting tens of thousands of words would cost the guard tens of
+ * milliseconds for a command that can only fold with itself anyway.
+ */
+export const ACT_READ_LIMIT = 16_384;
+
+/**
+ * The canonical action of `command`, or the command trimmed when it is too
+ * long or its syntax is not modelled (it then folds only with itself). `''`
+ * for a blank command. Linear in the command; never throws.
  */
 export function actOf(command: string, dialect: Dialect = 'posix', rules: readonly Rule[] = RULES): string {
+  if (command.length > ACT_READ_LIMIT) return command.trim();
   let line = readLine(command, dialect);
   if (line === null) return command.trim();
-  let text = renderLine(line);
   for (let pass = 0; pass < PASSES; pass += 1) {
-    for (const rule of rules) line = rule.apply(line);
-    const next = renderLine(line);
-    if (next === text) break;
-    text = next;
+    let reopened = false;
+    for (const rule of rules) {
+      const next = rule.apply(line);
+      if (rule.reopens === true && next !== line) reopened = true;
+      line = next;
+    }
+    if (!reopened) break;
   }
-  return text;
+  return renderLine(line);
 }

@@ -14,6 +14,12 @@ export interface Rule {
   readonly apply: (line: Line) => Line;
   /** Groups of spellings that must share one `act:` fingerprint (and need this rule to). */
   readonly folds: readonly (readonly string[])[];
-  /** Pairs that look alike but are different actions: they must never share one. */
+  /** Pairs this rule must leave apart: different actions, or differences it does not vouch for. */
   readonly keeps: readonly (readonly [string, string])[];
+  /**
+   * Whether a rewrite can give work to a rule earlier in the list (a new line,
+   * a command taken out of a pipeline): then the list runs again. The rule
+   * returns the very line it was given when it rewrites nothing.
+   */
+  readonly reopens?: boolean;
 }

@@ -65,14 +65,28 @@ export function nameOf(command: Command): string | null {
   return valueOf(command.words[0]);
 }
 
-/** Applies `rewrite` to every simple command of the line. */
-export function mapCommands(line: Line, rewrite: (command: Command) => Command): Line {
-  return { ...line, pipelines: line.pipelines.map((pipeline) => pipeline.map(rewrite)) };
+/** Applies `rewrite` to every pipeline of the line; the same line back when no pipeline changed. */
+export function mapPipelines(line: Line, rewrite: (pipeline: readonly Command[]) => readonly Command[]): Line {
+  let changed = false;
+  const pipelines = line.pipelines.map((pipeline) => {
+    const next = rewrite(pipeline);
+    if (next !== pipeline) changed = true;
+    return next;
+  });
+  return changed ? { ...line, pipelines } : line;
 }
 
-/** Applies `rewrite` to every pipeline of the line. */
-export function mapPipelines(line: Line, rewrite: (pipeline: readonly Command[]) => readonly Command[]): Line {
-  return { ...line, pipelines: line.pipelines.map(rewrite) };
+/** Applies `rewrite` to every simple command of the line; the same line back when no command changed. */
+export function mapCommands(line: Line, rewrite: (command: Command) => Command): Line {
+  return mapPipelines(line, (pipeline) => {
+    let changed = false;
+    const next = pipeline.map((command) => {
+      const rewritten = rewrite(command);
+      if (rewritten !== command) changed = true;
+      return rewritten;
+    });
+    return changed ? next : pipeline;
+  });
 }
 
 /** The line with its last pipeline replaced. */

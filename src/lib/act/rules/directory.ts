@@ -33,6 +33,7 @@ export const directory: Rule = {
   name: 'directory',
   reason: 'A tool’s own directory flag and a cd just before it run the tool in the same directory.',
   apply: cdForm,
+  reopens: true,
   folds: [
     ['cd /repo && make test', 'make -C /repo test', 'make --directory=/repo test', 'make --directory /repo test', 'make -C/repo test'],
     ['git -C /repo status', 'cd /repo && git status'],

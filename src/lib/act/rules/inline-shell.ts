@@ -21,6 +21,7 @@ export const inlineShell: Rule = {
   name: 'inline-shell',
   reason: 'bash -c runs its string as the command line it is.',
   apply: unwrap,
+  reopens: true,
   folds: [
     ['bash -c "pytest -q"', "bash -c 'pytest -q'", 'pytest -q'],
     ['bash -c "cd /repo && make test"', 'cd /repo && make test'],

@@ -6,6 +6,9 @@
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, word, type Command, type Word } from '../syntax.js';
 
+// Flags of head and tail whose value is the next word.
+const VALUED = new Set(['-n', '-c', '-s', '--bytes', '--sleep-interval', '--pid']);
+
 function countForm(command: Command): Command {
   const name = nameOf(command);
   if (name !== 'head' && name !== 'tail') return command;
@@ -16,11 +19,17 @@ function countForm(command: Command): Command {
     const v = at === 0 ? null : w.value;
     if (v === '--') {
       // Operands from here on: `head -- -5` reads a file named -5.
-      words.push(...command.words.slice(at));
+      for (let rest = at; rest < command.words.length; rest += 1) words.push(command.words[rest] as Word);
       break;
     }
-    const count = v === null ? null : /^-(\d+)$/.exec(v)?.[1] ?? /^--lines=(.+)$/.exec(v)?.[1] ?? null;
     const next = command.words[at + 1];
+    if (v !== null && VALUED.has(v) && next !== undefined) {
+      // A value is not a count spelling: `head -n -5` is all but the last five lines.
+      words.push(w, next);
+      at += 1;
+      continue;
+    }
+    const count = v === null ? null : /^-(\d+)$/.exec(v)?.[1] ?? /^--lines=(.+)$/.exec(v)?.[1] ?? null;
     if (count !== null) {
       words.push(word('-n'), word(count));
       changed = true;
@@ -49,5 +58,7 @@ export const lineCount: Rule = {
     ['head -50 app.py', 'head -100 app.py'],
     ['head -c 50 app.py', 'head -n 50 app.py'],
     ['head -- -5', 'head -n 5'],
+    ['head -n -5 app.py', 'head -n 5 app.py'],
+    ['tail -c -5 app.py', 'tail -n 5 app.py'],
   ],
 };

@@ -19,7 +19,8 @@ function canonicalFlags(command: Command): Command {
   const words: Word[] = [command.words[0] as Word];
   if (args.switches !== '') words.push(word(`-${sortedSwitches(args.switches)}`));
   for (const long of [...args.longs].sort()) words.push(word(long));
-  words.push(...args.options);
+  // A loop, not push(...): a spread of a huge list would overflow the call stack.
+  for (const option of args.options) words.push(option);
   args.operands.forEach((operand, n) => {
     if (n === args.dashdash) words.push(word('--'));
     words.push(rest[operand.at] as Word);

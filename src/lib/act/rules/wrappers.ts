@@ -8,64 +8,68 @@ import { isDuration } from '../../command.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, type Command, type Word } from '../syntax.js';
 
-type Skip = (words: readonly Word[]) => number;
+/** Given the words and the wrapper's index, the index of the command it wraps; `-1` when the wrapper is not read. */
+type Skip = (words: readonly Word[], from: number) => number;
 
 const value = (words: readonly Word[], at: number): string | null => words[at]?.value ?? null;
 
-/** `timeout [--foreground|--preserve-status|-v|-s SIG|-k DUR …] DURATION`: index of the wrapped command, or 0. */
-const timeout: Skip = (words) => {
-  let at = 1;
+/** `timeout [--foreground|--preserve-status|-v|-s SIG|-k DUR …] DURATION`. */
+const timeout: Skip = (words, from) => {
+  let at = from + 1;
   for (;;) {
     const v = value(words, at);
-    if (v === null) return 0;
+    if (v === null) return -1;
     if (v === '--foreground' || v === '--preserve-status' || v === '-v' || v === '--verbose') at += 1;
     else if (v === '-s' || v === '-k' || v === '--signal' || v === '--kill-after') at += 2;
     else if (/^(?:-[sk].|--signal=|--kill-after=)/.test(v)) at += 1;
     else break;
   }
   const duration = value(words, at);
-  return duration !== null && isDuration(duration) ? at + 1 : 0;
+  return duration !== null && isDuration(duration) ? at + 1 : -1;
 };
 
 /** `nice [-n N | -nN | -N | --adjustment=N | --adjustment N]`. */
-const nice: Skip = (words) => {
-  const v = value(words, 1);
-  if (v === '-n' || v === '--adjustment') return value(words, 2) === null ? 0 : 3;
-  if (v !== null && /^(?:-n-?\d+|--?\d+|--adjustment=-?\d+)$/.test(v)) return 2;
-  return 1;
+const nice: Skip = (words, from) => {
+  const v = value(words, from + 1);
+  if (v === '-n' || v === '--adjustment') return value(words, from + 2) === null ? -1 : from + 3;
+  if (v !== null && /^(?:-n-?\d+|--?\d+|--adjustment=-?\d+)$/.test(v)) return from + 2;
+  return from + 1;
 };
 
 /** `time [-p]` (the shell keyword; GNU time's other options, such as `-o file`, stay). */
-const time: Skip = (words) => (value(words, 1) === '-p' ? 2 : 1);
+const time: Skip = (words, from) => (value(words, from + 1) === '-p' ? from + 2 : from + 1);
 
 /** `stdbuf -oL -eL …`: buffering of the streams only. */
-const stdbuf: Skip = (words) => {
-  let at = 1;
+const stdbuf: Skip = (words, from) => {
+  let at = from + 1;
   for (;;) {
     const v = value(words, at);
     if (v === '-i' || v === '-o' || v === '-e') at += 2;
     else if (v !== null && /^(?:-[ioe].|--(?:input|output|error)=)/.test(v)) at += 1;
     else break;
   }
-  return at > 1 ? at : 0;
+  return at > from + 1 ? at : -1;
 };
 
 /** `nohup` and `command` take no options here (`command -v x` asks a question; it runs nothing). */
-const bare: Skip = () => 1;
+const bare: Skip = (_words, from) => from + 1;
 
 const WRAPPERS: Readonly<Record<string, Skip>> = { timeout, nice, time, nohup: bare, stdbuf, command: bare };
 
 function unwrap(command: Command): Command {
-  let words = command.words;
+  const words = command.words;
+  // One slice at the end: slicing per wrapper would be quadratic in a chain of thousands.
+  let start = 0;
   for (;;) {
-    const name = words[0]?.value;
-    if (name === undefined || name === null || !Object.hasOwn(WRAPPERS, name)) return { ...command, words };
-    const at = (WRAPPERS[name] as Skip)(words);
+    const name = value(words, start);
+    if (name === null || !Object.hasOwn(WRAPPERS, name)) break;
+    const at = (WRAPPERS[name] as Skip)(words, start);
     const next = words[at];
     // The wrapped command must be there, and must not look like one more option.
-    if (at === 0 || next === undefined || next.value === null || next.value.startsWith('-')) return { ...command, words };
-    words = words.slice(at);
+    if (at < 0 || next === undefined || next.value === null || next.value.startsWith('-')) break;
+    start = at;
   }
+  return start === 0 ? command : { ...command, words: words.slice(start) };
 }
 
 export const wrappers: Rule = {
