@@ -36,167 +36,176 @@ function give(): never {
 // Words that open or close compound commands: such a line is kept as written.
 const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'function', 'select', 'coproc', '!', '{', '}', '[[', ']]']);
 
-const isBlank = (c: string): boolean => c === ' ' || c === '\t';
 const ENDS_WORD = new Set([' ', '\t', '\n', '|', '&', ';', '<', '>', '(', ')']);
 // Unquoted, these make the shell expand the word (globs, braces, tilde).
 const EXPANDS = new Set(['*', '?', '[', '{', '}', '~']);
 // Inside double quotes a backslash escapes only these (POSIX); before anything else it stays.
 const DOUBLE_ESCAPES = new Set(['$', '`', '"', '\\', '\n']);
 
-function lex(text: string, dialect: Dialect): Token[] {
-  const pwsh = dialect === 'pwsh';
-  const tokens: Token[] = [];
+/** The reader's position in the text; one per line read, so no closure is made per word. */
+interface Cursor {
+  readonly text: string;
+  readonly pwsh: boolean;
+  i: number;
+}
+
+/** The word at the cursor; quotes removed, and its value `null` when the shell would expand it. */
+function readWord(r: Cursor): Token {
+  const { text, pwsh } = r;
   const n = text.length;
-  let i = 0;
-
-  const readWord = (): Token => {
-    const start = i;
-    const parts: string[] = [];
-    let run = i;
-    let expands = false;
-    const flush = (to: number): void => {
-      if (to > run) parts.push(text.slice(run, to));
-    };
-    while (i < n) {
-      const c = text[i] as string;
-      if (ENDS_WORD.has(c)) break;
-      if (c === '#' && i === start) give();
-      if (c === '`') give();
-      if (pwsh && (c === '{' || c === '}' || (c === '@' && i === start))) give();
-      if (c === '\\' && !pwsh) {
-        flush(i);
-        const next = text[i + 1];
-        if (next === undefined) {
-          // A lone trailing backslash is itself.
-          parts.push('\\');
-          i += 1;
-        } else {
-          // `\<newline>` joins lines; any other escaped character is itself.
-          if (next !== '\n') parts.push(next);
-          i += 2;
-        }
-        run = i;
-        continue;
-      }
-      if (c === "'") {
-        flush(i);
-        const close = text.indexOf("'", i + 1);
-        if (close < 0) give();
-        // PowerShell doubles a quote to escape it; we do not model that.
-        if (pwsh && text[close + 1] === "'") give();
-        parts.push(text.slice(i + 1, close));
-        i = close + 1;
-        run = i;
-        continue;
-      }
-      if (c === '"') {
-        flush(i);
-        i += 1;
-        run = i;
-        for (;;) {
-          const d = text[i];
-          if (d === undefined) give();
-          if (d === '"') {
-            flush(i);
-            i += 1;
-            if (pwsh && text[i] === '"') give();
-            break;
-          }
-          if (d === '`') give();
-          if (d === '$') {
-            if (text[i + 1] === '(') give();
-            expands = true;
-          }
-          if (d === '\\' && !pwsh && DOUBLE_ESCAPES.has(text[i + 1] ?? '')) {
-            flush(i);
-            const next = text[i + 1] as string;
-            if (next !== '\n') parts.push(next);
-            i += 2;
-            run = i;
-            continue;
-          }
-          i += 1;
-        }
-        run = i;
-        continue;
-      }
-      if (c === '$') {
-        if (text[i + 1] === '(') give();
-        expands = true;
-        if (text[i + 1] === '{') {
-          const close = text.indexOf('}', i + 2);
-          if (close < 0) give();
-          i = close + 1;
-          continue;
-        }
-      } else if (EXPANDS.has(c)) {
-        expands = true;
-      }
-      i += 1;
-    }
-    flush(i);
-    const raw = text.slice(start, i);
-    const value = expands ? null : parts.join('');
-    // Digits glued to `<` or `>` name a file descriptor (`2>`), not a word.
-    const fd = /^\d+$/.test(raw) && (text[i] === '<' || text[i] === '>');
-    return { kind: 'word', word: { text: raw, value }, raw, fd };
-  };
-
-  /** An operator at `i`, with the fd that precedes it (`''` when none). */
-  const readOperator = (fd: string): Token => {
-    const c = text[i] as string;
-    const next = text[i + 1];
-    const take = (length: number, token: Token): Token => {
-      i += length;
-      return token;
-    };
-    if (c === '(' || c === ')') give();
-    if (c === '\n' || c === ';') {
-      if (c === ';' && (next === ';' || next === '&')) give();
-      return take(1, { kind: 'op', op: c });
-    }
-    if (c === '|') {
-      if (next === '|') return take(2, { kind: 'op', op: '||' });
-      if (next === '&') return pwsh ? give() : take(2, { kind: 'op', op: '|&' });
-      return take(1, { kind: 'op', op: '|' });
-    }
-    if (c === '&') {
-      if (next === '&') return take(2, { kind: 'op', op: '&&' });
-      // PowerShell's lone `&` is the call operator, not a background job.
-      if (pwsh) give();
-      if (next === '>') return text[i + 2] === '>' ? take(3, { kind: 'redirect', fd: '', op: '&>>' }) : take(2, { kind: 'redirect', fd: '', op: '&>' });
-      return take(1, { kind: 'op', op: '&' });
-    }
-    if (c === '<') {
-      // Here-documents, here-strings, process substitution, read-write opens; and PowerShell reserves `<`.
-      if (pwsh || next === '<' || next === '(' || next === '>') give();
-      if (next === '&') return take(2, { kind: 'redirect', fd, op: '<&' });
-      return take(1, { kind: 'redirect', fd, op: '<' });
-    }
-    // c === '>'
-    if (next === '(') give();
-    if (next === '>') return take(2, { kind: 'redirect', fd, op: '>>' });
-    if (next === '&') return take(2, { kind: 'redirect', fd, op: '>&' });
-    if (next === '|') return take(2, { kind: 'redirect', fd, op: '>|' });
-    return take(1, { kind: 'redirect', fd, op: '>' });
-  };
-
+  const start = r.i;
+  const parts: string[] = [];
+  let i = start;
+  // Start of the pending run of plain characters: runs are sliced, not copied character by character.
+  let run = i;
+  let expands = false;
   while (i < n) {
     const c = text[i] as string;
-    if (isBlank(c)) {
-      i += 1;
+    if (ENDS_WORD.has(c)) break;
+    if (c === '#' && i === start) give();
+    if (c === '`') give();
+    if (pwsh && (c === '{' || c === '}' || (c === '@' && i === start))) give();
+    if (c === '\\' && !pwsh) {
+      if (i > run) parts.push(text.slice(run, i));
+      const next = text[i + 1];
+      if (next === undefined) {
+        // A lone trailing backslash is itself.
+        parts.push('\\');
+        i += 1;
+      } else {
+        // `\<newline>` joins lines; any other escaped character is itself.
+        if (next !== '\n') parts.push(next);
+        i += 2;
+      }
+      run = i;
       continue;
     }
-    if (c === '\\' && !pwsh && text[i + 1] === '\n') {
-      i += 2;
+    if (c === "'") {
+      if (i > run) parts.push(text.slice(run, i));
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) give();
+      // PowerShell doubles a quote to escape it; we do not model that.
+      if (pwsh && text[close + 1] === "'") give();
+      parts.push(text.slice(i + 1, close));
+      i = close + 1;
+      run = i;
+      continue;
+    }
+    if (c === '"') {
+      if (i > run) parts.push(text.slice(run, i));
+      i += 1;
+      run = i;
+      for (;;) {
+        const d = text[i];
+        if (d === undefined) give();
+        if (d === '"') {
+          if (i > run) parts.push(text.slice(run, i));
+          i += 1;
+          if (pwsh && text[i] === '"') give();
+          break;
+        }
+        if (d === '`') give();
+        if (d === '$') {
+          if (text[i + 1] === '(') give();
+          expands = true;
+        }
+        if (d === '\\' && !pwsh && DOUBLE_ESCAPES.has(text[i + 1] ?? '')) {
+          if (i > run) parts.push(text.slice(run, i));
+          const next = text[i + 1] as string;
+          if (next !== '\n') parts.push(next);
+          i += 2;
+          run = i;
+          continue;
+        }
+        i += 1;
+      }
+      run = i;
+      continue;
+    }
+    if (c === '$') {
+      if (text[i + 1] === '(') give();
+      expands = true;
+      if (text[i + 1] === '{') {
+        const close = text.indexOf('}', i + 2);
+        if (close < 0) give();
+        i = close + 1;
+        continue;
+      }
+    } else if (EXPANDS.has(c)) {
+      expands = true;
+    }
+    i += 1;
+  }
+  if (i > run) parts.push(text.slice(run, i));
+  r.i = i;
+  const raw = text.slice(start, i);
+  const value = expands ? null : parts.length === 1 ? (parts[0] as string) : parts.join('');
+  // Digits glued to `<` or `>` name a file descriptor (`2>`), not a word.
+  const fd = (text[i] === '<' || text[i] === '>') && /^\d+$/.test(raw);
+  return { kind: 'word', word: { text: raw, value }, raw, fd };
+}
+
+function take(r: Cursor, length: number, token: Token): Token {
+  r.i += length;
+  return token;
+}
+
+/** The operator at the cursor, with the fd that precedes it (`''` when none). */
+function readOperator(r: Cursor, fd: string): Token {
+  const { text, pwsh } = r;
+  const c = text[r.i] as string;
+  const next = text[r.i + 1];
+  if (c === '(' || c === ')') give();
+  if (c === '\n' || c === ';') {
+    if (c === ';' && (next === ';' || next === '&')) give();
+    return take(r, 1, { kind: 'op', op: c });
+  }
+  if (c === '|') {
+    if (next === '|') return take(r, 2, { kind: 'op', op: '||' });
+    if (next === '&') return pwsh ? give() : take(r, 2, { kind: 'op', op: '|&' });
+    return take(r, 1, { kind: 'op', op: '|' });
+  }
+  if (c === '&') {
+    if (next === '&') return take(r, 2, { kind: 'op', op: '&&' });
+    // PowerShell's lone `&` is the call operator, not a background job.
+    if (pwsh) give();
+    if (next === '>') return text[r.i + 2] === '>' ? take(r, 3, { kind: 'redirect', fd: '', op: '&>>' }) : take(r, 2, { kind: 'redirect', fd: '', op: '&>' });
+    return take(r, 1, { kind: 'op', op: '&' });
+  }
+  if (c === '<') {
+    // Here-documents, here-strings, process substitution, read-write opens; and PowerShell reserves `<`.
+    if (pwsh || next === '<' || next === '(' || next === '>') give();
+    if (next === '&') return take(r, 2, { kind: 'redirect', fd, op: '<&' });
+    return take(r, 1, { kind: 'redirect', fd, op: '<' });
+  }
+  // c === '>'
+  if (next === '(') give();
+  if (next === '>') return take(r, 2, { kind: 'redirect', fd, op: '>>' });
+  if (next === '&') return take(r, 2, { kind: 'redirect', fd, op: '>&' });
+  if (next === '|') return take(r, 2, { kind: 'redirect', fd, op: '>|' });
+  return take(r, 1, { kind: 'redirect', fd, op: '>' });
+}
+
+function lex(text: string, dialect: Dialect): Token[] {
+  const r: Cursor = { text, pwsh: dialect === 'pwsh', i: 0 };
+  const tokens: Token[] = [];
+  const n = text.length;
+  while (r.i < n) {
+    const c = text[r.i] as string;
+    if (c === ' ' || c === '\t') {
+      r.i += 1;
+      continue;
+    }
+    if (c === '\\' && !r.pwsh && text[r.i + 1] === '\n') {
+      r.i += 2;
       continue;
     }
     if (ENDS_WORD.has(c)) {
-      tokens.push(readOperator(''));
+      tokens.push(readOperator(r, ''));
       continue;
     }
-    const token = readWord();
-    if (token.kind === 'word' && token.fd) tokens.push(readOperator(token.raw));
+    const token = readWord(r);
+    if (token.kind === 'word' && token.fd) tokens.push(readOperator(r, token.raw));
     else tokens.push(token);
   }
   return tokens;
