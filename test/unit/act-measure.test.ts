@@ -7,6 +7,7 @@
  * and refusals apply to it.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config.js';
 import { fingerprints, isMeasured, limitFor, measureRank } from '../../src/lib/fingerprint.js';
@@ -69,6 +70,12 @@ describe('act: among the fingerprints', () => {
     const act = (name: string, command: string) => fingerprints({ name, args: { command } }, on).fps.find((fp) => fp.startsWith('act:'));
     assert.equal(act('shell', 'cat a\\b'), 'act:cat ab');
     assert.equal(act('pwsh', 'cat a\\b'), "act:cat 'a\\b'");
+  });
+
+  test('the README measure table shows the act: the plugin emits for its example command', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const act = actOfCall('curl -s --max-time 60 https://open-data.canada.ca/x -o /tmp/od.html') as string;
+    assert.ok(readme.includes(`| \`${act}\``), act);
   });
 
   test('a blank command has no act:', () => {
