@@ -36,7 +36,6 @@ export const streams: Rule = {
   name: 'streams',
   reason: 'Merging stderr into stdout or discarding output at the end of the line changes what is read, not what runs.',
   apply: (line) => dropPlumbing(mapCommands(line, defaultFd)),
-  reopens: true,
   folds: [
     [
       'make build',
