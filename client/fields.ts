@@ -47,6 +47,7 @@ export const CAP_HINTS: Readonly<Record<string, string>> = {
   'family:http-fetch': 'Every HTTP fetch: curl, wget and URL tools alike.',
   'verb:curl': 'Every curl command.',
   'verb:wget': 'Every wget command.',
+  act: 'The same shell action however it is spelled (quoting, flag order, python/python3, | head, …); off unless set.',
 };
 
 /** The card's groups, in display order; the caps group is completed from the config's own keys. */

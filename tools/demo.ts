@@ -6,6 +6,7 @@
 import plugin, { DEFAULTS } from '../dist/index.js';
 import { fingerprints, limitFor } from '../src/lib/fingerprint.js';
 import { FakeHost, bashResult, type Answer, type CallOutcome, type HostResult } from '../test/support/fake-host.js';
+import { actScene } from './lib/demo-act.js';
 
 const colour = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
 const paint = (code: string) => (text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -162,3 +163,5 @@ await run({ command: 'curl -sS --fail https://api.example.invalid/v2/reports/lat
 const denied = host.log.filter((o) => o.denied).length;
 console.log(`\n${bold('done')}: ${host.log.length} calls, ${host.log.filter((o) => o.ran).length} ran, ${denied} denied, ${host.log.reduce((n, o) => n + o.notices.length, 0)} notices, ${host.log.filter((o) => o.asked).length} asks.`);
 host.dispose();
+
+await actScene({ bold, dim, red, green, yellow, cyan });

@@ -13,7 +13,7 @@ import { safeMember } from './member.js';
 import { own } from './own.js';
 
 /** The measures that name an action (what ran), as opposed to a target (host, site) or a family. */
-const ACTION_MEASURES = new Set(['exact', 'cmd', 'net', 'sink']);
+const ACTION_MEASURES = new Set(['exact', 'cmd', 'act', 'net', 'sink']);
 
 export function isActionKey(key: string): boolean {
   return ACTION_MEASURES.has(measureOf(key));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { format, parse } from '../../client/codec.js';
-import { GROUPS, groupsFor, type Field } from '../../client/fields.js';
+import { CAP_HINTS, GROUPS, groupsFor, type Field } from '../../client/fields.js';
 import { orderWrites, viewForm, type Draft, type FieldView, type FormView } from '../../client/form.js';
 import { effectiveConfig, mergeLayers } from '../../client/layers.js';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config.js';
@@ -42,6 +42,10 @@ describe('the card lists every setting', () => {
     for (const cap of Object.keys(DEFAULTS.limits)) assert.ok(paths.has(`limits.${cap}`), `no field for limits.${cap}`);
     for (const sub of ['length', 'count', 'limit']) assert.ok(paths.has(`sequence.${sub}`));
     for (const sub of ['minChars', 'threshold', 'windowMs', 'cooldownMs']) assert.ok(paths.has(`duplicateText.${sub}`));
+  });
+
+  test('every shipped cap, act: included, has a hint of its own and is listed in the order of DEFAULTS.limits', () => {
+    assert.deepEqual(Object.keys(CAP_HINTS), Object.keys(DEFAULTS.limits));
   });
 
   test('the groups are stages, caps, failure track, gate policy, local addresses and opt-in tracks, then the rest', () => {

@@ -1,8 +1,8 @@
 /**
  * The sweep: one corpus replayed under a grid of settings, one row per setting.
- * Grid axes are plugin settings (`warnAt`, …) plus two shorthands: `cap` sets
- * the four action-identity caps together (`limits.exact/cmd/net/sink`) and
- * `hostCap` sets `limits.host`. A setting the plugin would refuse, or one whose
+ * Grid axes are plugin settings (`warnAt`, …) plus three shorthands: `cap` sets
+ * the four action-identity caps together (`limits.exact/cmd/net/sink`),
+ * `hostCap` sets `limits.host` and `act` sets `limits.act` (the opt-in measure). A setting the plugin would refuse, or one whose
  * stages could never fire in order, is a skipped row with the reason.
  */
 import { resolveConfig, type BreakerConfig } from '../../src/lib/config.js';
@@ -15,7 +15,7 @@ import { renderMarkdown, renderTable, type Cell, type Column } from './table.js'
 export type Label = 'good' | 'stuck';
 
 /** The grid axes, in the order a setting is written. */
-export const AXES = ['window', 'warnAt', 'summarizeAt', 'cap', 'hostCap', 'failWarnAt', 'failLimit', 'onLimit'] as const;
+export const AXES = ['window', 'warnAt', 'summarizeAt', 'cap', 'hostCap', 'act', 'failWarnAt', 'failLimit', 'onLimit'] as const;
 export type Axis = (typeof AXES)[number];
 export type AxisValue = number | null | string;
 
@@ -84,6 +84,9 @@ export function configOf(base: Readonly<Record<string, unknown>>, setting: Setti
       touchedLimits = true;
     } else if (axis === 'hostCap') {
       limits.host = value;
+      touchedLimits = true;
+    } else if (axis === 'act') {
+      limits.act = value;
       touchedLimits = true;
     } else config[axis] = value;
   }
