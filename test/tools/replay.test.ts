@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { spentMessage } from '../../src/lib/message.js';
 import { replaySession, tracksIn, type SessionReport } from '../../tools/lib/replay.js';
 import { parseSessionLog } from '../../tools/lib/session-log.js';
 import { hasZstd, jsonl, records, runTool, spawnTool, stuckSteps, tempDir, writeSession, zstdFrames, type Step } from './support.js';
@@ -116,6 +117,17 @@ describe('replaying one session', () => {
     assert.equal(asked.gatedBy.sequence, asked.denied);
   });
 
+  it('reports a denial of a spent approval (the opt-in exemption ceiling) as gated by the ceiling, not by a track', async () => {
+    const report = await replay(stuckSteps(18), { exemptionCeiling: 2 }, 'approve');
+    // 12 is asked about and approved; the allowance covers 2 more calls; then the ceiling denies without asking.
+    assert.deepEqual(outcomes(report).slice(11), ['12:ran', '13:ran', '14:ran', '15:denied/plugin', '16:denied/plugin', '17:denied/plugin', '18:denied/plugin']);
+    assert.equal(report.asked, 1);
+    assert.deepEqual(report.trajectory[14]?.tracks, ['ceiling']);
+    assert.deepEqual(report.gatedBy, { repeat: 0, failure: 0, ceiling: 4 });
+    const unset = await replay(stuckSteps(18), {}, 'approve');
+    assert.deepEqual(unset.gatedBy, { repeat: 0, failure: 0 }, 'no ceiling count when the ceiling is off');
+  });
+
   it('reads every combination of tracks a denial names', () => {
     const by = (tracks: string): string =>
       `REPEAT_TOOL_BLOCKED: this \`bash\` call was stopped before it ran, by the ${tracks} of the loop breaker.`;
@@ -125,6 +137,7 @@ describe('replaying one session', () => {
     assert.deepEqual(tracksIn(by('failure and sequence tracks')), ['failure', 'sequence']);
     assert.deepEqual(tracksIn(by('repeat, failure and sequence tracks')), ['repeat', 'failure', 'sequence']);
     assert.deepEqual(tracksIn('Loop breaker: this `bash` call is about to be blocked.\nRepeated cycles:\n- a → b'), ['sequence']);
+    assert.deepEqual(tracksIn(spentMessage('bash', ['cmd:echo:echo x'], 2, 'x', 400)), ['ceiling']);
   });
 });
 

@@ -12,6 +12,7 @@
 import { apply as pluginApply } from '../../src/index.js';
 import { resolveConfig, type BreakerConfig } from '../../src/lib/config.js';
 import { classifyFailure } from '../../src/lib/failure.js';
+import { spentMessage } from '../../src/lib/message.js';
 import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/fingerprint.js';
 import type { ToolResult } from '../../src/lib/host.js';
 import { PLUGIN_NAME } from '../../src/lib/notice.js';
@@ -22,7 +23,8 @@ import { sessionName, type SessionEvent, type SessionLog } from './session-log.j
 import type { CallVerdict, TrajectoryEntry } from './trajectory.js';
 
 export type Stage = 'warn' | 'summarize' | 'fail-warn';
-export type Track = 'repeat' | 'failure' | 'sequence';
+/** What gated a call: one of the plugin's tracks, or the exemption ceiling (an approved allowance spent). */
+export type Track = 'repeat' | 'failure' | 'sequence' | 'ceiling';
 
 /** One call as the replay lived it; the shape of a `recorded.json` trajectory entry. */
 export interface ReplayedCall extends TrajectoryEntry {
@@ -52,8 +54,8 @@ export interface SessionReport {
   readonly asked: number;
   readonly denied: number;
   readonly deniedBy: Readonly<Record<'plugin' | 'approval', number>>;
-  /** Per track, the denied calls it gated; `sequence` only when the config turns that track on. */
-  readonly gatedBy: Readonly<Record<'repeat' | 'failure', number>> & { readonly sequence?: number };
+  /** Per track, the denied calls it gated; `sequence` and `ceiling` only when the config turns them on. */
+  readonly gatedBy: Readonly<Record<'repeat' | 'failure', number>> & { readonly sequence?: number; readonly ceiling?: number };
   /** Calls the replay let run that the live session did not, so their results were borrowed. */
   readonly inferred: number;
   readonly trajectory: readonly ReplayedCall[];
@@ -80,9 +82,10 @@ export function stageOf(summary: string, cfg: Pick<BreakerConfig, 'summarizeAt'>
   return Number(occurrence[1]) === cfg.summarizeAt ? 'summarize' : 'warn';
 }
 
-const TRACKS: readonly Track[] = ['repeat', 'failure', 'sequence'];
+/** The tracks a denial or an ask names, in the order they are reported. */
+const NAMED_TRACKS = ['repeat', 'failure', 'sequence'] as const;
 /** The ask's heading for each track's hits (askMessage). */
-const ASK_HEADINGS: Readonly<Record<Track, string>> = {
+const ASK_HEADINGS: Readonly<Record<(typeof NAMED_TRACKS)[number], string>> = {
   repeat: 'Repeated measures:',
   failure: 'Failing measures:',
   sequence: 'Repeated cycles:',
@@ -90,10 +93,20 @@ const ASK_HEADINGS: Readonly<Record<Track, string>> = {
 /** The denial names its tracks as "by the repeat track", "by the repeat and failure tracks", "by the repeat, failure and sequence tracks". */
 const DENIED_BY = /by the ([a-z, ]+?) tracks? of the loop breaker/;
 
-/** The tracks named by a denial or an ask (message.ts words them), in track order. */
+/**
+ * What the spent-allowance denial says after the tool name, taken from the
+ * plugin's own wording (spentMessage) so a rewording cannot slip past the replay.
+ */
+const SPENT = spentMessage('\u0000', [], 1, '', 0).split('\n')[0]?.split('\u0000')[1] ?? '\u0000';
+
+/**
+ * The tracks named by a denial or an ask (message.ts words them), in track
+ * order; `ceiling` alone for a denial of an approved allowance that is spent.
+ */
 export function tracksIn(text: string): Track[] {
+  if (text.includes(SPENT)) return ['ceiling'];
   const named = new Set(DENIED_BY.exec(text)?.[1]?.split(/, | and /) ?? []);
-  return TRACKS.filter((track) => named.has(track) || text.includes(ASK_HEADINGS[track]));
+  return NAMED_TRACKS.filter((track) => named.has(track) || text.includes(ASK_HEADINGS[track]));
 }
 
 function field(holder: unknown, key: string): unknown {
@@ -303,6 +316,7 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
       repeat: denied.filter((entry) => entry.tracks.includes('repeat')).length,
       failure: denied.filter((entry) => entry.tracks.includes('failure')).length,
       ...(cfg.sequence === null ? {} : { sequence: denied.filter((entry) => entry.tracks.includes('sequence')).length }),
+      ...(cfg.exemptionCeiling === null ? {} : { ceiling: denied.filter((entry) => entry.tracks.includes('ceiling')).length }),
     },
     inferred: trajectory.filter((entry) => entry.inferred).length,
     trajectory,
