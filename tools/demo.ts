@@ -2,42 +2,13 @@
  * `npm run demo`: one scripted, stuck session against the BUILT plugin
  * (dist/index.js), on the in-process stand-in for the DSH tool pipeline.
  * No DSH and no model needed. Every number comes from DEFAULTS.
+ * `npm run demo -- --opt-in` shows the opt-in tracks instead (tools/lib/demo-opt-in.ts).
  */
 import plugin, { DEFAULTS } from '../dist/index.js';
 import { fingerprints, limitFor } from '../src/lib/fingerprint.js';
 import { FakeHost, bashResult, type Answer, type CallOutcome, type HostResult } from '../test/support/fake-host.js';
-import { actScene } from './lib/demo-act.js';
-
-const colour = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
-const paint = (code: string) => (text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
-const bold = paint('1');
-const dim = paint('2');
-const red = paint('31');
-const green = paint('32');
-const yellow = paint('33');
-const cyan = paint('36');
-
-/** Keep long texts readable: wrapped at `width`, at most `lines` lines. */
-function clip(text: string, lines = 12, width = 100): string {
-  const wrapped: string[] = [];
-  for (const line of text.split('\n')) {
-    let rest = line;
-    while (rest.length > width) {
-      const cut = rest.lastIndexOf(' ', width) > 20 ? rest.lastIndexOf(' ', width) : width;
-      wrapped.push(rest.slice(0, cut));
-      rest = `  ${rest.slice(cut).trimStart()}`;
-    }
-    wrapped.push(rest);
-  }
-  const kept = wrapped.slice(0, lines);
-  if (wrapped.length > lines) kept.push(`… (${wrapped.length - lines} more lines)`);
-  return kept.join('\n');
-}
-const firstLine = (text: string, width = 84) => {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
-};
-const indent = (text: string, pad: string) => text.split('\n').map((line) => pad + line).join('\n');
+import { optInAct } from './lib/demo-opt-in.js';
+import { bold, clip, cyan, describeNotice, dim, firstLine, green, indent, red, scene, textOf, yellow } from './lib/demo-print.js';
 
 interface Step {
   command: string;
@@ -58,12 +29,6 @@ const streaks = new Map<string, number>();
 
 function countOf(fp: string): number {
   return shadow.slice(-DEFAULTS.window).filter((fps) => fps.includes(fp)).length;
-}
-
-function describeNotice(notice: unknown): string {
-  const n = notice as { source?: { summary?: string }; content?: { text?: string }[] };
-  const text = n.content?.[0]?.text ?? '';
-  return `${yellow('notice')} ${dim(`[summary: ${n.source?.summary ?? '?'}]`)}\n${indent(clip(text), '    ')}`;
 }
 
 async function run(step: Step, verbose: boolean): Promise<CallOutcome> {
@@ -107,61 +72,57 @@ async function run(step: Step, verbose: boolean): Promise<CallOutcome> {
   return out;
 }
 
-function textOf(result: HostResult): string {
-  const content = Array.isArray(result.content) ? (result.content as { text?: string }[]) : [];
-  return content.map((block) => block.text ?? '').join('\n');
-}
-
-function scene(title: string, note: string): void {
-  console.log(`\n${bold(`== ${title}`)}\n${dim(note)}\n`);
-}
-
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 const ok = (text: string) => () => bashResult(0, text);
 const notFound = () => bashResult(22, 'curl: (22) The requested URL returned error: 404');
 
 const { warnAt, summarizeAt, failWarnAt, failLimit, onLimit, window } = DEFAULTS;
 const cap = limitFor('exact:', DEFAULTS.limits);
-console.log(bold('dsh-repeat-tool-breaker demo'));
-console.log(dim(`defaults: window ${window}, warnAt ${warnAt}, summarizeAt ${summarizeAt}, cap ${cap} (host ${limitFor('host:', DEFAULTS.limits)}), failWarnAt ${failWarnAt}, failLimit ${failLimit}, onLimit ${onLimit}`));
-console.log(dim(`n/cap: calls in the window carrying that fingerprint, this one included; fail n/${String(failLimit)}: failures in a row`));
 
-scene('1. The same command, dressed up differently each time',
-  'description and timeoutMs are decoys: they are dropped before fingerprinting, so every call is identical.');
-for (let i = 1; i <= cap + 1; i += 1) {
-  const eventful = i === 1 || i === warnAt || i === summarizeAt || i >= cap;
-  await run({ command: 'ls -la /workspace/data', description: ordinal(i), timeoutMs: 1000 * i, body: ok('total 0') }, eventful);
+async function stuckSession(): Promise<void> {
+  console.log(bold('dsh-repeat-tool-breaker demo'));
+  console.log(dim(`defaults: window ${window}, warnAt ${warnAt}, summarizeAt ${summarizeAt}, cap ${cap} (host ${limitFor('host:', DEFAULTS.limits)}), failWarnAt ${failWarnAt}, failLimit ${failLimit}, onLimit ${onLimit}`));
+  console.log(dim(`n/cap: calls in the window carrying that fingerprint, this one included; fail n/${String(failLimit)}: failures in a row`));
+
+  scene('1. The same command, dressed up differently each time',
+    'description and timeoutMs are decoys: they are dropped before fingerprinting, so every call is identical.');
+  for (let i = 1; i <= cap + 1; i += 1) {
+    const eventful = i === 1 || i === warnAt || i === summarizeAt || i >= cap;
+    await run({ command: 'ls -la /workspace/data', description: ordinal(i), timeoutMs: 1000 * i, body: ok('total 0') }, eventful);
+  }
+
+  scene('2. Host-spelling ping-pong',
+    'open-data.canada.ca is an alias of open.canada.ca, and --max-time is volatile: net:, host: and sink: collide.');
+  for (let i = 1; i <= cap; i += 1) {
+    const url = i % 2 === 1 ? 'https://open-data.canada.ca/x' : 'https://open.canada.ca/x';
+    const command = `curl -s --max-time ${i % 2 === 1 ? 60 : 30} ${url} -o /tmp/od.html`;
+    const eventful = i <= 2 || i === warnAt || i === summarizeAt || i === cap;
+    await run({ command, description: `fetch the dataset (try ${i})`, timeoutMs: 60000, body: ok('') }, eventful);
+  }
+
+  scene('3. A failing endpoint',
+    'Each path differs, so no repeat cap is near; the failure track follows host: through exit code 22.');
+  const paths = ['v1/report', 'v1/reports', 'v2/reports', 'api/v2/reports', 'v2/report', 'v3/reports', 'reports'];
+  for (const [i, path] of paths.entries()) {
+    const eventful = i === 0 || i + 1 === failWarnAt || i >= (failLimit ?? paths.length);
+    await run({ command: `curl -sS --fail https://api.example.invalid/${path}`, description: 'get the report', timeoutMs: 30000, body: notFound }, eventful);
+  }
+
+  scene('4. Recovery', 'A call that does not carry the failing fingerprint is never blocked.');
+  await run({ command: 'grep -rn "api.example.invalid" /workspace/src', description: 'where is the endpoint configured?', timeoutMs: 10000, body: ok('src/config.ts:3: base: "https://api.example.invalid/v2"') }, true);
+
+  scene('5. A human message', 'agent/pre-step with source.kind "user" clears the window, the streaks, the refusals.');
+  await host.human(agent, 'The endpoint moved; try /v2/reports/latest.');
+  shadow = [];
+  streaks.clear();
+  console.log(`${bold('human')}: The endpoint moved; try /v2/reports/latest.\n`);
+  await run({ command: 'curl -sS --fail https://api.example.invalid/v2/reports/latest', description: 'as advised', timeoutMs: 30000, body: ok('') }, true);
+
+  const denied = host.log.filter((o) => o.denied).length;
+  console.log(`\n${bold('done')}: ${host.log.length} calls, ${host.log.filter((o) => o.ran).length} ran, ${denied} denied, ${host.log.reduce((n, o) => n + o.notices.length, 0)} notices, ${host.log.filter((o) => o.asked).length} asks.`);
+  host.dispose();
+  console.log(dim('The opt-in tracks (sequence, progress-aware gating, exemption ceiling, duplicated context) and the act: measure: npm run demo -- --opt-in'));
 }
 
-scene('2. Host-spelling ping-pong',
-  'open-data.canada.ca is an alias of open.canada.ca, and --max-time is volatile: net:, host: and sink: collide.');
-for (let i = 1; i <= cap; i += 1) {
-  const url = i % 2 === 1 ? 'https://open-data.canada.ca/x' : 'https://open.canada.ca/x';
-  const command = `curl -s --max-time ${i % 2 === 1 ? 60 : 30} ${url} -o /tmp/od.html`;
-  const eventful = i <= 2 || i === warnAt || i === summarizeAt || i === cap;
-  await run({ command, description: `fetch the dataset (try ${i})`, timeoutMs: 60000, body: ok('') }, eventful);
-}
-
-scene('3. A failing endpoint',
-  'Each path differs, so no repeat cap is near; the failure track follows host: through exit code 22.');
-const paths = ['v1/report', 'v1/reports', 'v2/reports', 'api/v2/reports', 'v2/report', 'v3/reports', 'reports'];
-for (const [i, path] of paths.entries()) {
-  const eventful = i === 0 || i + 1 === failWarnAt || i >= (failLimit ?? paths.length);
-  await run({ command: `curl -sS --fail https://api.example.invalid/${path}`, description: 'get the report', timeoutMs: 30000, body: notFound }, eventful);
-}
-
-scene('4. Recovery', 'A call that does not carry the failing fingerprint is never blocked.');
-await run({ command: 'grep -rn "api.example.invalid" /workspace/src', description: 'where is the endpoint configured?', timeoutMs: 10000, body: ok('src/config.ts:3: base: "https://api.example.invalid/v2"') }, true);
-
-scene('5. A human message', 'agent/pre-step with source.kind "user" clears the window, the streaks, the refusals.');
-await host.human(agent, 'The endpoint moved; try /v2/reports/latest.');
-shadow = [];
-streaks.clear();
-console.log(`${bold('human')}: The endpoint moved; try /v2/reports/latest.\n`);
-await run({ command: 'curl -sS --fail https://api.example.invalid/v2/reports/latest', description: 'as advised', timeoutMs: 30000, body: ok('') }, true);
-
-const denied = host.log.filter((o) => o.denied).length;
-console.log(`\n${bold('done')}: ${host.log.length} calls, ${host.log.filter((o) => o.ran).length} ran, ${denied} denied, ${host.log.reduce((n, o) => n + o.notices.length, 0)} notices, ${host.log.filter((o) => o.asked).length} asks.`);
-host.dispose();
-
-await actScene({ bold, dim, red, green, yellow, cyan });
+if (process.argv.slice(2).includes('--opt-in')) await optInAct();
+else await stuckSession();

@@ -1,5 +1,5 @@
 /**
- * `npm run sweep -- <corpus dirs or files> --warnAt 5,7,9 --cap 9,12,16 … [--svg file] [--json]`
+ * `npm run sweep -- <corpus dirs or files> --warnAt 5,7,9 --cap 9,12,16 --sequence off,4x3x5 … [--svg file] [--json]`
  *
  * Replays a corpus under every combination of the given settings and prints one
  * row per setting: sessions warned, sessions gated, advisory messages

@@ -204,10 +204,13 @@ export function cycleMessage(quote: string, period: number, repetitions: number,
 }
 
 /** The denial once an approved exemption's allowance is used up (exemption ceiling). */
+/** What a spent-allowance denial says in its first line; the replay reads it to name the ceiling. */
+export const SPENT_HEADLINE = "the operator's approval is used up";
+
 export function spentMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string): string {
   const allowance = `${ceiling} ${ceiling === 1 ? 'call' : 'calls'}`;
   return [
-    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: the operator's approval is used up (it allowed ${allowance} like it).`,
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${SPENT_HEADLINE} (it allowed ${allowance} like it).`,
     ...quotes.map((quote) => `- ${defang(quote)}`),
     `The approved allowance of ${allowance} is spent; these measures are denied without asking again until the next human message resets it.`,
     previousResult(lastResult),

@@ -2,11 +2,14 @@
  * Runs one session through one plugin on the fake host, and compares two runs
  * call by call. Each run gets its own clone of the config and its own agent
  * objects; arguments, results and inbox messages are deep-frozen (the real host
- * freezes messages too), so neither plugin can influence the other.
+ * freezes messages too), so neither plugin can influence the other. A pool of
+ * calls runs in DSH's pool order; each of its calls still has a view of its own.
  */
-import { FakeHost, type HostResult, type PluginModule } from '../support/fake-host.js';
+import { FakeHost, type CallInput, type HostResult, type PluginModule } from '../support/fake-host.js';
 import { observe, type CallView, type ObserveOptions } from './observe.js';
-import { cloneData, deepFreeze, type BodySpec, type Session, type Step } from './session.js';
+import { cloneData, deepFreeze, runEnd, type BodySpec, type Session, type Step } from './session.js';
+
+type CallStep = Extract<Step, { kind: 'call' }>;
 
 /** What one step showed: a call's view, nothing for inbox steps, or a hook that threw. */
 export type StepView = CallView | null | { threw: string };
@@ -35,25 +38,47 @@ export function bodyOf(spec: BodySpec): (args: unknown) => HostResult {
   };
 }
 
-async function runStep(host: FakeHost, agents: object[], step: Step, options: ObserveOptions): Promise<StepView> {
+function inputOf(agents: object[], step: CallStep): CallInput {
+  return {
+    agent: step.agent === null ? undefined : step.fresh === true ? { id: `agent-${step.agent}` } : agents[step.agent],
+    name: step.name,
+    arguments: deepFreeze(step.arguments),
+    answer: step.answer,
+    body: bodyOf(step.body),
+  };
+}
+
+function thrown(error: unknown): StepView {
+  return { threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+}
+
+/** One step, or one pool of calls: the views of `steps` (one each). */
+async function runSteps(host: FakeHost, agents: object[], steps: readonly Step[], options: ObserveOptions): Promise<StepView[]> {
+  const first = steps[0] as Step;
   try {
-    if (step.kind === 'call') {
-      const outcome = await host.call({
-        agent: step.agent === null ? undefined : step.fresh === true ? { id: `agent-${step.agent}` } : agents[step.agent],
-        name: step.name,
-        arguments: deepFreeze(step.arguments),
-        answer: step.answer,
-        body: bodyOf(step.body),
-      });
-      return observe(outcome, options);
+    if (first.kind === 'call') {
+      const inputs = (steps as CallStep[]).map((step) => inputOf(agents, step));
+      const outcomes = inputs.length === 1 ? [await host.call(inputs[0] as CallInput)] : await host.pool(inputs);
+      return outcomes.map((outcome) => observe(outcome, options));
     }
-    const agent = agents[step.agent] as object;
-    if (step.kind === 'human') await host.human(agent);
-    else await host.step(agent, deepFreeze(step.messages));
-    return null;
+    const agent = agents[first.agent] as object;
+    if (first.kind === 'human') await host.human(agent);
+    else await host.step(agent, deepFreeze(first.messages));
+    return [null];
   } catch (error) {
-    return { threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    return steps.map(() => thrown(error));
   }
+}
+
+/** Play a session's steps on `host`, pools in pool order; the views, one per step. */
+export async function play(host: FakeHost, agents: object[], steps: readonly Step[], options: ObserveOptions = {}): Promise<StepView[]> {
+  const views: StepView[] = [];
+  for (let at = 0; at < steps.length; ) {
+    const end = runEnd(steps, at);
+    views.push(...(await runSteps(host, agents, steps.slice(at, end), options)));
+    at = end;
+  }
+  return views;
 }
 
 export async function runSession(plugin: PluginModule, session: Session, options: ObserveOptions = {}): Promise<Run> {
@@ -64,8 +89,7 @@ export async function runSession(plugin: PluginModule, session: Session, options
     return { configError: configErrorKey(error), views: [] };
   }
   const agents = Array.from({ length: session.agents }, (_, i) => ({ id: `agent-${i}` }));
-  const views: StepView[] = [];
-  for (const step of session.steps) views.push(await runStep(host, agents, step, options));
+  const views = await play(host, agents, session.steps, options);
   host.dispose();
   return { configError: null, views, leftover: host.registrations };
 }

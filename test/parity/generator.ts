@@ -3,12 +3,14 @@
  * sequence of steps. Each agent works from a small pool of actions and has a
  * habit (sticky, ping-pong, wandering), so repeats, ping-pong and failure
  * streaks all happen; human messages, plugin notices and other inbox traffic are
- * interleaved, and the operator answers asks in one of several styles.
+ * interleaved, and the operator answers asks in one of several styles. Some
+ * runs of parallel-safe calls become one model step's pool (pools.ts).
  */
 import type { Answer } from '../support/fake-host.js';
 import { generateAction, type Action } from './actions.js';
 import { generateConfig } from './configs.js';
 import { deriveSeed, Rng } from '../support/prng.js';
+import { assignPools } from './pools.js';
 import { generateBody, tagBody } from './results.js';
 import type { Session, Step } from './session.js';
 
@@ -73,9 +75,18 @@ function nextAction(rng: Rng, plan: AgentPlan): number {
   }
 }
 
+export interface GenerateOptions {
+  /**
+   * Group some runs of parallel-safe calls into pools (default true). `false`
+   * gives the sessions exactly as the generator made them before pools existed.
+   */
+  pools?: boolean;
+}
+
 /** Session `index` of the run seeded with `seed`. */
-export function generateSession(seed: number, index: number): Session {
-  const rng = new Rng(deriveSeed(seed, index));
+export function generateSession(seed: number, index: number, options: GenerateOptions = {}): Session {
+  const sessionSeed = deriveSeed(seed, index);
+  const rng = new Rng(sessionSeed);
   const id = `${seed}/${index}`;
   const config = generateConfig(rng);
   const agents = rng.weighted([[6, 1], [3, 2], [1, 3]]);
@@ -132,5 +143,5 @@ export function generateSession(seed: number, index: number): Session {
       body: tagBody(generateBody(rng, drawn.family, fail), s),
     });
   }
-  return { id, config, agents, steps };
+  return { id, config, agents, steps: options.pools === false ? steps : assignPools(steps, sessionSeed) };
 }

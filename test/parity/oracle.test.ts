@@ -6,15 +6,17 @@
  * - each adjustment (P1, P2, P3, P4, P7) is exercised by the generator: leaving
  *   it out makes sessions mismatch, and only sessions where its decision applies;
  * - the unpatched reference differs from the oracle only in sessions where some
- *   decision applies.
+ *   decision applies;
+ * - pool order is exercised: some sessions decide differently when their pools'
+ *   calls run one by one instead.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FakeHost, type CallOutcome, type PluginModule } from '../support/fake-host.js';
-import { bodyOf, compareRuns, runSession, type Run } from './driver.js';
+import { compareRuns, play, runSession, type Run } from './driver.js';
 import { generateSession } from './generator.js';
 import { DECISIONS, loadOracle, loadReference, type Decision } from './oracle.js';
-import type { Session } from './session.js';
+import { poolCount, type Session } from './session.js';
 
 const SEED = 7;
 const SESSIONS = Number(process.env.PARITY_SELF_SESSIONS ?? 150);
@@ -39,16 +41,7 @@ async function outcomes(plugin: PluginModule, session: Session): Promise<CallOut
   } catch {
     return [];
   }
-  const agents = Array.from({ length: session.agents }, () => ({}));
-  for (const step of session.steps) {
-    if (step.kind === 'call') {
-      await host.call({ agent: step.agent === null ? undefined : agents[step.agent], name: step.name, arguments: structuredClone(step.arguments), answer: step.answer, body: bodyOf(step.body) });
-    } else if (step.kind === 'human') {
-      await host.human(agents[step.agent] as object);
-    } else {
-      await host.step(agents[step.agent] as object, structuredClone(step.messages));
-    }
-  }
+  await play(host, Array.from({ length: session.agents }, () => ({})), session.steps);
   return host.log;
 }
 
@@ -126,4 +119,22 @@ test('the unpatched reference differs from the oracle only where a decision appl
   }
   t.diagnostic(`reference vs oracle: ${mismatches} of ${SESSIONS} sessions mismatch`);
   assert.ok(mismatches > 0);
+});
+
+test('pool order is exercised: some sessions decide differently when their pools run call by call', async (t) => {
+  const { oracle, sessions, expected: runs } = await baseline();
+  let pooled = 0;
+  let differ = 0;
+  for (const [i, session] of sessions.entries()) {
+    const sequential = generateSession(SEED, i, { pools: false });
+    const changed = compareRuns(await runSession(oracle, sequential), runs[i] as Run) !== null;
+    if (poolCount(session).pools === 0) {
+      assert.equal(changed, false, `session ${session.id} has no pool, yet its sequential run differs`);
+      continue;
+    }
+    pooled += 1;
+    if (changed) differ += 1;
+  }
+  t.diagnostic(`${differ} of ${pooled} sessions with pools decide differently call by call`);
+  assert.ok(differ > 0, 'no generated session depends on pool order');
 });

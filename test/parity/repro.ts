@@ -4,7 +4,9 @@
  * side (the adjusted oracle) produced.
  */
 import type { Mismatch, Run } from './driver.js';
-import type { Session, Step } from './session.js';
+import { runEnd, type Session, type Step } from './session.js';
+
+type CallStep = Extract<Step, { kind: 'call' }>;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -31,18 +33,39 @@ function agentRef(index: number | null): string {
   return index === null ? 'undefined' : `agents[${index}]`;
 }
 
-function stepSource(step: Step, expected: unknown, observeArgs: string): string {
-  if (step.kind === 'human') return `  await host.human(${agentRef(step.agent)});`;
-  if (step.kind === 'step') return `  await host.step(${agentRef(step.agent)}, ${toSource(step.messages)});`;
+/** The `host.call`/`host.pool` input of one call step. */
+function inputSource(step: CallStep): string {
   // The fake host's defaults (answer `none`, a plain `ok` success) are left out.
   const answer = step.answer === 'none' ? '' : `, answer: ${toSource(step.answer)}`;
   const body = toSource(step.body) === PLAIN_OK ? '' : `, body: bodyOf(${toSource(step.body)})`;
   const agent = step.fresh === true && step.agent !== null ? `{ id: 'agent-${step.agent}' }` : agentRef(step.agent);
-  const call = `await host.call({ agent: ${agent}, name: ${toSource(step.name)}, arguments: ${toSource(step.arguments)}${answer}${body} })`;
-  if (expected !== null && typeof expected === 'object' && 'threw' in expected) {
-    return `  await assert.rejects(${call.replace(/^await /, '')});`;
+  return `{ agent: ${agent}, name: ${toSource(step.name)}, arguments: ${toSource(step.arguments)}${answer}${body} }`;
+}
+
+function threw(expected: unknown): boolean {
+  return expected !== null && typeof expected === 'object' && 'threw' in expected;
+}
+
+/** The lines of one step, or of one pool of calls (`at` is the index of its first step). */
+function runSource(steps: readonly Step[], at: number, expected: readonly unknown[], observeArgs: string): string[] {
+  const step = steps[0] as Step;
+  if (step.kind === 'human') return [`  await host.human(${agentRef(step.agent)});`];
+  if (step.kind === 'step') return [`  await host.step(${agentRef(step.agent)}, ${toSource(step.messages)});`];
+  if (steps.length === 1) {
+    const call = `host.call(${inputSource(step)})`;
+    if (threw(expected[0])) return [`  await assert.rejects(${call});`];
+    return [`  assert.deepEqual(observe(await ${call}${observeArgs}), ${toSource(expected[0])});`];
   }
-  return `  assert.deepEqual(observe(${call}${observeArgs}), ${toSource(expected)});`;
+  // One model step's parallel calls, in DSH's pool order.
+  const inputs = (steps as CallStep[]).map((s) => `    ${inputSource(s)},`);
+  if (threw(expected[0])) return [`  await assert.rejects(host.pool([`, ...inputs, '  ]));'];
+  const name = `pool${at}`;
+  return [
+    `  const ${name} = await host.pool([`,
+    ...inputs,
+    '  ]);',
+    ...steps.map((_, i) => `  assert.deepEqual(observe(${name}[${i}] as CallOutcome${observeArgs}), ${toSource(expected[i])});`),
+  ];
 }
 
 export interface ReproInput {
@@ -79,7 +102,11 @@ export function renderRepro(input: ReproInput): string {
   lines.push(`  const host = new FakeHost(plugin${configArg});`);
   lines.push(`  const agents = [${Array.from({ length: session.agents }, (_, i) => `{ id: 'agent-${i}' }`).join(', ')}];`);
   const observeArgs = input.details === true ? ', { details: true }' : '';
-  session.steps.forEach((step, i) => lines.push(stepSource(step, expected.views[i] ?? null, observeArgs)));
+  for (let at = 0; at < session.steps.length; ) {
+    const end = runEnd(session.steps, at);
+    lines.push(...runSource(session.steps.slice(at, end), at, session.steps.slice(at, end).map((_, i) => expected.views[at + i] ?? null), observeArgs));
+    at = end;
+  }
   if (input.mismatch.fields.includes('teardown')) {
     lines.push('  host.dispose();');
     lines.push('  assert.equal(host.registrations, 0);');
@@ -93,7 +120,7 @@ export const REPRO_IMPORTS = [
   "import { test } from 'node:test';",
   "import assert from 'node:assert/strict';",
   "import plugin from '../../src/index.js';",
-  "import { FakeHost } from '../support/fake-host.js';",
+  "import { FakeHost, type CallOutcome } from '../support/fake-host.js';",
   "import { bodyOf } from '../parity/driver.js';",
   "import { observe } from '../parity/observe.js';",
 ].join('\n');

@@ -8,7 +8,7 @@ import { compareRuns, compareSession, runSession, type Run } from './driver.js';
 import { generateSession } from './generator.js';
 import type { ObserveOptions } from './observe.js';
 import { renderRepro } from './repro.js';
-import { callCount, type Session } from './session.js';
+import { callCount, poolCount, type Session } from './session.js';
 import { shrink } from './shrink.js';
 
 export interface RunOptions {
@@ -29,6 +29,8 @@ export interface RunOptions {
   observe?: ObserveOptions;
   /** Stop after this many mismatching sessions (default: run them all). */
   stopAfter?: number;
+  /** Generate pools of parallel calls (default true; false reproduces the sessions of before). */
+  pools?: boolean;
 }
 
 export interface Report {
@@ -76,6 +78,9 @@ export interface RunStats {
   coverage: Coverage;
   sessions: number;
   calls: number;
+  /** Model steps of two or more parallel calls, and the calls they hold. */
+  pools: number;
+  pooledCalls: number;
   badConfigs: number;
   mismatches: number;
   mismatchIds: string[];
@@ -94,6 +99,8 @@ export async function runParity(options: RunOptions): Promise<RunStats> {
     coverage: { asked: 0, blocked: 0, hostDenied: 0, repeatHits: 0, failureHits: 0, occurrenceNotices: 0, failureNotices: 0, cutSummaries: 0, quotingDenials: 0 },
     sessions: 0,
     calls: 0,
+    pools: 0,
+    pooledCalls: 0,
     badConfigs: 0,
     mismatches: 0,
     mismatchIds: [],
@@ -101,9 +108,12 @@ export async function runParity(options: RunOptions): Promise<RunStats> {
     ms: 0,
   };
   for (let index = from; index < from + options.sessions; index += 1) {
-    const session = generateSession(options.seed, index);
+    const session = generateSession(options.seed, index, { pools: options.pools ?? true });
     stats.sessions += 1;
     stats.calls += callCount(session);
+    const pooled = poolCount(session);
+    stats.pools += pooled.pools;
+    stats.pooledCalls += pooled.calls;
     const [a, b] = [await runSession(options.left, session, observeOptions), await runSession(options.right, session, observeOptions)];
     if (b.configError !== null) stats.badConfigs += 1;
     tallyCoverage(stats.coverage, b);

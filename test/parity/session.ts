@@ -20,6 +20,12 @@ export type Step =
       arguments: unknown;
       answer: Answer;
       body: BodySpec;
+      /**
+       * Calls next to each other with the same `pool` are one model step's
+       * parallel-safe calls, run in DSH's pool order (`FakeHost.pool`); without
+       * it a call is a step of its own.
+       */
+      pool?: number;
     }
   /** A human message claimed by `agent/pre-step` (resets that agent's turn). */
   | { kind: 'human'; agent: number }
@@ -58,4 +64,32 @@ export function callCount(session: Session): number {
   let n = 0;
   for (const step of session.steps) if (step.kind === 'call') n += 1;
   return n;
+}
+
+/** Where the run of steps that starts at `from` ends (exclusive): a pool's last call + 1, else `from + 1`. */
+export function runEnd(steps: readonly Step[], from: number): number {
+  const first = steps[from];
+  if (first?.kind !== 'call' || first.pool === undefined) return from + 1;
+  let end = from + 1;
+  while (end < steps.length) {
+    const step = steps[end] as Step;
+    if (step.kind !== 'call' || step.pool !== first.pool) break;
+    end += 1;
+  }
+  return end;
+}
+
+/** How many pools of two or more calls the session has, and how many calls they hold. */
+export function poolCount(session: Session): { pools: number; calls: number } {
+  let pools = 0;
+  let calls = 0;
+  for (let at = 0; at < session.steps.length; ) {
+    const end = runEnd(session.steps, at);
+    if (end - at > 1) {
+      pools += 1;
+      calls += end - at;
+    }
+    at = end;
+  }
+  return { pools, calls };
 }

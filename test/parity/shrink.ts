@@ -1,7 +1,7 @@
 /**
  * Shrinks a mismatching session to a short one that still mismatches: first by
  * deleting steps (delta debugging, chunks then single steps), then by simplifying
- * what is left (config keys, argument keys, answers, results, agents), repeating
+ * what is left (config keys, pools, argument keys, answers, results, agents), repeating
  * until nothing more can be removed.
  */
 import type { BodySpec, Session, Step } from './session.js';
@@ -66,6 +66,16 @@ function* simplifications(session: Session): Generator<Session> {
       return step.agent === top ? { ...step, agent: 0 } : step;
     });
     yield { ...session, agents: top, steps };
+  }
+  // Run one pool's calls one by one: shows whether the mismatch needs the pool order.
+  const pools = new Set<number>();
+  for (const step of session.steps) if (step.kind === 'call' && step.pool !== undefined) pools.add(step.pool);
+  for (const pool of pools) {
+    yield withSteps(session, session.steps.map((s) => {
+      if (s.kind !== 'call' || s.pool !== pool) return s;
+      const { pool: _dropped, ...alone } = s;
+      return alone;
+    }));
   }
   // The same edit on every call with identical arguments (repeats must stay repeats):
   // drop one argument key, or one word of the command.

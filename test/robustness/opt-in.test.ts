@@ -5,39 +5,21 @@
  * under 1 MB however large its calls and results are.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import port from '../../src/index.js';
 import { drive } from './drive.js';
 import { fuzzHostile } from './fuzz.js';
+import { assertBounded } from './heap.js';
 import { captureHooks, type PluginLike } from './hooks.js';
 import { throwingProxy } from './shapes.js';
 
 const plugin = port as PluginLike;
 const ALL_ON = { sequence: { length: 4, count: 2, limit: 3 }, progress: 'results', exemptionCeiling: 2, window: 12 };
-const PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
 const MB = 1 << 20;
-
-function probe(calls: number, shapes: string): { retainedBytes: number; afterDropBytes: number } {
-  const run = spawnSync(
-    process.execPath,
-    ['--expose-gc', '--import', 'tsx', PROBE, 'port', String(calls), shapes, JSON.stringify(ALL_ON)],
-    {
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    },
-  );
-  assert.equal(run.status, 0, `memory probe failed: ${run.stderr}`);
-  return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { retainedBytes: number; afterDropBytes: number };
-}
 
 describe('the opt-in features keep memory bounded (P6)', () => {
   test('1,000 distinct 1 MB writes and failing 1 MB outputs on one agent retain under 1 MB with every opt-in on', (t) => {
-    const report = probe(1000, 'write,result');
-    t.diagnostic(`retained ${(report.retainedBytes / 1024).toFixed(0)} KB, after drop ${(report.afterDropBytes / 1024).toFixed(0)} KB`);
-    assert.ok(report.retainedBytes < MB, `retained ${report.retainedBytes} bytes`);
-    assert.ok(report.afterDropBytes < MB / 4, `${report.afterDropBytes} bytes left once the agent is gone`);
+    assertBounded(1000, 'write,result', t, ALL_ON);
   });
 
   test('a cycle of four 1 MB calls is noticed and denied with texts of bounded size', async () => {

@@ -2,7 +2,8 @@
  * A small stand-in for the DSH tool pipeline, faithful to the order of
  * `@deepseek-ai/dsh-tools` 0.1.0-rc.8: `tools/pre-execute` waterfall → approval
  * when asked → guards (only when allowed) → body → `tools/post-execute`
- * waterfall (denied calls too). It drives any plugin of the form
+ * waterfall (denied calls too). `pool` runs several calls of one model step in
+ * the agent loop's pool order. It drives any plugin of the form
  * `{ apply(ctx, config) }`, ours or the reference, the same way.
  */
 
@@ -103,6 +104,60 @@ export class FakeHost {
 
   /** Run one tool call through the pipeline. */
   async call(input: CallInput): Promise<CallOutcome> {
+    const policy = await this.policy(input);
+    return this.settle(policy, policy.denyReason === undefined ? runBody(input) : denialResult(policy.denyReason));
+  }
+
+  /**
+   * Run one model step's parallel-safe calls as `@deepseek-ai/dsh-agent-loop`
+   * 0.1.0-rc.8 runs a pool (`runGroup` in its `lib/index.js`): policy
+   * (pre-execute, approval, guards) for each call in model order, its body
+   * started right after, up to `maxParallel` bodies in flight, and
+   * `tools/post-execute` in model order, each as soon as every earlier call has
+   * settled. A call denied at policy has settled at once, so a denial at the head
+   * of the pool reaches post-execute before the next call's policy; behind a
+   * running body it waits. Bodies are taken to outlast the policy of the calls
+   * after them (real tools do I/O); when the pool is full the earliest settles first.
+   */
+  async pool(inputs: readonly CallInput[], maxParallel = MAX_PARALLEL_TOOL_CALLS): Promise<CallOutcome[]> {
+    const policies: Policy[] = [];
+    const results: HostResult[] = [];
+    const settled: boolean[] = [];
+    const running: number[] = [];
+    const outcomes: CallOutcome[] = [];
+    const commitReady = async (): Promise<void> => {
+      for (let at = outcomes.length; at < inputs.length && settled[at] === true; at += 1) {
+        outcomes.push(await this.settle(policies[at] as Policy, results[at] as HostResult));
+      }
+    };
+    let next = 0;
+    const fill = async (): Promise<void> => {
+      while (next < inputs.length && running.length < maxParallel) {
+        const input = inputs[next] as CallInput;
+        const policy = await this.policy(input);
+        policies[next] = policy;
+        if (policy.denyReason === undefined) {
+          results[next] = runBody(input);
+          running.push(next);
+        } else {
+          results[next] = denialResult(policy.denyReason);
+          settled[next] = true;
+        }
+        next += 1;
+        await commitReady();
+      }
+    };
+    await fill();
+    while (running.length > 0) {
+      settled[running.shift() as number] = true;
+      await commitReady();
+      await fill();
+    }
+    return outcomes;
+  }
+
+  /** `tools/pre-execute`, the operator's answer to an ask, then the guards (only when allowed). */
+  private async policy(input: CallInput): Promise<Policy> {
     this.callSeq += 1;
     const exec: Record<string, unknown> = {
       callId: `call-${this.callSeq}`,
@@ -136,33 +191,19 @@ export class FakeHost {
     } else {
       denyReason = decision.reason ?? `tool "${input.name}" was denied`;
     }
+    return { exec, asked, askReason, denyReason };
+  }
 
-    let result: HostResult;
-    let ran = false;
-    if (denyReason !== undefined) {
-      result = { isError: true, content: [{ type: 'text', text: `Error: ${denyReason}` }], error: { message: denyReason } };
-    } else {
-      ran = true;
-      try {
-        result = input.body ? input.body(input.arguments) : { isError: false, value: {}, content: [{ type: 'text', text: 'ok' }] };
-      } catch (error) {
-        const info = (error as { info?: unknown }).info;
-        result = {
-          isError: true,
-          content: [{ type: 'text', text: `Error: ${(error as Error).message}` }],
-          error: { message: (error as Error).message, ...(info !== undefined ? { info } : {}) },
-        };
-      }
-    }
-
-    const post = await this.waterfall('tools/post-execute', [exec, result], async () => ({ kind: 'accept' }));
+  /** `tools/post-execute` over the call's result (a denial's too), and the outcome the model reads. */
+  private async settle(policy: Policy, result: HostResult): Promise<CallOutcome> {
+    const post = await this.waterfall('tools/post-execute', [policy.exec, result], async () => ({ kind: 'accept' }));
     const notices = Array.isArray(post?.additionalContexts) ? [...post.additionalContexts] : [];
     const outcome: CallOutcome = {
-      asked,
-      askReason,
-      denied: denyReason !== undefined,
-      denyReason,
-      ran,
+      asked: policy.asked,
+      askReason: policy.askReason,
+      denied: policy.denyReason !== undefined,
+      denyReason: policy.denyReason,
+      ran: policy.denyReason === undefined,
       result: notices.length > 0 ? { ...result, additionalContexts: notices } : result,
       notices,
     };
@@ -182,6 +223,36 @@ export class FakeHost {
   /** A human message, as the agent loop claims it from the inbox. */
   async human(agent: object, text = 'please continue'): Promise<void> {
     await this.step(agent, [{ id: `m-${++this.callSeq}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } }]);
+  }
+}
+
+/** `maxParallelToolCalls`' default in `@deepseek-ai/dsh-agent-loop` 0.1.0-rc.8 (settings namespace `agent-loop`). */
+export const MAX_PARALLEL_TOOL_CALLS = 10;
+
+/** What the policy stage decided for one call; the same `exec` object goes on to post-execute. */
+interface Policy {
+  exec: Record<string, unknown>;
+  asked: boolean;
+  askReason: string | undefined;
+  denyReason: string | undefined;
+}
+
+/** The result the host materializes for a call denied at policy. */
+function denialResult(reason: string): HostResult {
+  return { isError: true, content: [{ type: 'text', text: `Error: ${reason}` }], error: { message: reason } };
+}
+
+/** The tool body's result; a throw becomes an error result carrying `error.info`, as the host shapes it. */
+function runBody(input: CallInput): HostResult {
+  try {
+    return input.body ? input.body(input.arguments) : { isError: false, value: {}, content: [{ type: 'text', text: 'ok' }] };
+  } catch (error) {
+    const info = (error as { info?: unknown }).info;
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `Error: ${(error as Error).message}` }],
+      error: { message: (error as Error).message, ...(info !== undefined ? { info } : {}) },
+    };
   }
 }
 

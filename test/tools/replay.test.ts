@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { spentMessage } from '../../src/lib/message.js';
 import { replaySession, tracksIn, type SessionReport } from '../../tools/lib/replay.js';
 import { parseSessionLog } from '../../tools/lib/session-log.js';
 import {
@@ -129,6 +130,17 @@ describe('replaying one session', () => {
     assert.equal(asked.gatedBy.sequence, asked.denied);
   });
 
+  it('reports a denial of a spent approval (the opt-in exemption ceiling) as gated by the ceiling, not by a track', async () => {
+    const report = await replay(stuckSteps(18), { exemptionCeiling: 2 }, 'approve');
+    // 12 is asked about and approved; the allowance covers 2 more calls; then the ceiling denies without asking.
+    assert.deepEqual(outcomes(report).slice(11), ['12:ran', '13:ran', '14:ran', '15:denied/plugin', '16:denied/plugin', '17:denied/plugin', '18:denied/plugin']);
+    assert.equal(report.asked, 1);
+    assert.deepEqual(report.trajectory[14]?.tracks, ['ceiling']);
+    assert.deepEqual(report.gatedBy, { repeat: 0, failure: 0, ceiling: 4 });
+    const unset = await replay(stuckSteps(18), {}, 'approve');
+    assert.deepEqual(unset.gatedBy, { repeat: 0, failure: 0 }, 'no ceiling count when the ceiling is off');
+  });
+
   it('reads every combination of tracks a denial names', () => {
     const by = (tracks: string): string =>
       `REPEAT_TOOL_BLOCKED: bash call not run: repeated 12 times (limit 12). It was stopped before it ran, by the ${tracks} of the loop breaker:`;
@@ -139,6 +151,7 @@ describe('replaying one session', () => {
     assert.deepEqual(tracksIn(by('repeat, failure and sequence tracks')), ['repeat', 'failure', 'sequence']);
     assert.deepEqual(tracksIn('Loop breaker: this bash call would go round a cycle of calls that has already come round 4 times (the limit is 4).\nSequence track:\na → b, 4 times round (limit 4).'), ['sequence']);
     assert.deepEqual(tracksIn('Loop breaker: this bash call retries an action that has failed 5 times in a row (the limit is 5).\nFailure track:\ncmd:x 5 failures.\nRepeat track:\nexact:x 12/12.'), ['repeat', 'failure']);
+    assert.deepEqual(tracksIn(spentMessage('bash', ['cmd:echo:echo x'], 2, 'x')), ['ceiling']);
   });
 });
 

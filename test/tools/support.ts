@@ -134,7 +134,8 @@ export async function runTool(tool: 'replay' | 'sweep', args: readonly string[])
 }
 
 /** Runs `tools/<tool>.ts` in a child process: the entry file itself, exit status included. */
-export function spawnTool(tool: 'replay' | 'sweep', args: readonly string[]): ToolRun {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'tools', `${tool}.ts`), ...args], { cwd: REPO, encoding: 'utf8' });
+export function spawnTool(tool: 'replay' | 'sweep' | 'demo', args: readonly string[]): ToolRun {
+  const env = { ...process.env, NO_COLOR: '1' };
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'tools', `${tool}.ts`), ...args], { cwd: REPO, encoding: 'utf8', env });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }

@@ -14,6 +14,8 @@ import {
   type Axis,
   type AxisValue,
   type Label,
+  type Setting,
+  type SweepRow,
 } from '../../tools/lib/sweep.js';
 import { RESPELLED_PYTEST } from '../support/respellings.js';
 import { jsonl, records, runTool, spawnTool, stuckSteps, tempDir, writeSession, type Step } from './support.js';
@@ -101,6 +103,108 @@ describe('the act axis', () => {
   });
 });
 
+describe('the opt-in settings as sweep axes', () => {
+  it('reads --sequence as off, <length>x<count> or <length>x<count>x<limit>, and refuses anything else naming the form', () => {
+    assert.deepEqual(parseAxis('sequence', 'off, 4x3,4X3x5'), [null, '4x3', '4x3x5']);
+    assert.throws(() => parseAxis('sequence', '4-3'), /--sequence takes off, <length>x<count> or <length>x<count>x<limit>, e\.g\. 4x3 or 4x3x5 \(got "4-3"\)/);
+    assert.throws(() => parseAxis('sequence', 'on'), /--sequence takes off/);
+  });
+
+  it('reads --progress as ignore and/or results, and --exemptionCeiling as numbers or off', () => {
+    assert.deepEqual(parseAxis('progress', 'ignore,results'), ['ignore', 'results']);
+    assert.throws(() => parseAxis('progress', 'results,on'), /--progress takes ignore and\/or results \(got "on"\)/);
+    assert.deepEqual(parseAxis('exemptionCeiling', 'off,5,20'), [null, 5, 20]);
+    assert.throws(() => parseAxis('exemptionCeiling', 'few'), /--exemptionCeiling takes numbers or off/);
+  });
+
+  it('lays each over the base config as the plugin reads it: sequence as a mapping, off as null', () => {
+    const settings = expandGrid(
+      new Map<Axis, AxisValue[]>([
+        ['sequence', ['4x3x5', null]],
+        ['progress', ['results']],
+        ['exemptionCeiling', [5]],
+      ]),
+    );
+    assert.deepEqual(settings.map(settingLabel), ['sequence=4x3x5 progress=results exemptionCeiling=5', 'sequence=off progress=results exemptionCeiling=5']);
+    assert.deepEqual(configOf({ window: 20 }, settings[0] as Setting), {
+      window: 20,
+      sequence: { length: 4, count: 3, limit: 5 },
+      progress: 'results',
+      exemptionCeiling: 5,
+    });
+    assert.deepEqual(configOf({ sequence: { length: 3 } }, settings[1] as Setting).sequence, null);
+    assert.deepEqual(configOf({}, expandGrid(new Map<Axis, AxisValue[]>([['sequence', ['4x3']]]))[0] as Setting).sequence, { length: 4, count: 3, limit: null });
+  });
+
+  /** Four commands in turn, five times: no call repeats often enough for the occurrence track. */
+  const cycle = ['grep -rn TODO src', 'curl -s http://127.0.0.1:9/items', 'cat notes.txt', 'echo checked'];
+  const cycling: Step[] = Array.from({ length: 20 }, (_, at) => ({ call: 'bash', args: { command: cycle[at % 4] as string }, text: 'ok\n' }));
+  /** One status poll whose result changes every time: progress, not a loop. */
+  const polling: Step[] = Array.from({ length: 14 }, (_, at) => ({ call: 'bash', args: { command: 'cat /tmp/job.status' }, text: `progress ${at * 7}%\n` }));
+  const optInLogs = [
+    parseSessionLog('/corpus/cycling/session.jsonl', jsonl(records(cycling))),
+    parseSessionLog('/corpus/polling/session.jsonl', jsonl(records(polling))),
+    parseSessionLog('/corpus/stuck/session.jsonl', jsonl(records(stuckSteps(18)))),
+  ];
+  const counts = (rows: readonly SweepRow[]): unknown[] =>
+    rows.map((row) => [row.setting, row.skipped ?? [row.sessionsWarned, row.sessionsGated, row.messagesDelivered, row.callsBlocked]]);
+
+  it('shows what each opt-in track changes: the cycle warned and gated, the poll let through, approvals capped', async () => {
+    const grid = new Map<Axis, AxisValue[]>([
+      ['sequence', [null, '4x3', '4x3x4']],
+      ['progress', ['ignore', 'results']],
+      ['exemptionCeiling', [null, 2]],
+    ]);
+    const rows = await sweep(optInLogs, expandGrid(grid), { answer: 'approve' });
+    assert.deepEqual(counts(rows), [
+      // warned: polling and stuck (× 7, × 11); gated (asked): polling and stuck; approved, so nothing is blocked.
+      ['sequence=off progress=ignore exemptionCeiling=off', [2, 2, 4, 0]],
+      // stuck: the approval at call 12 covers 2 more calls; 15–18 are denied.
+      ['sequence=off progress=ignore exemptionCeiling=2', [2, 2, 4, 4]],
+      // the poll's results differ: it is warned but no longer gated.
+      ['sequence=off progress=results exemptionCeiling=off', [2, 1, 4, 0]],
+      ['sequence=off progress=results exemptionCeiling=2', [2, 1, 4, 4]],
+      // the cycle gets its advisory.
+      ['sequence=4x3 progress=ignore exemptionCeiling=off', [3, 2, 5, 0]],
+      ['sequence=4x3 progress=ignore exemptionCeiling=2', [3, 2, 5, 4]],
+      ['sequence=4x3 progress=results exemptionCeiling=off', [3, 1, 5, 0]],
+      ['sequence=4x3 progress=results exemptionCeiling=2', [3, 1, 5, 4]],
+      // and with a limit, the gate: asked at call 17 and approved; the ceiling then denies call 20.
+      ['sequence=4x3x4 progress=ignore exemptionCeiling=off', [3, 3, 5, 0]],
+      ['sequence=4x3x4 progress=ignore exemptionCeiling=2', [3, 3, 5, 5]],
+      ['sequence=4x3x4 progress=results exemptionCeiling=off', [3, 2, 5, 0]],
+      ['sequence=4x3x4 progress=results exemptionCeiling=2', [3, 2, 5, 5]],
+    ]);
+  });
+
+  it('skips a sequence the plugin refuses, and a ceiling no approval reaches, with the reason', async () => {
+    const grid = new Map<Axis, AxisValue[]>([
+      ['sequence', ['4x3x2', '8x3']],
+      ['exemptionCeiling', [null, 2]],
+    ]);
+    const rows = await sweep(optInLogs, expandGrid(grid), { answer: 'none' });
+    // The reasons are the plugin's own load errors, naming the key (their wording is the config's business).
+    assert.deepEqual(
+      rows.map((row) => row.setting),
+      ['sequence=4x3x2 exemptionCeiling=off', 'sequence=4x3x2 exemptionCeiling=2', 'sequence=8x3 exemptionCeiling=off', 'sequence=8x3 exemptionCeiling=2'],
+    );
+    for (const row of rows.slice(0, 2)) assert.match(row.skipped ?? '', /^`sequence\.limit` .*\(got 2\)/);
+    for (const row of rows.slice(2)) assert.match(row.skipped ?? '', /^`sequence\.count` × `sequence\.length` is 3 × 8 = 24 calls, more than `window` \(16\)/);
+    const ceiling = expandGrid(new Map<Axis, AxisValue[]>([['exemptionCeiling', [null, 2]]]));
+    assert.deepEqual(counts(await sweep(optInLogs, ceiling, { answer: 'none' })), [
+      ['exemptionCeiling=off', [2, 2, 4, 10]],
+      ['exemptionCeiling=2', 'exemptionCeiling with --answer none: no ask is approved, so no exemption is granted; use --answer approve'],
+    ]);
+    assert.deepEqual(counts(await sweep(optInLogs, ceiling, { answer: 'approve', base: { onLimit: 'deny' } })), [
+      ['exemptionCeiling=off', [2, 2, 4, 10]],
+      ['exemptionCeiling=2', 'exemptionCeiling with onLimit deny: nothing is asked, so no exemption is granted'],
+    ]);
+    // A ceiling in the base config is not the grid's business: the rows are replayed.
+    const base = await sweep(optInLogs, expandGrid(new Map<Axis, AxisValue[]>([['warnAt', [5]]])), { answer: 'none', base: { exemptionCeiling: 2 } });
+    assert.equal(base[0]?.skipped, undefined);
+  });
+});
+
 describe('sweeping a corpus', () => {
   it('gives one row per setting: sessions warned and gated, messages, calls blocked, good sessions touched and stuck sessions gated', async () => {
     const grid = new Map<Axis, AxisValue[]>([
@@ -172,6 +276,32 @@ describe('npm run sweep', () => {
     const run = spawnTool('sweep', [tempDir(), '--cap', '9,many']);
     assert.equal(run.status, 2);
     assert.match(run.stderr, /^sweep: --cap takes numbers or off \(got "many"\)\n\nusage: npm run sweep/);
+  });
+  it('takes the opt-in settings on the command line, one row per combination', async () => {
+    const dir = tempDir();
+    writeSession(dir, 'stuck', jsonl(records(stuckSteps(18))));
+    const run = await runTool('sweep', [
+      dir,
+      '--sequence',
+      'off,4x3x4',
+      '--progress',
+      'ignore,results',
+      '--exemptionCeiling',
+      'off,2',
+      '--answer',
+      'approve',
+      '--json',
+      '--svg',
+      join(dir, 'chart.svg'),
+    ]);
+    assert.equal(run.status, 0, run.stderr);
+    const rows = (JSON.parse(run.stdout) as { rows: SweepRow[] }).rows;
+    assert.equal(rows.length, 8);
+    assert.deepEqual(rows[7]?.values, { sequence: '4x3x4', progress: 'results', exemptionCeiling: 2 });
+    assert.deepEqual(
+      rows.map((row) => row.callsBlocked),
+      [0, 4, 0, 4, 0, 4, 0, 4],
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The demo's opt-in act: scene: a model re-runs one test suite, respelling the
+ * Scene E of the demo's opt-in act (`npm run demo -- --opt-in`): a model re-runs one test suite, respelling the
  * command on every call. `cmd:` sees fourteen different commands and never
  * counts past two; `act:` (turned on with `limits: { act: 12 }`) sees one
  * action and takes it through the advisories to the gate. The same calls with
@@ -10,24 +10,11 @@ import plugin from '../../dist/index.js';
 import { resolveConfig } from '../../src/lib/config.js';
 import { fingerprints, limitFor } from '../../src/lib/fingerprint.js';
 import { FakeHost, bashResult, type HostResult } from '../../test/support/fake-host.js';
+import { bold, cyan, dim, green, red, scene, textOf, yellow } from './demo-print.js';
 import { RESPELLED_PYTEST } from '../../test/support/respellings.js';
-
-export interface Paint {
-  readonly bold: (text: string) => string;
-  readonly dim: (text: string) => string;
-  readonly red: (text: string) => string;
-  readonly green: (text: string) => string;
-  readonly yellow: (text: string) => string;
-  readonly cyan: (text: string) => string;
-}
 
 const CONFIG = { limits: { act: 12 } };
 const passed = (): HostResult => bashResult(0, '41 passed in 3.2s');
-
-function textOf(result: HostResult): string {
-  const content = Array.isArray(result.content) ? (result.content as { text?: string }[]) : [];
-  return content.map((block) => block.text ?? '').join('\n');
-}
 
 /** The first `lines` lines of `text`, each cut at `width`. */
 function head(text: string, lines: number, width = 100): string {
@@ -37,16 +24,13 @@ function head(text: string, lines: number, width = 100): string {
   return kept.map((line) => `    ${line}`).join('\n');
 }
 
-export async function actScene(paint: Paint): Promise<void> {
-  const { bold, dim, red, green, yellow, cyan } = paint;
+export async function actScene(): Promise<void> {
   const cfg = resolveConfig(CONFIG);
   const cap = limitFor('act:', cfg.limits);
-  console.log(`\n${bold('== 6. Opt-in: the same action, respelled on every call (limits: { act: 12 })')}`);
-  console.log(
-    dim(
-      'The model re-runs its test suite, changing the spelling each time: flags bundled or reordered, python -m,\n' +
-        `./ and trailing slashes, 2>&1 | tail, a timeout. cmd: sees a new command almost every time; act: sees one action.\n`,
-    ),
+  scene(
+    `E. The act: measure: the same action, respelled on every call (limits: { act: ${cap} })`,
+    'The model re-runs its test suite, changing the spelling each time: flags bundled or reordered, python -m,\n' +
+      './ and trailing slashes, 2>&1 | tail, a timeout. cmd: sees a new command almost every time; act: sees one action.',
   );
   const host = new FakeHost(plugin, CONFIG);
   const agent = { id: 'demo-act' };

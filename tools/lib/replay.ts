@@ -18,7 +18,7 @@ import { resolveConfig, type BreakerConfig } from '../../src/lib/config.js';
 import { classifyFailure } from '../../src/lib/failure.js';
 import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/fingerprint.js';
 import type { ToolResult } from '../../src/lib/host.js';
-import { ASK_TRACK_HEADINGS } from '../../src/lib/message.js';
+import { ASK_TRACK_HEADINGS, SPENT_HEADLINE } from '../../src/lib/message.js';
 import { PLUGIN_NAME } from '../../src/lib/notice.js';
 import { compileScope } from '../../src/lib/scope.js';
 import { createTracker } from '../../src/lib/tracker.js';
@@ -28,7 +28,8 @@ import { sessionName, type SessionEvent, type SessionLog } from './session-log.j
 import type { CallVerdict, TrajectoryEntry } from './trajectory.js';
 
 export type Stage = 'warn' | 'summarize' | 'fail-warn';
-export type Track = 'repeat' | 'failure' | 'sequence';
+/** What gated a call: one of the plugin's tracks, or the exemption ceiling (an approved allowance spent). */
+export type Track = 'repeat' | 'failure' | 'sequence' | 'ceiling';
 
 /** One call as the replay lived it; the shape of a `recorded.json` trajectory entry. */
 export interface ReplayedCall extends TrajectoryEntry {
@@ -58,8 +59,8 @@ export interface SessionReport {
   readonly asked: number;
   readonly denied: number;
   readonly deniedBy: Readonly<Record<'plugin' | 'approval', number>>;
-  /** Per track, the denied calls it gated; `sequence` only when the config turns that track on. */
-  readonly gatedBy: Readonly<Record<'repeat' | 'failure', number>> & { readonly sequence?: number };
+  /** Per track, the denied calls it gated; `sequence` and `ceiling` only when the config turns them on. */
+  readonly gatedBy: Readonly<Record<'repeat' | 'failure', number>> & { readonly sequence?: number; readonly ceiling?: number };
   /** Calls the replay let run that the live session did not, so their results were borrowed. */
   readonly inferred: number;
   /** Calls DSH skipped after a stop, never seen by the plugin (counted in `calls`). */
@@ -88,12 +89,17 @@ export function stageOf(summary: string, cfg: Pick<BreakerConfig, 'summarizeAt'>
   return Number(occurrence[1]) === cfg.summarizeAt ? 'summarize' : 'warn';
 }
 
-const TRACKS: readonly Track[] = ['repeat', 'failure', 'sequence'];
+const TRACKS = ['repeat', 'failure', 'sequence'] as const;
 /** The denial names its tracks as "by the repeat track", "by the repeat and failure tracks", "by the repeat, failure and sequence tracks". */
 const DENIED_BY = /by the ([a-z, ]+?) tracks? of the loop breaker/;
 
-/** The tracks named by a denial or an ask (message.ts words them), in track order. */
+/**
+ * The tracks named by a denial or an ask (message.ts words them), in track
+ * order; `ceiling` alone for a denial of an approved allowance that is spent.
+ */
 export function tracksIn(text: string): Track[] {
+  // The plugin's own words (message.ts), so a rewording cannot slip past the replay.
+  if (text.split('\n')[0]?.includes(`call not run: ${SPENT_HEADLINE}`) === true) return ['ceiling'];
   const named = new Set(DENIED_BY.exec(text)?.[1]?.split(/, | and /) ?? []);
   return TRACKS.filter((track) => named.has(track) || text.includes(ASK_TRACK_HEADINGS[track]));
 }
@@ -333,6 +339,7 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
       repeat: denied.filter((entry) => entry.tracks.includes('repeat')).length,
       failure: denied.filter((entry) => entry.tracks.includes('failure')).length,
       ...(cfg.sequence === null ? {} : { sequence: denied.filter((entry) => entry.tracks.includes('sequence')).length }),
+      ...(cfg.exemptionCeiling === null ? {} : { ceiling: denied.filter((entry) => entry.tracks.includes('ceiling')).length }),
     },
     inferred: trajectory.filter((entry) => entry.inferred).length,
     skipped: trajectory.filter((entry) => entry.outcome === 'skipped').length,

@@ -1,11 +1,13 @@
 /**
  * The sweep: one corpus replayed under a grid of settings, one row per setting.
- * Grid axes are plugin settings (`warnAt`, …) plus three shorthands: `cap` sets
- * the four action-identity caps together (`limits.exact/cmd/net/sink`),
- * `hostCap` sets `limits.host` and `act` sets `limits.act` (the opt-in measure). A setting the plugin would refuse, or one whose
- * stages could never fire in order, is a skipped row with the reason.
+ * Grid axes are plugin settings (`warnAt`, …, and the opt-in `sequence`,
+ * `progress`, `exemptionCeiling`) plus three shorthands: `cap` sets the four
+ * action-identity caps together (`limits.exact/cmd/net/sink`), `hostCap` sets
+ * `limits.host` and `act` sets `limits.act` (the opt-in measure). A setting the
+ * plugin would refuse, or one whose stages could never fire in order, is a
+ * skipped row with the reason.
  */
-import { resolveConfig, type BreakerConfig } from '../../src/lib/config.js';
+import { resolveConfig, type BreakerConfig, type SequenceConfig } from '../../src/lib/config.js';
 import { advisoriesOf, wasGated } from './report.js';
 import { replaySession, type SessionReport } from './replay.js';
 import type { Answer } from './replay-host.js';
@@ -15,7 +17,20 @@ import { renderMarkdown, renderTable, type Cell, type Column } from './table.js'
 export type Label = 'good' | 'stuck';
 
 /** The grid axes, in the order a setting is written. */
-export const AXES = ['window', 'warnAt', 'summarizeAt', 'cap', 'hostCap', 'act', 'failWarnAt', 'failLimit', 'onLimit'] as const;
+export const AXES = [
+  'window',
+  'warnAt',
+  'summarizeAt',
+  'cap',
+  'hostCap',
+  'act',
+  'failWarnAt',
+  'failLimit',
+  'onLimit',
+  'sequence',
+  'progress',
+  'exemptionCeiling',
+] as const;
 export type Axis = (typeof AXES)[number];
 export type AxisValue = number | null | string;
 
@@ -41,15 +56,40 @@ export interface SweepRow {
   readonly stuckCaught?: number;
 }
 
-/** Parses one axis's comma list: numbers, `off`/`null` (a stage or cap turned off), or `ask`/`deny`. */
+/** A sequence setting on the command line: `<length>x<count>` or `<length>x<count>x<limit>`. */
+const SEQUENCE_FORM = /^(\d+)x(\d+)(?:x(\d+))?$/;
+
+/** The plugin's `sequence` mapping for a sweep value: `off` is `null`, `4x3x5` is `{ length: 4, count: 3, limit: 5 }`. */
+export function sequenceOf(value: AxisValue): SequenceConfig | null {
+  const form = typeof value === 'string' ? SEQUENCE_FORM.exec(value) : null;
+  if (form === null) return null;
+  return { length: Number(form[1]), count: Number(form[2]), limit: form[3] === undefined ? null : Number(form[3]) };
+}
+
+/** The words an axis takes instead of numbers. */
+const WORDS: Partial<Record<Axis, readonly string[]>> = { onLimit: ['ask', 'deny'], progress: ['ignore', 'results'] };
+
+/**
+ * Parses one axis's comma list: numbers, `off`/`null` (a stage, cap or opt-in
+ * feature turned off), `ask`/`deny` for `onLimit`, `ignore`/`results` for
+ * `progress`, and `LxC` or `LxCxL` (length, count, limit) for `sequence`.
+ */
 export function parseAxis(axis: Axis, text: string): AxisValue[] {
   return text.split(',').map((raw) => {
     const value = raw.trim();
-    if (axis === 'onLimit') {
-      if (value !== 'ask' && value !== 'deny') throw new Error(`--onLimit takes ask and/or deny (got ${JSON.stringify(value)})`);
+    const words = WORDS[axis];
+    if (words !== undefined) {
+      if (!words.includes(value)) throw new Error(`--${axis} takes ${words.join(' and/or ')} (got ${JSON.stringify(value)})`);
       return value;
     }
     if (value === 'off' || value === 'null') return null;
+    if (axis === 'sequence') {
+      const form = SEQUENCE_FORM.exec(value.toLowerCase());
+      if (form === null) {
+        throw new Error(`--sequence takes off, <length>x<count> or <length>x<count>x<limit>, e.g. 4x3 or 4x3x5 (got ${JSON.stringify(value)})`);
+      }
+      return form[0];
+    }
     const number = Number(value);
     if (value === '' || !Number.isFinite(number)) throw new Error(`--${axis} takes numbers or off (got ${JSON.stringify(value)})`);
     return number;
@@ -88,6 +128,8 @@ export function configOf(base: Readonly<Record<string, unknown>>, setting: Setti
     } else if (axis === 'act') {
       limits.act = value;
       touchedLimits = true;
+    } else if (axis === 'sequence') {
+      config.sequence = sequenceOf(value);
     } else config[axis] = value;
   }
   if (touchedLimits) config.limits = limits;
@@ -106,6 +148,18 @@ export function pointless(cfg: BreakerConfig): string | undefined {
     return 'warnAt >= cap: the gate comes first, so the warning never fires';
   if (cfg.failWarnAt !== null && cfg.failLimit !== null && cfg.failWarnAt >= cfg.failLimit)
     return 'failWarnAt >= failLimit: the failure gate comes first';
+  return undefined;
+}
+
+/**
+ * Why a ceiling the grid sets could never apply: only an approved ask grants an
+ * exemption, so without one its row would repeat the `off` row. A ceiling in
+ * the base config is left alone: the grid is about other settings then.
+ */
+export function unreachedCeiling(setting: Setting, cfg: BreakerConfig, answer: Answer): string | undefined {
+  if (!setting.values.some(([axis, value]) => axis === 'exemptionCeiling' && value !== null)) return undefined;
+  if (cfg.onLimit === 'deny') return 'exemptionCeiling with onLimit deny: nothing is asked, so no exemption is granted';
+  if (answer !== 'approve') return `exemptionCeiling with --answer ${answer}: no ask is approved, so no exemption is granted; use --answer approve`;
   return undefined;
 }
 
@@ -133,7 +187,8 @@ async function sweepOne(logs: readonly SessionLog[], setting: Setting, options: 
   const empty = { sessionsWarned: 0, sessionsGated: 0, messagesDelivered: 0, callsBlocked: 0 };
   let skipped: string | undefined;
   try {
-    skipped = pointless(resolveConfig(config));
+    const cfg = resolveConfig(config);
+    skipped = pointless(cfg) ?? unreachedCeiling(setting, cfg, options.answer ?? 'none');
   } catch (error) {
     skipped = (error as Error).message.replace(/^repeat-tool-breaker: /, '');
   }
