@@ -99,7 +99,7 @@ const DENIED_BY = /by the ([a-z, ]+?) tracks? of the loop breaker/;
  */
 export function tracksIn(text: string): Track[] {
   // The plugin's own words (message.ts), so a rewording cannot slip past the replay.
-  if (text.split('\n')[0]?.includes(`call not run: ${SPENT_HEADLINE}`) === true) return ['ceiling'];
+  if (text.includes(`call not run: ${SPENT_HEADLINE}`)) return ['ceiling'];
   const named = new Set(DENIED_BY.exec(text)?.[1]?.split(/, | and /) ?? []);
   return TRACKS.filter((track) => named.has(track) || text.includes(ASK_TRACK_HEADINGS[track]));
 }
