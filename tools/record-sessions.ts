@@ -307,14 +307,14 @@ const SCENARIOS: Scenario[] = [
     name: 'parallel-reads',
     label: 'stuck',
     description:
-      'The agent re-reads one build log: one `read`, then steps of three identical `read` calls in one answer, which DSH runs as a parallel pool (policy for each call in model order, then the bodies, then post-execute in model order). Shipped defaults: advisories at 7 and 11; the gate falls inside the fifth step, where calls 12 and 13 both pass their policy before the first refusal settles, so both are asked about and both refused by the approval layer (no answerer); 14–16 are denied by the plugin.',
+      'The agent re-reads one build log: one `read`, then steps of three identical `read` calls in one answer, which DSH runs as a parallel pool (policy for each call in model order, then the bodies, then post-execute in model order). Shipped defaults: advisories at 7 and 11; the gate falls inside the fifth step, where call 13 passes its policy before the refusal of call 12 settles: call 12 is asked about and refused by the approval layer (no answerer), and call 13 is denied by the plugin without a second ask, since an ask the guard never consumed was not approved (P8); 14–16 are denied by the plugin too.',
     config: {},
     files: { 'logs/build.log': 'step 1/5 compile: ok\nstep 2/5 lint: ok\nstep 3/5 test: running\n' },
     script: () => [readFile('logs/build.log'), ...Array.from({ length: 5 }, () => [1, 2, 3].map(() => readFile('logs/build.log')))],
     expect: {
       denied: [
         [12, 'approval'],
-        [13, 'approval'],
+        [13, 'plugin'],
         [14, 'plugin'],
         [15, 'plugin'],
         [16, 'plugin'],

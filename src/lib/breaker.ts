@@ -113,6 +113,8 @@ export function createBreaker(initial: BreakerConfig): Breaker {
   const tracker = createTracker(initial.window);
   const measured = new WeakMap<object, Measured | null>();
   const pending = new WeakMap<object, PendingAsk>();
+  /** Per agent, the call whose ask is outstanding: its answer is known once the agent's next call reaches policy (P8). */
+  const asking = new WeakMap<Agent, object>();
   const deniedByUs = new WeakSet<object>();
   const advisories = new WeakMap<object, Notice>();
   const cycleNotices = new WeakMap<object, Notice>();
@@ -216,10 +218,40 @@ export function createBreaker(initial: BreakerConfig): Breaker {
     return hits.filter((hit) => !tracker.isExempt(agent, hit.key));
   };
 
+  /** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
+  const refuseAsk = (exec: object, call: Measured, asked: PendingAsk): void => {
+    const { agent, policy: { cfg } } = call;
+    pending.delete(exec);
+    if (asking.get(agent) === exec) asking.delete(agent);
+    deniedByUs.add(exec);
+    tracker.refuse(agent, asked.hits.map((hit) => hit.key));
+    tracker.commit(agent, asked.hits.filter((hit) => hit.track !== 'sequence').map((hit) => hit.key), cfg.window);
+    if (call.step !== null) sequenceBook().record(agent, call.step, cfg.window);
+  };
+
+  /**
+   * DSH runs an agent's policy one call at a time, so when its next call reaches
+   * policy an earlier ask the guard never consumed was not approved. Within a
+   * pool that call has not settled yet; refusing it now keeps the operator from
+   * being asked again about the same measures in the same step (P8).
+   */
+  const answerEarlierAsk = (exec: object, agent: Agent): void => {
+    const earlier = asking.get(agent);
+    if (earlier === undefined || earlier === exec) return;
+    const asked = pending.get(earlier);
+    const call = measured.get(earlier);
+    if (asked === undefined || call === undefined || call === null) {
+      asking.delete(agent);
+      return;
+    }
+    refuseAsk(earlier, call, asked);
+  };
+
   return {
     ask(exec) {
       const call = measure(exec);
       if (call === null) return undefined;
+      answerEarlierAsk(exec as object, call.agent);
       const { cfg } = call.policy;
       if (cfg.onLimit !== 'ask') return undefined;
       const cont = continued(call);
@@ -230,6 +262,7 @@ export function createBreaker(initial: BreakerConfig): Breaker {
       // A refused measure is denied by the guard without asking again this turn.
       if (hits.length === 0 || hits.some((hit) => tracker.isRefused(call.agent, hit.key))) return undefined;
       pending.set(exec as object, { hits });
+      asking.set(call.agent, exec as object);
       // The host keeps both texts; copies do not pin the huge fingerprints they quote (P6).
       return { kind: 'ask', reason: own(askMessage(call.name, hits, cfg.exemptionCeiling)) };
     },
@@ -238,12 +271,14 @@ export function createBreaker(initial: BreakerConfig): Breaker {
       const call = measure(exec);
       if (call === null) return undefined;
       const { agent, marks, policy: { cfg } } = call;
+      answerEarlierAsk(exec as object, agent);
       const ceiling = cfg.exemptionCeiling;
       const approved = pending.get(exec as object);
       let granted: readonly string[] = [];
       if (approved !== undefined) {
         // A declined ask never reaches the guard: reaching it means the operator approved.
         pending.delete(exec as object);
+        asking.delete(agent);
         granted = approved.hits.map((hit) => hit.key);
         tracker.exempt(agent, granted);
         if (ceiling !== null) allowanceBook(ceiling).grant(agent, granted);
@@ -296,12 +331,7 @@ export function createBreaker(initial: BreakerConfig): Breaker {
         const { agent, marks, policy: { cfg } } = call;
         const asked = pending.get(exec as object);
         if (asked !== undefined) {
-          // Declined, unattended or cancelled: the budget is spent though the call never ran.
-          pending.delete(exec as object);
-          deniedByUs.add(exec as object);
-          tracker.refuse(agent, asked.hits.map((hit) => hit.key));
-          tracker.commit(agent, asked.hits.filter((hit) => hit.track !== 'sequence').map((hit) => hit.key), cfg.window);
-          if (call.step !== null) sequenceBook().record(agent, call.step, cfg.window);
+          refuseAsk(exec as object, call, asked);
         } else if (!deniedByUs.has(exec as object)) {
           const failure = classifyFailure(result, { shell: isShell(call.name), ...(call.command === undefined ? {} : { command: call.command }) });
           const counted = marks.filter((mark) => isEnabled(mark) && !tracker.isExempt(agent, mark.key));

@@ -3,7 +3,7 @@
  *
  * - the adjusted oracle against a second copy of itself: 0 mismatches (the
  *   driver, generator and comparison are deterministic);
- * - each adjustment (P1, P2, P3, P4, P7) is exercised by the generator: leaving
+ * - each adjustment (P1, P2, P3, P4, P7, P8) is exercised by the generator: leaving
  *   it out makes sessions mismatch, and only sessions where its decision applies;
  * - the unpatched reference differs from the oracle only in sessions where some
  *   decision applies;
@@ -76,6 +76,15 @@ async function applies(decision: Decision, session: Session, oracle: PluginModul
     }
     case 'P7':
       return views.some((v) => v.notices.some((n) => typeof n.summary === 'string' && n.summary.includes('\u2026')));
+    case 'P8':
+      // An ask inside a pool with a later call of the same agent in that pool.
+      return session.steps.some(
+        (s, i) =>
+          s.kind === 'call' &&
+          s.pool !== undefined &&
+          (run.views[i] as any)?.asked === true &&
+          session.steps.slice(i + 1).some((t) => t.kind === 'call' && t.pool === s.pool && t.agent === s.agent),
+      );
   }
 }
 

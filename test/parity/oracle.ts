@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginModule } from '../support/fake-host.js';
 
-export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P7';
+export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P7' | 'P8';
 
 export interface Adjustment {
   decision: Decision;
@@ -52,6 +52,12 @@ export interface Adjustment {
  *   `source.summary`. The contract: the fingerprint part is cut to its first 95
  *   characters plus `…` when longer than 96. Encoded by a helper applied to both
  *   summary formats.
+ * P8 — the product document: one prompt per measure per turn. In DSH's pool
+ *   order the reference settles a declined ask only at post-execute, after the
+ *   next call of the pool has passed policy, so that call is asked about again.
+ *   The port: once the agent's next call reaches policy, an ask the guard never
+ *   consumed was not approved. Encoded by remembering each agent's outstanding
+ *   ask and settling it as declined at the start of the next call's ask and guard.
  */
 export const ADJUSTMENTS: readonly Adjustment[] = [
   {
@@ -125,9 +131,48 @@ export const ADJUSTMENTS: readonly Adjustment[] = [
     find: '`${top.fp} failed x${top.streak}`',
     replace: '`${summaryFp(top.fp)} failed x${top.streak}`',
   },
+  {
+    decision: 'P8',
+    file: 'index.js',
+    find: '  const deniedByUs = new WeakSet()\n',
+    replace: [
+      '  const deniedByUs = new WeakSet()',
+      '  const outstanding = new WeakMap()',
+      '  const settleEarlierAsk = (exec, agent) => {',
+      '    const earlier = outstanding.get(agent)',
+      '    if (earlier === undefined || earlier === exec) return',
+      '    outstanding.delete(agent)',
+      '    const asked = pendingAsk.get(earlier)',
+      '    if (asked === undefined) return',
+      '    deniedByUs.add(earlier)',
+      '    pendingAsk.delete(earlier)',
+      '    tracker.refuseFingerprints(agent, asked.hits.map((hit) => hit.fp))',
+      '    tracker.commit(agent, asked.fps, asked.hits)',
+      '  }',
+      '',
+    ].join('\n'),
+  },
+  {
+    decision: 'P8',
+    file: 'index.js',
+    find: '    if (agent === null || !tracked(name)) return next()\n',
+    replace: '    if (agent === null || !tracked(name)) return next()\n    settleEarlierAsk(exec, agent)\n',
+  },
+  {
+    decision: 'P8',
+    file: 'index.js',
+    find: '    pendingAsk.set(exec, { fps, hits: blocking })\n',
+    replace: '    pendingAsk.set(exec, { fps, hits: blocking })\n    outstanding.set(agent, exec)\n',
+  },
+  {
+    decision: 'P8',
+    file: 'index.js',
+    find: '    if (agent === null || !tracked(name)) return undefined\n',
+    replace: '    if (agent === null || !tracked(name)) return undefined\n    settleEarlierAsk(exec, agent)\n',
+  },
 ];
 
-export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7'];
+export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7', 'P8'];
 
 /**
  * Host facts, applied to every oracle copy (they are not contract decisions, so the

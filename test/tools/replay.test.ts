@@ -162,19 +162,19 @@ describe('replaying steps of several calls in DSH’s commit order', () => {
   const replayPooled = (steps: Parameters<typeof pooledRecords>[0], config: unknown = {}): Promise<SessionReport> =>
     replaySession(parseSessionLog('/corpus/pool/session.jsonl', jsonl(pooledRecords(steps))), { config, answer: 'none' });
 
-  it('gates every call of a pool before the first of them settles: an ask inside a pool is asked again by the next call', async () => {
+  it('gates every call of a pool before the first of them settles: an ask inside a pool is answered before the next call is judged (P8)', async () => {
     const report = await replayPooled(pooledReads(5));
     assert.deepEqual(outcomes(report).slice(9), [
       '10:ran',
       '11:ran[exact:read:{"file_path":"logs/build.log"} × 11]',
-      // Call 12's refusal settles only after call 11's body: call 13 passed its policy before that.
+      // Call 12's refusal settles only after call 11's body, but call 13's policy already knows it was not approved.
       '12:denied/approval',
-      '13:denied/approval',
+      '13:denied/plugin',
       '14:denied/plugin',
       '15:denied/plugin',
       '16:denied/plugin',
     ]);
-    assert.equal(report.asked, 2);
+    assert.equal(report.asked, 1);
   });
 
   it('settles one call at a time when each call is its own step', async () => {

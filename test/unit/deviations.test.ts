@@ -342,3 +342,44 @@ describe('P7: a notice summary stays within 120 characters', () => {
     assert.ok(summary.endsWith(`\u2026 \u00d7 ${warnAt}`), summary);
   });
 });
+
+describe('P8: inside a pool of parallel calls, the operator is asked once per measure', () => {
+  const read = (answer: 'approve' | 'decline' | 'none') => ({ name: 'read', arguments: { file_path: 'logs/build.log' }, answer, body: () => shellOut('step 3/5') });
+  /**
+   * Ten reads one at a time, then a step of four identical reads in DSH's pool
+   * order: the 11th runs, so the 12th (the gate) is settled only after that
+   * body, and the 13th reaches policy first. Returns the 12th to 14th.
+   */
+  async function poolAtTheGate(answer: 'approve' | 'decline' | 'none') {
+    const host = newHost();
+    const agent = {};
+    await repeat(host, agent, cap - 2, read(answer));
+    const pooled = await host.pool([read(answer), read(answer), read(answer), read(answer)].map((input) => ({ ...input, agent })));
+    assert.equal(pooled[0]?.ran, true, 'the 11th read runs');
+    return pooled.slice(1);
+  }
+
+  test('P8: an unanswered ask inside a pool is not asked again by the next identical call: it is denied as refused (0.5.2 asked twice)', async () => {
+    const [twelfth, thirteenth, fourteenth] = await poolAtTheGate('none');
+    assert.equal(twelfth?.asked, true);
+    assert.equal(thirteenth?.asked, false, 'the same measures are not put to the operator twice in one step');
+    assert.equal(fourteenth?.asked, false);
+    assert.match(thirteenth?.denyReason ?? '', /^REPEAT_TOOL_BLOCKED:/);
+    assert.match(thirteenth?.denyReason ?? '', /asked of the operator and not granted|did not approve/);
+    assert.ok(hitLines(thirteenth?.denyReason).includes(`- exact:read:{"file_path":"logs/build.log"} ${cap + 1}/${cap}`), thirteenth?.denyReason);
+  });
+
+  test('P8: a declined ask inside a pool is spent once, as if the pool had settled it first', async () => {
+    const outcomes = await poolAtTheGate('decline');
+    assert.deepEqual(outcomes.map((o) => [o.asked, o.ran]), [[true, false], [false, false], [false, false]]);
+    const host = newHost();
+    const agent = {};
+    const single = await repeat(host, agent, cap + 2, read('decline'));
+    assert.deepEqual(single.slice(cap - 1, cap + 2).map((o) => [o.asked, o.ran, hitLines(o.denyReason)]), outcomes.map((o) => [o.asked, o.ran, hitLines(o.denyReason)]));
+  });
+
+  test('P8: an approved ask inside a pool exempts the calls after it, which run', async () => {
+    const outcomes = await poolAtTheGate('approve');
+    assert.deepEqual(outcomes.map((o) => [o.asked, o.ran]), [[true, true], [false, true], [false, true]]);
+  });
+});

@@ -211,7 +211,8 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, in process — plugin: ${plugin.label} (
     },
   );
 
-  test('a step of three identical parallel-safe reads, repeated to the gate, runs in DSH’s pool order: the gated call and the one after it are both asked', async () => {
+  const asksTwice = knownReferenceGap(plugin, 'settles a declined ask at post-execute, so the next call of the pool is asked again');
+  test('a step of three identical parallel-safe reads, repeated to the gate, runs in DSH’s pool order: the gated call is asked once, and the one after it is denied as refused (P8)', asksTwice, async () => {
     const order: string[] = [];
     const r = await rig({
       answer: 'unavailable',
@@ -226,10 +227,10 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, in process — plugin: ${plugin.label} (
     const n = caps.exact;
     assert.equal(r.runs.get(`read ${POOLED_FILE}`), n - 1, 'bodies run');
     results.slice(0, n - 1).forEach((res, i) => assert.equal(res.isError, false, `call ${i + 1} ran`));
-    // Call n's ask is refused only when it settles, after call n-1's body: call n+1 passed its policy before that.
-    for (const at of [n, n + 1]) assert.match(results[at - 1]!.text, UNAVAILABLE, `call ${at}: asked, refused by the approval layer`);
-    assert.equal(r.asks.length, 2, 'two asks, both in the gating step');
-    for (const res of results.slice(n + 1)) {
+    // Call n's ask is settled after call n-1's body, but call n+1's policy already knows it was not approved (P8).
+    assert.match(results[n - 1]!.text, UNAVAILABLE, `call ${n}: asked, refused by the approval layer`);
+    assert.equal(r.asks.length, 1, 'one ask in the gating step');
+    for (const res of results.slice(n)) {
       assert.match(res.text, BLOCKED);
       assert.match(res.text, REFUSAL, 'later denials carry the refusal note');
     }
