@@ -2,7 +2,7 @@
  * What every hook registration shares: a fault inside the plugin lets the call
  * through, and the notices a call earned go ahead of later plugins' contexts.
  */
-import type { PostToolDecision } from './host.js';
+import type { PostToolDecision } from '../host/types.js';
 
 /** Runs a step of a hook; a fault inside the plugin must never break the tool pipeline. */
 export function safely<T>(step: () => T, fallback: T): T {

@@ -4,10 +4,10 @@
  * first; the order of emission is part of the contract (it breaks ties).
  */
 import { actOf } from './act/index.js';
-import type { BreakerConfig } from './config.js';
+import type { BreakerConfig } from '../config/config.js';
 import { canonical, stripDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
-import { safeMember } from './member.js';
+import { safeMember } from '../host/member.js';
 import { tokenize } from './tokenize.js';
 import { extractUrls, isLocalHost, normUrl, type NormalizedUrl } from './url.js';
 
@@ -35,7 +35,7 @@ export const URL_LIMIT = 64;
  * `act:` follows `cmd:`: when both count the same calls, `cmd:` quotes the
  * command closer to how the model wrote it.
  */
-const RANKED = ['host', 'net', 'site', 'sink', 'cmd', 'act', 'exact'];
+export const RANKED: readonly string[] = ['host', 'net', 'site', 'sink', 'cmd', 'act', 'exact'];
 
 /** Shell tools are matched by exact, case-sensitive name. */
 export function isShell(name: string): boolean {

@@ -11,12 +11,12 @@
  * agent is bounded (TEXT_LIMIT texts, ID_LIMIT message ids, oldest out first).
  */
 import { createHash } from 'node:crypto';
-import type { DuplicateTextConfig } from './config.js';
-import type { Notice, PreStepPayload } from './host.js';
-import { defang } from './message.js';
-import { safeMember } from './member.js';
-import { createNotice, PLUGIN_NAME, summaryLabel } from './notice.js';
-import { own } from './own.js';
+import type { DuplicateTextConfig } from '../config/config.js';
+import type { Notice, PreStepPayload } from '../host/types.js';
+import { defang } from '../text/message.js';
+import { safeMember } from '../host/member.js';
+import { createNotice, PLUGIN_NAME, summaryLabel } from '../text/notice.js';
+import { own } from '../host/own.js';
 
 /** Distinct texts one agent's book follows; the least recently seen goes first. */
 export const TEXT_LIMIT = 512;
