@@ -112,65 +112,72 @@ function sortedCopy(node: unknown, depth: number, path: Set<object>): unknown {
   return copy;
 }
 
+/** The iterative writer's state: the text so far, the objects on the current path, the open frames. */
+interface Writer {
+  readonly out: string[];
+  readonly path: Set<object>;
+  readonly stack: Frame[];
+}
+
+/** Writes one value; an object opens a frame that `writeNext` fills in. */
+function open(w: Writer, node: unknown): void {
+  if (node === null || typeof node !== 'object') {
+    w.out.push(isSilent(node) ? 'null' : primitiveJson(node));
+    return;
+  }
+  if (w.path.has(node)) {
+    w.out.push(CYCLE);
+    return;
+  }
+  let frame: Frame;
+  try {
+    frame = Array.isArray(node)
+      ? { node, keys: null, length: node.length, next: 0, written: 0 }
+      : { node, keys: orderKeys(Object.keys(node)), length: 0, next: 0, written: 0 };
+    if (frame.keys !== null) frame.length = frame.keys.length;
+  } catch {
+    // A Proxy whose traps throw, or a revoked one: nothing about it can be read.
+    w.out.push(UNREADABLE);
+    return;
+  }
+  w.out.push(frame.keys === null ? '[' : '{');
+  w.path.add(node);
+  w.stack.push(frame);
+}
+
+/** Writes the frame's next member, or closes the frame when none is left. */
+function writeNext(w: Writer, frame: Frame): void {
+  if (frame.next >= frame.length) {
+    w.out.push(frame.keys === null ? ']' : '}');
+    w.path.delete(frame.node);
+    w.stack.pop();
+    return;
+  }
+  const key = frame.keys === null ? frame.next : (frame.keys[frame.next] as string);
+  frame.next += 1;
+  let child: unknown;
+  let readable = true;
+  try {
+    child = (frame.node as Record<string | number, unknown>)[key];
+  } catch {
+    readable = false;
+  }
+  if (frame.keys !== null && readable && isSilent(child)) return;
+  if (frame.written > 0) w.out.push(',');
+  frame.written += 1;
+  if (frame.keys !== null) w.out.push(JSON.stringify(key), ':');
+  if (readable) open(w, child);
+  else w.out.push(UNREADABLE);
+}
+
 /** The same output as `canonical`, written without recursion; exported so tests keep the two equal. */
 export function canonicalIterative(value: unknown): string {
   if (isSilent(value)) return 'null';
-  const out: string[] = [];
-  const path = new Set<object>();
-  const stack: Frame[] = [];
-
-  // Write one value; an object opens a frame that the loop below fills in.
-  const open = (node: unknown): void => {
-    if (node === null || typeof node !== 'object') {
-      out.push(isSilent(node) ? 'null' : primitiveJson(node));
-      return;
-    }
-    if (path.has(node)) {
-      out.push(CYCLE);
-      return;
-    }
-    let frame: Frame;
-    try {
-      frame = Array.isArray(node)
-        ? { node, keys: null, length: node.length, next: 0, written: 0 }
-        : { node, keys: orderKeys(Object.keys(node)), length: 0, next: 0, written: 0 };
-      if (frame.keys !== null) frame.length = frame.keys.length;
-    } catch {
-      // A Proxy whose traps throw, or a revoked one: nothing about it can be read.
-      out.push(UNREADABLE);
-      return;
-    }
-    out.push(frame.keys === null ? '[' : '{');
-    path.add(node);
-    stack.push(frame);
-  };
-
-  open(value);
-  for (let frame = stack.at(-1); frame !== undefined; frame = stack.at(-1)) {
-    if (frame.next >= frame.length) {
-      out.push(frame.keys === null ? ']' : '}');
-      path.delete(frame.node);
-      stack.pop();
-      continue;
-    }
-    const key = frame.keys === null ? frame.next : (frame.keys[frame.next] as string);
-    frame.next += 1;
-    let child: unknown;
-    let readable = true;
-    try {
-      child = (frame.node as Record<string | number, unknown>)[key];
-    } catch {
-      readable = false;
-    }
-    if (frame.keys !== null && readable && isSilent(child)) continue;
-    if (frame.written > 0) out.push(',');
-    frame.written += 1;
-    if (frame.keys !== null) out.push(JSON.stringify(key), ':');
-    if (readable) open(child);
-    else out.push(UNREADABLE);
-  }
+  const w: Writer = { out: [], path: new Set(), stack: [] };
+  open(w, value);
+  for (let frame = w.stack.at(-1); frame !== undefined; frame = w.stack.at(-1)) writeNext(w, frame);
   try {
-    return out.join('');
+    return w.out.join('');
   } catch {
     // Only an output beyond the engine's string limit lands here.
     return UNREADABLE;

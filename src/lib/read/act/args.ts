@@ -49,115 +49,127 @@ export interface Args {
   readonly dashdash: number;
 }
 
+/** The arguments as they are read, word by word. */
+interface Reading {
+  readonly spec: CommandSpec;
+  readonly words: readonly Word[];
+  /** Index of the word being read. */
+  i: number;
+  // Slices of the clusters, joined once: adding letter by letter would build a string of a million pieces.
+  readonly switches: string[];
+  readonly longs: string[];
+  readonly options: Word[];
+  readonly operands: number[];
+  dashdash: number;
+  optionsDone: boolean;
+  patternGiven: boolean;
+  terminated: boolean;
+}
+
+/** An operand; for most commands the first one ends the options. */
+function operand(a: Reading): true {
+  a.operands.push(a.i);
+  if (a.spec.permute !== true) a.optionsDone = true;
+  return true;
+}
+
+/** `--name`, `--name=value` or `--name value`; `false` when the table does not know it. */
+function readLong(a: Reading, w: Word, v: string): boolean {
+  const eq = v.indexOf('=');
+  const name = eq < 0 ? v : v.slice(0, eq);
+  const longSwitches = a.spec.longSwitches ?? {};
+  if (eq < 0 && Object.hasOwn(longSwitches, name)) {
+    const meaning = longSwitches[name] as string;
+    if (meaning.length === 1) a.switches.push(meaning);
+    else a.longs.push(meaning === '' ? name : meaning);
+    return true;
+  }
+  if ((a.spec.longValued ?? []).includes(name) && eq < 0) {
+    const value = a.words[a.i + 1];
+    if (value === undefined) return false;
+    a.options.push(value.value === null ? { text: `${name}=${value.text}`, value: null } : word(`${name}=${value.value}`));
+    a.i += 1;
+    return true;
+  }
+  // `--x=y` cannot take the next word, whatever `--x` is; a bare unknown `--x` might.
+  if (eq < 0) return false;
+  a.options.push(w);
+  return true;
+}
+
+/** A cluster of short flags (`-la`, `-n5`, `-n 5`); `false` when a letter is not in the table. */
+function readCluster(a: Reading, w: Word, v: string): boolean {
+  const { spec } = a;
+  if (spec.numeric === true && /^-\d+$/.test(v)) {
+    a.options.push(w);
+    return true;
+  }
+  let k = 1;
+  while (k < v.length && spec.switches.includes(v[k] as string)) k += 1;
+  if (k > 1) a.switches.push(v.slice(1, k));
+  if (k === v.length) return true;
+  const letter = v[k] as string;
+  const terminal = spec.terminal ?? '';
+  if (!(spec.valued ?? '').includes(letter) && !terminal.includes(letter)) return false;
+  // The rest of the cluster is the value, or else the next word is.
+  const rest = v.slice(k + 1);
+  let value: Word | undefined = rest === '' ? a.words[a.i + 1] : word(rest);
+  if (rest === '') a.i += 1;
+  if (value === undefined) return false;
+  if (value.value !== null) value = word(value.value);
+  a.options.push(word(`-${letter}`), value);
+  if (spec.patternFlags?.includes(letter) === true) a.patternGiven = true;
+  if (terminal.includes(letter)) {
+    a.terminated = true;
+    a.optionsDone = true;
+  }
+  return true;
+}
+
+/** One word; `false` when the reading would be a guess. */
+function readOne(a: Reading, w: Word): boolean {
+  const v = w.value;
+  if (a.optionsDone) return operand(a);
+  if (v === null) {
+    // `$FLAGS` may be an option: the reading would be a guess.
+    if (w.text.startsWith('-') || w.text.startsWith('"-') || w.text.startsWith("'-")) return false;
+    return operand(a);
+  }
+  if (v === '--') {
+    a.dashdash = a.operands.length;
+    a.optionsDone = true;
+    return true;
+  }
+  if (v.startsWith('--')) return readLong(a, w, v);
+  if (v.length > 1 && v.startsWith('-')) return readCluster(a, w, v);
+  return operand(a);
+}
+
+/** Which operands name paths, by the table's `paths` and what the options said. */
+function isPath(a: Reading, n: number): boolean {
+  if (a.terminated) return false;
+  if (a.spec.paths === 'all') return true;
+  if (a.spec.paths === 'after-first') return a.patternGiven || n > 0;
+  if (a.spec.paths === 'first') return n === 0;
+  return false;
+}
+
 /**
  * The arguments (the words after the command name) read by `spec`, or `null`
  * when a word is not in the table, or a word the shell expands sits where an
  * option could be.
  */
 export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null {
-  const valued = spec.valued ?? '';
-  const terminal = spec.terminal ?? '';
-  const longSwitches = spec.longSwitches ?? {};
-  const longValued = spec.longValued ?? [];
-  // Slices of the clusters, joined once: adding letter by letter would build a string of a million pieces.
-  const switches: string[] = [];
-  const longs: string[] = [];
-  const options: Word[] = [];
-  const operands: number[] = [];
-  let dashdash = -1;
-  let optionsDone = false;
-  let patternGiven = false;
-  let terminated = false;
-
-  for (let i = 0; i < words.length; i += 1) {
-    const w = words[i] as Word;
-    const v = w.value;
-    if (optionsDone) {
-      operands.push(i);
-      continue;
-    }
-    if (v === null) {
-      // `$FLAGS` may be an option: the reading would be a guess.
-      if (w.text.startsWith('-') || w.text.startsWith('"-') || w.text.startsWith("'-")) return null;
-      operands.push(i);
-      if (spec.permute !== true) optionsDone = true;
-      continue;
-    }
-    if (v === '--') {
-      dashdash = operands.length;
-      optionsDone = true;
-      continue;
-    }
-    if (v.startsWith('--')) {
-      const eq = v.indexOf('=');
-      const name = eq < 0 ? v : v.slice(0, eq);
-      if (eq < 0 && Object.hasOwn(longSwitches, name)) {
-        const meaning = longSwitches[name] as string;
-        if (meaning.length === 1) switches.push(meaning);
-        else longs.push(meaning === '' ? name : meaning);
-        continue;
-      }
-      if (longValued.includes(name)) {
-        if (eq >= 0) {
-          options.push(w);
-          continue;
-        }
-        const value = words[i + 1];
-        if (value === undefined) return null;
-        options.push(value.value === null ? { text: `${name}=${value.text}`, value: null } : word(`${name}=${value.value}`));
-        i += 1;
-        continue;
-      }
-      // `--x=y` cannot take the next word, whatever `--x` is; a bare unknown `--x` might.
-      if (eq >= 0) {
-        options.push(w);
-        continue;
-      }
-      return null;
-    }
-    if (v.length > 1 && v.startsWith('-')) {
-      if (spec.numeric === true && /^-\d+$/.test(v)) {
-        options.push(w);
-        continue;
-      }
-      let k = 1;
-      while (k < v.length && spec.switches.includes(v[k] as string)) k += 1;
-      if (k > 1) switches.push(v.slice(1, k));
-      if (k < v.length) {
-        const letter = v[k] as string;
-        if (!valued.includes(letter) && !terminal.includes(letter)) return null;
-        // The rest of the cluster is the value, or else the next word is.
-        const rest = v.slice(k + 1);
-        let value: Word | undefined = rest === '' ? words[i + 1] : word(rest);
-        if (rest === '') i += 1;
-        if (value === undefined) return null;
-        if (value.value !== null) value = word(value.value);
-        options.push(word(`-${letter}`), value);
-        if (spec.patternFlags?.includes(letter) === true) patternGiven = true;
-        if (terminal.includes(letter)) {
-          terminated = true;
-          optionsDone = true;
-        }
-      }
-      continue;
-    }
-    operands.push(i);
-    if (spec.permute !== true) optionsDone = true;
+  const a: Reading = { spec, words, i: 0, switches: [], longs: [], options: [], operands: [], dashdash: -1, optionsDone: false, patternGiven: false, terminated: false };
+  for (; a.i < words.length; a.i += 1) {
+    if (!readOne(a, words[a.i] as Word)) return null;
   }
-
-  const isPath = (n: number): boolean => {
-    if (terminated) return false;
-    if (spec.paths === 'all') return true;
-    if (spec.paths === 'after-first') return patternGiven || n > 0;
-    if (spec.paths === 'first') return n === 0;
-    return false;
-  };
   return {
-    switches: switches.join(''),
-    longs,
-    options,
-    operands: operands.map((at, n) => ({ at, path: isPath(n) })),
-    dashdash,
+    switches: a.switches.join(''),
+    longs: a.longs,
+    options: a.options,
+    operands: a.operands.map((at, n) => ({ at, path: isPath(a, n) })),
+    dashdash: a.dashdash,
   };
 }
 
