@@ -84,7 +84,9 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   if (cfg.onLimit !== 'ask') return undefined;
   const judged = judgeAll(call);
   // A spent allowance is denied by the guard without a second ask.
-  if (spentKeys(state.allowances, cfg.exemptionCeiling, call.agent, exemptUses(state.turns, call, judged)).length > 0) return undefined;
+  if (state.allowances !== null && cfg.exemptionCeiling !== null && spentKeys(state.allowances, cfg.exemptionCeiling, call.agent, exemptUses(state.turns, call, judged)).length > 0) {
+    return undefined;
+  }
   const hits = blockingHits(state.turns, call, judged);
   // A refused measure is denied by the guard without asking again this turn.
   if (hits.length === 0 || hits.some((hit) => state.turns.isRefused(call.agent, hit.key))) return undefined;
