@@ -1,16 +1,19 @@
 /**
  * dsh-repeat-tool-breaker: escalating repeat and failure detection for DSH
  * tool calls. This file is wiring only: four registrations over the breaker
- * and the opt-in duplicated-context track.
+ * and the opt-in duplicated-context track, and the live settings namespace
+ * where the host has a settings service.
  */
 import type { Dispose, HostContext, PreToolDecision, PostToolDecision } from './lib/host.js';
 import { createBreaker } from './lib/breaker.js';
 import { resolveConfig } from './lib/config.js';
-import { createDuplicateText } from './lib/duplicate-text.js';
+import { createDuplicateText, type DuplicateText } from './lib/duplicate-text.js';
 import { safely, withNotices } from './lib/hook.js';
 import { PLUGIN_NAME } from './lib/notice.js';
+import { offerSettings } from './lib/settings.js';
 
 export { DEFAULTS, resolveConfig } from './lib/config.js';
+export { SETTINGS_NAMESPACE } from './lib/settings.js';
 export type { BreakerConfig, DuplicateTextConfig, LocalHosts, OnLimit, Progress, SequenceConfig } from './lib/config.js';
 export type { HostContext, Notice, ToolExecution, ToolResult } from './lib/host.js';
 
@@ -34,7 +37,7 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
   return (ctx, config = {}) => {
     const cfg = resolveConfig(config);
     const breaker = createBreaker(cfg);
-    const duplicates = cfg.duplicateText === null ? null : createDuplicateText(cfg.duplicateText, options.now);
+    let duplicates: DuplicateText | null = null;
     const disposers: Dispose[] = [
       ctx.on('tools/pre-execute', async (exec, next): Promise<PreToolDecision> => {
         return safely(() => breaker.ask(exec), undefined) ?? next();
@@ -46,12 +49,20 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
       }),
       ctx.on('agent/pre-step', (payload, next) => {
         safely(() => breaker.reset(payload), undefined);
-        if (duplicates === null) return next();
+        // After the reset, so that a human message brings the latest settings.
+        const textCfg = safely(() => {
+          const agent: unknown = payload.agent;
+          return typeof agent === 'object' && agent !== null ? breaker.configOf(agent).duplicateText : null;
+        }, null);
+        if (textCfg === null) return next();
+        const track = (duplicates ??= createDuplicateText(textCfg, options.now));
         // The notice joins the messages the rest of the waterfall lets into the step
         // (`@deepseek-ai/dsh-agent-loop` appends each as a `user/message`).
-        return Promise.resolve(next()).then((decision) => safely(() => duplicates.review(payload, decision), decision));
+        return Promise.resolve(next()).then((decision) => safely(() => track.review(payload, decision, textCfg), decision));
       }),
     ];
+    const settings = offerSettings(ctx, config, cfg, (next) => breaker.configure(next));
+    if (settings !== undefined) disposers.push(settings);
     return () => {
       for (const dispose of disposers) safely(dispose, undefined);
     };

@@ -30,6 +30,30 @@ const PLUGINS: [string, PluginLike][] = [
   ['reference', await load('reference-breaker')],
 ];
 
+/**
+ * The port beside a settings service whose saved value differs from the row
+ * config (one host alias no call uses): every call then takes the per-agent
+ * policy path of live settings (src/lib/policy.ts) instead of the load-time one.
+ */
+function withSettingsChanged(port: PluginLike): PluginLike {
+  const apply = port.apply as (ctx: unknown, config?: unknown) => unknown;
+  const settings = {
+    register: (_ns: string, schema: (value: unknown) => Record<string, unknown>, options: { base?: unknown }) => {
+      const value = schema(options.base);
+      const saved = { ...value, hostAliases: { ...(value.hostAliases as object), 'saved.invalid': 'saved.invalid' } };
+      return { get: () => saved, watch: () => () => undefined };
+    },
+  };
+  const inject = (_deps: string[], callback: (sctx: unknown) => void): { dispose(): void } => {
+    callback({ settings });
+    return { dispose: () => undefined };
+  };
+  return { apply: ((ctx: object, config?: unknown) => apply({ ...ctx, inject }, config)) as PluginLike['apply'] };
+}
+
+/** Realistic sessions only: the port as above, against the same reference. */
+const LIVE: [string, PluginLike] = ['port, settings changed', withSettingsChanged((PLUGINS[0] as [string, PluginLike])[1])];
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -109,13 +133,20 @@ function usableSessions(count: number): Session[] {
 async function realistic(): Promise<void> {
   const sessions = usableSessions(quick ? 100 : 300);
   const rounds = quick ? 3 : 7;
-  const perCall: Record<string, number[]> = { port: [], reference: [] };
+  const perCall: Record<string, number[]> = { port: [], reference: [], [LIVE[0]]: [], 'port, act on': [] };
+  // Beside the two plugins: the port after a live settings change, and the port with the opt-in act: measure on.
+  const identity = (config: unknown): unknown => config;
+  const contestants: [string, PluginLike, (config: unknown) => unknown][] = [
+    ...PLUGINS.map(([label, plugin]): [string, PluginLike, (config: unknown) => unknown] => [label, plugin, identity]),
+    [LIVE[0], LIVE[1], identity],
+    ['port, act on', PLUGINS[0]?.[1] as PluginLike, withAct],
+  ];
   let callsPerRound = 0;
   for (let round = 0; round < rounds; round += 1) {
     // Interleaved: the order alternates each round so neither plugin always runs on a warmer heap.
-    const order = round % 2 === 0 ? PLUGINS : [...PLUGINS].reverse();
-    for (const [label, plugin] of order) {
-      const prepared = sessions.map((session) => ({ config: cloneData(session.config), agents: session.agents, steps: prepare(session) }));
+    const order = round % 2 === 0 ? contestants : [...contestants].reverse();
+    for (const [label, plugin, configure] of order) {
+      const prepared = sessions.map((session) => ({ config: configure(cloneData(session.config)), agents: session.agents, steps: prepare(session) }));
       gc();
       let ms = 0;
       let calls = 0;
@@ -139,7 +170,21 @@ async function realistic(): Promise<void> {
   console.log('|---|---:|---|');
   console.log(`| port | ${fmt(port)} | ${(perCall.port ?? []).map(fmt).join(', ')} |`);
   console.log(`| reference 0.5.2 | ${fmt(reference)} | ${(perCall.reference ?? []).map(fmt).join(', ')} |`);
-  console.log(`\n**port / reference = ${(port / reference).toFixed(2)}**\n`);
+  const live = median(perCall[LIVE[0]] ?? []);
+  console.log(`| ${LIVE[0]} | ${fmt(live)} | ${(perCall[LIVE[0]] ?? []).map(fmt).join(', ')} |`);
+  const withActOn = median(perCall['port, act on'] ?? []);
+  console.log(`| port, \`limits.act: 12\` | ${fmt(withActOn)} | ${(perCall['port, act on'] ?? []).map(fmt).join(', ')} |`);
+  console.log(
+    `\n**port / reference = ${(port / reference).toFixed(2)}**; with settings changed: ${(live / reference).toFixed(2)}; ` +
+      `with the opt-in act: measure on: ${(withActOn / reference).toFixed(2)}\n`,
+  );
+}
+
+/** A session's config with the opt-in act: measure on (a cap of 12), its other limits kept. */
+function withAct(config: unknown): unknown {
+  if (typeof config !== 'object' || config === null) return { limits: { act: 12 } };
+  const limits = (config as { limits?: unknown }).limits;
+  return { ...config, limits: { ...(typeof limits === 'object' && limits !== null ? limits : {}), act: 12 } };
 }
 
 // ---------------------------------------------------------------- curves

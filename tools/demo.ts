@@ -121,7 +121,7 @@ async function stuckSession(): Promise<void> {
   const denied = host.log.filter((o) => o.denied).length;
   console.log(`\n${bold('done')}: ${host.log.length} calls, ${host.log.filter((o) => o.ran).length} ran, ${denied} denied, ${host.log.reduce((n, o) => n + o.notices.length, 0)} notices, ${host.log.filter((o) => o.asked).length} asks.`);
   host.dispose();
-  console.log(dim('The opt-in tracks (sequence, progress-aware gating, exemption ceiling, duplicated context): npm run demo -- --opt-in'));
+  console.log(dim('The opt-in tracks (sequence, progress-aware gating, exemption ceiling, duplicated context) and the act: measure: npm run demo -- --opt-in'));
 }
 
 if (process.argv.slice(2).includes('--opt-in')) await optInAct();

@@ -5,7 +5,9 @@
  * For each scenario: the real `dsh` 0.1.0-rc.8, headless under Node 22, in a
  * throwaway `DSH_HOME` where the packed plugin was installed as a profile
  * bundle (`dsh plugin add <tgz>`) and configured from the profile's own patch
- * layer; a scripted mock model (`test/host/lib/mock-model.ts`) plays the agent;
+ * layer; a scripted mock model (`test/host/lib/mock-model.ts`) plays the agent,
+ * streaming every answer as a real provider does (reasoning, arguments in
+ * pieces at seeded points, several calls in one answer where a scenario says);
  * a local web site (`test/host/lib/site.ts`) answers every fetch, reached under
  * made-up names through curl's `--connect-to`, so nothing leaves the machine.
  * The session log DSH writes (`session.jsonl.zstd`, its default) is copied
@@ -35,7 +37,9 @@ import { dirname, join } from 'node:path';
 
 import { addPlugin, configYaml, dshEnv, exec, headlessArgs, infraOverlay, profilePatch } from '../test/host/lib/dsh.js';
 import { HOST_DIR, NODE22, REPO_DIR, WORK_DIR } from '../test/host/lib/env.js';
-import { startMockModel, type ScriptedCall } from '../test/host/lib/mock-model.js';
+import { startMockModel, type ScriptedCall, type ScriptedStep, type Streaming } from '../test/host/lib/mock-model.js';
+import { callsOf } from '../test/host/lib/stream.js';
+import { deriveSeed } from '../test/support/prng.js';
 import { checkHost, installHost, pack, run } from '../test/host/lib/setup.js';
 import { findSessionLogs, readSessionLog } from '../test/host/lib/session-log.js';
 import { startSite, type Page, type Site } from '../test/host/lib/site.js';
@@ -45,6 +49,8 @@ import { CORPUS_DIR, LOG_FILE, PLAIN_LOG_FILE, type Label, type Recorded } from 
 const PLUGIN_ID = 'repeat-tool-breaker';
 const ROOT = join(WORK_DIR, 'record');
 const RUN_TIMEOUT_MS = 180_000;
+/** The corpus's streams: arguments in 2–6 pieces, cut at points drawn from this seed (one derived seed per scenario). */
+const CORPUS_SEED = 0x5eed;
 
 interface Fixture {
   /** `http://127.0.0.1:<port>` of the local site. */
@@ -58,6 +64,19 @@ interface Expectation {
   readonly denied: readonly (readonly [number, 'plugin' | 'approval'])[];
   /** The calls followed by breaker notices, in order. */
   readonly noticesAfter: readonly number[];
+  /** The calls DSH skipped after a stop (default none). */
+  readonly skipped?: readonly number[];
+}
+
+/** What the scripted operator does during the run (`test/host/lib/operator.ts`). */
+interface Operator {
+  /** Type `text` into the running turn after this many settled calls. */
+  readonly afterCall?: number;
+  readonly text?: string;
+  /** Press Stop `stopAfterMs` after the body of this call (counted from 1) started, then type `thenText` as the next turn. */
+  readonly stopDuring?: number;
+  readonly stopAfterMs?: number;
+  readonly thenText?: string;
 }
 
 interface Scenario {
@@ -70,9 +89,10 @@ interface Scenario {
   readonly plain?: boolean;
   /** Files to create in the workspace before the run. */
   readonly files?: Readonly<Record<string, string>>;
-  /** A human message typed into the running turn after this many settled calls. */
-  readonly operator?: { readonly afterCall: number; readonly text: string };
-  readonly script: (fixture: Fixture) => ScriptedCall[];
+  /** What a person at the keyboard does during the run. */
+  readonly operator?: Operator;
+  /** The model's steps: a call, or several calls in one answer. */
+  readonly script: (fixture: Fixture) => ScriptedStep[];
   /** What the live trajectory must show, or the scenario is not written. */
   readonly expect: Expectation;
 }
@@ -92,6 +112,17 @@ function route(url: URL): Page {
 /* ── the scenarios ──────────────────────────────────────────────────────── */
 
 const bash = (command: string, description: string): ScriptedCall => ({ name: 'bash', arguments: { command, description } });
+const readFile = (path: string): ScriptedCall => ({ name: 'read', arguments: { file_path: path } });
+
+/** A tiny project with a bug to fix (`sum` subtracts). */
+const SMALL_PROJECT: Readonly<Record<string, string>> = {
+  'package.json': '{ "name": "demo", "version": "1.0.0", "type": "module" }\n',
+  'src/sum.js': 'export function sum(a, b) {\n  return a - b;\n}\n',
+  'test/sum.test.js':
+    "import { sum } from '../src/sum.js';\nif (sum(2, 3) !== 5) { console.error('sum is wrong'); process.exit(1); }\nconsole.log('ok');\n",
+  'README.md': '# demo\n\nAdds numbers.\n',
+  'CHANGELOG.md': '# Changelog\n\n- First release.\n',
+};
 
 /** Whatever is wrong with a live trajectory for what the scenario is meant to show (empty: write it). */
 function problems(trajectory: readonly TrajectoryEntry[], expected: Expectation, calls: number): string[] {
@@ -111,6 +142,11 @@ function problems(trajectory: readonly TrajectoryEntry[], expected: Expectation,
     trajectory.filter((e) => e.notices.length > 0).map((e) => e.call),
     expected.noticesAfter,
   );
+  compare(
+    'calls skipped',
+    trajectory.filter((e) => e.outcome === 'skipped').map((e) => e.call),
+    expected.skipped ?? [],
+  );
   return found;
 }
 
@@ -122,11 +158,10 @@ const SCENARIOS: Scenario[] = [
       'Ordinary work on a small project: reads, a glob, a few distinct shell commands, two fetches, an edit and a test run. Nothing repeats enough to matter.',
     config: {},
     files: {
-      'package.json': '{ "name": "demo", "version": "1.0.0", "type": "module" }\n',
-      'src/sum.js': 'export function sum(a, b) {\n  return a - b;\n}\n',
-      'test/sum.test.js':
-        "import { sum } from '../src/sum.js';\nif (sum(2, 3) !== 5) { console.error('sum is wrong'); process.exit(1); }\nconsole.log('ok');\n",
-      'README.md': '# demo\n\nAdds numbers.\n',
+      'package.json': SMALL_PROJECT['package.json']!,
+      'src/sum.js': SMALL_PROJECT['src/sum.js']!,
+      'test/sum.test.js': SMALL_PROJECT['test/sum.test.js']!,
+      'README.md': SMALL_PROJECT['README.md']!,
     },
     script: ({ connect }) => [
       bash('ls -la', 'look around'),
@@ -268,6 +303,61 @@ const SCENARIOS: Scenario[] = [
       ),
     expect: { denied: [], noticesAfter: [7, 16] },
   },
+  {
+    name: 'parallel-reads',
+    label: 'stuck',
+    description:
+      'The agent re-reads one build log: one `read`, then steps of three identical `read` calls in one answer, which DSH runs as a parallel pool (policy for each call in model order, then the bodies, then post-execute in model order). Shipped defaults: advisories at 7 and 11; the gate falls inside the fifth step, where calls 12 and 13 both pass their policy before the first refusal settles, so both are asked about and both refused by the approval layer (no answerer); 14–16 are denied by the plugin.',
+    config: {},
+    files: { 'logs/build.log': 'step 1/5 compile: ok\nstep 2/5 lint: ok\nstep 3/5 test: running\n' },
+    script: () => [readFile('logs/build.log'), ...Array.from({ length: 5 }, () => [1, 2, 3].map(() => readFile('logs/build.log')))],
+    expect: {
+      denied: [
+        [12, 'approval'],
+        [13, 'approval'],
+        [14, 'plugin'],
+        [15, 'plugin'],
+        [16, 'plugin'],
+      ],
+      noticesAfter: [7, 11],
+    },
+  },
+  {
+    name: 'parallel-mixed',
+    label: 'good',
+    description:
+      'Ordinary work in steps of several calls: parallel-safe reads pooled, exclusive shell commands and an edit as barriers between them (a step of read, bash, read runs as three groups). Nothing repeats enough to matter.',
+    config: {},
+    files: SMALL_PROJECT,
+    script: () => [
+      [readFile('README.md'), readFile('src/sum.js'), readFile('test/sum.test.js')],
+      [bash('node test/sum.test.js', 'run the test'), readFile('package.json')],
+      [readFile('src/sum.js'), bash('grep -n "a - b" src/sum.js', 'find the bug'), readFile('test/sum.test.js')],
+      { name: 'edit', arguments: { file_path: 'src/sum.js', old_string: 'a - b', new_string: 'a + b' } },
+      [bash('node test/sum.test.js', 'run the test again'), readFile('src/sum.js'), readFile('README.md')],
+    ],
+    expect: { denied: [], noticesAfter: [] },
+  },
+  {
+    name: 'stopped-step',
+    label: 'good',
+    description:
+      'The operator stops a step: the agent reads two files in parallel, then answers with a slow test suite and two more reads. The operator presses Stop while the suite runs (what the web UI\'s stop button does): DSH aborts the command and logs the two reads of that step as skipped, never started and never shown to the plugin. The operator then asks for the quick test; the agent runs it and does the two reads.',
+    config: {},
+    files: { ...SMALL_PROJECT, 'test/slow.test.sh': 'sleep 30\necho slow suite done\n' },
+    operator: {
+      stopDuring: 3,
+      stopAfterMs: 300,
+      thenText: 'That suite takes minutes. Skip it and run the quick test instead.',
+    },
+    script: () => [
+      [readFile('README.md'), readFile('src/sum.js')],
+      [bash('sh test/slow.test.sh', 'run the full suite'), readFile('CHANGELOG.md'), readFile('package.json')],
+      bash('node test/sum.test.js', 'run the quick test'),
+      [readFile('CHANGELOG.md'), readFile('package.json')],
+    ],
+    expect: { denied: [], noticesAfter: [], skipped: [4, 5] },
+  },
 ];
 
 /* ── recording ──────────────────────────────────────────────────────────── */
@@ -288,6 +378,7 @@ function writeFiles(dir: string, files: Readonly<Record<string, string>>): void 
 
 /** Records one scenario; its files go to `staging/<name>/`, to be moved into the corpus once every scenario passed. */
 async function record(scenario: Scenario, home: string, pnpmStore: string, staging: string): Promise<Recording> {
+  const streaming: Streaming = { seed: deriveSeed(CORPUS_SEED, SCENARIOS.indexOf(scenario)), pieces: [2, 6] };
   const scratch = join(ROOT, 'runs', scenario.name);
   const workspace = join(scratch, 'workspace');
   rmSync(scratch, { recursive: true, force: true });
@@ -296,7 +387,8 @@ async function record(scenario: Scenario, home: string, pnpmStore: string, stagi
 
   const site: Site = await startSite(route, { maxSeconds: RUN_TIMEOUT_MS / 1000 });
   const fixture: Fixture = { site: site.url, connect: `--connect-to ::127.0.0.1:${site.port}` };
-  const model = await startMockModel({ script: scenario.script(fixture), maxRequests: 400, maxSeconds: RUN_TIMEOUT_MS / 1000 });
+  const script = scenario.script(fixture);
+  const model = await startMockModel({ script, streaming, maxRequests: 400, maxSeconds: RUN_TIMEOUT_MS / 1000 });
   try {
     const overlays = [join(scratch, 'infra.patch.yml')];
     writeFileSync(overlays[0]!, infraOverlay(home, { plainLog: false }));
@@ -304,7 +396,7 @@ async function record(scenario: Scenario, home: string, pnpmStore: string, stagi
       const operator = join(scratch, 'operator.patch.yml');
       writeFileSync(
         operator,
-        `- insert:\n    - id: scripted-operator\n      name: ${JSON.stringify(join(HOST_DIR, 'lib', 'operator.ts'))}\n${configYaml(scenario.operator, '      ')}`,
+        `- insert:\n    - id: scripted-operator\n      name: ${JSON.stringify(join(HOST_DIR, 'lib', 'operator.ts'))}\n${configYaml({ ...scenario.operator }, '      ')}`,
       );
       overlays.push(operator);
     }
@@ -322,7 +414,7 @@ async function record(scenario: Scenario, home: string, pnpmStore: string, stagi
       throw new Error(`expected one new ${LOG_FILE}, found ${JSON.stringify(fresh)}`);
     const logPath = fresh[0]!;
     const trajectory = liveTrajectory(readSessionLog(logPath));
-    const wrong = problems(trajectory, scenario.expect, scenario.script(fixture).length);
+    const wrong = problems(trajectory, scenario.expect, script.flatMap(callsOf).length);
     if (wrong.length > 0) {
       throw new Error(
         `${scenario.name} does not show what it is meant to (see ${scratch}):\n  ${wrong.join('\n  ')}\n${describe(trajectory)}`,
@@ -345,7 +437,7 @@ function describe(trajectory: readonly TrajectoryEntry[]): string {
   return trajectory
     .map(
       (e) =>
-        `  ${String(e.call).padStart(2)}. ${e.tool.padEnd(5)} ${e.outcome === 'ran' ? 'ran' : `denied by ${e.by ?? '?'}`}${e.notices.map((n) => ` [${n}]`).join('')}`,
+        `  ${String(e.call).padStart(2)}. ${e.tool.padEnd(5)} ${e.outcome === 'denied' ? `denied by ${e.by ?? '?'}` : e.outcome}${e.notices.map((n) => ` [${n}]`).join('')}`,
     )
     .join('\n');
 }
@@ -354,9 +446,11 @@ function summary(r: Recording): string {
   const t = r.trajectory;
   const denials = t.filter((e) => e.outcome === 'denied').map((e) => `${e.call}${e.by === 'approval' ? 'a' : 'p'}`);
   const notices = t.flatMap((e) => e.notices.map(() => e.call));
+  const skipped = t.filter((e) => e.outcome === 'skipped').map((e) => e.call);
   return (
     `${r.scenario.name.padEnd(24)} ${r.scenario.label.padEnd(5)} ${String(t.length).padStart(2)} calls, ` +
-    `denied [${denials.join(' ')}], notices at [${notices.join(' ')}], ${r.bytes} B, ${(r.ms / 1000).toFixed(1)} s`
+    `denied [${denials.join(' ')}], notices at [${notices.join(' ')}], skipped [${skipped.join(' ')}], ` +
+    `${r.bytes} B, ${(r.ms / 1000).toFixed(1)} s`
   );
 }
 

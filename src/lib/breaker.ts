@@ -4,14 +4,17 @@
  * human message resets. The tracks (occurrence, failure, and the opt-in
  * sequence track) merge into one list of hits before exemptions and refusals
  * apply, so there is one gate and one way to get stuck. Each opt-in feature has
- * its own book, created only when configured, so that off costs nothing.
+ * its own book, created when a policy first needs it, so that off costs nothing.
+ *
+ * Each call is judged by its agent's policy (policy.ts), fixed when the call is
+ * first seen: the load-time config, until settings change while the plugin runs.
  */
 import type { BreakerConfig } from './config.js';
 import type { Agent, Notice, PreStepPayload } from './host.js';
 import type { Hit } from './message.js';
 import type { Mark } from './mark.js';
 import { readCall } from './call.js';
-import { createAllowanceBook } from './ceiling.js';
+import { createAllowanceBook, type AllowanceBook } from './ceiling.js';
 import { firstVerb } from './command.js';
 import { classifyFailure } from './failure.js';
 import { fingerprints, isShell } from './fingerprint.js';
@@ -23,16 +26,16 @@ import {
   denyMessage,
   failWarnMessage,
   preview,
-  renderHead,
+  quoteResult,
   spentMessage,
   summarizeMessage,
   warnMessage,
 } from './message.js';
 import { createNotice, cycleSummary, failureSummary, occurrenceSummary } from './notice.js';
 import { own } from './own.js';
-import { createProgressBook, isActionKey, resultDigest } from './progress.js';
-import { compileScope } from './scope.js';
-import { createSequenceBook, cycleKey, findCycle, type Cycle, type Step } from './sequence.js';
+import { createPolicyBook, type Policy } from './policy.js';
+import { createProgressBook, isActionKey, resultDigest, type ProgressBook } from './progress.js';
+import { createSequenceBook, cycleKey, findCycle, type Cycle, type SequenceBook, type Step } from './sequence.js';
 import { failureWarning, occurrenceStage, type Warning } from './stage.js';
 import { createTracker } from './tracker.js';
 
@@ -43,6 +46,8 @@ interface GateHit extends Hit {
 /** A tracked call, read and fingerprinted once, whichever hook sees it first. */
 interface Measured {
   readonly agent: Agent;
+  /** The agent's policy when the call was first seen; every hook judges the call by it. */
+  readonly policy: Policy;
   readonly name: string;
   readonly command: string | undefined;
   readonly marks: readonly Mark[];
@@ -72,8 +77,12 @@ export interface Breaker {
   guard(exec: unknown): string | undefined;
   /** `tools/post-execute`: settles the outcome and returns the notices owed, failure first. */
   settle(exec: unknown, result: unknown): Notice[];
-  /** `agent/pre-step`: a human message among the claimed ones resets that agent. */
+  /** `agent/pre-step`: a human message among the claimed ones resets that agent (and gives it the latest settings). */
   reset(payload: PreStepPayload): void;
+  /** A saved settings change: tightening reaches agents at once, the rest at their next human message. */
+  configure(cfg: BreakerConfig): void;
+  /** The configuration the agent's next call is judged by. */
+  configOf(agent: Agent): BreakerConfig;
 }
 
 function commandOf(args: unknown): string | undefined {
@@ -100,18 +109,24 @@ function hasHumanMessage(messages: unknown): boolean {
   return Array.isArray(messages) && messages.some((message) => safeMember(safeMember(message, 'source'), 'kind') === 'user');
 }
 
-export function createBreaker(cfg: BreakerConfig): Breaker {
-  const tracked = compileScope(cfg);
-  const tracker = createTracker(cfg.window);
+export function createBreaker(initial: BreakerConfig): Breaker {
+  const tracker = createTracker(initial.window);
   const measured = new WeakMap<object, Measured | null>();
   const pending = new WeakMap<object, PendingAsk>();
   const deniedByUs = new WeakSet<object>();
   const advisories = new WeakMap<object, Notice>();
   const cycleNotices = new WeakMap<object, Notice>();
-  const sequence = cfg.sequence;
-  const sequences = sequence === null ? null : createSequenceBook(cfg.window);
-  const progress = cfg.progress === 'results' ? createProgressBook(cfg.window) : null;
-  const allowances = cfg.exemptionCeiling === null ? null : createAllowanceBook(cfg.exemptionCeiling);
+  let sequences: SequenceBook | null = null;
+  let progress: ProgressBook | null = null;
+  let allowances: AllowanceBook | null = null;
+  const sequenceBook = (): SequenceBook => (sequences ??= createSequenceBook(initial.window));
+  const progressBook = (): ProgressBook => (progress ??= createProgressBook(initial.window));
+  const allowanceBook = (ceiling: number): AllowanceBook => (allowances ??= createAllowanceBook(ceiling));
+  const policies = createPolicyBook(initial, (agent, before, after) => {
+    // A ceiling set mid-turn covers exemptions approved before it: their allowance starts now.
+    const ceiling = after.cfg.exemptionCeiling;
+    if (before.cfg.exemptionCeiling === null && ceiling !== null) allowanceBook(ceiling).grant(agent, tracker.exempted(agent));
+  });
 
   /** The call's measures, or `null` when it is transparent (no agent, untracked, unreadable). */
   const measure = (exec: unknown): Measured | null => {
@@ -120,13 +135,15 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
     if (known !== undefined) return known;
     const call = readCall(exec);
     let result: Measured | null = null;
-    if (call.agent !== null && tracked(call.name)) {
+    const policy = call.agent === null ? null : policies.of(call.agent);
+    if (call.agent !== null && policy !== null && policy.tracked(call.name)) {
+      const { cfg } = policy;
       const { fps } = fingerprints(call, cfg);
       const command = isShell(call.name) ? commandOf(call.args) : undefined;
       const marks = markAll(fps, cfg);
       const exact = marks[0];
-      const step = sequences === null || exact === undefined ? null : stepOf(call.name, command, fps[0] as string, exact.key);
-      result = { agent: call.agent, name: call.name, command, marks, step };
+      const step = cfg.sequence === null || exact === undefined ? null : stepOf(call.name, command, fps[0] as string, exact.key);
+      result = { agent: call.agent, policy, name: call.name, command, marks, step };
     }
     measured.set(exec, result);
     return result;
@@ -134,6 +151,7 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
 
   /** The cycle the call continues, once it has come round `sequence.count` times; else `null`. */
   const continued = (call: Measured): Continued | null => {
+    const { sequence } = call.policy.cfg;
     if (sequences === null || sequence === null || call.step === null) return null;
     const keys = sequences.keys(call.agent);
     const cycle = findCycle(keys, call.step.key, sequence.length);
@@ -154,14 +172,16 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
     };
   };
 
-  /** Whether the call would go round a cycle that has already come round `limit` times. */
-  const pastLimit = (cont: Continued | null): cont is Continued =>
-    cont !== null && sequence !== null && sequence.limit !== null && cont.cycle.run > sequence.limit * cont.cycle.period;
+  /** The cycle limit the call would go past, or `null`. */
+  const limitPassed = (call: Measured, cont: Continued | null): number | null => {
+    const limit = call.policy.cfg.sequence?.limit ?? null;
+    return cont !== null && limit !== null && cont.cycle.run > limit * cont.cycle.period ? limit : null;
+  };
 
   /** The exemptions this call would use: its exempt measures, and an exempt cycle it continues past the limit. */
   const exemptUses = (call: Measured, cont: Continued | null): string[] => {
     const keys = call.marks.filter((mark) => tracker.isExempt(call.agent, mark.key)).map((mark) => mark.key);
-    if (pastLimit(cont) && tracker.isExempt(call.agent, cont.key)) keys.push(cont.key);
+    if (cont !== null && limitPassed(call, cont) !== null && tracker.isExempt(call.agent, cont.key)) keys.push(cont.key);
     return keys;
   };
 
@@ -172,7 +192,7 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
    */
   const blockingHits = (call: Measured, cont: Continued | null): GateHit[] => {
     const hits: GateHit[] = [];
-    const { agent, marks } = call;
+    const { agent, marks, policy: { cfg } } = call;
     if (cfg.failLimit !== null) {
       for (const mark of marks) {
         if (!isEnabled(mark)) continue;
@@ -184,25 +204,28 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
     }
     for (const mark of marks) {
       const count = tracker.count(agent, mark.key) + 1;
-      if (count >= mark.cap && (progress === null || !progress.varied(agent, mark.key))) {
+      if (count >= mark.cap && (progress === null || cfg.progress !== 'results' || !progress.varied(agent, mark.key))) {
         hits.push({ key: mark.key, quote: mark.quote, track: 'repeat', count, cap: mark.cap, failure: null });
       }
     }
-    if (pastLimit(cont) && sequence !== null && sequence.limit !== null) {
+    const limit = limitPassed(call, cont);
+    if (cont !== null && limit !== null) {
       const done = Math.floor((cont.cycle.run - 1) / cont.cycle.period);
-      hits.push({ key: cont.key, quote: cont.next, track: 'sequence', count: done, cap: sequence.limit, failure: null });
+      hits.push({ key: cont.key, quote: cont.next, track: 'sequence', count: done, cap: limit, failure: null });
     }
     return hits.filter((hit) => !tracker.isExempt(agent, hit.key));
   };
 
   return {
     ask(exec) {
-      if (cfg.onLimit !== 'ask') return undefined;
       const call = measure(exec);
       if (call === null) return undefined;
+      const { cfg } = call.policy;
+      if (cfg.onLimit !== 'ask') return undefined;
       const cont = continued(call);
       // A spent allowance is denied by the guard without a second ask.
-      if (allowances !== null && exemptUses(call, cont).some((key) => allowances.isSpent(call.agent, key))) return undefined;
+      const ceiling = cfg.exemptionCeiling;
+      if (allowances !== null && ceiling !== null && exemptUses(call, cont).some((key) => allowances?.isSpent(call.agent, key, ceiling))) return undefined;
       const hits = blockingHits(call, cont);
       // A refused measure is denied by the guard without asking again this turn.
       if (hits.length === 0 || hits.some((hit) => tracker.isRefused(call.agent, hit.key))) return undefined;
@@ -214,7 +237,8 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
     guard(exec) {
       const call = measure(exec);
       if (call === null) return undefined;
-      const { agent, marks } = call;
+      const { agent, marks, policy: { cfg } } = call;
+      const ceiling = cfg.exemptionCeiling;
       const approved = pending.get(exec as object);
       let granted: readonly string[] = [];
       if (approved !== undefined) {
@@ -222,31 +246,30 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
         pending.delete(exec as object);
         granted = approved.hits.map((hit) => hit.key);
         tracker.exempt(agent, granted);
-        allowances?.grant(agent, granted);
+        if (ceiling !== null) allowanceBook(ceiling).grant(agent, granted);
       }
       const cont = continued(call);
       // The attempt joins the history whatever the verdict: a denied call is the model going round all the same.
-      if (call.step !== null) sequences?.record(agent, call.step);
+      if (call.step !== null) sequenceBook().record(agent, call.step, cfg.window);
       // The approved call itself is what the operator said yes to; the allowance counts the calls after it.
-      const uses = allowances === null ? [] : exemptUses(call, cont).filter((key) => !granted.includes(key));
-      if (allowances !== null && cfg.exemptionCeiling !== null) {
-        const spent = uses.filter((key) => allowances.isSpent(agent, key));
+      const uses = allowances === null || ceiling === null ? [] : exemptUses(call, cont).filter((key) => !granted.includes(key));
+      if (allowances !== null && ceiling !== null) {
+        const spent = uses.filter((key) => allowances?.isSpent(agent, key, ceiling));
         if (spent.length > 0) {
           deniedByUs.add(exec as object);
           const quotes = spent.map((key) => (key === cont?.key ? cont.next : (marks.find((mark) => mark.key === key)?.quote ?? key)));
-          return own(spentMessage(call.name, quotes, cfg.exemptionCeiling, tracker.lastResult(agent), cfg.resultPreviewChars));
+          return own(spentMessage(call.name, quotes, ceiling, tracker.lastResult(agent)));
         }
       }
       const hits = blockingHits(call, cont);
       if (hits.length > 0) {
         deniedByUs.add(exec as object);
         // Only what hit is spent: the call never touched its other resources. A cycle has no slot in the window.
-        tracker.commit(agent, hits.filter((hit) => hit.track !== 'sequence').map((hit) => hit.key));
+        tracker.commit(agent, hits.filter((hit) => hit.track !== 'sequence').map((hit) => hit.key), cfg.window);
         return own(denyMessage({
           name: call.name,
           hits,
           lastResult: tracker.lastResult(agent),
-          resultPreviewChars: cfg.resultPreviewChars,
           refused: hits.every((hit) => tracker.isRefused(agent, hit.key)),
         }));
       }
@@ -256,12 +279,13 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
         advisories.set(exec as object, createNotice(text, occurrenceSummary(stage.mark.label, stage.count)));
       }
       // One notice per crossing: the run passes `count` periods exactly once until the cycle breaks.
+      const { sequence } = cfg;
       if (sequence !== null && cont !== null && cont.cycle.run === sequence.count * cont.cycle.period && !tracker.isExempt(agent, cont.key)) {
         const text = cycleMessage(cont.quote, cont.cycle.period, sequence.count, sequence.limit);
         cycleNotices.set(exec as object, createNotice(text, cycleSummary(cont.briefs, sequence.count)));
       }
       allowances?.spend(agent, uses);
-      tracker.commit(agent, marks.map((mark) => mark.key));
+      tracker.commit(agent, marks.map((mark) => mark.key), cfg.window);
       return undefined;
     },
 
@@ -269,15 +293,15 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
       const owed: Notice[] = [];
       const call = measure(exec);
       if (call !== null) {
-        const { agent, marks } = call;
+        const { agent, marks, policy: { cfg } } = call;
         const asked = pending.get(exec as object);
         if (asked !== undefined) {
           // Declined, unattended or cancelled: the budget is spent though the call never ran.
           pending.delete(exec as object);
           deniedByUs.add(exec as object);
           tracker.refuse(agent, asked.hits.map((hit) => hit.key));
-          tracker.commit(agent, asked.hits.filter((hit) => hit.track !== 'sequence').map((hit) => hit.key));
-          if (call.step !== null) sequences?.record(agent, call.step);
+          tracker.commit(agent, asked.hits.filter((hit) => hit.track !== 'sequence').map((hit) => hit.key), cfg.window);
+          if (call.step !== null) sequenceBook().record(agent, call.step, cfg.window);
         } else if (!deniedByUs.has(exec as object)) {
           const failure = classifyFailure(result, { shell: isShell(call.name), ...(call.command === undefined ? {} : { command: call.command }) });
           const counted = marks.filter((mark) => isEnabled(mark) && !tracker.isExempt(agent, mark.key));
@@ -288,11 +312,11 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
           });
           const top = failureWarning(warned);
           if (top !== null) owed.push(createNotice(failWarnMessage(top.mark.quote, top.streak, failure), failureSummary(top.mark.label, top.streak)));
-          if (progress !== null) {
+          if (cfg.progress === 'results') {
             const actions = marks.filter((mark) => isEnabled(mark) && isActionKey(mark.key)).map((mark) => mark.key);
-            progress.record(agent, actions, resultDigest(result, call.name, cfg.ignoreArgs));
+            progressBook().record(agent, actions, resultDigest(result, call.name, cfg.ignoreArgs), cfg.window);
           }
-          const head = renderHead(result, cfg.resultPreviewChars);
+          const head = quoteResult(result, cfg.resultPreviewChars);
           if (head !== '') tracker.setLastResult(agent, head);
         }
       }
@@ -319,7 +343,14 @@ export function createBreaker(cfg: BreakerConfig): Breaker {
         sequences?.reset(agent as Agent);
         progress?.reset(agent as Agent);
         allowances?.reset(agent as Agent);
+        policies.reset(agent as Agent);
       }
     },
+
+    configure(cfg) {
+      policies.update(cfg);
+    },
+
+    configOf: (agent) => policies.of(agent).cfg,
   };
 }

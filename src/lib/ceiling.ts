@@ -13,12 +13,12 @@ export interface AllowanceBook {
   grant(agent: Agent, keys: readonly string[]): void;
   /** One call used these exempt keys; keys without an allowance are ignored. */
   spend(agent: Agent, keys: readonly string[]): void;
-  /** Whether the key's allowance is used up. */
-  isSpent(agent: Agent, key: string): boolean;
+  /** Whether the key's allowance is used up (against the book's ceiling, or the agent's own). */
+  isSpent(agent: Agent, key: string, ceiling?: number): boolean;
   reset(agent: Agent): void;
 }
 
-export function createAllowanceBook(ceiling: number): AllowanceBook {
+export function createAllowanceBook(fixedCeiling: number): AllowanceBook {
   // Calls used per approved key, oldest approval first, at most BOOK_LIMIT keys (like the exemption book).
   const books = new WeakMap<Agent, Map<string, number>>();
   return {
@@ -38,7 +38,7 @@ export function createAllowanceBook(ceiling: number): AllowanceBook {
         if (used !== undefined) book.set(key, used + 1);
       }
     },
-    isSpent: (agent, key) => (books.get(agent)?.get(key) ?? 0) >= ceiling,
+    isSpent: (agent, key, ceiling = fixedCeiling) => (books.get(agent)?.get(key) ?? 0) >= ceiling,
     reset(agent) {
       books.delete(agent);
     },

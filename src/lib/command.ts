@@ -6,7 +6,7 @@
 import { tokenize } from './tokenize.js';
 
 /** `NAME=value`: an environment assignment in front of the real command. */
-function isAssignment(token: string): boolean {
+export function isAssignment(token: string): boolean {
   const first = token.charCodeAt(0);
   if (!(isLetter(first) || first === 0x5f)) return false;
   for (let i = 1; i < token.length; i += 1) {
@@ -26,7 +26,7 @@ function isDigit(code: number): boolean {
 }
 
 /** `timeout`'s duration: `30`, `2.5`, `30s`, `1m`, `2h`, `1d`. */
-function isDuration(token: string): boolean {
+export function isDuration(token: string): boolean {
   let end = token.length;
   const last = token.charCodeAt(end - 1);
   // Unit letters s, m, h, d.

@@ -112,6 +112,8 @@ export const DEFAULTS: BreakerConfig = deepFreeze({
     'family:http-fetch': null,
     'verb:curl': null,
     'verb:wget': null,
+    // Opt-in beyond 0.5.2: the spelling-insensitive action of a shell command (docs/act.md).
+    act: null,
   },
   // Opt-in behaviour beyond 0.5.2; off by default, so the defaults stay the reference's.
   sequence: null,

@@ -70,8 +70,9 @@ export interface DuplicateText {
    * `agent/pre-step`, once the rest of the waterfall has decided: records the
    * claimed messages and returns the decision, with one notice appended when a
    * text reached the threshold. Anything but an `enter` decision passes untouched.
+   * `cfg` is the agent's own when settings changed while the plugin runs.
    */
-  review(payload: PreStepPayload, decision: unknown): unknown;
+  review(payload: PreStepPayload, decision: unknown, cfg?: DuplicateTextConfig): unknown;
 }
 
 /**
@@ -200,7 +201,7 @@ function withNotice(decision: unknown, notice: Notice): unknown {
   return { ...(decision as object), messages: [...messages, notice] };
 }
 
-export function createDuplicateText(cfg: DuplicateTextConfig, now: () => number): DuplicateText {
+export function createDuplicateText(fixed: DuplicateTextConfig, now: () => number): DuplicateText {
   const books = new WeakMap<object, Book>();
 
   const bookOf = (agent: object): Book => {
@@ -213,7 +214,7 @@ export function createDuplicateText(cfg: DuplicateTextConfig, now: () => number)
   };
 
   /** Counts one occurrence; returns the text when this occurrence earns its notice. */
-  const record = (book: Book, digest: string, normalized: string, at: number, source: string, message: number): Duplicate | null => {
+  const record = (cfg: DuplicateTextConfig, book: Book, digest: string, normalized: string, at: number, source: string, message: number): Duplicate | null => {
     let text = book.texts.get(digest);
     if (text === undefined) {
       text = { preview: previewText(normalized), length: normalized.length, occurrences: [], silentUntil: Number.NEGATIVE_INFINITY };
@@ -242,7 +243,7 @@ export function createDuplicateText(cfg: DuplicateTextConfig, now: () => number)
   };
 
   return {
-    review(payload, decision) {
+    review(payload, decision, cfg = fixed) {
       if (safeMember(decision, 'kind') !== 'enter') return decision;
       const agent = safeMember(payload, 'agent');
       const messages = safeMember(payload, 'messages');
@@ -271,7 +272,7 @@ export function createDuplicateText(cfg: DuplicateTextConfig, now: () => number)
           // The step's notice already covers every further copy of a text it names.
           if (found.has(digest)) continue;
           source ??= intern(book, sourceLabel(message));
-          const hit = record(book, digest, normalized, at, source, book.messages);
+          const hit = record(cfg, book, digest, normalized, at, source, book.messages);
           if (hit !== null) found.set(digest, hit);
         }
       }

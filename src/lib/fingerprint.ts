@@ -3,6 +3,7 @@
  * the real resource, not its spelling, to escape all of them. Decoys are dropped
  * first; the order of emission is part of the contract (it breaks ties).
  */
+import { actOf } from './act/index.js';
 import type { BreakerConfig } from './config.js';
 import { canonical, stripDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
@@ -17,7 +18,7 @@ export interface Fingerprinted {
   readonly local: boolean;
 }
 
-type FingerprintConfig = Pick<BreakerConfig, 'ignoreArgs' | 'hostAliases' | 'localHosts' | 'includeLocal'>;
+type FingerprintConfig = Pick<BreakerConfig, 'ignoreArgs' | 'hostAliases' | 'localHosts' | 'includeLocal' | 'limits'>;
 
 const SHELLS = new Set(['bash', 'pwsh', 'shell']);
 const HTTP_VERBS = new Set(['curl', 'wget', 'http', 'httpie']);
@@ -29,8 +30,12 @@ const URL_TOOL = /fetch|search|browse|web_/i;
  * command names a handful. Beyond this, `exact:` and `cmd:` still see it all.
  */
 export const URL_LIMIT = 64;
-/** The preference order when several measures tie: the most actionable first. */
-const RANKED = ['host', 'net', 'site', 'sink', 'cmd', 'exact'];
+/**
+ * The preference order when several measures tie: the most actionable first.
+ * `act:` follows `cmd:`: when both count the same calls, `cmd:` quotes the
+ * command closer to how the model wrote it.
+ */
+const RANKED = ['host', 'net', 'site', 'sink', 'cmd', 'act', 'exact'];
 
 /** Shell tools are matched by exact, case-sensitive name. */
 export function isShell(name: string): boolean {
@@ -43,7 +48,7 @@ export function measureOf(fp: string): string {
   return colon < 0 ? fp : fp.slice(0, colon);
 }
 
-/** Tie-break rank: host < net < site < sink < cmd < exact < anything else. */
+/** Tie-break rank: host < net < site < sink < cmd < act < exact < anything else. */
 export function measureRank(fp: string): number {
   const rank = RANKED.indexOf(measureOf(fp));
   return rank < 0 ? RANKED.length : rank;
@@ -59,7 +64,21 @@ export function limitFor(fp: string, limits: Readonly<Record<string, number | nu
   return Object.hasOwn(limits, measure) ? (limits[measure] ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
 }
 
-/** Every fingerprint of one call (§2.3 of the contract). */
+/**
+ * Whether any cap of a measure is set (`limits.act`, or a full key such as
+ * `limits['act:make test']`). An opt-in measure with none is not computed at all.
+ */
+export function isMeasured(measure: string, limits: Readonly<Record<string, number | null>>): boolean {
+  const cap = Object.hasOwn(limits, measure) ? limits[measure] : undefined;
+  if (cap !== null && cap !== undefined) return true;
+  const prefix = `${measure}:`;
+  for (const key in limits) {
+    if (key.startsWith(prefix) && limits[key] !== null && limits[key] !== undefined) return true;
+  }
+  return false;
+}
+
+/** Every fingerprint of one call (§2.3 of the contract), with `act:` after `cmd:` when it is measured. */
 export function fingerprints(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig): Fingerprinted {
   const { name, args } = call;
   const fps = new Set<string>([`exact:${name}:${canonical(stripDecoys(name, args, cfg.ignoreArgs))}`]);
@@ -89,6 +108,11 @@ export function fingerprints(call: { readonly name: string; readonly args: unkno
     }
     const stripped = stripVolatileFlags(words);
     if (verb !== '' && stripped !== '') fps.add(`cmd:${verb}:${stripped}`);
+    // Opt-in (off by default, so the reference's fingerprints are untouched); like cmd:, kept when relaxed.
+    if (isMeasured('act', cfg.limits)) {
+      const action = actOf(command, name === 'pwsh' ? 'pwsh' : 'posix');
+      if (action !== '') fps.add(`act:${action}`);
+    }
     if (!relaxed) for (const url of urls) target(url);
     const sink = extractSink(words);
     if (sink !== null && !isGenericSink(sink) && !relaxed) fps.add(`sink:${sink}`);

@@ -86,4 +86,6 @@ export interface HostContext {
     ) => Promise<PostToolDecision>,
   ): Dispose;
   on(event: 'agent/pre-step', listener: (payload: PreStepPayload, next: () => unknown) => unknown): Dispose;
+  /** cordis: runs `callback` in a child context once the named services exist; used only for the optional settings service. */
+  inject?(deps: readonly string[], callback: (ctx: unknown) => void): unknown;
 }

@@ -54,6 +54,32 @@ export function renderHead(result: unknown, limit: number): string {
   }
 }
 
+/** Characters of a result's text as `renderResult` would join them, without joining them. */
+function renderedLength(result: unknown): number {
+  try {
+    const content = member(result, 'content');
+    if (!Array.isArray(content)) return 0;
+    let length = -1;
+    for (const block of content) {
+      const text = member(block, 'text');
+      if (typeof text === 'string' && text !== '') length += text.length + 1;
+    }
+    return Math.max(length, 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * A result as a denial quotes it: its first `limit` characters, and when more
+ * was cut, the same marker a cut fingerprint carries.
+ */
+export function quoteResult(result: unknown, limit: number): string {
+  const head = renderHead(result, limit);
+  const total = renderedLength(result);
+  return total > head.length ? `${head}\u2026 (+${total - head.length} more chars)` : head;
+}
+
 /** The whole text of a result, as the model reads it. */
 export function renderResult(result: unknown): string {
   return renderHead(result, Number.POSITIVE_INFINITY);
@@ -71,26 +97,57 @@ function hitLine(hit: Hit): string {
     : `- ${defang(hit.quote)} \u2014 ${hit.count} consecutive failures (${describeFailure(hit.failure)})`;
 }
 
+const TRACKS = ['repeat', 'failure', 'sequence'] as const;
+
 function tracksOf(hits: readonly Hit[]): string {
-  const named = (['repeat', 'failure', 'sequence'] as const).filter((track) => hits.some((hit) => hit.track === track));
+  const named = TRACKS.filter((track) => hits.some((hit) => hit.track === track));
   if (named.length < 2) return `the ${named[0] ?? 'repeat'} track`;
   return `the ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]} tracks`;
+}
+
+/** Longest tool name a first line quotes: the reason must stay on the one line a blocked row shows. */
+const NAME_CHARS = 40;
+
+/** A tool name as a sentence names it: cut when long, never tool-call markup. */
+function toolName(name: string): string {
+  return defang(name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS - 1)}\u2026` : name);
+}
+
+/** Why a hit blocks, in a few words: what the first line of a denial says. */
+function why(hit: Hit): string {
+  if (hit.track === 'failure') return `it failed ${hit.count} times in a row (limit ${hit.cap})`;
+  if (hit.track === 'sequence') return `a cycle of calls repeated ${hit.count} times (limit ${hit.cap})`;
+  return `repeated ${hit.count} times (limit ${hit.cap})`;
+}
+
+/** The previous result as the model is reminded of it (already cut and marked by `quoteResult`). */
+function previousResult(lastResult: string): string {
+  return lastResult === '' ? 'The previous result is already in the conversation history.' : `Previous result:\n${defang(lastResult)}`;
 }
 
 export interface Denial {
   readonly name: string;
   readonly hits: readonly Hit[];
+  /** The last result of the agent's calls, as `quoteResult` cut it; `''` when there is none. */
   readonly lastResult: string;
-  readonly resultPreviewChars: number;
   /** Every blocking measure was put to the operator this turn and not approved. */
   readonly refused: boolean;
 }
 
-/** The guard's denial: the model's only new information, so it says what to do next. */
+/**
+ * The guard's denial: the model's only new information, so it says what to do
+ * next. The host shows a blocked call as one line, so the first says what was
+ * blocked and why.
+ */
 export function denyMessage(denial: Denial): string {
-  const { name, hits, lastResult, resultPreviewChars, refused } = denial;
+  const { name, hits, lastResult, refused } = denial;
+  const first = hits[0];
+  const reason = first === undefined ? 'it repeats a loop' : why(first);
   const lines = [
-    `REPEAT_TOOL_BLOCKED: this \`${name}\` call was stopped before it ran, by ${tracksOf(hits)} of the loop breaker.`,
+    // A refusal is the news: it goes first, before the numbers the model has seen already.
+    // Declined, cancelled or unattended alike: "did not approve" is true of all three.
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${refused ? `the operator did not approve it; ${reason}` : reason}. ` +
+      `It was stopped before it ran, by ${tracksOf(hits)} of the loop breaker:`,
     ...hits.map(hitLine),
     'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.',
   ];
@@ -103,11 +160,7 @@ export function denyMessage(denial: Denial): string {
   if (hits.some((hit) => hit.track === 'sequence')) {
     lines.push('Only the call that would go round the cycle again is blocked: a call that breaks the cycle will run.');
   }
-  lines.push(
-    lastResult === ''
-      ? 'The previous result is already in the conversation history.'
-      : `Previous result (head):\n${defang(preview(lastResult, resultPreviewChars))}`,
-  );
+  lines.push(previousResult(lastResult));
   lines.push('Instead: use the result you already have, take a genuinely different action, or answer with what you know now.');
   return lines.join('\n');
 }
@@ -151,32 +204,70 @@ export function cycleMessage(quote: string, period: number, repetitions: number,
 }
 
 /** The denial once an approved exemption's allowance is used up (exemption ceiling). */
-export function spentMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string, resultPreviewChars: number): string {
+/** What a spent-allowance denial says in its first line; the replay reads it to name the ceiling. */
+export const SPENT_HEADLINE = "the operator's approval is used up";
+
+export function spentMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string): string {
+  const allowance = `${ceiling} ${ceiling === 1 ? 'call' : 'calls'}`;
   return [
-    `REPEAT_TOOL_BLOCKED: this \`${name}\` call was stopped before it ran: the operator's approval for these measures is used up.`,
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${SPENT_HEADLINE} (it allowed ${allowance} like it).`,
     ...quotes.map((quote) => `- ${defang(quote)}`),
-    `The approved allowance of ${ceiling} ${ceiling === 1 ? 'call' : 'calls'} is spent; they are denied without asking again until the next human message resets it.`,
-    lastResult === ''
-      ? 'The previous result is already in the conversation history.'
-      : `Previous result (head):\n${defang(preview(lastResult, resultPreviewChars))}`,
+    `The approved allowance of ${allowance} is spent; these measures are denied without asking again until the next human message resets it.`,
+    previousResult(lastResult),
     'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
   ].join('\n');
 }
 
-/** The operator's prompt at the gate: what hit, and what each answer does. */
+/** How the ask's first sentence says what the call would do, from its first (most actionable) hit. */
+function askHeadline(hit: Hit | undefined): string {
+  if (hit === undefined) return 'would continue a loop';
+  if (hit.track === 'failure') return `retries an action that has failed ${hit.count} times in a row (the limit is ${hit.cap})`;
+  if (hit.track === 'sequence') return `would go round a cycle of calls that has already come round ${hit.count} times (the limit is ${hit.cap})`;
+  return `would repeat the same action for the ${ordinal(hit.count)} time among the agent's recent calls (the limit is ${hit.cap})`;
+}
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+/** One hit as the ask's details list it: the fingerprint, then its numbers. */
+function askDetail(hit: Hit): string {
+  if (hit.track === 'sequence') return `${defang(hit.quote)}, ${hit.count} times round (limit ${hit.cap})`;
+  if (hit.track === 'failure') return `${defang(hit.quote)}, ${hit.count} failures in a row (${describeFailure(hit.failure)})`;
+  return `${defang(hit.quote)} ${hit.count}/${hit.cap}`;
+}
+
+/** The heading of one track's details in an ask (`tracksIn` in tools/lib/replay.ts reads them). */
+export const ASK_TRACK_HEADINGS: Readonly<Record<Hit['track'], string>> = {
+  failure: 'Failure track:',
+  repeat: 'Repeat track:',
+  sequence: 'Sequence track:',
+};
+
+/**
+ * The operator's prompt at the gate. DSH's approval panel shows it as one
+ * paragraph with its line breaks dropped, above the Reject and Allow once
+ * buttons: so it opens with one plain paragraph (what the call would do, how
+ * often, the limit, what each button does, in the buttons' words), and the
+ * fingerprints follow as details that read as sentences either way.
+ */
 export function askMessage(name: string, hits: readonly Hit[], ceiling: number | null = null): string {
-  const repeats = hits.filter((hit) => hit.track === 'repeat');
-  const failures = hits.filter((hit) => hit.track === 'failure');
-  const lines = [`Loop breaker: this \`${name}\` call is about to be blocked.`];
-  if (failures.length > 0) lines.push('Failing measures:', ...failures.map(hitLine));
-  if (repeats.length > 0) lines.push('Repeated measures:', ...repeats.map(hitLine));
-  const cycles = hits.filter((hit) => hit.track === 'sequence');
-  if (cycles.length > 0) lines.push('Repeated cycles:', ...cycles.map(hitLine));
-  lines.push(
+  const others = hits.length - 1;
+  const allowOnce =
     ceiling === null
-      ? 'Approve to let it run and stop counting these measures for the rest of this turn.'
-      : `Approve to let it run and allow ${ceiling} more ${ceiling === 1 ? 'call' : 'calls'} that use these measures this turn; the one after is denied without asking.`,
-    'Decline to keep them blocked until the next human message.',
-  );
+      ? 'Allow once lets it run and stops the loop breaker from counting calls like it for the rest of this turn: they run without asking until the next human message.'
+      : `Allow once lets it run, and ${ceiling} more ${ceiling === 1 ? 'call' : 'calls'} like it this turn; the one after that is blocked without asking.`;
+  const lines = [
+    `Loop breaker: this ${toolName(name)} call ${askHeadline(hits[0])}${others > 0 ? `, and it hits ${others} more ${others === 1 ? 'limit' : 'limits'} listed below` : ''}. ` +
+      `${allowOnce} Reject blocks it, and calls like it stay blocked until the next human message.`,
+  ];
+  for (const track of ['failure', 'repeat', 'sequence'] as const) {
+    const details = hits.filter((hit) => hit.track === track).map(askDetail);
+    if (details.length === 0) continue;
+    lines.push(ASK_TRACK_HEADINGS[track], ...details.map((detail, at) => `${detail}${at === details.length - 1 ? '.' : ';'}`));
+  }
   return lines.join('\n');
 }

@@ -13,7 +13,7 @@ import { safeMember } from './member.js';
 import { own } from './own.js';
 
 /** The measures that name an action (what ran), as opposed to a target (host, site) or a family. */
-const ACTION_MEASURES = new Set(['exact', 'cmd', 'net', 'sink']);
+const ACTION_MEASURES = new Set(['exact', 'cmd', 'act', 'net', 'sink']);
 
 export function isActionKey(key: string): boolean {
   return ACTION_MEASURES.has(measureOf(key));
@@ -58,17 +58,17 @@ interface Book {
 }
 
 export interface ProgressBook {
-  /** A call that ran: its action keys and the digest of its result. */
-  record(agent: Agent, keys: readonly string[], digest: string): void;
+  /** A call that ran: its action keys and the digest of its result; past `window` (the book's, or the agent's own) the oldest go. */
+  record(agent: Agent, keys: readonly string[], digest: string, window?: number): void;
   /** Whether the key's results in the window are not all the same (two or more known, and they differ). */
   varied(agent: Agent, key: string): boolean;
   reset(agent: Agent): void;
 }
 
-export function createProgressBook(window: number): ProgressBook {
+export function createProgressBook(fixedWindow: number): ProgressBook {
   const books = new WeakMap<Agent, Book>();
   return {
-    record(agent, keys, digest) {
+    record(agent, keys, digest, window = fixedWindow) {
       if (keys.length === 0) return;
       let book = books.get(agent);
       if (book === undefined) {

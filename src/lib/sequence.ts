@@ -85,19 +85,19 @@ export interface SequenceBook {
   keys(agent: Agent): readonly string[];
   /** The stored step at an index of `keys`. */
   step(agent: Agent, at: number): Step | undefined;
-  /** Appends an attempt; past `window` the oldest goes. */
-  record(agent: Agent, step: Step): void;
+  /** Appends an attempt; past `window` (the book's, or the agent's own) the oldest go. */
+  record(agent: Agent, step: Step, window?: number): void;
   reset(agent: Agent): void;
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
 
-export function createSequenceBook(window: number): SequenceBook {
+export function createSequenceBook(fixedWindow: number): SequenceBook {
   const books = new WeakMap<Agent, { keys: string[]; steps: Step[] }>();
   return {
     keys: (agent) => books.get(agent)?.keys ?? EMPTY,
     step: (agent, at) => books.get(agent)?.steps[at],
-    record(agent, step) {
+    record(agent, step, window = fixedWindow) {
       let book = books.get(agent);
       if (book === undefined) {
         book = { keys: [], steps: [] };
@@ -107,7 +107,7 @@ export function createSequenceBook(window: number): SequenceBook {
       const kept = { key: own(step.key), quote: own(step.quote), brief: own(step.brief) };
       book.keys.push(kept.key);
       book.steps.push(kept);
-      if (book.keys.length > window) {
+      while (book.keys.length > window) {
         book.keys.shift();
         book.steps.shift();
       }

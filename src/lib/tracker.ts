@@ -36,13 +36,18 @@ interface Slot {
 export interface Tracker {
   /** Occurrences of a key in the agent's window, before the current call. */
   count(agent: Agent, key: string): number;
-  /** Records one call's keys (exempt ones are dropped; nothing left, no slot taken). */
-  commit(agent: Agent, keys: readonly string[]): void;
+  /**
+   * Records one call's keys (exempt ones are dropped; nothing left, no slot taken).
+   * `window` is the agent's own when settings changed mid-turn; the oldest calls beyond it go.
+   */
+  commit(agent: Agent, keys: readonly string[], window?: number): void;
   streak(agent: Agent, key: string): Streak | undefined;
   /** A settled outcome: a failure extends each key's streak, a success clears it. Returns the new streaks. */
   settle(agent: Agent, keys: readonly string[], failure: Failure | null): number[];
   isExempt(agent: Agent, key: string): boolean;
   exempt(agent: Agent, keys: readonly string[]): void;
+  /** The keys the agent holds an exemption for, oldest approval first. */
+  exempted(agent: Agent): readonly string[];
   isRefused(agent: Agent, key: string): boolean;
   refuse(agent: Agent, keys: readonly string[]): void;
   lastResult(agent: Agent): string;
@@ -51,7 +56,7 @@ export interface Tracker {
   reset(agent: Agent): void;
 }
 
-export function createTracker(window: number): Tracker {
+export function createTracker(fixedWindow: number): Tracker {
   const slots = new WeakMap<Agent, Slot>();
   const slot = (agent: Agent): Slot => {
     let found = slots.get(agent);
@@ -64,7 +69,7 @@ export function createTracker(window: number): Tracker {
 
   return {
     count: (agent, key) => slots.get(agent)?.tally.get(key)?.count ?? 0,
-    commit(agent, keys) {
+    commit(agent, keys, window = fixedWindow) {
       const state = slot(agent);
       // One call is one occurrence, even when a key hit both tracks (P4).
       const spent = [...new Set(keys)].filter((key) => !state.exempt.has(key));
@@ -106,6 +111,7 @@ export function createTracker(window: number): Tracker {
       const state = slot(agent);
       for (const key of keys) add(state.exempt, own(key));
     },
+    exempted: (agent) => [...(slots.get(agent)?.exempt ?? [])],
     isRefused: (agent, key) => slots.get(agent)?.refused.has(key) ?? false,
     refuse(agent, keys) {
       const state = slot(agent);

@@ -12,16 +12,16 @@
  *   --plugin ours|reference   HOST_PLUGIN   which build to test (default ours;
  *                                           `reference` packs the published 0.5.2
  *                                           from node_modules/reference-breaker)
- *   --suite pipeline|opt-in|duplicate-text|boot
+ *   --suite records|pipeline|opt-in|duplicate-text|settings|boot
  *                             HOST_SUITE    run only one suite
  *
  * Runs on the repository's Node (>= 20) through tsx; only the suites need Node 22.
  */
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { HOST_BIN_DIR, HOST_DIR, NODE22, REPO_DIR, type PluginLabel } from './lib/env.js';
-import { checkHost, EXPECTED_NODE, installHost, pack, type Packed } from './lib/setup.js';
+import { HOST_DIR, type PluginLabel } from './lib/env.js';
+import { runSuiteFile } from './lib/runner.js';
+import { checkHost, EXPECTED_NODE, installHost, pack } from './lib/setup.js';
 
 function option(flag: string, env: string): string | undefined {
   const at = process.argv.indexOf(flag);
@@ -36,52 +36,23 @@ function seconds(since: bigint): string {
 
 const timings: [string, string][] = [];
 
-interface SuiteOutcome {
-  name: string;
-  ok: boolean;
-  summary: string;
-}
-
-function runSuite(name: string, label: PluginLabel, packed: Packed): SuiteOutcome {
-  const started = process.hrtime.bigint();
-  const file = join(HOST_DIR, 'suites', `${name}.ts`);
-  console.log(`\n# ── suite: ${name} (node ${EXPECTED_NODE}) ──`);
-  const result = spawnSync(NODE22, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', file], {
-    cwd: REPO_DIR,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      BREAKER_LABEL: label,
-      BREAKER_TARBALL: packed.tarball,
-      BREAKER_DIR: packed.dir,
-      BREAKER_ENTRY: packed.entry,
-      // Node 22 (and the host's pnpm) first on PATH for everything the suites spawn.
-      PATH: `${HOST_BIN_DIR}:${process.env.PATH ?? ''}`,
-      FORCE_COLOR: '0',
-      NO_COLOR: '1',
-    },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  process.stdout.write(result.stdout ?? '');
-  timings.push([`suite ${name}`, seconds(started)]);
-  const out = result.stdout ?? '';
-  const counts = ['tests', 'pass', 'fail', 'todo'].map((k) => `${k} ${out.match(new RegExp(`ℹ ${k} (\\d+)`))?.[1] ?? '?'}`).join(', ');
-  return { name, ok: result.status === 0, summary: counts };
-}
-
 function main(): void {
   const label = (option('--plugin', 'HOST_PLUGIN') ?? 'ours') as PluginLabel;
   if (label !== 'ours' && label !== 'reference') throw new Error(`--plugin must be ours or reference, got ${label}`);
   const only = option('--suite', 'HOST_SUITE');
-  const suites = only === undefined ? ['pipeline', 'opt-in', 'duplicate-text', 'boot'] : [only];
+  const suites = only === undefined ? ['records', 'pipeline', 'opt-in', 'duplicate-text', 'settings', 'boot'] : [only];
   const started = process.hrtime.bigint();
   if (installHost()) timings.push(['install test/host', seconds(started)]);
   checkHost();
   const packing = process.hrtime.bigint();
   const packed = pack(label);
   timings.push([`pack ${label}`, seconds(packing)]);
-  const outcomes = suites.map((name) => runSuite(name, label, packed));
+  const outcomes = suites.map((name) => {
+    console.log(`\n# ── suite: ${name} (node ${EXPECTED_NODE}) ──`);
+    const outcome = runSuiteFile(name, join(HOST_DIR, 'suites', `${name}.ts`), label, packed);
+    timings.push([`suite ${name}`, `${outcome.seconds.toFixed(1)} s`]);
+    return outcome;
+  });
   timings.push(['total', seconds(started)]);
   console.log('\n# ── test:host summary ──');
   for (const o of outcomes) console.log(`# ${o.ok ? 'PASS' : 'FAIL'} ${o.name}: ${o.summary}`);

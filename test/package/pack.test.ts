@@ -32,8 +32,8 @@ before(() => {
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-test('the tarball holds the built plugin, the patch layer and the docs', () => {
-  for (const file of ['dist/index.js', 'dist/index.d.ts', 'cordis.patch.yml', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) {
+test('the tarball holds the built plugin, the browser card, the patch layer and the docs', () => {
+  for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'cordis.patch.yml', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) {
     assert.ok(entries.includes(`package/${file}`), `missing package/${file} in ${entries.join(', ')}`);
   }
 });
@@ -60,6 +60,13 @@ test('an offline install of the tarball imports as a DSH plugin', () => {
   assert.deepEqual(seen.inject, ['tools']);
   assert.equal(seen.apply, 'function');
   assert.equal(seen.defaults, 'object');
+});
+
+test('package.json declares the browser card the way DSH finds it: dsh.client for the web and exports["./client"]', () => {
+  assert.equal(pkg.dsh.client.platform, 'web');
+  assert.ok(Array.isArray(pkg.dsh.client.inject));
+  assert.equal(pkg.exports['./client'], './dist/client.js');
+  assert.ok(pkg.files.includes('dist'));
 });
 
 test('package.json: no dependencies, types first, Node 20+, bundle patch declared', () => {

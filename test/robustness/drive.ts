@@ -62,7 +62,7 @@ export async function drive(hooks: Hooks, exec: unknown, result: unknown, option
   const asked = gate.kind === 'ask';
   if (asked) {
     checkText(gate.reason, 'ask reason', previewChars);
-    assert.ok(gate.reason.includes('Approve') && gate.reason.includes('Decline'), 'the ask says what each answer does');
+    assert.ok(gate.reason.includes('Allow once') && gate.reason.includes('Reject'), 'the ask says what each button does, in its words');
   }
   let denial: string | undefined;
   if (asked && options.answer === 'decline') {

@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import port from '../../src/index.js';
 import { captureHooks, type PluginLike } from './hooks.js';
-import { deepArray, deepObject, HOSTILE_COMMANDS, HOSTILE_RESULTS } from './shapes.js';
+import { ACT_HOSTILE_COMMANDS, deepArray, deepObject, HOSTILE_COMMANDS, HOSTILE_RESULTS } from './shapes.js';
 
 const hooks = captureHooks(port as PluginLike);
 const SLACK = 3;
@@ -25,6 +25,8 @@ interface CallInput {
   name: string;
   args: unknown;
   result: unknown;
+  /** Hooks of another config (default: the defaults). */
+  hooks?: typeof hooks;
 }
 
 /** Claimed messages for one `agent/pre-step`, claimed twice under fresh ids: the second step counts every text again. */
@@ -55,11 +57,12 @@ async function stepOnce(input: StepInput): Promise<number> {
 async function callOnce(input: CallInput): Promise<number> {
   const agent = {};
   const exec = { name: input.name, arguments: input.args, agent };
+  const used = input.hooks ?? hooks;
   const start = performance.now();
-  await hooks.pre(exec);
-  hooks.guard(exec);
-  await hooks.post(exec, input.result);
-  hooks.step({ agent, messages: [{ source: { kind: 'user' } }] });
+  await used.pre(exec);
+  used.guard(exec);
+  await used.post(exec, input.result);
+  used.step({ agent, messages: [{ source: { kind: 'user' } }] });
   return performance.now() - start;
 }
 
@@ -124,4 +127,17 @@ describe('linear time in the claimed messages (duplicated-context track on)', ()
   linear('many short lines with CRLF and trailing spaces', 131_072, (n) => ({ messages: (id) => text(id, ['line  \r\n'.repeat(n / 8)]) }));
   linear('many text blocks in one message', 2_048, (n) => ({ messages: (id) => text(id, Array.from({ length: n }, (_, i) => `block ${i}`)) }));
   linear('many messages in one step', 4_096, (n) => ({ messages: (id) => Array.from({ length: n }, (_, i) => text(`${id}-${i}`, [`message ${i}`])[0]) }));
+});
+
+/** The opt-in act: measure on: its reader and rules run on every command up to its read limit. */
+const actHooks = captureHooks(port as PluginLike, { limits: { act: 12 } });
+
+describe('linear time in the command, act: on', () => {
+  // 8n stays at or under the read limit (16,384), so the large input is read and rewritten too.
+  for (const [label, make] of [...HOSTILE_COMMANDS, ...ACT_HOSTILE_COMMANDS]) {
+    linear(`${label}, read whole`, 1_920, (n) => ({ name: 'bash', args: { command: make(n) }, result: OK, hooks: actHooks }));
+  }
+  for (const [label, make] of ACT_HOSTILE_COMMANDS.slice(0, 3)) {
+    linear(`${label}, above the read limit`, 65_536, (n) => ({ name: 'bash', args: { command: make(n) }, result: OK, hooks: actHooks }));
+  }
 });

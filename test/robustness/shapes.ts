@@ -144,3 +144,28 @@ export const HOSTILE_RESULTS: ReadonlyArray<readonly [string, (n: number) => unk
   ['a huge signal', (n) => ({ value: { signal: 'SIG'.repeat(n / 3) } })],
   ['a huge sandbox mode', (n) => ({ value: { sandbox: { denied: true, mode: 'm'.repeat(n) } } })],
 ];
+
+/**
+ * Commands aimed at the `act:` reader and rules (n is the length): long
+ * pipelines and lists, clusters, chains of wrappers, assignments, views and
+ * redirections, many operands to respell, a nested `bash -c`, and syntax the
+ * reader gives up on at the very end.
+ */
+export const ACT_HOSTILE_COMMANDS: ReadonlyArray<readonly [string, (n: number) => string]> = [
+  ['a long pipeline', (n) => `${'a | '.repeat(n / 4)}a`],
+  ['a long && list', (n) => `${'cd d && '.repeat(n / 8)}make -C x test`],
+  ['a long switch cluster', (n) => `ls -${'la'.repeat(n / 2)} /tmp`],
+  ['a chain of wrappers', (n) => `${'timeout 5 nice '.repeat(n / 15)}make`],
+  ['a chain of assignments under env', (n) => `env ${'A=1 '.repeat(n / 4)}make`],
+  ['views after a runner', (n) => `pytest${' | tail -5'.repeat(n / 10)}`],
+  ['plumbing redirections', (n) => `make${' 2>&1 >/dev/null'.repeat(n / 16)}`],
+  ['operands to respell', (n) => `rm -rf ${'./a//b/ '.repeat(n / 8)}`],
+  ['cat pipes', (n) => `${'cat f | head | '.repeat(n / 16)}wc`],
+  ['directory flags', (n) => `npm ${'--prefix d '.repeat(n / 11)}test`],
+  ['pytest options', (n) => `python -m pytest ${'-k x --tb short '.repeat(n / 16)}tests`],
+  ['quoted pieces', (n) => `echo ${`'a'"b"\\c`.repeat(n / 9)}`],
+  ['nested bash -c', (n) => `bash -c "bash -c 'bash -c ${'x '.repeat(n / 2)}'"`],
+  ['a substitution at the very end', (n) => `grep -rn ${'x '.repeat(n / 2)}$(date)`],
+  ['unclosed ${', (n) => `echo ${'${'.repeat(n / 2)}`],
+  ['newlines and semicolons', (n) => `${'ls\n;'.repeat(n / 3)}`],
+];

@@ -1,7 +1,7 @@
 /**
  * `npm run replay` and `npm run sweep` on the recorded fixture corpus
  * (test/fixtures/sessions), as docs/thresholds.md shows them. The numbers are
- * the shipped defaults' verdicts on seven scripted sessions.
+ * the shipped defaults' verdicts on ten scripted sessions.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -21,34 +21,37 @@ describe('the tools on the fixture corpus', { skip }, () => {
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(run.stdout.trimEnd().split('\n').map(cells), [
       ['session', 'calls', 'peak', 'warn', 'summarize', 'fail-warn', 'asked', 'denied', 'fail streak'],
-      ['-----------------------', '-----', '-------', '----', '---------', '---------', '-----', '------', '-----------'],
+      ['-----------------------', '-----', '--------', '----', '---------', '---------', '-----', '------', '-----------'],
       ['failure-spin', '8', 'host 7', '0', '0', '1', '1', '2', 'host 5'],
       ['healthy-mixed', '14', 'host 2', '0', '0', '0', '0', '0', 'cmd 1'],
       ['host-spelling-ping-pong', '14', 'host 14', '1', '1', '0', '1', '3', '-'],
       ['human-message', '18', 'net 9', '2', '0', '0', '0', '0', '-'],
       ['identical-loop', '14', 'cmd 14', '1', '1', '0', '1', '3', '-'],
       ['pagination', '12', 'host 12', '1', '1', '0', '0', '0', '-'],
+      ['parallel-mixed', '12', 'exact 3', '0', '0', '0', '0', '0', 'cmd 1'],
+      ['parallel-reads', '16', 'exact 16', '1', '1', '0', '2', '5', '-'],
       ['rotating-paths', '18', 'host 16', '1', '1', '0', '1', '3', '-'],
-      ['total (7 sessions)', '98', '6', '4', '1', '4', '11'],
+      ['stopped-step', '8', 'cmd 1', '0', '0', '0', '0', '0', 'cmd 1'],
+      ['total (10 sessions)', '134', '7', '5', '1', '6', '16'],
     ]);
-    assert.match(run.stderr, /^replayed 98 calls from 7 files in \d+\.\d\d s/m);
+    assert.match(run.stderr, /^replayed 134 calls from 10 files in \d+\.\d\d s/m);
   });
 
   it('npm run replay --json totals the corpus', async () => {
     const run = await runTool('replay', [CORPUS, '--json']);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual((JSON.parse(run.stdout) as { totals: unknown }).totals, {
-      files: 7,
+      files: 10,
       failedFiles: 0,
-      calls: 98,
-      sessionsWarned: 6,
-      sessionsGated: 4,
-      advisories: 11,
-      warn: 6,
-      summarize: 4,
+      calls: 134,
+      sessionsWarned: 7,
+      sessionsGated: 5,
+      advisories: 13,
+      warn: 7,
+      summarize: 5,
       failWarn: 1,
-      asked: 4,
-      denied: 11,
+      asked: 6,
+      denied: 16,
       inferred: 0,
     });
   });
@@ -68,14 +71,14 @@ describe('the tools on the fixture corpus', { skip }, () => {
         '------------',
         '------------',
       ],
-      ['warnAt=5 cap=12 hostCap=16', '6', '4', '14', '11', '2/3', '4/4'],
-      ['warnAt=5 cap=12 hostCap=off', '4', '3', '10', '8', '1/3', '3/4'],
-      ['warnAt=5 cap=16 hostCap=16', '6', '2', '14', '5', '2/3', '2/4'],
-      ['warnAt=5 cap=16 hostCap=off', '4', '1', '10', '2', '1/3', '1/4'],
-      ['warnAt=7 cap=12 hostCap=16', '6', '4', '11', '11', '2/3', '4/4'],
-      ['warnAt=7 cap=12 hostCap=off', '4', '3', '7', '8', '1/3', '3/4'],
-      ['warnAt=7 cap=16 hostCap=16', '6', '2', '13', '5', '2/3', '2/4'],
-      ['warnAt=7 cap=16 hostCap=off', '4', '1', '9', '2', '1/3', '1/4'],
+      ['warnAt=5 cap=12 hostCap=16', '7', '5', '16', '16', '2/5', '5/5'],
+      ['warnAt=5 cap=12 hostCap=off', '5', '4', '12', '13', '1/5', '4/5'],
+      ['warnAt=5 cap=16 hostCap=16', '7', '3', '16', '6', '2/5', '3/5'],
+      ['warnAt=5 cap=16 hostCap=off', '5', '2', '12', '3', '1/5', '2/5'],
+      ['warnAt=7 cap=12 hostCap=16', '7', '5', '13', '16', '2/5', '5/5'],
+      ['warnAt=7 cap=12 hostCap=off', '5', '4', '9', '13', '1/5', '4/5'],
+      ['warnAt=7 cap=16 hostCap=16', '7', '3', '15', '6', '2/5', '3/5'],
+      ['warnAt=7 cap=16 hostCap=off', '5', '2', '11', '3', '1/5', '2/5'],
     ]);
     const chart = readFileSync(svg, 'utf8');
     assert.equal(chart.match(/<circle /g)?.length, 8, 'one dot per setting: no two land on the same spot here');

@@ -5,7 +5,20 @@ import { describe, it } from 'node:test';
 import { spentMessage } from '../../src/lib/message.js';
 import { replaySession, tracksIn, type SessionReport } from '../../tools/lib/replay.js';
 import { parseSessionLog } from '../../tools/lib/session-log.js';
-import { hasZstd, jsonl, records, runTool, spawnTool, stuckSteps, tempDir, writeSession, zstdFrames, type Step } from './support.js';
+import {
+  hasZstd,
+  jsonl,
+  pooledRecords,
+  records,
+  runTool,
+  spawnTool,
+  stuckSteps,
+  tempDir,
+  writeSession,
+  zstdFrames,
+  type CallStep,
+  type Step,
+} from './support.js';
 
 function replay(steps: readonly Step[], config: unknown = {}, answer: 'none' | 'approve' | 'decline' = 'none'): Promise<SessionReport> {
   return replaySession(parseSessionLog('/corpus/case/session.jsonl', jsonl(records(steps))), { config, answer });
@@ -130,14 +143,95 @@ describe('replaying one session', () => {
 
   it('reads every combination of tracks a denial names', () => {
     const by = (tracks: string): string =>
-      `REPEAT_TOOL_BLOCKED: this \`bash\` call was stopped before it ran, by the ${tracks} of the loop breaker.`;
+      `REPEAT_TOOL_BLOCKED: bash call not run: repeated 12 times (limit 12). It was stopped before it ran, by the ${tracks} of the loop breaker:`;
     assert.deepEqual(tracksIn(by('repeat track')), ['repeat']);
     assert.deepEqual(tracksIn(by('sequence track')), ['sequence']);
     assert.deepEqual(tracksIn(by('repeat and failure tracks')), ['repeat', 'failure']);
     assert.deepEqual(tracksIn(by('failure and sequence tracks')), ['failure', 'sequence']);
     assert.deepEqual(tracksIn(by('repeat, failure and sequence tracks')), ['repeat', 'failure', 'sequence']);
-    assert.deepEqual(tracksIn('Loop breaker: this `bash` call is about to be blocked.\nRepeated cycles:\n- a → b'), ['sequence']);
-    assert.deepEqual(tracksIn(spentMessage('bash', ['cmd:echo:echo x'], 2, 'x', 400)), ['ceiling']);
+    assert.deepEqual(tracksIn('Loop breaker: this bash call would go round a cycle of calls that has already come round 4 times (the limit is 4).\nSequence track:\na → b, 4 times round (limit 4).'), ['sequence']);
+    assert.deepEqual(tracksIn('Loop breaker: this bash call retries an action that has failed 5 times in a row (the limit is 5).\nFailure track:\ncmd:x 5 failures.\nRepeat track:\nexact:x 12/12.'), ['repeat', 'failure']);
+    assert.deepEqual(tracksIn(spentMessage('bash', ['cmd:echo:echo x'], 2, 'x')), ['ceiling']);
+  });
+});
+
+describe('replaying steps of several calls in DSH’s commit order', () => {
+  const read: CallStep = { call: 'read', args: { file_path: 'logs/build.log' }, text: 'step 3/5 test: running\n' };
+  /** One read, then steps of three identical reads: the gate (12) falls inside the fifth step. */
+  const pooledReads = (steps: number): (readonly CallStep[])[] => [[read], ...Array.from({ length: steps }, () => [read, read, read])];
+  const replayPooled = (steps: Parameters<typeof pooledRecords>[0], config: unknown = {}): Promise<SessionReport> =>
+    replaySession(parseSessionLog('/corpus/pool/session.jsonl', jsonl(pooledRecords(steps))), { config, answer: 'none' });
+
+  it('gates every call of a pool before the first of them settles: an ask inside a pool is asked again by the next call', async () => {
+    const report = await replayPooled(pooledReads(5));
+    assert.deepEqual(outcomes(report).slice(9), [
+      '10:ran',
+      '11:ran[exact:read:{"file_path":"logs/build.log"} × 11]',
+      // Call 12's refusal settles only after call 11's body: call 13 passed its policy before that.
+      '12:denied/approval',
+      '13:denied/approval',
+      '14:denied/plugin',
+      '15:denied/plugin',
+      '16:denied/plugin',
+    ]);
+    assert.equal(report.asked, 2);
+  });
+
+  it('settles one call at a time when each call is its own step', async () => {
+    const report = await replayPooled(pooledReads(5).flat().map((call) => [call]));
+    assert.deepEqual(outcomes(report).slice(11, 13), ['12:denied/approval', '13:denied/plugin']);
+    assert.equal(report.asked, 1);
+  });
+
+  it('settles a refused call at once when every call before it in the step has settled', async () => {
+    // Under deny the refusal is the guard's own: the pool's verdicts match one-at-a-time ones.
+    const pooled = await replayPooled(pooledReads(5), { onLimit: 'deny' });
+    const single = await replayPooled(pooledReads(5).flat().map((call) => [call]), { onLimit: 'deny' });
+    assert.deepEqual(outcomes(pooled), outcomes(single));
+    assert.deepEqual(outcomes(pooled).slice(11), ['12:denied/plugin', '13:denied/plugin', '14:denied/plugin', '15:denied/plugin', '16:denied/plugin']);
+  });
+
+  it('passes over calls DSH skipped after a stop: no hook sees them, the report says skipped', async () => {
+    const skipped: CallStep = {
+      ...read,
+      text: 'Error: tool call aborted before dispatch',
+      isError: true,
+      error: { name: 'AbortError', code: 'ABORTED_BEFORE_DISPATCH' },
+    };
+    const stopped: CallStep = { call: 'bash', args: { command: 'sleep 30', description: 'wait' }, text: 'Error: tool call aborted', isError: true };
+    // Eleven reads ran; the step stopped would have taken two more past the gate.
+    const report = await replayPooled([...pooledReads(3), [read], [stopped, skipped, skipped]]);
+    assert.deepEqual(outcomes(report).slice(10), ['11:ran[exact:read:{"file_path":"logs/build.log"} × 11]', '12:ran', '13:skipped', '14:skipped']);
+    assert.equal(report.skipped, 2);
+    assert.equal(report.asked, 0);
+    assert.equal(report.denied, 0);
+    assert.equal(report.calls, 14);
+  });
+});
+
+describe('replaying streamed calls', () => {
+  it('replays a call the model streamed in pieces exactly like one it sent whole', async () => {
+    const whole = records(stuckSteps(14));
+    // The same log as DSH writes it when the model streams: each call's arguments as a packed run of deltas before its tool/call.
+    const streamed = whole.flatMap((record) => {
+      if (record.type !== 'tool/call') return [record];
+      const data = record.data as { turn: number; step: number; callId: string; name: string; arguments: string };
+      const args = data.arguments;
+      const cuts = [0, 5, 11, 17, args.length];
+      const pieces = cuts.slice(1).map((end, at) => args.slice(cuts[at], end));
+      const row = {
+        type: 'tool-call-chunks',
+        seq0: 1000 + Number(record.seq),
+        time0: 1,
+        data: { turn: data.turn, step: data.step, index: 0, dt: [0, 0, 0], id: data.callId, name: data.name, args: pieces },
+      };
+      return [row, record];
+    });
+    const log = parseSessionLog('/corpus/case/session.jsonl', jsonl(streamed));
+    assert.equal(log.records.filter((r) => r.type === 'assistant/chunk').length, 14 * 4, 'the streamed log holds the deltas');
+    const report = await replaySession(log, {});
+    assert.equal(report.denied, 3);
+    assert.deepEqual(report, await replaySession(parseSessionLog('/corpus/case/session.jsonl', jsonl(whole)), {}));
   });
 });
 
@@ -240,6 +334,7 @@ describe('npm run replay', () => {
       'deniedBy',
       'gatedBy',
       'inferred',
+      'skipped',
       'trajectory',
       'warnings',
     ]);

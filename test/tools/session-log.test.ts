@@ -5,7 +5,7 @@ import * as zlib from 'node:zlib';
 import { describe, it } from 'node:test';
 import { collectLogFiles, readSessionLog, SessionLogError } from '../../tools/lib/session-log.js';
 import { DecodeError, decodeZstd, MISSING_ZSTD, splitFrames } from '../../tools/lib/zstd.js';
-import { hasZstd, header, jsonl, records, stuckSteps, tempDir, writeSession, zstdFrames } from './support.js';
+import { hasZstd, header, jsonl, pooledRecords, records, stuckSteps, tempDir, writeSession, zstdFrames } from './support.js';
 
 const zstd = { skip: hasZstd ? false : 'needs the zstd command (Debian package zstd)' };
 
@@ -122,5 +122,71 @@ describe('reading session logs', () => {
     writeFileSync(`${plain}.zstd`, readFileSync(plain));
     writeSession(dir, 'only-plain', jsonl(records(stuckSteps(1))));
     assert.deepEqual(collectLogFiles([dir]), [join(dir, 'both', 'session.jsonl.zstd'), join(dir, 'only-plain', 'session.jsonl')]);
+  });
+
+  it('expands DSH’s packed delta rows into the assistant/chunk events they stand for, numbered from seq0', () => {
+    const [head, call, result] = records(stuckSteps(1));
+    const rows = [
+      { type: 'reasoning-chunks', seq0: 10, time0: 5, data: { turn: 1, step: 1, index: 0, dt: [0, 1], texts: ['Step 1 ', 'of the', ' script.'] } },
+      { type: 'tool-call-chunks', seq0: 13, time0: 6, data: { turn: 1, step: 1, index: 1, dt: [0, 0], id: 'call_0', name: 'bash', args: ['{"com', 'mand":"ec', 'ho"}'] } },
+      { type: 'text-chunks', seq0: 16, time0: 7, data: { turn: 1, step: 2, index: 0, dt: [0, 0], texts: ['Do', 'n', 'e.'] } },
+    ];
+    const log = readSessionLog(writeSession(tempDir(), 'packed', jsonl([head, ...rows, call, result])));
+    const chunks = log.records.filter((r) => r.type === 'assistant/chunk');
+    assert.deepEqual(
+      chunks.map((r) => r.seq),
+      [10, 11, 12, 13, 14, 15, 16, 17, 18],
+    );
+    assert.deepEqual(chunks[3]?.data, {
+      turn: 1,
+      step: 1,
+      chunk: { type: 'tool-call-delta', index: 1, id: 'call_0', name: 'bash', argumentsDelta: '{"com' },
+    });
+    assert.deepEqual(chunks[0]?.data.chunk, { type: 'reasoning-delta', index: 0, text: 'Step 1 ' });
+    assert.deepEqual(chunks[8]?.data.chunk, { type: 'text-delta', index: 0, text: 'e.' });
+    // The call the replay gates is the tool/call record, streamed or not.
+    assert.deepEqual(
+      log.steps.map((step) => [step.name, step.arguments]),
+      [['bash', { command: 'echo same-output', description: 'try 1', timeoutMs: 10000 }]],
+    );
+    assert.deepEqual(log.warnings, []);
+  });
+
+  it('refuses a malformed packed row, naming the row and its line', () => {
+    const [head, call, result] = records(stuckSteps(1));
+    const bad = { type: 'tool-call-chunks', seq0: 3, time0: 1, data: { turn: 1, step: 1, index: 0, dt: [0], id: 'c', args: ['a', 'b', 'c'] } };
+    const path = writeSession(tempDir(), 'bad-row', jsonl([head, call, bad, result]));
+    assert.throws(
+      () => readSessionLog(path),
+      (error: unknown) => error instanceof SessionLogError && /malformed tool-call-chunks row at line 3: dt must hold one integer time gap per member/.test(error.message),
+    );
+  });
+
+  it('gives each call its model step, and marks the calls DSH skipped after a stop', () => {
+    const aborted = { text: 'Error: tool call aborted before dispatch', isError: true, error: { name: 'AbortError', code: 'ABORTED_BEFORE_DISPATCH' } };
+    const read = { call: 'read', args: { file_path: 'a' }, text: 'a' };
+    const lines = pooledRecords([[read, read], [{ ...read, ...aborted }, { ...read, ...aborted }]]);
+    // The operator was asked about call_3 before the stop: its policy ran, so DSH did not skip it.
+    lines.splice(7, 0, { type: 'approval/asked', seq: 90, time: 1, data: { id: 'ask-1', toolName: 'read', callId: 'call_3' } });
+    const log = readSessionLog(writeSession(tempDir(), 'stopped', jsonl(lines)));
+    assert.deepEqual(
+      log.events.flatMap((event) => (event.kind === 'call' ? [[event.callId, event.step, event.skipped]] : [])),
+      [
+        ['call_0', '1:0', false],
+        ['call_1', '1:0', false],
+        ['call_2', '1:1', true],
+        ['call_3', '1:1', false],
+      ],
+    );
+    assert.deepEqual(
+      log.steps.map((step) => step.skipped),
+      [false, false, true, false],
+    );
+  });
+
+  it('refuses a packed row of a kind this reader does not know, like any unknown record', () => {
+    const lines = records(stuckSteps(1));
+    const path = writeSession(tempDir(), 'future-row', jsonl([...lines, { type: 'image-chunks', seq0: 2, time0: 1, data: {} }]));
+    assert.throws(() => readSessionLog(path), /unknown record type "image-chunks" at line 4/);
   });
 });

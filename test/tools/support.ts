@@ -14,18 +14,35 @@ import { sweepCli } from '../../tools/lib/sweep-cli.js';
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CORPUS = join(REPO, 'test', 'fixtures', 'sessions');
 
-export type Step =
-  | { readonly call: string; readonly args: Record<string, unknown>; readonly text: string; readonly isError?: boolean }
-  | { readonly human: string };
+export interface CallStep {
+  readonly call: string;
+  readonly args: Record<string, unknown>;
+  readonly text: string;
+  readonly isError?: boolean;
+  /** The failure identity DSH logs beside an error result (`tool/result.data.error`). */
+  readonly error?: { readonly name: string; readonly code: string };
+}
+
+export type Step = CallStep | { readonly human: string };
 
 export function header(id = 'session-test'): Record<string, unknown> {
   return { type: 'session', version: 0, id, createdAt: 1, cwd: '/work' };
 }
 
-/** The records of a session: each call with its result, each human message. */
+/** The records of a session: each call with its result, each human message; every call is a model step of its own. */
 export function records(steps: readonly Step[]): Record<string, unknown>[] {
+  return pooledRecords(steps.map((step) => ('human' in step ? step : [step])));
+}
+
+/**
+ * The records of a session whose model steps may hold several calls: a step's
+ * `tool/call` records come first, then its results in model order, as DSH logs
+ * a pool whose calls all ran.
+ */
+export function pooledRecords(steps: readonly (readonly CallStep[] | { readonly human: string })[]): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [header()];
   let seq = 0;
+  let calls = 0;
   steps.forEach((step, at) => {
     if ('human' in step) {
       out.push({
@@ -36,27 +53,28 @@ export function records(steps: readonly Step[]): Record<string, unknown>[] {
       });
       return;
     }
-    const callId = `call_${at}`;
-    out.push({
-      type: 'tool/call',
-      seq: seq++,
-      time: 1,
-      data: { turn: 1, step: at, callId, name: step.call, arguments: JSON.stringify(step.args) },
+    const ids = step.map(() => `call_${calls++}`);
+    step.forEach((call, i) => {
+      out.push({
+        type: 'tool/call',
+        seq: seq++,
+        time: 1,
+        data: { turn: 1, step: at, callId: ids[i], name: call.call, arguments: JSON.stringify(call.args) },
+      });
     });
-    out.push({
-      type: 'tool/result',
-      seq: seq++,
-      time: 1,
-      data: {
-        turn: 1,
-        step: at,
-        message: {
-          role: 'user',
-          content: [
-            { type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: step.text }], isError: step.isError === true },
-          ],
+    step.forEach((call, i) => {
+      const content = [{ type: 'text', text: call.text }];
+      out.push({
+        type: 'tool/result',
+        seq: seq++,
+        time: 1,
+        data: {
+          turn: 1,
+          step: at,
+          message: { role: 'user', content: [{ type: 'tool-result', toolCallId: ids[i], content, isError: call.isError === true }] },
+          ...(call.error === undefined ? {} : { error: call.error }),
         },
-      },
+      });
     });
   });
   return out;

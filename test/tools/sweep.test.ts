@@ -17,6 +17,7 @@ import {
   type Setting,
   type SweepRow,
 } from '../../tools/lib/sweep.js';
+import { RESPELLED_PYTEST } from '../support/respellings.js';
 import { jsonl, records, runTool, spawnTool, stuckSteps, tempDir, writeSession, type Step } from './support.js';
 
 /** Five distinct commands, each run once: ordinary work. */
@@ -78,6 +79,27 @@ describe('the sweep grid', () => {
       window: 20,
       limits: { 'verb:curl': 30, exact: 9, cmd: 9, net: 9, sink: 9, host: null },
     });
+  });
+});
+
+describe('the act axis', () => {
+  it('--act sets limits.act over the base limits; off is null', () => {
+    const settings = expandGrid(new Map<Axis, AxisValue[]>([['act', parseAxis('act', 'off,12')]]));
+    assert.deepEqual(settings.map(settingLabel), ['act=off', 'act=12']);
+    assert.deepEqual(configOf({ limits: { host: 24 } }, settings[1] as (typeof settings)[number]), { limits: { host: 24, act: 12 } });
+  });
+
+  it('a loop that respells its command on every call is gated only with act on', async () => {
+    const respelled: Step[] = RESPELLED_PYTEST.map((command, at) => ({ call: 'bash', args: { command, description: `try ${at + 1}` }, text: '3 passed\n' }));
+    const corpus = [parseSessionLog('/corpus/respelled/session.jsonl', jsonl(records(respelled)))];
+    const rows = await sweep(corpus, expandGrid(new Map<Axis, AxisValue[]>([['act', [null, 12]]])), { labels: new Map([['respelled', 'stuck']]) });
+    assert.deepEqual(
+      rows.map((row) => [row.setting, row.sessionsGated, row.stuckCaught]),
+      [
+        ['act=off', 0, 0],
+        ['act=12', 1, 1],
+      ],
+    );
   });
 });
 

@@ -13,6 +13,7 @@ import * as zlib from 'node:zlib';
 
 import { CORPUS_DIR, LOG_FILE, PLAIN_LOG_FILE, type Recorded } from '../host/lib/corpus.js';
 import { readSessionLog } from '../host/lib/session-log.js';
+import { readLogText } from '../../tools/lib/session-log.js';
 import { liveTrajectory } from '../host/lib/trajectory.js';
 
 const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
@@ -30,8 +31,8 @@ const canDecodeZstd =
 const needsZstd = canDecodeZstd ? {} : { skip: 'no zstd decoder here (install the zstd command or use Node >= 22.15)' };
 
 describe('the recorded session corpus', () => {
-  test('labels.json, recorded.json and the scenario directories name the same seven or more scenarios', () => {
-    assert.ok(scenarios.length >= 7, `scenario directories: ${scenarios.join(', ')}`);
+  test('labels.json, recorded.json and the scenario directories name the same ten or more scenarios', () => {
+    assert.ok(scenarios.length >= 10, `scenario directories: ${scenarios.join(', ')}`);
     assert.deepEqual(Object.keys(labels).sort(), scenarios);
     assert.deepEqual(Object.keys(recorded).sort(), scenarios);
   });
@@ -97,7 +98,7 @@ describe('the recorded session corpus', () => {
         'a notice',
       );
       assert.ok(
-        entries.every((e) => (e.outcome === 'ran' ? e.by === undefined : e.by !== undefined)),
+        entries.every((e) => (e.outcome === 'denied' ? e.by !== undefined : e.by === undefined)),
         'a denial, and only a denial, says by whom',
       );
       assert.ok(
@@ -110,6 +111,37 @@ describe('the recorded session corpus', () => {
         return records.some((r, i) => i > firstCall && r.type === 'user/message' && r.data?.source?.kind === 'user');
       });
       assert.ok(humanMidTurn, 'a human message logged after the first tool call');
+    },
+  );
+
+  test(
+    'the corpus is what a real provider makes DSH write: streamed arguments in packed rows, steps of several calls, a skipped call',
+    needsZstd,
+    () => {
+      const logs = scenarios.map((name) => readSessionLog(join(CORPUS_DIR, name, LOG_FILE)));
+      const texts = scenarios.map((name) => readLogText(join(CORPUS_DIR, name, LOG_FILE)));
+      assert.ok(
+        texts.every((text) => text.includes('"type":"tool-call-chunks"')),
+        'every log holds packed tool-call-chunks rows (arguments streamed in three or more pieces)',
+      );
+      assert.ok(
+        logs.every((log) => log.records.some((r) => r.type === 'assistant/chunk' && r.data?.chunk?.type === 'tool-call-delta')),
+        'every log streams its tool calls',
+      );
+      assert.ok(
+        logs.some((log) => log.records.some((r) => r.type === 'assistant/chunk' && r.data?.chunk?.type === 'reasoning-delta')),
+        'reasoning deltas',
+      );
+      const stepSizes = logs.flatMap((log) => {
+        const sizes = new Map<string, number>();
+        for (const e of log.events) if (e.kind === 'call' && e.step !== undefined) sizes.set(e.step, (sizes.get(e.step) ?? 0) + 1);
+        return [...sizes.values()];
+      });
+      assert.ok(stepSizes.some((size) => size >= 3), 'a step of three or more calls');
+      assert.ok(
+        Object.values(recorded).some((r) => r.trajectory.some((e) => e.outcome === 'skipped')),
+        'a call DSH skipped after a stop',
+      );
     },
   );
 });

@@ -73,11 +73,29 @@ describe('the denial (REPEAT_TOOL_BLOCKED)', () => {
     assert.ok((await denialOf()).includes('PREVIOUS-RESULT-MARKER'));
   });
 
-  test('cuts the quoted previous result to resultPreviewChars, silently', async () => {
+  test('cuts the quoted previous result to resultPreviewChars and says how much was cut', async () => {
     const denial = await denialOf({ resultPreviewChars: 10 }, succeeding('ABCDEFGHIJKLMNOP'));
-    assert.ok(denial.includes('ABCDEFGHIJ'), denial);
+    assert.ok(denial.includes('ABCDEFGHIJ\u2026 (+6 more chars)'), denial);
     assert.ok(!denial.includes('ABCDEFGHIJK'), denial);
-    assert.ok(!denial.includes('more chars'), 'no truncation marker on the quoted result');
+  });
+
+  test('a previous result that fits is quoted whole, with no cut marker', async () => {
+    const denial = await denialOf({ resultPreviewChars: 16 }, succeeding('ABCDEFGHIJKLMNOP'));
+    assert.ok(denial.includes('ABCDEFGHIJKLMNOP'), denial);
+    assert.ok(!denial.includes('more chars'), denial);
+  });
+
+  test('the one line a blocked row shows (about 90 characters after "Error: ") says what was blocked and why', async () => {
+    const row = (text: string | undefined): string => `Error: ${text ?? ''}`.slice(0, 90);
+    const repeatRow = row(await denialOf());
+    assert.match(repeatRow, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: repeated 12 times \(limit 12\)\./);
+    const fails = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(2) });
+    assert.match(row(fails[failLimit]?.denyReason), new RegExp(`bash call not run: it failed ${failLimit} times in a row \\(limit ${failLimit}\\)`));
+    const refused = await repeat(newHost(), {}, cap + 1, X);
+    assert.match(row(refused[cap]?.denyReason), /bash call not run: the operator did not approve it; repeated/);
+    assert.match(refused[cap]?.denyReason ?? '', new RegExp(`^[^\\n]*the operator did not approve it; repeated ${cap + 1} times \\(limit ${cap}\\)\\.`));
+    const spent = await repeat(newHost({ exemptionCeiling: 1 }), {}, cap + 2, { ...X, answer: 'approve' });
+    assert.match(row(spent[cap + 1]?.denyReason), /bash call not run: the operator's approval is used up/);
   });
 
   test('Q6: with no previous result it says the result is already in the history', async () => {
@@ -181,6 +199,40 @@ describe('the ask (read by the operator)', () => {
     const ask = outcomes[cap - 1]?.askReason ?? '';
     assert.ok(ask.includes(EXACT) && ask.includes(CMD), ask);
     assert.ok(ask.includes(`${cap}/${cap}`), ask);
+  });
+
+  test('opens with one paragraph: the call, how often, the limit, and what Allow once and Reject do, in those words', async () => {
+    const outcomes = await repeat(newHost(), {}, cap, X);
+    const ask = outcomes[cap - 1]?.askReason ?? '';
+    const [paragraph = '', ...details] = ask.split('\n');
+    assert.equal(
+      paragraph,
+      `Loop breaker: this bash call would repeat the same action for the ${cap}th time among the agent's recent calls (the limit is ${cap}), and it hits 1 more limit listed below. ` +
+        'Allow once lets it run and stops the loop breaker from counting calls like it for the rest of this turn: they run without asking until the next human message. ' +
+        'Reject blocks it, and calls like it stay blocked until the next human message.',
+    );
+    assert.doesNotMatch(paragraph, /`|Approve|Decline|exact:|cmd:/, 'no markup, no other words for the buttons, no fingerprints');
+    assert.deepEqual(details, ['Repeat track:', `${EXACT} ${cap}/${cap};`, `${CMD} ${cap}/${cap}.`], 'the fingerprints follow as details');
+  });
+
+  test('read with its line breaks dropped, as the approval panel shows it, the details are still sentences', async () => {
+    const outcomes = await repeat(newHost(), {}, cap, X);
+    const flat = (outcomes[cap - 1]?.askReason ?? '').replace(/\n/g, ' ');
+    assert.ok(flat.endsWith(`Repeat track: ${EXACT} ${cap}/${cap}; ${CMD} ${cap}/${cap}.`), flat);
+    assert.doesNotMatch(flat, / - /, 'no inline list dashes');
+  });
+
+  test('with an exemption ceiling, Allow once says how many more calls it allows', async () => {
+    const outcomes = await repeat(newHost({ exemptionCeiling: 3 }), {}, cap, X);
+    assert.match(outcomes[cap - 1]?.askReason ?? '', /Allow once lets it run, and 3 more calls like it this turn; the one after that is blocked without asking\./);
+  });
+
+  test('a failure ask opens with the failure and its limit, and details the failure', async () => {
+    const outcomes = await repeat(newHost(), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(1) });
+    const ask = outcomes[failLimit]?.askReason ?? '';
+    assert.match(ask, new RegExp(`^Loop breaker: this bash call retries an action that has failed ${failLimit} times in a row \\(the limit is ${failLimit}\\)`));
+    assert.match(ask, /\nFailure track:\n/);
+    assert.ok(ask.includes(`\ncmd:cat:cat /nope, ${failLimit} failures in a row (${describeFailure({ reason: 'exit', detail: '1' })})`), ask);
   });
 
   test('a failure ask names the failing measure and its streak', async () => {

@@ -251,7 +251,7 @@ describe('the sequence gate (`limit`)', () => {
     const agent = {};
     const outcomes = await goRound(host, agent, 17, { answer: 'approve' });
     assert.equal(outcomes[16]!.asked, true);
-    assert.match(outcomes[16]!.askReason ?? '', /Repeated cycles:/);
+    assert.match(outcomes[16]!.askReason ?? '', /Sequence track:/);
     assert.ok((outcomes[16]!.askReason ?? '').includes(ARROWS));
     assert.equal(outcomes[16]!.ran, true);
     const later = await goRound(host, agent, 20, { answer: 'approve' }, 1);

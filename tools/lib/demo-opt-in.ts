@@ -1,11 +1,12 @@
 /**
  * The second act of `npm run demo` (`npm run demo -- --opt-in`): each opt-in
- * track once, on its own host with only that setting, against the BUILT plugin.
+ * track once, then the opt-in act: measure, on its own host with only that setting, against the BUILT plugin.
  * Quiet calls are folded into one line; every call that gets a notice, an ask
  * or a denial is printed with what the model and the operator read.
  */
 import plugin from '../../dist/index.js';
 import { bashResult, FakeHost, type Answer, type CallOutcome } from '../../test/support/fake-host.js';
+import { actScene } from './demo-act.js';
 import { bold, clip, cyan, describeNotice, dim, firstLine, green, indent, red, scene, textOf, yellow } from './demo-print.js';
 
 interface Act {
@@ -139,5 +140,6 @@ export async function optInAct(): Promise<void> {
   await progressGating();
   await exemptionCeiling();
   await duplicatedContext();
+  await actScene();
   console.log(`\n${bold('done')}.`);
 }

@@ -1,9 +1,13 @@
 /**
  * Replaying one session log through the real `apply()`: every call goes through
- * pre-execute, the operator's answer and the guard in log order; a call the
- * replay lets run gets the result the log recorded, a call it gates runs
- * nothing; human messages reach `agent/pre-step` and reset. The plugin's own
- * notices in the log are not fed back: the replay produces its own and counts them.
+ * pre-execute, the operator's answer and the guard when DSH started it, and
+ * through post-execute when DSH committed its result, in DSH's commit order
+ * for the calls of one step (`commit-order.ts`: in a pool of parallel-safe
+ * calls, later calls pass their policy before earlier ones settle). A call the replay
+ * lets run gets the result the log recorded, a call it gates runs nothing; a
+ * call DSH skipped after a stop is passed over, as DSH passed it over; human
+ * messages reach `agent/pre-step` and reset. The plugin's own notices in the
+ * log are not fed back: the replay produces its own and counts them.
  *
  * Beside the plugin, a mirror made of the plugin's own modules (fingerprints,
  * the window tracker, the failure classifier) measures the session itself:
@@ -12,12 +16,13 @@
 import { apply as pluginApply } from '../../src/index.js';
 import { resolveConfig, type BreakerConfig } from '../../src/lib/config.js';
 import { classifyFailure } from '../../src/lib/failure.js';
-import { spentMessage } from '../../src/lib/message.js';
 import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/fingerprint.js';
 import type { ToolResult } from '../../src/lib/host.js';
+import { ASK_TRACK_HEADINGS, SPENT_HEADLINE } from '../../src/lib/message.js';
 import { PLUGIN_NAME } from '../../src/lib/notice.js';
 import { compileScope } from '../../src/lib/scope.js';
 import { createTracker } from '../../src/lib/tracker.js';
+import { CommitOrder } from './commit-order.js';
 import { denialResult, ReplayHost, type Answer, type ApplyFunction } from './replay-host.js';
 import { sessionName, type SessionEvent, type SessionLog } from './session-log.js';
 import type { CallVerdict, TrajectoryEntry } from './trajectory.js';
@@ -58,6 +63,8 @@ export interface SessionReport {
   readonly gatedBy: Readonly<Record<'repeat' | 'failure', number>> & { readonly sequence?: number; readonly ceiling?: number };
   /** Calls the replay let run that the live session did not, so their results were borrowed. */
   readonly inferred: number;
+  /** Calls DSH skipped after a stop, never seen by the plugin (counted in `calls`). */
+  readonly skipped: number;
   readonly trajectory: readonly ReplayedCall[];
   readonly warnings: readonly string[];
 }
@@ -82,31 +89,19 @@ export function stageOf(summary: string, cfg: Pick<BreakerConfig, 'summarizeAt'>
   return Number(occurrence[1]) === cfg.summarizeAt ? 'summarize' : 'warn';
 }
 
-/** The tracks a denial or an ask names, in the order they are reported. */
-const NAMED_TRACKS = ['repeat', 'failure', 'sequence'] as const;
-/** The ask's heading for each track's hits (askMessage). */
-const ASK_HEADINGS: Readonly<Record<(typeof NAMED_TRACKS)[number], string>> = {
-  repeat: 'Repeated measures:',
-  failure: 'Failing measures:',
-  sequence: 'Repeated cycles:',
-};
+const TRACKS = ['repeat', 'failure', 'sequence'] as const;
 /** The denial names its tracks as "by the repeat track", "by the repeat and failure tracks", "by the repeat, failure and sequence tracks". */
 const DENIED_BY = /by the ([a-z, ]+?) tracks? of the loop breaker/;
-
-/**
- * What the spent-allowance denial says after the tool name, taken from the
- * plugin's own wording (spentMessage) so a rewording cannot slip past the replay.
- */
-const SPENT = spentMessage('\u0000', [], 1, '', 0).split('\n')[0]?.split('\u0000')[1] ?? '\u0000';
 
 /**
  * The tracks named by a denial or an ask (message.ts words them), in track
  * order; `ceiling` alone for a denial of an approved allowance that is spent.
  */
 export function tracksIn(text: string): Track[] {
-  if (text.includes(SPENT)) return ['ceiling'];
+  // The plugin's own words (message.ts), so a rewording cannot slip past the replay.
+  if (text.includes(`call not run: ${SPENT_HEADLINE}`)) return ['ceiling'];
   const named = new Set(DENIED_BY.exec(text)?.[1]?.split(/, | and /) ?? []);
-  return NAMED_TRACKS.filter((track) => named.has(track) || text.includes(ASK_HEADINGS[track]));
+  return TRACKS.filter((track) => named.has(track) || text.includes(ASK_TRACK_HEADINGS[track]));
 }
 
 function field(holder: unknown, key: string): unknown {
@@ -186,7 +181,7 @@ interface Pending {
   readonly entry: {
     call: number;
     tool: string;
-    outcome: 'ran' | 'denied';
+    outcome: 'ran' | 'denied' | 'skipped';
     by?: 'plugin' | 'approval';
     notices: string[];
     asked: boolean;
@@ -195,7 +190,8 @@ interface Pending {
   };
   readonly fps: string[];
   readonly args: unknown;
-  settled: boolean;
+  /** What post-execute sees when the call's turn to commit comes: the replay's denial, or the call's result. */
+  result: ToolResult | undefined;
 }
 
 /** Replays one parsed log. Never throws for anything in the log; a bad config throws (it is the caller's). */
@@ -215,9 +211,10 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
   const warnings = [...log.warnings];
   let humanMessages = 0;
 
-  const settle = async (call: Pending, result: ToolResult): Promise<void> => {
-    call.settled = true;
-    for (const notice of await host.settle(call.exec, result)) {
+  const commits = new CommitOrder<Pending>(async (call) => {
+    // Only a call with a result is ever ready to commit.
+    if (call.result === undefined) return;
+    for (const notice of await host.settle(call.exec, call.result)) {
       const source = field(notice, 'source');
       const summary = field(source, 'summary');
       if (field(source, 'plugin') !== PLUGIN_NAME || typeof summary !== 'string') continue;
@@ -225,12 +222,14 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
       const stage = stageOf(summary, cfg);
       if (stage !== undefined) advisories[stage] += 1;
     }
-  };
+  });
 
   for (const event of log.events) {
     switch (event.kind) {
       case 'human': {
         humanMessages += 1;
+        // A human message is claimed at a step boundary: the step before it has settled.
+        await commits.flush();
         const message = {
           id: `replay-${event.seq}`,
           role: 'user',
@@ -247,8 +246,24 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
           break;
         }
         const exec = { callId: event.callId, name: event.name, arguments: event.arguments, agent, signal: new AbortController().signal };
+        if (event.skipped) {
+          // Stopped before it started: no hook saw it live, so none sees it here.
+          const entry: Pending['entry'] = {
+            call: trajectory.length + 1,
+            tool: event.name,
+            outcome: 'skipped',
+            notices: [],
+            asked: false,
+            tracks: [],
+            inferred: false,
+          };
+          trajectory.push(entry);
+          pending.set(event.callId, { exec, entry, fps: [], args: event.arguments, result: undefined });
+          break;
+        }
         const fps = mirror.fingerprintsOf(event.name, event.arguments);
         mirror.count(fps);
+        await commits.enter(event.step);
         const gate = await host.gate(exec, answer);
         const entry: Pending['entry'] = {
           call: trajectory.length + 1,
@@ -261,10 +276,14 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
         };
         if (gate.by !== undefined) entry.by = gate.by;
         trajectory.push(entry);
-        const call: Pending = { exec, entry, fps, args: event.arguments, settled: false };
+        const call: Pending = { exec, entry, fps, args: event.arguments, result: undefined };
         pending.set(event.callId, call);
-        // Nothing runs for a gated call: post-execute sees the host's error at once.
-        if (gate.denied !== undefined) await settle(call, denialResult(gate.denied));
+        commits.add(call);
+        // Nothing runs for a gated call: its result, the host's error, is ready at once.
+        if (gate.denied !== undefined) {
+          call.result = denialResult(gate.denied);
+          await commits.ready(call);
+        }
         break;
       }
       case 'result': {
@@ -273,6 +292,7 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
           warnings.push(`result for unknown call id ${event.callId} ignored`);
           break;
         }
+        if (call.entry.outcome === 'skipped') break;
         // A result the live session really got, or `undefined` when its call was refused live.
         const recorded = refusedBy(event.callId, event.text, asks, decisions) === undefined ? toolResultOf(event) : undefined;
         const exact = call.fps[0];
@@ -280,9 +300,11 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
           mirror.settle(call.entry.tool, call.args, call.fps, recorded);
           if (exact !== undefined) lastRun.set(exact, recorded);
         }
-        if (call.settled) break;
+        // A call the replay refused is already ready (and maybe committed).
+        if (call.result !== undefined) break;
         if (recorded === undefined) call.entry.inferred = true;
-        await settle(call, recorded ?? inferResult(exact === undefined ? undefined : lastRun.get(exact)));
+        call.result = recorded ?? inferResult(exact === undefined ? undefined : lastRun.get(exact));
+        await commits.ready(call);
         break;
       }
       case 'asked':
@@ -295,6 +317,7 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
         break;
     }
   }
+  await commits.flush();
   host.dispose();
 
   const denied = trajectory.filter((entry) => entry.outcome === 'denied');
@@ -319,6 +342,7 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
       ...(cfg.exemptionCeiling === null ? {} : { ceiling: denied.filter((entry) => entry.tracks.includes('ceiling')).length }),
     },
     inferred: trajectory.filter((entry) => entry.inferred).length,
+    skipped: trajectory.filter((entry) => entry.outcome === 'skipped').length,
     trajectory,
     warnings,
   };
@@ -349,6 +373,7 @@ export function liveVerdicts(log: SessionLog): { calls: LiveCall[]; notices: str
     if (event.kind === 'decided') decisions.set(event.id, event.outcome);
   }
   const calls = log.steps.map((step, at): LiveCall => {
+    if (step.skipped) return { call: at + 1, tool: step.name, outcome: 'skipped' };
     const by = refusedBy(step.callId, step.text, asks, decisions);
     return by === undefined ? { call: at + 1, tool: step.name, outcome: 'ran' } : { call: at + 1, tool: step.name, outcome: 'denied', by };
   });

@@ -2,12 +2,19 @@
  * Reading a DSH session log (`$DSH_HOME/sessions/--<cwd>--/session-<uuid>/`):
  * `session.jsonl.zstd` as DSH writes it by default, or plain `session.jsonl`
  * (the persistence row's `compression: none`). The format is DSH 0.1.0-rc.8's:
- * a header line, then one event per line. Like DSH's own reader, an event type
- * outside the known vocabulary refuses the file unless it is marked
- * `ignorable`: a required event we cannot read could change what the rest means.
+ * a header line, then one line per stored record. A line is an event, or a
+ * storage row packing a run of streamed deltas, which expands back into the
+ * `assistant/chunk` events it stands for, exactly as DSH's own reader does.
+ * Like DSH's reader, an event type outside the known vocabulary refuses the
+ * file unless it is marked `ignorable`: a required event we cannot read could
+ * change what the rest means.
  *
- * What comes out is what a replay needs, in log order: tool calls, their
- * results, human messages, plugin notices and the approval audit.
+ * What comes out is what a replay needs, in log order: tool calls (with the
+ * step that made them), their results, human messages, plugin notices and the
+ * approval audit. A streamed call and a whole one look alike here: the call a
+ * replay gates is the agent loop's `tool/call` record, written when the call
+ * starts, with its arguments joined; the model's deltas (`assistant/chunk`,
+ * packed or not) and its `assistant/message` are read, validated and passed over.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -21,7 +28,12 @@ export class SessionLogError extends Error {
 /** The format version DSH 0.1.0-rc.8 stamps into the header. */
 export const FORMAT_VERSION = 0;
 
-/** The event vocabulary of DSH 0.1.0-rc.8 (`KNOWN_SESSION_EVENT_TYPES` of `@deepseek-ai/dsh-session`). */
+/**
+ * The event vocabulary of DSH 0.1.0-rc.8: `KNOWN_SESSION_EVENT_TYPES` of
+ * `@deepseek-ai/dsh-session`, the set its persistence reader checks every event
+ * against (`@deepseek-ai/dsh-session-persistence`). The host suite `records`
+ * compares this list with the installed DSH's.
+ */
 export const KNOWN_RECORD_TYPES: ReadonlySet<string> = new Set([
   'agent-preset/selected',
   'agent/inbox/spliced',
@@ -73,6 +85,26 @@ export const KNOWN_RECORD_TYPES: ReadonlySet<string> = new Set([
   'web/deepseek-search-llm-request',
 ]);
 
+/**
+ * The storage rows of DSH 0.1.0-rc.8: not events but a durable encoding of a
+ * run of three or more consecutive deltas of one streamed block (`packChunkRuns`
+ * of `@deepseek-ai/dsh-session`, written by `@deepseek-ai/dsh-session-persistence-jsonl`;
+ * read back by `decodeStorageRecord`). Each expands into its `assistant/chunk`
+ * events, members numbered from `seq0`. Every real provider streams, so almost
+ * every real log holds them. The host suite `records` compares this list with
+ * the tags the installed DSH decodes.
+ */
+export const STORAGE_ROW_TYPES: ReadonlySet<string> = new Set(['reasoning-chunks', 'text-chunks', 'tool-call-chunks']);
+
+/**
+ * The error code of a call DSH skipped without running its policy: calls of a
+ * step not yet started when the turn was stopped get a `tool/call` and a
+ * synthetic `tool/result` with this code (`appendSkippedToolCall` of
+ * `@deepseek-ai/dsh-agent-loop`; the code is `TOOL_ABORTED_BEFORE_DISPATCH` of
+ * `@deepseek-ai/dsh-tools`).
+ */
+export const ABORTED_BEFORE_DISPATCH = 'ABORTED_BEFORE_DISPATCH';
+
 export interface SessionHeader {
   readonly id: string;
   readonly version: number;
@@ -106,6 +138,18 @@ export type SessionEvent =
       readonly name: string;
       readonly arguments: unknown;
       readonly rawArguments: string;
+      /**
+       * The model step that made the call, `turn:step` (`undefined` when the log
+       * does not say). Calls of one step run as DSH's scheduler runs them: in
+       * pools of parallel-safe calls between exclusive ones, results committed
+       * in model order.
+       */
+      readonly step: string | undefined;
+      /**
+       * DSH skipped the call: the turn was stopped before it started, so no
+       * hook ever saw it (see {@link ABORTED_BEFORE_DISPATCH}).
+       */
+      readonly skipped: boolean;
     }
   | {
       readonly kind: 'result';
@@ -137,6 +181,8 @@ export interface ToolStep {
   readonly arguments: Record<string, unknown>;
   /** Whether a `tool/result` arrived for this call. */
   readonly settled: boolean;
+  /** DSH skipped the call after a stop: it never ran and no hook saw it. */
+  readonly skipped: boolean;
   readonly isError: boolean;
   /** The text the model reads for this result (text blocks joined by `\n`). */
   readonly text: string;
@@ -302,6 +348,10 @@ export function parseSessionLog(path: string, text: string): SessionLog {
     }
     const type = field(value, 'type');
     if (typeof type !== 'string') throw new SessionLogError(`line ${at + 1} has no record type`);
+    if (STORAGE_ROW_TYPES.has(type)) {
+      records.push(...expandRow(value as Record<string, unknown>, type, at + 1));
+      continue;
+    }
     if (!KNOWN_RECORD_TYPES.has(type)) {
       if (field(value, 'ignorable') === true) {
         skipped.set(type, (skipped.get(type) ?? 0) + 1);
@@ -318,6 +368,53 @@ export function parseSessionLog(path: string, text: string): SessionLog {
   return { path, header, records, warnings, ...extract(records) };
 }
 
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length > 0 && value.every((entry) => typeof entry === 'string');
+}
+
+function hasKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+
+/**
+ * One storage row back into its `assistant/chunk` events, checked as strictly
+ * as DSH checks it (`decodeStorageRecord`): a malformed row is corrupt storage,
+ * and reading around it would silently drop a whole streamed block.
+ */
+function expandRow(row: Record<string, unknown>, type: string, line: number): LogRecord[] {
+  const malformed = (why: string): never => {
+    throw new SessionLogError(`malformed ${type} row at line ${line}: ${why}`);
+  };
+  const { seq0, time0, data } = row;
+  if (!hasKeys(row, ['type', 'seq0', 'time0', 'data'])) malformed('the row must be exactly {type, seq0, time0, data}');
+  if (typeof seq0 !== 'number' || !Number.isSafeInteger(seq0) || seq0 < 0) return malformed('seq0 must be a non-negative integer');
+  if (!Number.isSafeInteger(time0)) malformed('time0 must be an integer');
+  if (!isRecord(data)) return malformed('data must be an object');
+  const calls = type === 'tool-call-chunks';
+  const keys = calls ? ['turn', 'step', 'index', 'id', 'dt', 'args'] : ['turn', 'step', 'index', 'dt', 'texts'];
+  const named = calls && Object.hasOwn(data, 'name');
+  if (!hasKeys(data, named ? [...keys, 'name'] : keys)) malformed(`data must be exactly {${keys.join(', ')}${calls ? ', name?' : ''}}`);
+  const members = calls ? data.args : data.texts;
+  if (!isStringList(members)) return malformed(`${calls ? 'args' : 'texts'} must be a non-empty list of strings`);
+  const { turn, step, index, id, name, dt } = data;
+  if (!Array.isArray(dt) || dt.length !== members.length - 1 || !dt.every(Number.isSafeInteger)) {
+    malformed('dt must hold one integer time gap per member after the first');
+  }
+  if (calls && (typeof id !== 'string' || (named && typeof name !== 'string'))) malformed('id and name must be strings');
+  return members.map((member, at) => ({
+    type: 'assistant/chunk',
+    seq: seq0 + at,
+    data: {
+      turn,
+      step,
+      chunk: calls
+        ? { type: 'tool-call-delta', index, id, ...(named ? { name } : {}), argumentsDelta: member }
+        : { type: type === 'text-chunks' ? 'text-delta' : 'reasoning-delta', index, text: member },
+    },
+  }));
+}
+
 type Extracted = Pick<SessionLog, 'events' | 'steps' | 'notices' | 'approvalsAsked' | 'approvalsDecided' | 'turnsEnded'>;
 
 function extract(records: readonly LogRecord[]): Extracted {
@@ -326,6 +423,7 @@ function extract(records: readonly LogRecord[]): Extracted {
   const approvalsAsked: { toolName: string; callId: string | undefined; reason: string | undefined }[] = [];
   const approvalsDecided: string[] = [];
   let turnsEnded = 0;
+  const skipped = skippedCalls(records);
   records.forEach((record, index) => {
     const { data } = record;
     const seq = record.seq ?? index;
@@ -333,6 +431,8 @@ function extract(records: readonly LogRecord[]): Extracted {
       case 'tool/call': {
         const rawArguments = str(field(data, 'arguments')) ?? JSON.stringify(field(data, 'arguments') ?? {});
         const callId = String(field(data, 'callId'));
+        const turn = field(data, 'turn');
+        const step = field(data, 'step');
         events.push({
           kind: 'call',
           seq,
@@ -340,6 +440,8 @@ function extract(records: readonly LogRecord[]): Extracted {
           name: String(field(data, 'name')),
           arguments: parseArguments(rawArguments),
           rawArguments,
+          step: typeof turn === 'number' && typeof step === 'number' ? `${turn}:${step}` : undefined,
+          skipped: skipped.has(callId),
         });
         break;
       }
@@ -389,11 +491,42 @@ function extract(records: readonly LogRecord[]): Extracted {
       case 'turn/end':
         turnsEnded += 1;
         break;
+      case 'assistant/chunk':
+      case 'assistant/message':
+        // The model's answer as streamed and as assembled. The calls in it are
+        // replayed from their `tool/call` records, which the agent loop writes
+        // when it starts each call, arguments whole; a call the model streamed
+        // in pieces and one it sent at once are the same record there.
+        break;
       default:
         break;
     }
   });
   return { events, steps: stepsOf(events), notices, approvalsAsked, approvalsDecided, turnsEnded };
+}
+
+/**
+ * The calls DSH skipped after a stop: their result carries
+ * {@link ABORTED_BEFORE_DISPATCH} and nobody was asked about them. (The same
+ * code on a call the operator was asked about means the stop came while the
+ * ask was open: the policy had run.)
+ */
+function skippedCalls(records: readonly LogRecord[]): Set<string> {
+  const asked = new Set<string>();
+  const skipped = new Set<string>();
+  for (const { type, data } of records) {
+    if (type === 'approval/asked') {
+      const callId = field(data, 'callId');
+      if (typeof callId === 'string') asked.add(callId);
+    } else if (type === 'tool/result' && field(field(data, 'error'), 'code') === ABORTED_BEFORE_DISPATCH) {
+      const content = field(field(data, 'message'), 'content');
+      for (const block of Array.isArray(content) ? content : []) {
+        const callId = field(block, 'toolCallId');
+        if (typeof callId === 'string' && !asked.has(callId)) skipped.add(callId);
+      }
+    }
+  }
+  return skipped;
 }
 
 /** Each call paired with its result, in call order. */
@@ -411,6 +544,7 @@ function stepsOf(events: readonly SessionEvent[]): ToolStep[] {
       name: event.name,
       arguments: asArgumentRecord(event.arguments),
       settled: result !== undefined,
+      skipped: event.skipped,
       isError: result?.isError ?? false,
       text: result?.text ?? '',
     });

@@ -19,6 +19,7 @@ grid (comma lists; every combination is replayed; off turns a stage or cap off):
   --window 12,16        --warnAt 5,7,9        --summarizeAt 9,11
   --cap 9,12,16         (limits.exact, cmd, net and sink together)
   --hostCap 12,16       (limits.host)
+  --act off,12          (limits.act: the opt-in act: measure, off by default)
   --failWarnAt 2,3      --failLimit 4,5,off   --onLimit ask,deny
 opt-in features, also grid axes (off and ignore are the plugin's defaults):
   --sequence off,4x3,4x3x5      the sequence track: <length>x<count>[x<limit>]

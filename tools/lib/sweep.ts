@@ -1,10 +1,11 @@
 /**
  * The sweep: one corpus replayed under a grid of settings, one row per setting.
  * Grid axes are plugin settings (`warnAt`, …, and the opt-in `sequence`,
- * `progress`, `exemptionCeiling`) plus two shorthands: `cap` sets the four
- * action-identity caps together (`limits.exact/cmd/net/sink`) and `hostCap`
- * sets `limits.host`. A setting the plugin would refuse, or one whose stages
- * could never fire in order, is a skipped row with the reason.
+ * `progress`, `exemptionCeiling`) plus three shorthands: `cap` sets the four
+ * action-identity caps together (`limits.exact/cmd/net/sink`), `hostCap` sets
+ * `limits.host` and `act` sets `limits.act` (the opt-in measure). A setting the
+ * plugin would refuse, or one whose stages could never fire in order, is a
+ * skipped row with the reason.
  */
 import { resolveConfig, type BreakerConfig, type SequenceConfig } from '../../src/lib/config.js';
 import { advisoriesOf, wasGated } from './report.js';
@@ -22,6 +23,7 @@ export const AXES = [
   'summarizeAt',
   'cap',
   'hostCap',
+  'act',
   'failWarnAt',
   'failLimit',
   'onLimit',
@@ -122,6 +124,9 @@ export function configOf(base: Readonly<Record<string, unknown>>, setting: Setti
       touchedLimits = true;
     } else if (axis === 'hostCap') {
       limits.host = value;
+      touchedLimits = true;
+    } else if (axis === 'act') {
+      limits.act = value;
       touchedLimits = true;
     } else if (axis === 'sequence') {
       config.sequence = sequenceOf(value);

@@ -5,12 +5,16 @@
  * both are written with these types.
  */
 
-/** Whether a call ran and, if not, which layer refused it. */
+/**
+ * Whether a call ran and, if not, which layer refused it. `skipped`: DSH never
+ * started it (the turn was stopped first), so neither the plugin nor the
+ * approval layer saw it.
+ */
 export interface CallVerdict {
   /** 1-based position of the call in the log. */
   readonly call: number;
   readonly tool: string;
-  readonly outcome: 'ran' | 'denied';
+  readonly outcome: 'ran' | 'denied' | 'skipped';
   /** Who refused a denied call: the plugin's guard (`REPEAT_TOOL_BLOCKED`) or the approval layer, after the plugin asked. */
   readonly by?: 'plugin' | 'approval';
 }

@@ -16,6 +16,9 @@ export interface Verdict {
 /** Files every tarball carries besides the compiled `dist/`. */
 export const SHIPPED_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'cordis.patch.yml'] as const;
 
+/** The browser card's bundle, written by `tools/build-client.ts` (`exports["./client"]`). */
+export const CLIENT_BUNDLE = 'dist/client.js';
+
 /** The four files `tsc -p tsconfig.build.json` writes for each source module. */
 const EMITTED = ['.js', '.js.map', '.d.ts', '.d.ts.map'] as const;
 
@@ -30,8 +33,9 @@ function sourcesUnder(dir: string, root: string): string[] {
 }
 
 /**
- * The exact file list the tarball should hold, derived from `src/`: a stale
- * `dist/` file left by a deleted module is as wrong as a missing one.
+ * The exact file list the tarball should hold, derived from `src/` plus the
+ * card's one bundle: a stale `dist/` file left by a deleted module is as wrong
+ * as a missing one.
  */
 export function expectedTarball(root: string): string[] {
   const srcRoot = join(root, 'src');
@@ -39,7 +43,7 @@ export function expectedTarball(root: string): string[] {
     const stem = `dist/${module.slice(0, -'.ts'.length)}`;
     return EMITTED.map((suffix) => stem + suffix);
   });
-  return [...SHIPPED_FILES, ...compiled].sort();
+  return [...SHIPPED_FILES, CLIENT_BUNDLE, ...compiled].sort();
 }
 
 /** Lists what `npm pack` would put in the tarball, without writing it or running scripts. */

@@ -70,6 +70,7 @@ export interface Caps {
   readonly failWarnAt: number;
   readonly failLimit: number;
   readonly warnAt: number;
+  readonly summarizeAt: number;
 }
 
 /**
@@ -93,6 +94,7 @@ export async function shippedCaps(plugin: PluginUnderTest): Promise<Caps> {
     failWarnAt: num(defaults.failWarnAt, 'failWarnAt'),
     failLimit: num(defaults.failLimit, 'failLimit'),
     warnAt: num(defaults.warnAt, 'warnAt'),
+    summarizeAt: num(defaults.summarizeAt, 'summarizeAt'),
   };
 }
 

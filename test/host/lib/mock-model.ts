@@ -1,9 +1,12 @@
 /**
  * A scripted, OpenAI-compatible streaming chat-completions server for the
- * full-boot suite. It plays the model: each request that carries `tools` is
- * answered with the next scripted tool call, chosen by how many tool results
- * the conversation already holds (so an adapter retry gets the same answer),
- * and with a final text once the script is spent. A request without `tools`
+ * full-boot suite and the recorder. It plays the model: each request that
+ * carries `tools` is answered with the next scripted step — one call, or
+ * several calls in one answer — chosen by how many tool-calling answers the
+ * conversation already holds (so an adapter retry gets the same answer), and
+ * with a final text once the script is spent. Every answer streams the way a
+ * real provider's does (`./stream.ts`): reasoning deltas, arguments cut into
+ * pieces at seeded points, a usage chunk, `[DONE]`. A request without `tools`
  * is the session-title request and gets a short text. It also serves a
  * paged `GET /items?page=N` for the tools to fetch, and counts the hits.
  *
@@ -14,20 +17,33 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ScriptedCall {
-  readonly name: string;
-  readonly arguments: Record<string, unknown>;
-}
+import { DEFAULT_STREAMING, textDeltas, toolStepDeltas, type Delta, type ScriptedCall, type ScriptedStep, type Streaming } from './stream.js';
+
+export type { ScriptedCall, ScriptedStep, Streaming } from './stream.js';
 
 export interface MockModelOptions {
-  /** One tool call per model step, in order; a function receives the server's base URL. */
-  readonly script: readonly ScriptedCall[] | ((url: string) => readonly ScriptedCall[]);
+  /** The model steps in order (a call, or a list of calls in one answer); a function receives the server's base URL. */
+  readonly script: readonly ScriptedStep[] | ((url: string) => readonly ScriptedStep[]);
+  /** How answers are streamed: the seed of the cut points, the pieces per call's arguments, reasoning on or off. */
+  readonly streaming?: Streaming;
   /** The text of the final answer, sent once every scripted call has a result. */
   readonly finalText?: string;
+  /**
+   * Chooses each step's call from the conversation instead of `script`
+   * (`undefined`: answer with `finalText`). For sessions with several human
+   * messages, where the count of tool results alone cannot say what comes next.
+   */
+  readonly respond?: (conversation: readonly ConversationMessage[]) => ScriptedCall | undefined;
   /** Hard stop: close after this many requests (default 200). */
   readonly maxRequests?: number;
   /** Hard stop: close after this many seconds (default 120). */
   readonly maxSeconds?: number;
+}
+
+/** One message of a conversation the model is sent, its content flattened to text. */
+export interface ConversationMessage {
+  readonly role: string;
+  readonly text: string;
 }
 
 /** What the model was shown for one tool call: the `role: tool` message. */
@@ -54,6 +70,7 @@ interface WireMessage {
   role?: unknown;
   content?: unknown;
   tool_call_id?: unknown;
+  tool_calls?: unknown;
 }
 
 function textOf(content: unknown): string {
@@ -70,7 +87,7 @@ function textOf(content: unknown): string {
   return '';
 }
 
-function chunk(delta: Record<string, unknown>, finishReason: string | null): string {
+function chunk({ delta, finishReason }: Delta): string {
   const payload = {
     id: 'mock-completion',
     object: 'chat.completion.chunk',
@@ -91,29 +108,8 @@ const USAGE =
     usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
   })}\n\n`;
 
-function streamText(res: ServerResponse, text: string): void {
-  res.write(chunk({ role: 'assistant', content: text }, null));
-  res.write(chunk({}, 'stop'));
-  res.write(USAGE);
-  res.end('data: [DONE]\n\n');
-}
-
-function streamToolCall(res: ServerResponse, call: ScriptedCall, step: number): void {
-  const args = JSON.stringify(call.arguments);
-  const id = `call_mock_${step}`;
-  // Split the arguments over two deltas, as real providers do.
-  const cut = Math.max(1, Math.floor(args.length / 2));
-  res.write(
-    chunk(
-      {
-        role: 'assistant',
-        tool_calls: [{ index: 0, id, type: 'function', function: { name: call.name, arguments: args.slice(0, cut) } }],
-      },
-      null,
-    ),
-  );
-  res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(cut) } }] }, null));
-  res.write(chunk({}, 'tool_calls'));
+function stream(res: ServerResponse, deltas: readonly Delta[]): void {
+  for (const delta of deltas) res.write(chunk(delta));
   res.write(USAGE);
   res.end('data: [DONE]\n\n');
 }
@@ -126,7 +122,8 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
   const pageHits: string[] = [];
   let longest: WireMessage[] = [];
   let closing: Promise<void> | undefined;
-  let script: readonly ScriptedCall[] = [];
+  let script: readonly ScriptedStep[] = [];
+  const streaming = options.streaming ?? DEFAULT_STREAMING;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -159,14 +156,15 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
       if (!hasTools) {
-        streamText(res, 'Mock session');
+        stream(res, [{ delta: { role: 'assistant', content: 'Mock session' }, finishReason: 'stop' }]);
         return;
       }
       if (messages.length >= longest.length) longest = messages;
-      const step = messages.filter((m) => m.role === 'tool').length;
-      const call = script[step];
-      if (call === undefined) streamText(res, finalText);
-      else streamToolCall(res, call, step);
+      // The answers so far that called tools: the index of the next scripted step.
+      const step = messages.filter((m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0).length;
+      const next =
+        options.respond === undefined ? script[step] : options.respond(messages.map((m) => ({ role: String(m.role), text: textOf(m.content) })));
+      stream(res, next === undefined ? textDeltas(finalText, step, streaming) : toolStepDeltas(next, step, streaming));
     });
   });
 

@@ -3,8 +3,11 @@
  * `@deepseek-ai/dsh-tools` 0.1.0-rc.8 in a cordis `Context`, the genuine
  * approval service (`@deepseek-ai/dsh-user-approval`) answering every ask when
  * a scenario gives an answer, a stub `bash` whose body counts its runs and does
- * what the scenario scripts, the plugin mounted, and calls made through
- * `ctx.tools.execute` with decoys that vary on every call, as a model's do.
+ * what the scenario scripts, a stub parallel-safe `read` whose body ends after
+ * a turn of the event loop as real file I/O does, the plugin mounted, and
+ * calls made through `ctx.tools.execute` with decoys that vary on every call,
+ * as a model's do — or a whole model step through the runtime's staged
+ * scheduler, in the order `@deepseek-ai/dsh-agent-loop` runs it ({@link Rig.step}).
  *
  * Host packages are loaded with `hostImport` (resolved from test/host/node_modules),
  * so the root typecheck passes before the host is installed.
@@ -38,6 +41,12 @@ export interface Result {
   raw: any;
 }
 
+/** One call of a model step, as the model sends it. */
+export interface StepCall {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+}
+
 export interface Rig {
   ctx: any;
   fiber: any;
@@ -51,11 +60,24 @@ export interface Rig {
   seq(): number;
   call(command: string, extra?: Record<string, unknown>): Promise<Result>;
   callAs(agent: any, command: string, extra?: Record<string, unknown>): Promise<Result>;
+  /**
+   * One model step through the runtime's staged scheduler (`TOOL_RUNTIME_SCHEDULER`:
+   * prepare = policy, dispatch = body, finalize = post-execute) in the agent
+   * loop's order (`runGroup`): exclusive calls alone; a run of parallel-safe
+   * calls as a pool, each prepared in model order and its body started, results
+   * committed in model order as soon as every earlier one has. Results in model order.
+   */
+  step(calls: readonly StepCall[]): Promise<Result[]>;
   /** `messages` through the genuine `agent/pre-step` waterfall whose default decision enters them. */
   preStep(messages: unknown[], at?: { turn: number; step: number }): Promise<any>;
 }
 
 export const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+function resultOf(raw: any): Result {
+  const text = (raw.content ?? []).map((b: any) => (b.type === 'text' ? b.text : '')).join('\n');
+  return { isError: raw.isError === true, text, contexts: [...(raw.additionalContexts ?? [])], raw };
+}
 
 export function newAgent(id: string): any {
   // The approval service audits to `agent.session` and needs an open turn.
@@ -65,7 +87,7 @@ export function newAgent(id: string): any {
 
 export async function rig(options: RigOptions = {}): Promise<Rig> {
   const { Context } = await hostImport('@deepseek-ai/cordis');
-  const { ToolRuntime, defineTool } = await hostImport('@deepseek-ai/dsh-tools');
+  const { ToolRuntime, defineTool, TOOL_RUNTIME_SCHEDULER } = await hostImport('@deepseek-ai/dsh-tools');
   const { ApprovalService } = await hostImport('@deepseek-ai/dsh-user-approval');
   const { agentEvents } = await hostImport('@deepseek-ai/dsh-agent');
   const { HarnessError } = await hostImport('@deepseek-ai/dsh-llm');
@@ -118,6 +140,24 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
       },
     }),
   );
+  ctx.tools.register(
+    defineTool({
+      name: 'read',
+      description: 'stub read: parallel-safe, counts its runs, answers after a turn of the event loop',
+      parameters: { file_path: { type: 'string', required: true } },
+      output: {
+        schema: { type: 'object', additionalProperties: false, properties: { text: { type: 'string', required: true } } },
+        render: (_args: unknown, value: { text: string }) => [{ type: 'text', text: value.text }],
+      },
+      isConcurrencySafe: () => true,
+      async execute(args: { file_path: string }) {
+        runs.set(`read ${args.file_path}`, (runs.get(`read ${args.file_path}`) ?? 0) + 1);
+        // Real file I/O completes on a later turn of the event loop, never inside the pool's policy pass.
+        await new Promise((resolve) => setImmediate(resolve));
+        return { text: `contents of ${args.file_path}` };
+      },
+    }),
+  );
   options.setup?.(ctx);
   const fiber = ctx.plugin(plugin, options.config ?? {});
   await tick();
@@ -132,8 +172,52 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
       agent: who,
       signal: new AbortController().signal,
     });
-    const text = (raw.content ?? []).map((b: any) => (b.type === 'text' ? b.text : '')).join('\n');
-    return { isError: raw.isError === true, text, contexts: [...(raw.additionalContexts ?? [])], raw };
+    return resultOf(raw);
+  };
+  const scheduler = ctx.tools[TOOL_RUNTIME_SCHEDULER];
+  /** One exclusive call or one pool of parallel-safe calls, committed in model order. */
+  const group = async (execs: readonly any[]): Promise<Result[]> => {
+    const slots: ({ exec: any; result: any; needsPost: boolean } | undefined)[] = execs.map(() => undefined);
+    const committed: Result[] = [];
+    const bodies: Promise<void>[] = [];
+    const commitReady = async (): Promise<void> => {
+      for (let slot = slots[committed.length]; slot !== undefined; slot = slots[committed.length]) {
+        const final = slot.needsPost ? await scheduler.finalize(slot.exec, slot.result) : scheduler.finish(slot.exec, slot.result);
+        committed.push(resultOf(final));
+      }
+    };
+    for (const [at, exec] of execs.entries()) {
+      const prepared = await scheduler.prepare(exec);
+      if (prepared.kind === 'dispatch') {
+        bodies.push(
+          scheduler.dispatch(prepared.exec).then((outcome: any) => {
+            slots[at] = { exec: prepared.exec, result: outcome.result, needsPost: outcome.kind === 'post-result' };
+          }),
+        );
+      } else slots[at] = { exec: prepared.exec, result: prepared.result, needsPost: prepared.kind === 'post-result' };
+      await commitReady();
+    }
+    for (const body of bodies) {
+      await body;
+      await commitReady();
+    }
+    return committed;
+  };
+  const step = async (calls: readonly StepCall[]): Promise<Result[]> => {
+    const execs = calls.map((call) => {
+      seq += 1;
+      return { callId: `call-${seq}`, name: call.name, arguments: call.arguments, agent, signal: new AbortController().signal };
+    });
+    const results: Result[] = [];
+    for (let next = 0; next < execs.length; ) {
+      const parallel = (exec: any): boolean => ctx.tools.executionMode(exec).kind === 'parallel';
+      let end = next + 1;
+      // The agent loop's pool: up to maxParallelToolCalls (10) parallel-safe calls in a row.
+      if (parallel(execs[next])) while (end < execs.length && end - next < 10 && parallel(execs[end])) end += 1;
+      results.push(...(await group(execs.slice(next, end))));
+      next = end;
+    }
+    return results;
   };
   return {
     ctx,
@@ -145,6 +229,7 @@ export async function rig(options: RigOptions = {}): Promise<Rig> {
     seq: () => seq,
     call: (command, extra) => callAs(agent, command, extra),
     callAs,
+    step,
     preStep: (messages, at = { turn: 2, step: 1 }) =>
       agentEvents(ctx, agent).waterfall('agent/pre-step', { messages, ...at, signal: new AbortController().signal }, () =>
         Promise.resolve({ kind: 'enter', messages }),

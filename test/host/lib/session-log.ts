@@ -5,7 +5,10 @@
 export {
   collectLogFiles,
   findSessionLogs,
+  KNOWN_RECORD_TYPES,
+  readLogText,
   readSessionLog,
+  STORAGE_ROW_TYPES,
   type LogRecord,
   type Notice,
   type SessionEvent,

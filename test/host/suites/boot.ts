@@ -17,19 +17,25 @@
  *
  * Assertions read the session log: the tool calls, the result each produced
  * (ran, or an `isError` denial and its text), plugin notices and approval
- * records — the trajectory the model lived through.
+ * records — the trajectory the model lived through. The mock model streams
+ * like a real provider (reasoning, arguments in pieces, several calls in one
+ * answer), and the last scenarios replay their fresh logs with `npm run
+ * replay`'s engine and require exactly the live verdicts and notices.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { before, describe, test, type TestContext } from 'node:test';
 
 import { addPlugin, configYaml, dshEnv, exec, headlessArgs, infraOverlay, profilePatch } from '../lib/dsh.js';
-import { NODE22, pluginUnderTest, shippedCaps, WORK_DIR, type Caps } from '../lib/env.js';
+import { importPlugin, knownReferenceGap, NODE22, pluginUnderTest, shippedCaps, WORK_DIR, type Caps } from '../lib/env.js';
 import { CONTEXT_ECHO, contextEchoModule, NOTES } from '../lib/context-echo.js';
-import { startMockModel, type MockModel, type ScriptedCall } from '../lib/mock-model.js';
-import { findSessionLogs, readSessionLog, type SessionLog, type ToolStep } from '../lib/session-log.js';
+import { startMockModel, type MockModel, type ScriptedCall, type ScriptedStep, type Streaming } from '../lib/mock-model.js';
+import { pooledReads, POOLED_FILE } from '../lib/pooled-reads.js';
+import { findSessionLogs, readLogText, readSessionLog, type SessionLog, type ToolStep } from '../lib/session-log.js';
+import { liveTrajectory } from '../lib/trajectory.js';
+import { liveVerdicts, replaySession } from '../../../tools/lib/replay.js';
 
 const plugin = pluginUnderTest();
 const ROOT = join(WORK_DIR, 'boot', plugin.label);
@@ -79,7 +85,11 @@ async function boot(
   scenario: string,
   options: {
     config?: Record<string, unknown>;
-    script: ScriptedCall[] | ((url: string) => ScriptedCall[]);
+    script: ScriptedStep[] | ((url: string) => ScriptedStep[]);
+    /** How the model streams (default: the mock's own seed). */
+    streaming?: Streaming;
+    /** Files to create in the workspace before the run. */
+    files?: Readonly<Record<string, string>>;
     /** Extra cordis patch rows (YAML), mounted as one more `--patch` overlay: other plugins a scenario needs. */
     rows?: (scratch: string) => string;
   },
@@ -91,8 +101,17 @@ async function boot(
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(workspace, { recursive: true });
   mkdirSync(join(home, '..', 'user-home'), { recursive: true });
+  for (const [path, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(workspace, path)), { recursive: true });
+    writeFileSync(join(workspace, path), content);
+  }
 
-  const model = await startMockModel({ script: options.script, maxRequests: 400, maxSeconds: BOOT_TIMEOUT_MS / 1000 });
+  const model = await startMockModel({
+    script: options.script,
+    ...(options.streaming === undefined ? {} : { streaming: options.streaming }),
+    maxRequests: 400,
+    maxSeconds: BOOT_TIMEOUT_MS / 1000,
+  });
 
   const overlays: string[] = [];
   const infra = join(scratch, 'infra.patch.yml');
@@ -295,6 +314,25 @@ for (const mode of ['bundle', 'overlay'] as const) {
       const line = b.stderr.split('\n').find((l) => /onLimit/.test(l)) ?? '';
       t.diagnostic(`dsh exited ${String(b.code)} after ${b.ms} ms: ${line.trim()}`);
     });
+
+    test('5a. caps saved in settings.yaml apply from the first turn: the base bundle\'s settings service serves the namespace', knownReferenceGap(plugin, 'no settings namespace'), async (t) => {
+      // The user layer the web UI would have saved; removed afterwards, the home is shared by the mode's scenarios.
+      const file = join(homeOf(mode), 'settings.yaml');
+      writeFileSync(file, `${PLUGIN_ID}:\n  limits:\n    exact: 6\n    cmd: 6\n`);
+      try {
+        const b = await boot(mode, 'settings-yaml', { config: { onLimit: 'deny', limits: { exact: 3, cmd: 3 } }, script: identicalEcho(7) });
+        const log = assertCompleted(t, b, 7);
+        // Looser than the row: it applies in full only if the namespace was registered before the first human message.
+        assert.deepEqual(
+          log.steps.map((s) => s.isError),
+          [false, false, false, false, false, true, true],
+          'capped at the saved 6, not at the row config\'s 3',
+        );
+        assert.match(log.steps[5]!.text, BLOCKED);
+      } finally {
+        rmSync(file, { force: true });
+      }
+    });
   });
 }
 
@@ -421,3 +459,94 @@ describe(
     });
   },
 );
+
+/* ── streamed and parallel calls: fresh logs, replayed ───────────────────── */
+
+/** Seeds no corpus recording uses (the corpus derives its own from 0x5eed): these logs are new to the project. */
+const FRESH_STREAM: Streaming = { seed: 0xf7e54, pieces: [4, 5] };
+const FRESH_POOL: Streaming = { seed: 0xf7e55, pieces: [4, 5] };
+const UNAVAILABLE_READ = /^Error: tool "read" requires approval, but no approval channel is available$/;
+
+/** Each call's argument pieces as DSH logged the stream (packed rows expanded), by call id. */
+function argumentPieces(log: SessionLog): Map<string, string[]> {
+  const pieces = new Map<string, string[]>();
+  for (const r of log.records) {
+    const chunk = r.type === 'assistant/chunk' ? r.data?.chunk : undefined;
+    if (chunk?.type !== 'tool-call-delta' || chunk.argumentsDelta === '') continue;
+    pieces.set(chunk.id, [...(pieces.get(chunk.id) ?? []), chunk.argumentsDelta]);
+  }
+  return pieces;
+}
+
+/** The replay of a fresh log, with the very build that ran live, against what the log shows. */
+async function assertReplayMatches(t: TestContext, log: SessionLog, config: Record<string, unknown>): Promise<void> {
+  const { apply } = await importPlugin(plugin);
+  const report = await replaySession(log, { config, answer: 'none', apply });
+  const live = liveVerdicts(log);
+  const verdicts = report.trajectory.map(({ call, tool, outcome, by }) => ({ call, tool, outcome, ...(by === undefined ? {} : { by }) }));
+  assert.deepEqual(verdicts, live.calls, 'the replay denies exactly the calls the live session denied, by the same layer');
+  assert.deepEqual(report.trajectory.flatMap((call) => call.notices), live.notices, 'and delivers exactly its notices, in order');
+  assert.deepEqual(
+    report.trajectory.map(({ call, tool, outcome, by, notices }) => ({ call, tool, outcome, ...(by === undefined ? {} : { by }), notices })),
+    liveTrajectory(log),
+    'each notice after the call that earned it',
+  );
+  assert.equal(report.inferred, 0);
+  t.diagnostic(`replayed ${report.calls} calls: asked ${report.asked}, denied ${report.denied}, advisories ${JSON.stringify(report.advisories)}`);
+}
+
+describe(`dsh 0.1.0-rc.8 headless boot — a streaming model, logs replayed — ${plugin.label} as a profile bundle`, () => {
+  test('10. arguments streamed in 4–5 pieces with reasoning: the log packs them, and its replay has exactly the live denials and notices', async (t) => {
+    const n = caps.exact + 2;
+    const b = await boot('bundle', 'streamed', { script: identicalEcho(n), streaming: FRESH_STREAM });
+    const log = assertCompleted(t, b, n);
+    const text = readLogText(log.path);
+    assert.match(text, /"type":"tool-call-chunks"/, 'DSH packed the argument deltas');
+    assert.match(text, /"type":"reasoning-chunks"/, 'and the reasoning deltas');
+    const pieces = argumentPieces(log);
+    for (const step of log.steps) {
+      const got = pieces.get(step.callId) ?? [];
+      assert.ok(got.length >= 4 && got.length <= 5, `${step.callId}: ${got.length} pieces`);
+      assert.deepEqual(JSON.parse(got.join('')), step.arguments, 'the pieces join to the call the agent loop ran');
+    }
+    const live = liveVerdicts(log);
+    assert.deepEqual(
+      live.calls.filter((call) => call.outcome === 'denied').map((call) => [call.call, call.by]),
+      [
+        [caps.exact, 'approval'],
+        [caps.exact + 1, 'plugin'],
+        [caps.exact + 2, 'plugin'],
+      ],
+    );
+    assert.equal(live.notices.length, 2, 'the warn and summarize advisories');
+    await assertReplayMatches(t, log, {});
+  });
+
+  test('11. three parallel reads of one file per step until the gate: each call’s verdict, in DSH’s pool order, and a replay that reproduces it', async (t) => {
+    const n = caps.exact;
+    const script = pooledReads(n, n + 4);
+    const calls = script.flat().length;
+    const b = await boot('bundle', 'parallel-reads', { script, streaming: FRESH_POOL, files: { [POOLED_FILE]: 'step 3/5 test: running\n' } });
+    const log = assertCompleted(t, b, calls);
+    // DSH ran each step's calls as a pool: the step's tool/call records come before its results.
+    const gating = log.events.filter((e) => e.kind === 'call' || e.kind === 'result').map((e) => e.kind);
+    assert.ok(gating.join(' ').includes('call call call result result result'), 'a step logged as a pool');
+    log.steps.slice(0, n - 1).forEach((s, i) => {
+      assert.equal(s.isError, false, `call ${i + 1} ran`);
+      assert.match(s.text, /step 3\/5 test: running/, `call ${i + 1} read the file`);
+    });
+    // Call n's refusal settles after call n-1's body: call n+1 passed its policy before that, and asked too.
+    for (const s of log.steps.slice(n - 1, n + 1)) assert.match(s.text, UNAVAILABLE_READ, `${s.callId}: asked, refused by the approval layer`);
+    assert.deepEqual(log.approvalsDecided, ['unavailable', 'unavailable'], 'two asks, both in the gating step');
+    for (const s of log.steps.slice(n + 1)) {
+      assert.match(s.text, BLOCKED);
+      assert.match(s.text, REFUSAL, 'later denials carry the refusal note');
+    }
+    assert.deepEqual(
+      liveTrajectory(log).flatMap((call) => (call.notices.length > 0 ? [call.call] : [])),
+      [caps.warnAt, caps.summarizeAt],
+      'the advisories came from the calls that reached the stages',
+    );
+    await assertReplayMatches(t, log, {});
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * In-process suite for the opt-in features (sequence track, progress-aware
- * gating, exemption ceiling): the genuine `ToolRuntime` from
+ * gating, exemption ceiling, the act: measure): the genuine `ToolRuntime` from
  * `@deepseek-ai/dsh-tools` 0.1.0-rc.8 in a cordis `Context`, the genuine
  * approval service where a scenario asks, a stub `bash` whose output each
  * scenario scripts, and the plugin loaded from the packed build (../lib/rig.ts).
@@ -15,6 +15,7 @@ import { before, describe, test } from 'node:test';
 
 import { pluginUnderTest, shippedCaps, type Caps } from '../lib/env.js';
 import { ours, rig, type Result } from '../lib/rig.js';
+import { RESPELLED_PYTEST } from '../../support/respellings.js';
 
 const plugin = pluginUnderTest();
 const onlyOurs = plugin.label === 'reference' ? { todo: 'reference 0.5.2 has no opt-in tracks' } : {};
@@ -85,11 +86,35 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     const results: Result[] = [];
     for (let i = 0; i < caps.exact + 4; i += 1) results.push(await r.call(command));
     assert.equal(r.asks.length, 1, 'one ask reached the answerer');
-    assert.match(r.asks[0]!, /allow 2 more calls/);
+    assert.match(r.asks[0]!, /Allow once lets it run, and 2 more calls like it this turn/);
     assert.equal(r.runs.get(command), caps.exact + 2, 'the approved call and two more ran');
     for (const res of results.slice(caps.exact + 2)) {
       assert.match(res.text, BLOCKED);
       assert.match(res.text, /allowance of 2 calls is spent/);
     }
+  });
+
+  test('act: with limits.act 12, a loop that respells its command on every call is denied from call 12, by act: alone', onlyOurs, async () => {
+    const r = await rig({ config: { onLimit: 'deny', limits: { act: 12 } } });
+    const results: Result[] = [];
+    for (const command of RESPELLED_PYTEST) results.push(await r.call(command));
+    assert.equal(r.total(), 11, 'eleven spellings ran');
+    assert.equal(new Set(r.runs.keys()).size, 11, 'each of them once');
+    assert.deepEqual(results.slice(0, 11).map((res) => res.isError), Array(11).fill(false));
+    assert.equal(ours(results[6]!.contexts)[0]?.source.summary, 'act:pytest -qx tests \u00d7 7');
+    for (const res of results.slice(11)) {
+      assert.match(res.text, BLOCKED);
+      const hits = res.text.split('\n').filter((line) => /^- [a-z]+:/.test(line));
+      assert.equal(hits.length, 1, res.text);
+      assert.match(hits[0]!, /^- act:pytest -qx tests \d+\/12$/);
+    }
+  });
+
+  test('act: off (the default): the same respelled loop runs every call without a notice', async () => {
+    const r = await rig({ config: { onLimit: 'deny' } });
+    const results: Result[] = [];
+    for (const command of RESPELLED_PYTEST) results.push(await r.call(command));
+    assert.equal(r.total(), RESPELLED_PYTEST.length);
+    assert.equal(results.flatMap((res) => ours(res.contexts)).length, 0);
   });
 });

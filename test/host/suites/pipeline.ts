@@ -15,7 +15,8 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import { hostImport, importPlugin, knownReferenceGap, pluginUnderTest, shippedCaps, type Caps } from '../lib/env.js';
-import { ours, rig, tick, type Result } from '../lib/rig.js';
+import { pooledReads, POOLED_FILE } from '../lib/pooled-reads.js';
+import { ours, rig, tick, type Result, type StepCall } from '../lib/rig.js';
 
 const plugin = pluginUnderTest();
 let caps: Caps;
@@ -32,6 +33,8 @@ before(async () => {
 
 const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
 const REFUSAL = /not granted/i;
+const UNAVAILABLE = /^Error: tool "read" requires approval, but no approval channel is available$/;
+
 
 describe(`DSH 0.1.0-rc.8 tool pipeline, in process — plugin: ${plugin.label} (${plugin.entry})`, () => {
   test('identical call with varying description/timeoutMs: exactly cap-1 bodies run, then denied before the body', async () => {
@@ -207,4 +210,64 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, in process — plugin: ${plugin.label} (
       assert.equal(breaker.apply.prototype, undefined, 'apply has no prototype');
     },
   );
+
+  test('a step of three identical parallel-safe reads, repeated to the gate, runs in DSH’s pool order: the gated call and the one after it are both asked', async () => {
+    const order: string[] = [];
+    const r = await rig({
+      answer: 'unavailable',
+      setup: (ctx) => {
+        ctx.on('tools/pre-execute', (exec: any, next: () => unknown) => (order.push(`policy ${exec.callId}`), next()));
+        ctx.on('tools/post-execute', (exec: any, _result: unknown, next: () => unknown) => (order.push(`post ${exec.callId}`), next()));
+      },
+    });
+    const steps = pooledReads(caps.exact, caps.exact + 4);
+    const results: Result[] = [];
+    for (const calls of steps) results.push(...(await r.step(calls)));
+    const n = caps.exact;
+    assert.equal(r.runs.get(`read ${POOLED_FILE}`), n - 1, 'bodies run');
+    results.slice(0, n - 1).forEach((res, i) => assert.equal(res.isError, false, `call ${i + 1} ran`));
+    // Call n's ask is refused only when it settles, after call n-1's body: call n+1 passed its policy before that.
+    for (const at of [n, n + 1]) assert.match(results[at - 1]!.text, UNAVAILABLE, `call ${at}: asked, refused by the approval layer`);
+    assert.equal(r.asks.length, 2, 'two asks, both in the gating step');
+    for (const res of results.slice(n + 1)) {
+      assert.match(res.text, BLOCKED);
+      assert.match(res.text, REFUSAL, 'later denials carry the refusal note');
+    }
+    const noticed = results.flatMap((res, i) => (ours(res.contexts).length > 0 ? [i + 1] : []));
+    assert.deepEqual(noticed, [caps.warnAt, caps.summarizeAt], 'the advisories ride on the calls that reached the stages');
+    // The gating step: every policy, then post-execute in model order.
+    const id = (call: number): string => `call-${call}`;
+    const window = (from: number): string[] => order.slice(order.indexOf(`policy ${id(from)}`), order.indexOf(`policy ${id(from)}`) + 6);
+    assert.deepEqual(window(n - 1), [
+      `policy ${id(n - 1)}`,
+      `policy ${id(n)}`,
+      `policy ${id(n + 1)}`,
+      `post ${id(n - 1)}`,
+      `post ${id(n)}`,
+      `post ${id(n + 1)}`,
+    ]);
+    // A step whose calls are all refused by the guard: each settles at once, at the head of the step.
+    assert.deepEqual(window(n + 2), [
+      `policy ${id(n + 2)}`,
+      `post ${id(n + 2)}`,
+      `policy ${id(n + 3)}`,
+      `post ${id(n + 3)}`,
+      `policy ${id(n + 4)}`,
+      `post ${id(n + 4)}`,
+    ]);
+  });
+
+  test('a step mixing parallel-safe reads and an exclusive bash runs the bash as a barrier between two pools', async () => {
+    const order: string[] = [];
+    const r = await rig({
+      setup: (ctx) => {
+        ctx.on('tools/pre-execute', (exec: any, next: () => unknown) => (order.push(`policy ${exec.name}`), next()));
+        ctx.on('tools/post-execute', (exec: any, _result: unknown, next: () => unknown) => (order.push(`post ${exec.name}`), next()));
+      },
+    });
+    const read = (file: string): StepCall => ({ name: 'read', arguments: { file_path: file } });
+    const results = await r.step([read('a'), read('b'), { name: 'bash', arguments: { command: 'make test', description: 'test' } }, read('c')]);
+    assert.ok(results.every((res) => !res.isError));
+    assert.deepEqual(order, ['policy read', 'policy read', 'post read', 'post read', 'policy bash', 'post bash', 'policy read', 'post read']);
+  });
 });

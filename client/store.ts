@@ -1,0 +1,113 @@
+/**
+ * The card's state over one settings scope: the drafts typed since the last
+ * save, the save in flight, and the form view derived from both and the scope
+ * snapshot. It is an external store (`getSnapshot` / `subscribe`) so React
+ * reads it with `useSyncExternalStore`; the snapshot object is rebuilt only
+ * when the scope or a draft changed.
+ */
+import { viewForm, type Draft, type FormView } from './form.js';
+import type { ScopeSnapshot, SettingsScope } from './host.js';
+import { isPlainObject, sameValue, type Layer } from './layers.js';
+
+export interface CardState {
+  /** The namespace is served and its section decoded. */
+  readonly ready: boolean;
+  readonly writable: boolean;
+  readonly form: FormView;
+  readonly saving: boolean;
+  /** The last save did not land as planned (the drafts are kept). */
+  readonly failed: boolean;
+}
+
+export interface CardStore {
+  getSnapshot(): CardState;
+  subscribe(listener: () => void): () => void;
+  edit(path: string, text: string): void;
+  /** Stages a return to the default (the user layer loses the field on save). */
+  reset(path: string): void;
+  /** Drops one field's draft. */
+  revert(path: string): void;
+  discard(): void;
+  save(): Promise<void>;
+}
+
+const EMPTY: Layer = Object.freeze({});
+
+function layer(value: unknown): Layer {
+  return isPlainObject(value) ? value : EMPTY;
+}
+
+export function createCardStore(scope: SettingsScope): CardStore {
+  const drafts = new Map<string, Draft>();
+  const listeners = new Set<() => void>();
+  let saving = false;
+  let failed = false;
+  let version = 0;
+  let cached: { scope: ScopeSnapshot; version: number; state: CardState } | undefined;
+
+  const publish = (): void => {
+    version += 1;
+    for (const listener of [...listeners]) listener();
+  };
+
+  const getSnapshot = (): CardState => {
+    const snapshot = scope.getSnapshot();
+    if (cached !== undefined && cached.scope === snapshot && cached.version === version) return cached.state;
+    const state: CardState = {
+      ready: snapshot.status === 'ready',
+      writable: snapshot.writable,
+      form: viewForm(layer(snapshot.base), layer(snapshot.user), drafts),
+      saving,
+      failed,
+    };
+    cached = { scope: snapshot, version, state };
+    return state;
+  };
+
+  const stageDraft = (path: string, draft: Draft | undefined): void => {
+    if (draft === undefined) drafts.delete(path);
+    else drafts.set(path, draft);
+    failed = false;
+    publish();
+  };
+
+  scope.subscribe(publish);
+
+  return {
+    getSnapshot,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    edit: (path, text) => stageDraft(path, { kind: 'text', text }),
+    reset: (path) => stageDraft(path, { kind: 'reset' }),
+    revert: (path) => stageDraft(path, undefined),
+    discard() {
+      if (drafts.size === 0 && !failed) return;
+      drafts.clear();
+      failed = false;
+      publish();
+    },
+    async save() {
+      const { form } = getSnapshot();
+      if (saving || form.invalid || form.writes.length === 0) return;
+      saving = true;
+      failed = false;
+      publish();
+      try {
+        for (const write of form.writes) {
+          if (write.value === undefined) await scope.unset(write.key);
+          else await scope.set(write.key, write.value);
+        }
+      } finally {
+        // The host is the authority: read back what the user layer now holds.
+        const user = layer(scope.getSnapshot().user);
+        const landed = form.writes.every((w) => (w.value === undefined ? !Object.hasOwn(user, w.key) : sameValue(user[w.key], w.value)));
+        if (landed) drafts.clear();
+        saving = false;
+        failed = !landed;
+        publish();
+      }
+    },
+  };
+}

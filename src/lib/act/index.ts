@@ -1,0 +1,81 @@
+/**
+ * The `act:` measure: a shell command's action in a canonical form. The line
+ * is read as the shell reads it (lex.ts), the rules below rewrite it, and the
+ * result is written back as text. The rules run in this order; when a rule
+ * that can give work to an earlier one (see `Rule.reopens`) rewrote the line,
+ * the list runs again, at most three times in all.
+ *
+ * Compound commands are folded as a whole line, never per segment: a segment
+ * of its own would make `cd /repo && git push` count with every other command
+ * that starts with `cd /repo`.
+ */
+import { readLine, type Dialect } from './lex.js';
+import type { Rule } from './rule.js';
+import { assignments } from './rules/assignments.js';
+import { catPipe } from './rules/cat-pipe.js';
+import { directory } from './rules/directory.js';
+import { inlineShell } from './rules/inline-shell.js';
+import { interpreters } from './rules/interpreters.js';
+import { lineCount } from './rules/line-count.js';
+import { moduleRunners } from './rules/module-runners.js';
+import { pager } from './rules/pager.js';
+import { paths } from './rules/paths.js';
+import { quoting } from './rules/quoting.js';
+import { scripts } from './rules/scripts.js';
+import { streams } from './rules/streams.js';
+import { switches } from './rules/switches.js';
+import { views } from './rules/views.js';
+import { wrappers } from './rules/wrappers.js';
+import { renderLine } from './syntax.js';
+
+export type { Dialect } from './lex.js';
+export type { Rule } from './rule.js';
+
+export const RULES: readonly Rule[] = [
+  inlineShell,
+  quoting,
+  assignments,
+  wrappers,
+  pager,
+  interpreters,
+  moduleRunners,
+  scripts,
+  views,
+  streams,
+  directory,
+  lineCount,
+  catPipe,
+  switches,
+  paths,
+];
+
+const PASSES = 3;
+
+/**
+ * Commands longer than this are not read: their `act:` is the command as
+ * written. A respelled retry is a line or a few; past this, reading and
+ * rewriting tens of thousands of words would cost the guard tens of
+ * milliseconds for a command that can only fold with itself anyway.
+ */
+export const ACT_READ_LIMIT = 16_384;
+
+/**
+ * The canonical action of `command`, or the command trimmed when it is too
+ * long or its syntax is not modelled (it then folds only with itself). `''`
+ * for a blank command. Linear in the command; never throws.
+ */
+export function actOf(command: string, dialect: Dialect = 'posix', rules: readonly Rule[] = RULES): string {
+  if (command.length > ACT_READ_LIMIT) return command.trim();
+  let line = readLine(command, dialect);
+  if (line === null) return command.trim();
+  for (let pass = 0; pass < PASSES; pass += 1) {
+    let reopened = false;
+    for (const rule of rules) {
+      const next = rule.apply(line);
+      if (rule.reopens === true && next !== line) reopened = true;
+      line = next;
+    }
+    if (!reopened) break;
+  }
+  return renderLine(line);
+}

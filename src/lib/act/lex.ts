@@ -1,0 +1,288 @@
+/**
+ * Reading a command line for `act:` as the shell reads it: words with their
+ * quotes removed, operators (`&&`, `|`, `;`, redirections) split from the words
+ * around them, and every word that the shell would expand marked as such.
+ *
+ * `tokenize` (§2.11) cannot serve here: it mirrors the reference's splitter,
+ * which glues `a|b` into one word, drops a backslash inside double quotes
+ * (`"a\b"` and `"ab"` read alike, the shell prints them differently) and
+ * forgets which words were quoted (`'*.ts'` is a file name, `*.ts` a glob).
+ * Folding on that reading would merge different actions.
+ *
+ * Anything this reader does not model returns `null` (the caller then keeps the
+ * command as written): command substitution, backquotes, subshells and groups,
+ * here-documents, process substitution, comments, compound commands
+ * (`if`, `for`, `while`, `case`, …), unterminated quotes, syntax errors.
+ * One pass over the text; no backtracking.
+ */
+import { isAssignment } from '../command.js';
+import type { Command, Connector, Line, Redirect, Word } from './syntax.js';
+
+/** `posix` for bash and shell; `pwsh` reads quotes and escapes the PowerShell way, or gives up. */
+export type Dialect = 'posix' | 'pwsh';
+
+type Token =
+  | { readonly kind: 'word'; readonly word: Word; readonly raw: string; readonly fd: boolean }
+  | { readonly kind: 'op'; readonly op: '&&' | '||' | '|' | '|&' | ';' | '&' | '\n' }
+  | { readonly kind: 'redirect'; readonly fd: string; readonly op: string };
+
+/** Thrown inside the reader only, caught at its entry: the line is not one we model. No stack is captured. */
+const UNMODELLED: unique symbol = Symbol('unmodelled');
+
+function give(): never {
+  throw UNMODELLED;
+}
+
+// Words that open or close compound commands: such a line is kept as written.
+const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'function', 'select', 'coproc', '!', '{', '}', '[[', ']]']);
+
+const ENDS_WORD = new Set([' ', '\t', '\n', '|', '&', ';', '<', '>', '(', ')']);
+// Unquoted, these make the shell expand the word (globs, braces, tilde).
+const EXPANDS = new Set(['*', '?', '[', '{', '}', '~']);
+// Inside double quotes a backslash escapes only these (POSIX); before anything else it stays.
+const DOUBLE_ESCAPES = new Set(['$', '`', '"', '\\', '\n']);
+
+/** The reader's position in the text; one per line read, so no closure is made per word. */
+interface Cursor {
+  readonly text: string;
+  readonly pwsh: boolean;
+  i: number;
+}
+
+/** The word at the cursor; quotes removed, and its value `null` when the shell would expand it. */
+function readWord(r: Cursor): Token {
+  const { text, pwsh } = r;
+  const n = text.length;
+  const start = r.i;
+  const parts: string[] = [];
+  let i = start;
+  // Start of the pending run of plain characters: runs are sliced, not copied character by character.
+  let run = i;
+  let expands = false;
+  while (i < n) {
+    const c = text[i] as string;
+    if (ENDS_WORD.has(c)) break;
+    if (c === '#' && i === start) give();
+    if (c === '`') give();
+    if (pwsh && (c === '{' || c === '}' || (c === '@' && i === start))) give();
+    if (c === '\\' && !pwsh) {
+      if (i > run) parts.push(text.slice(run, i));
+      const next = text[i + 1];
+      if (next === undefined) {
+        // A lone trailing backslash is itself.
+        parts.push('\\');
+        i += 1;
+      } else {
+        // `\<newline>` joins lines; any other escaped character is itself.
+        if (next !== '\n') parts.push(next);
+        i += 2;
+      }
+      run = i;
+      continue;
+    }
+    if (c === "'") {
+      if (i > run) parts.push(text.slice(run, i));
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) give();
+      // PowerShell doubles a quote to escape it; we do not model that.
+      if (pwsh && text[close + 1] === "'") give();
+      parts.push(text.slice(i + 1, close));
+      i = close + 1;
+      run = i;
+      continue;
+    }
+    if (c === '"') {
+      if (i > run) parts.push(text.slice(run, i));
+      i += 1;
+      run = i;
+      for (;;) {
+        const d = text[i];
+        if (d === undefined) give();
+        if (d === '"') {
+          if (i > run) parts.push(text.slice(run, i));
+          i += 1;
+          if (pwsh && text[i] === '"') give();
+          break;
+        }
+        if (d === '`') give();
+        if (d === '$') {
+          if (text[i + 1] === '(') give();
+          expands = true;
+        }
+        if (d === '\\' && !pwsh && DOUBLE_ESCAPES.has(text[i + 1] ?? '')) {
+          if (i > run) parts.push(text.slice(run, i));
+          const next = text[i + 1] as string;
+          if (next !== '\n') parts.push(next);
+          i += 2;
+          run = i;
+          continue;
+        }
+        i += 1;
+      }
+      run = i;
+      continue;
+    }
+    if (c === '$') {
+      if (text[i + 1] === '(') give();
+      expands = true;
+      if (text[i + 1] === '{') {
+        const close = text.indexOf('}', i + 2);
+        if (close < 0) give();
+        i = close + 1;
+        continue;
+      }
+    } else if (EXPANDS.has(c)) {
+      expands = true;
+    }
+    i += 1;
+  }
+  if (i > run) parts.push(text.slice(run, i));
+  r.i = i;
+  const raw = text.slice(start, i);
+  const value = expands ? null : parts.length === 1 ? (parts[0] as string) : parts.join('');
+  // Digits glued to `<` or `>` name a file descriptor (`2>`), not a word.
+  const fd = (text[i] === '<' || text[i] === '>') && /^\d+$/.test(raw);
+  return { kind: 'word', word: { text: raw, value }, raw, fd };
+}
+
+function take(r: Cursor, length: number, token: Token): Token {
+  r.i += length;
+  return token;
+}
+
+/** The operator at the cursor, with the fd that precedes it (`''` when none). */
+function readOperator(r: Cursor, fd: string): Token {
+  const { text, pwsh } = r;
+  const c = text[r.i] as string;
+  const next = text[r.i + 1];
+  if (c === '(' || c === ')') give();
+  if (c === '\n' || c === ';') {
+    if (c === ';' && (next === ';' || next === '&')) give();
+    return take(r, 1, { kind: 'op', op: c });
+  }
+  if (c === '|') {
+    if (next === '|') return take(r, 2, { kind: 'op', op: '||' });
+    if (next === '&') return pwsh ? give() : take(r, 2, { kind: 'op', op: '|&' });
+    return take(r, 1, { kind: 'op', op: '|' });
+  }
+  if (c === '&') {
+    if (next === '&') return take(r, 2, { kind: 'op', op: '&&' });
+    // PowerShell's lone `&` is the call operator, not a background job.
+    if (pwsh) give();
+    if (next === '>') return text[r.i + 2] === '>' ? take(r, 3, { kind: 'redirect', fd: '', op: '&>>' }) : take(r, 2, { kind: 'redirect', fd: '', op: '&>' });
+    return take(r, 1, { kind: 'op', op: '&' });
+  }
+  if (c === '<') {
+    // Here-documents, here-strings, process substitution, read-write opens; and PowerShell reserves `<`.
+    if (pwsh || next === '<' || next === '(' || next === '>') give();
+    if (next === '&') return take(r, 2, { kind: 'redirect', fd, op: '<&' });
+    return take(r, 1, { kind: 'redirect', fd, op: '<' });
+  }
+  // c === '>'
+  if (next === '(') give();
+  if (next === '>') return take(r, 2, { kind: 'redirect', fd, op: '>>' });
+  if (next === '&') return take(r, 2, { kind: 'redirect', fd, op: '>&' });
+  if (next === '|') return take(r, 2, { kind: 'redirect', fd, op: '>|' });
+  return take(r, 1, { kind: 'redirect', fd, op: '>' });
+}
+
+function lex(text: string, dialect: Dialect): Token[] {
+  const r: Cursor = { text, pwsh: dialect === 'pwsh', i: 0 };
+  const tokens: Token[] = [];
+  const n = text.length;
+  while (r.i < n) {
+    const c = text[r.i] as string;
+    if (c === ' ' || c === '\t') {
+      r.i += 1;
+      continue;
+    }
+    if (c === '\\' && !r.pwsh && text[r.i + 1] === '\n') {
+      r.i += 2;
+      continue;
+    }
+    if (ENDS_WORD.has(c)) {
+      tokens.push(readOperator(r, ''));
+      continue;
+    }
+    const token = readWord(r);
+    if (token.kind === 'word' && token.fd) tokens.push(readOperator(r, token.raw));
+    else tokens.push(token);
+  }
+  return tokens;
+}
+
+interface Building {
+  assigns: Word[];
+  words: Word[];
+  redirects: Redirect[];
+}
+
+const empty = (): Building => ({ assigns: [], words: [], redirects: [] });
+const isEmpty = (b: Building): boolean => b.assigns.length === 0 && b.words.length === 0 && b.redirects.length === 0;
+
+function parse(tokens: readonly Token[], dialect: Dialect): Line {
+  const pipelines: Command[][] = [];
+  const connectors: Connector[] = [];
+  let pipeline: Command[] = [];
+  let command = empty();
+  let background = false;
+
+  const endCommand = (): void => {
+    if (isEmpty(command)) give();
+    const first = command.words[0];
+    if (first !== undefined && RESERVED.has(first.text)) give();
+    pipeline.push(command);
+    command = empty();
+  };
+  const endPipeline = (connector: Connector | null): void => {
+    endCommand();
+    pipelines.push(pipeline);
+    pipeline = [];
+    if (connector !== null) connectors.push(connector);
+  };
+
+  for (let at = 0; at < tokens.length; at += 1) {
+    const token = tokens[at] as Token;
+    if (token.kind === 'word') {
+      if (dialect === 'posix' && command.words.length === 0 && isAssignment(token.raw)) command.assigns.push(token.word);
+      else command.words.push(token.word);
+      continue;
+    }
+    if (token.kind === 'redirect') {
+      const target = tokens[at + 1];
+      if (target === undefined || target.kind !== 'word') give();
+      command.redirects.push({ fd: token.fd, op: token.op, target: (target as { word: Word }).word });
+      at += 1;
+      continue;
+    }
+    const op = token.op;
+    if (op === '|' || op === '|&') {
+      // `a |& b` is `a 2>&1 | b`.
+      if (op === '|&') command.redirects.push({ fd: '2', op: '>&', target: { text: '1', value: '1' } });
+      endCommand();
+    } else if (op === '\n') {
+      // A newline ends a command like `;`; after `&&`, `||`, `|` or another separator it is only a line break.
+      if (!isEmpty(command)) endPipeline(';');
+    } else {
+      // An `&` or `;` with nothing after it ends the line; the last connector is taken back below.
+      endPipeline(op);
+    }
+  }
+  if (!isEmpty(command)) endPipeline(null);
+  else if (pipeline.length > 0) give();
+  const last = connectors.length >= pipelines.length ? connectors.pop() : undefined;
+  if (last === '&&' || last === '||') give();
+  if (last === '&') background = true;
+  if (pipelines.length === 0) give();
+  return { pipelines, connectors, background };
+}
+
+/** The line as the shell would read it, or `null` when it uses syntax `act:` does not model. */
+export function readLine(command: string, dialect: Dialect): Line | null {
+  try {
+    return parse(lex(command, dialect), dialect);
+  } catch (error) {
+    if (error === UNMODELLED) return null;
+    throw error;
+  }
+}

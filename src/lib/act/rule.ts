@@ -1,0 +1,25 @@
+/**
+ * The one shape every `act:` rule has: a name, a one-line reason, a rewrite of
+ * the line, and the examples that specify it. The engine knows nothing about
+ * any single rule; the unit tests run every rule's examples.
+ */
+import type { Line } from './syntax.js';
+
+export interface Rule {
+  /** A short name, used in docs/act.md and in test names. */
+  readonly name: string;
+  /** Why the rewrite cannot change what runs or what is read. */
+  readonly reason: string;
+  /** The rewrite. Pure, linear in the line, never throws. */
+  readonly apply: (line: Line) => Line;
+  /** Groups of spellings that must share one `act:` fingerprint (and need this rule to). */
+  readonly folds: readonly (readonly string[])[];
+  /** Pairs this rule must leave apart: different actions, or differences it does not vouch for. */
+  readonly keeps: readonly (readonly [string, string])[];
+  /**
+   * Whether a rewrite can give work to a rule earlier in the list (a new line,
+   * a command taken out of a pipeline): then the list runs again. The rule
+   * returns the very line it was given when it rewrites nothing.
+   */
+  readonly reopens?: boolean;
+}

@@ -1,0 +1,56 @@
+/**
+ * Directories: `cd /repo && make test` and `make -C /repo test` run make in
+ * the same directory. Written canonically as the `cd … &&` form, and only for
+ * the last command of the line (after it, the shell's directory no longer
+ * matters), alone in its pipeline, after `&&`, `;` or nothing (`a || cd d &&
+ * make` groups differently), and with no redirection to a relative path
+ * (`make -C d >log` writes ./log, `cd d && make >log` writes d/log). The
+ * tools and flags are in directory-flags.ts.
+ */
+import type { Rule } from '../rule.js';
+import { splitDirectory } from '../directory-flags.js';
+import { word, type Command, type Line, type Redirect } from '../syntax.js';
+
+/** A redirection that means the same from any directory: a descriptor copy, or an absolute path. */
+const placeless = (r: Redirect): boolean => r.op === '>&' || r.op === '<&' || r.target.value?.startsWith('/') === true;
+
+function cdForm(line: Line): Line {
+  const last = line.pipelines[line.pipelines.length - 1] ?? [];
+  const only = last[0];
+  const before = line.connectors[line.connectors.length - 1];
+  if (only === undefined || last.length > 1 || before === '||' || before === '&' || !only.redirects.every(placeless)) return line;
+  const split = splitDirectory(only);
+  if (split === null) return line;
+  const cd: Command = { assigns: [], words: [word('cd'), split.dir], redirects: [] };
+  return {
+    ...line,
+    pipelines: [...line.pipelines.slice(0, -1), [cd], [{ ...only, words: split.words }]],
+    connectors: [...line.connectors, '&&'],
+  };
+}
+
+export const directory: Rule = {
+  name: 'directory',
+  reason: 'A tool’s own directory flag and a cd just before it run the tool in the same directory.',
+  apply: cdForm,
+  reopens: true,
+  folds: [
+    ['cd /repo && make test', 'make -C /repo test', 'make --directory=/repo test', 'make --directory /repo test', 'make -C/repo test'],
+    ['git -C /repo status', 'cd /repo && git status'],
+    ['npm --prefix web run test', 'cd web && npm run test', 'npm run test --prefix web', 'npm run test --prefix=web'],
+    ['go -C svc test ./...', 'cd svc && go test ./...'],
+    ['yarn --cwd app build', 'cd app && yarn build'],
+    ['npm --prefix web test 2>&1 | tail -20', 'cd web && npm run test'],
+  ],
+  keeps: [
+    ['cd /repo && make test', 'make test'],
+    ['make -C /repo test', 'make -C /other test'],
+    ['cd /repo && make test && ls', 'make -C /repo test && ls'],
+    ['cd /repo; make test', 'make -C /repo test'],
+    ['tar -C /tmp -xf a.tar', 'cd /tmp && tar -xf a.tar'],
+    ['false || make -C /repo test', 'false || cd /repo && make test'],
+    ['npm test -- --prefix web', 'cd web && npm test'],
+    ['make -C sub test > test.log', 'cd sub && make test > test.log'],
+    ['make -C sub test | tee test.log', 'cd sub && make test | tee test.log'],
+  ],
+};

@@ -1,0 +1,39 @@
+/**
+ * Interpreter aliases: `python3`, `python3.12` and `python` name the same
+ * interpreter on any system an agent works on today, as do `pip3` and `pip`.
+ * Only bare names are folded: a path (`.venv/bin/python`) names one binary.
+ */
+import type { Rule } from '../rule.js';
+import { mapCommands, word, type Command } from '../syntax.js';
+
+const ALIASES: readonly (readonly [RegExp, string])[] = [
+  [/^python(?:3(?:\.\d+)?)?$/, 'python'],
+  [/^pip(?:3(?:\.\d+)?)?$/, 'pip'],
+  [/^py\.test$/, 'pytest'],
+  [/^nodejs$/, 'node'],
+];
+
+function alias(command: Command): Command {
+  const name = command.words[0]?.value;
+  if (name === undefined || name === null || name.length > 16) return command;
+  for (const [spelling, canonical] of ALIASES) {
+    if (spelling.test(name)) return { ...command, words: [word(canonical), ...command.words.slice(1)] };
+  }
+  return command;
+}
+
+export const interpreters: Rule = {
+  name: 'interpreters',
+  reason: 'python and python3 (pip and pip3, py.test and pytest, nodejs and node) are one program under two names.',
+  apply: (line) => mapCommands(line, alias),
+  folds: [
+    ['python3 manage.py test', 'python manage.py test', 'python3.12 manage.py test'],
+    ['pip3 install -r requirements.txt', 'pip install -r requirements.txt'],
+  ],
+  keeps: [
+    ['python2 x.py', 'python x.py'],
+    ['.venv/bin/python x.py', 'python x.py'],
+    ['python3 a.py', 'python3 b.py'],
+    ['pip3 install requests', 'pip3 uninstall requests'],
+  ],
+};

@@ -1,0 +1,59 @@
+/**
+ * Pagers: an agent's shell has no terminal, so `| cat`, `| less` and `| more`
+ * at the end of the line pass the output through unchanged, and
+ * `git --no-pager` or `GIT_PAGER=cat` only say so explicitly.
+ */
+import type { Rule } from '../rule.js';
+import { mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
+
+const PAGERS = new Set(['cat', 'less', 'more']);
+const PAGER_VARIABLES = new Set(['PAGER', 'GIT_PAGER']);
+
+/** A bare pager: the name and nothing else, not even a redirection. */
+const isBarePager = (command: Command): boolean =>
+  command.words.length === 1 && command.assigns.length === 0 && command.redirects.length === 0 && PAGERS.has(nameOf(command) ?? '');
+
+/** `PAGER=cat` and `GIT_PAGER=` (or `=cat`) say "no pager". */
+function isNoPager(w: Word): boolean {
+  if (w.value === null) return false;
+  const eq = w.value.indexOf('=');
+  const rest = w.value.slice(eq + 1);
+  return PAGER_VARIABLES.has(w.value.slice(0, eq)) && (rest === '' || rest === 'cat');
+}
+
+function quiet(command: Command): Command {
+  const assigns = command.assigns.some(isNoPager) ? command.assigns.filter((w) => !isNoPager(w)) : command.assigns;
+  const flag = command.words[1]?.value;
+  const words = nameOf(command) === 'git' && (flag === '--no-pager' || flag === '-P') ? [command.words[0] as Word, ...command.words.slice(2)] : command.words;
+  return assigns === command.assigns && words === command.words ? command : { ...command, assigns, words };
+}
+
+function dropTrailingPagers(line: Line): Line {
+  const last = line.pipelines[line.pipelines.length - 1] ?? [];
+  let end = last.length;
+  while (end > 1 && isBarePager(last[end - 1] as Command)) end -= 1;
+  return end === last.length ? line : withLastPipeline(line, last.slice(0, end));
+}
+
+export const pager: Rule = {
+  name: 'pager',
+  reason: 'With no terminal attached, a trailing pager or cat passes the output through unchanged.',
+  apply: (line) => dropTrailingPagers(mapCommands(line, quiet)),
+  folds: [
+    [
+      'git log --oneline -20',
+      'git log --oneline -20 | cat',
+      'git --no-pager log --oneline -20',
+      'GIT_PAGER=cat git log --oneline -20',
+      'git log --oneline -20 | less',
+      'git -P log --oneline -20 | more',
+    ],
+  ],
+  keeps: [
+    ['git log | cat > log.txt', 'git log'],
+    ['echo hi | cat', 'echo hi | cat notes.txt'],
+    ['git log | cat -n', 'git log'],
+    ['git diff | less', 'git show | less'],
+    ['cat', 'less'],
+  ],
+};

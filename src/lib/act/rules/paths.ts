@@ -1,0 +1,77 @@
+/**
+ * Path spelling: `./src/app.py`, `src/app.py`, `src//app.py` and
+ * `src/./app.py` name one file, and `src/` one directory. Respelled only where
+ * a word is known to be a path: the operands commands.ts marks as paths, and
+ * redirection targets. Never the command word (`./run.sh` is not `run.sh`,
+ * which is looked up in PATH), never a pattern or script text (`s/a//g`),
+ * never a URL or `host:path`, and `..` is kept (through a symlink, `a/../b`
+ * need not be `b`). A path that would start with `-` keeps its `./`.
+ */
+import { readArgs } from '../args.js';
+import { specOf } from '../commands.js';
+import type { Rule } from '../rule.js';
+import { mapCommands, nameOf, word, type Command, type Word } from '../syntax.js';
+
+/** The path in its one spelling, or the text unchanged when it is not plainly a path. */
+export function canonicalPath(path: string): string {
+  if (path === '' || path.startsWith('-') || path.includes(':')) return path;
+  const absolute = path.startsWith('/');
+  const kept = path.split('/').filter((segment) => segment !== '' && segment !== '.');
+  const joined = kept.join('/');
+  if (absolute) return `/${joined}`;
+  if (joined === '') return '.';
+  return joined.startsWith('-') ? `./${joined}` : joined;
+}
+
+/** A pytest node id keeps its `::test` suffix as written. */
+function canonicalNodeId(id: string): string {
+  const cut = id.indexOf('::');
+  return cut < 0 ? canonicalPath(id) : `${canonicalPath(id.slice(0, cut))}${id.slice(cut)}`;
+}
+
+function respell(w: Word, nodeIds: boolean): Word {
+  if (w.value === null) return w;
+  const path = nodeIds ? canonicalNodeId(w.value) : canonicalPath(w.value);
+  return path === w.value ? w : word(path);
+}
+
+function canonicalPaths(command: Command): Command {
+  const redirects = command.redirects.map((r) => (r.op === '>&' || r.op === '<&' ? r : { ...r, target: respell(r.target, false) }));
+  const spec = specOf(nameOf(command));
+  const rest = command.words.slice(1);
+  const args = spec === undefined ? null : readArgs(spec, rest);
+  if (spec === undefined || args === null) return { ...command, redirects };
+  const words = [...command.words];
+  for (const operand of args.operands) {
+    if (operand.path) words[operand.at + 1] = respell(rest[operand.at] as Word, spec.nodeIds === true);
+  }
+  return { ...command, words, redirects };
+}
+
+export const paths: Rule = {
+  name: 'paths',
+  reason: './x, x, x/ and a//x name the same file where a word is known to be a path.',
+  apply: (line) => mapCommands(line, canonicalPaths),
+  folds: [
+    ['cat ./src/app.py', 'cat src/app.py', 'cat src//app.py', 'cat ./src/./app.py'],
+    ['ls -la src/', 'ls -la src', 'ls -la ./src/'],
+    ['pytest tests/unit/', 'pytest ./tests/unit'],
+    ['python ./scripts/build.py', 'python scripts/build.py'],
+    ['pytest ./tests/test_api.py::test_login', 'pytest tests/test_api.py::test_login'],
+    ['echo done > ./out.txt', 'echo done >out.txt'],
+    ['cd /repo/ && make', 'cd /repo && make', 'cd //repo && make'],
+    ['grep -rn TODO ./src/', 'grep -rn TODO src'],
+  ],
+  keeps: [
+    ['./run.sh', 'run.sh'],
+    ['rm ./-rf', 'rm -rf'],
+    ['cat src/a.py', 'cat src/b.py'],
+    ['cat ../a.py', 'cat a.py'],
+    ['cat /a/../b', 'cat /b'],
+    ["sed 's/a//g' f.txt", "sed 's/a/g' f.txt"],
+    ['grep -r "a//b" src', 'grep -r a/b src'],
+    ['python x.py ./data/', 'python x.py data'],
+    ['rsync -a src/ dst', 'rsync -a src dst'],
+    ['cat ./notes.txt', 'cat ./notes.md'],
+  ],
+};

@@ -1,0 +1,48 @@
+/**
+ * Quoting: `'TODO'`, `"TODO"` and `TODO` hand the program the same text, and so
+ * do `'a b'` and `a\ b`. Every literal word is rewritten in one canonical
+ * quoting; a word the shell expands (`$HOME`, `*.ts`) is kept as written, so
+ * `'*.ts'` (a file name) never meets `*.ts` (a glob).
+ */
+import { isAssignment } from '../../command.js';
+import type { Rule } from '../rule.js';
+import { mapCommands, quote, word, type Word } from '../syntax.js';
+
+function respell(w: Word, commandWord: boolean): Word {
+  if (w.value === null) return w;
+  // A quoted `A=1` in command position is a command named `A=1`, not an assignment: keep it visibly quoted.
+  if (commandWord && isAssignment(w.value)) return { text: `'${w.value.replaceAll("'", "'\\''")}'`, value: w.value };
+  return word(w.value);
+}
+
+function respellAssignment(w: Word): Word {
+  if (w.value === null) return w;
+  const eq = w.value.indexOf('=');
+  return { text: `${w.value.slice(0, eq + 1)}${quote(w.value.slice(eq + 1))}`, value: w.value };
+}
+
+export const quoting: Rule = {
+  name: 'quoting',
+  reason: 'Quotes and escapes only delimit a word: the program receives the same text.',
+  apply: (line) =>
+    mapCommands(line, (command) => ({
+      assigns: command.assigns.map(respellAssignment),
+      words: command.words.map((w, at) => respell(w, at === 0)),
+      redirects: command.redirects.map((r) => ({ ...r, target: respell(r.target, false) })),
+    })),
+  folds: [
+    ["grep -rn 'TODO' src", 'grep -rn "TODO" src', 'grep -rn TODO src', 'grep  -rn \\TODO\tsrc'],
+    ["cat 'my notes.txt'", 'cat "my notes.txt"', 'cat my\\ notes.txt', "cat my' 'notes.txt"],
+    ['CI="1" npm run test', "CI='1' npm run test", 'CI=1 npm run test'],
+    ["echo done > 'out.txt'", 'echo done > out.txt'],
+  ],
+  keeps: [
+    ["ls '*.ts'", 'ls *.ts'],
+    ['echo "$HOME"', "echo '$HOME'"],
+    ['touch "a b"', 'touch a b'],
+    ['echo "a\\b"', 'echo "ab"'],
+    ["'A=1' make", 'A=1 make'],
+    ['echo "a|b"', 'echo a|b'],
+    ["grep 'a && b' notes.txt", 'grep a && b notes.txt'],
+  ],
+};

@@ -1,0 +1,59 @@
+/**
+ * Output streams: `1>` is `>` and `0<` is `<`; and on the last command of the
+ * line, sending stderr into stdout (`2>&1`) or discarding output
+ * (`> /dev/null`, `2>/dev/null`, `&>/dev/null`) changes what the model reads,
+ * not what runs. A command that also writes to a file keeps all its
+ * redirections: `>log 2>&1` and `>log` write different files.
+ */
+import type { Rule } from '../rule.js';
+import { mapCommands, withLastPipeline, type Command, type Line, type Redirect } from '../syntax.js';
+
+const DEFAULT_FD: Readonly<Record<string, string>> = { '>': '1', '>>': '1', '>|': '1', '>&': '1', '<': '0', '<&': '0' };
+const WRITES = new Set(['>', '>>', '>|', '&>', '&>>']);
+
+function defaultFd(command: Command): Command {
+  if (!command.redirects.some((r) => r.fd !== '' && DEFAULT_FD[r.op] === r.fd)) return command;
+  return { ...command, redirects: command.redirects.map((r) => (r.fd !== '' && DEFAULT_FD[r.op] === r.fd ? { ...r, fd: '' } : r)) };
+}
+
+/** `2>&1`, or any output redirection to /dev/null. */
+function isPlumbing(r: Redirect): boolean {
+  if (r.fd === '2' && r.op === '>&' && r.target.value === '1') return true;
+  return WRITES.has(r.op) && (r.fd === '' || r.fd === '2') && r.target.value === '/dev/null';
+}
+
+function dropPlumbing(line: Line): Line {
+  const last = line.pipelines[line.pipelines.length - 1] ?? [];
+  const command = last[last.length - 1];
+  // A command that is only redirections (`>/dev/null` truncates nothing, but it is all there is) stays.
+  if (command === undefined || command.words.length === 0 || !command.redirects.some(isPlumbing)) return line;
+  // Another write on the same command: the file's content depends on the plumbing.
+  if (command.redirects.some((r) => !isPlumbing(r) && WRITES.has(r.op))) return line;
+  return withLastPipeline(line, [...last.slice(0, -1), { ...command, redirects: command.redirects.filter((r) => !isPlumbing(r)) }]);
+}
+
+export const streams: Rule = {
+  name: 'streams',
+  reason: 'Merging stderr into stdout or discarding output at the end of the line changes what is read, not what runs.',
+  apply: (line) => dropPlumbing(mapCommands(line, defaultFd)),
+  folds: [
+    [
+      'make build',
+      'make build 2>&1',
+      'make build > /dev/null',
+      'make build >/dev/null 2>&1',
+      'make build 2>/dev/null',
+      'make build &> /dev/null',
+      'make build 1>/dev/null',
+    ],
+    ['make build 1> build.log', 'make build > build.log'],
+  ],
+  keeps: [
+    ['make build > build.log', 'make build'],
+    ['make build > build.log 2>&1', 'make build > build.log'],
+    ['pytest 2>&1 | grep FAIL', 'pytest | grep FAIL'],
+    ['make build 2> err.log', 'make build'],
+    ['sort < input.txt', 'sort'],
+    ['make build 2>/dev/null && make test', 'make build && make test'],
+  ],
+};

@@ -1,0 +1,56 @@
+/**
+ * Switches: for a command whose flags are known to be order-free
+ * (commands.ts), `ls -la`, `ls -al`, `ls -l -a` and `ls --all -l` are one
+ * call. Written canonically: the switches as one sorted cluster (repeats kept:
+ * `-vv` is not `-v`), long switches sorted, options with their values in the
+ * order given (`-A 3`, `--tb=short`), then the operands in order.
+ */
+import { readArgs, sortedSwitches } from '../args.js';
+import { specOf } from '../commands.js';
+import type { Rule } from '../rule.js';
+import { mapCommands, nameOf, word, type Command, type Word } from '../syntax.js';
+
+function canonicalFlags(command: Command): Command {
+  const spec = specOf(nameOf(command));
+  if (spec === undefined) return command;
+  const rest = command.words.slice(1);
+  const args = readArgs(spec, rest);
+  if (args === null) return command;
+  const words: Word[] = [command.words[0] as Word];
+  if (args.switches !== '') words.push(word(`-${sortedSwitches(args.switches)}`));
+  for (const long of [...args.longs].sort()) words.push(word(long));
+  // A loop, not push(...): a spread of a huge list would overflow the call stack.
+  for (const option of args.options) words.push(option);
+  args.operands.forEach((operand, n) => {
+    if (n === args.dashdash) words.push(word('--'));
+    words.push(rest[operand.at] as Word);
+  });
+  if (args.dashdash === args.operands.length) words.push(word('--'));
+  return { ...command, words };
+}
+
+export const switches: Rule = {
+  name: 'switches',
+  reason: 'Boolean short flags of getopt and argparse commands may be bundled and come in any order.',
+  apply: (line) => mapCommands(line, canonicalFlags),
+  folds: [
+    ['ls -la /tmp', 'ls -al /tmp', 'ls -l -a /tmp', 'ls -a -l /tmp', 'ls --all -l /tmp'],
+    ['grep -rn TODO src', 'grep -nr TODO src', 'grep -r -n TODO src', 'grep --recursive --line-number TODO src'],
+    ['rm -rf build', 'rm -fr build', 'rm -r -f build'],
+    ['pytest -x -q tests', 'pytest -qx tests', 'pytest tests -x -q', 'pytest --exitfirst --quiet tests'],
+    ['grep -A 3 -n error app.log', 'grep -nA3 error app.log', 'grep -n -A3 error app.log'],
+    ['pytest --tb short tests', 'pytest --tb=short tests'],
+  ],
+  keeps: [
+    ['ls -la /tmp', 'ls -l /tmp'],
+    ['pytest -v', 'pytest -vv'],
+    ['grep -rn TODO src', 'grep -rn FIXME src'],
+    ['grep -A 3 error app.log', 'grep -A 5 error app.log'],
+    ['ls -la /tmp', 'ls -la /var'],
+    ['rm -rf build', 'rm -f build'],
+    ['grep -- -v app.log', 'grep -v app.log'],
+    ['grep -e -n x', 'grep -n -e x'],
+    ['ls -l $OPTS /tmp', 'ls $OPTS -l /tmp'],
+    ['sed -i s/a/b/ f.txt', 'sed s/a/b/ -i f.txt'],
+  ],
+};

@@ -1,0 +1,115 @@
+/**
+ * The shape `act:` works on: a command line read as the shell reads it, into
+ * pipelines of simple commands, each with its assignments, words and
+ * redirections. Rules rewrite this shape; `renderLine` writes it back as text.
+ */
+
+/** One word of a command. */
+export interface Word {
+  /** How the word is written in the canonical line. */
+  readonly text: string;
+  /**
+   * The word after quote removal, or `null` when the shell would expand it
+   * (`$`, globs, `~`, braces): such a word is kept as written and never rewritten.
+   */
+  readonly value: string | null;
+}
+
+/** A redirection: `2>&1` is fd `2`, op `>&`, target `1`. */
+export interface Redirect {
+  readonly fd: string;
+  readonly op: string;
+  readonly target: Word;
+}
+
+/** A simple command: `A=1 make -C d >log` is assigns [A=1], words [make, -C, d], redirects [>log]. */
+export interface Command {
+  readonly assigns: readonly Word[];
+  readonly words: readonly Word[];
+  readonly redirects: readonly Redirect[];
+}
+
+/** What joins two pipelines of a line. */
+export type Connector = '&&' | '||' | ';' | '&';
+
+/** `a | b && c; d`: pipelines [[a, b], [c], [d]], connectors [&&, ;]. */
+export interface Line {
+  readonly pipelines: readonly (readonly Command[])[];
+  /** `connectors[i]` joins `pipelines[i]` and `pipelines[i + 1]`. */
+  readonly connectors: readonly Connector[];
+  /** A trailing `&`: the whole line runs in the background. */
+  readonly background: boolean;
+}
+
+// Characters a word may show bare in the canonical text; anything else is single-quoted.
+const BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** A literal value written the one canonical way: bare when safe, else in single quotes. */
+export function quote(value: string): string {
+  if (BARE.test(value)) return value;
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** A word made by a rule: always a literal, written canonically. */
+export function word(value: string): Word {
+  return { text: quote(value), value };
+}
+
+/** The literal value of a word, or `null` when it expands or is absent. */
+export function valueOf(w: Word | undefined): string | null {
+  return w === undefined ? null : w.value;
+}
+
+/** The command's name (its first word) when it is a literal, else `null`. */
+export function nameOf(command: Command): string | null {
+  return valueOf(command.words[0]);
+}
+
+/** Applies `rewrite` to every pipeline of the line; the same line back when no pipeline changed. */
+export function mapPipelines(line: Line, rewrite: (pipeline: readonly Command[]) => readonly Command[]): Line {
+  let changed = false;
+  const pipelines = line.pipelines.map((pipeline) => {
+    const next = rewrite(pipeline);
+    if (next !== pipeline) changed = true;
+    return next;
+  });
+  return changed ? { ...line, pipelines } : line;
+}
+
+/** Applies `rewrite` to every simple command of the line; the same line back when no command changed. */
+export function mapCommands(line: Line, rewrite: (command: Command) => Command): Line {
+  return mapPipelines(line, (pipeline) => {
+    let changed = false;
+    const next = pipeline.map((command) => {
+      const rewritten = rewrite(command);
+      if (rewritten !== command) changed = true;
+      return rewritten;
+    });
+    return changed ? next : pipeline;
+  });
+}
+
+/** The line with its last pipeline replaced. */
+export function withLastPipeline(line: Line, pipeline: readonly Command[]): Line {
+  return { ...line, pipelines: [...line.pipelines.slice(0, -1), pipeline] };
+}
+
+function renderCommand(command: Command): string {
+  const parts = [
+    ...command.assigns.map((w) => w.text),
+    ...command.words.map((w) => w.text),
+    ...command.redirects.map((r) => `${r.fd}${r.op}${r.target.text}`),
+  ];
+  return parts.join(' ');
+}
+
+/** The canonical text of a line: single spaces, redirections after the words, `; ` and ` && ` between pipelines. */
+export function renderLine(line: Line): string {
+  let text = '';
+  line.pipelines.forEach((pipeline, at) => {
+    text += pipeline.map(renderCommand).join(' | ');
+    const connector = line.connectors[at];
+    if (connector !== undefined) text += connector === ';' ? '; ' : ` ${connector} `;
+  });
+  return line.background ? `${text} &` : text;
+}

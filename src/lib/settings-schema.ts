@@ -1,0 +1,164 @@
+/**
+ * The schema of the live settings namespace, written without schemastery.
+ *
+ * DSH's settings service asks two things of a namespace schema: call it on the
+ * merged layers to get the resolved value (a throw refuses the write), and
+ * `toJSON()` it for the browser, which rehydrates that with its own copy of
+ * schemastery. So the schema here is our own function: calling it is
+ * `resolveConfig`, which refuses a bad value with the very message a bad YAML
+ * config gets at load; and `toJSON()` emits schemastery's serialised form
+ * (`{ uid, refs }`), built from DEFAULTS, so the `limits` fields follow the
+ * measures the code knows. Why not import schemastery: docs/live-settings.md.
+ */
+import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, resolveConfig, SEQUENCE_DEFAULTS, type BreakerConfig } from './config.js';
+
+/** One node of schemastery's serialised form (children by uid in `refs`). */
+export interface SchemaNode {
+  readonly type: 'object' | 'dict' | 'array' | 'union' | 'const' | 'number' | 'string' | 'boolean';
+  readonly meta: {
+    readonly default?: unknown;
+    readonly description?: string;
+    readonly min?: number;
+    readonly step?: number;
+  };
+  readonly dict?: Readonly<Record<string, SchemaNode>>;
+  readonly inner?: SchemaNode;
+  readonly sKey?: SchemaNode;
+  readonly list?: readonly SchemaNode[];
+  readonly value?: unknown;
+}
+
+/** What `toJSON()` returns: the root's uid, and every node by uid with its children replaced by theirs. */
+export interface SerializedSchema {
+  readonly uid: number;
+  readonly refs: Readonly<Record<number, Record<string, unknown>>>;
+}
+
+/** The namespace schema as the settings service uses it. */
+export interface SettingsSchema extends SchemaNode {
+  (value?: unknown): BreakerConfig;
+  toJSON(): SerializedSchema;
+  /** Standard Schema v1, for hosts that validate through it (cordis 4 does for plugin configs). */
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    validate(value: unknown): { value: BreakerConfig } | { issues: readonly { message: string }[] };
+  };
+}
+
+const described = (node: SchemaNode, description: string, fallback?: unknown): SchemaNode => ({
+  ...node,
+  meta: { ...node.meta, description, ...(fallback === undefined ? {} : { default: fallback }) },
+});
+
+/** A whole number of at least `min`. */
+const count = (min: number): SchemaNode => ({ type: 'number', meta: { min, step: 1 } });
+/** A cap: any number of at least 2 (a cap below 2 would deny the first call). */
+const cap = (): SchemaNode => ({ type: 'number', meta: { min: 2 } });
+const constant = (value: unknown): SchemaNode => ({ type: 'const', meta: {}, value });
+const nullable = (node: SchemaNode): SchemaNode => ({ type: 'union', meta: {}, list: [node, constant(null)] });
+const oneOf = (...values: string[]): SchemaNode => ({ type: 'union', meta: {}, list: values.map(constant) });
+const string = (): SchemaNode => ({ type: 'string', meta: {} });
+const names = (): SchemaNode => ({ type: 'array', meta: {}, inner: string() });
+const dictOf = (inner: SchemaNode): SchemaNode => ({ type: 'dict', meta: {}, inner, sKey: string() });
+const object = (dict: Record<string, SchemaNode>): SchemaNode => ({ type: 'object', meta: {}, dict });
+
+function limitsNode(): SchemaNode {
+  const dict: Record<string, SchemaNode> = {};
+  // Every measure the code ships a cap for; a per-fingerprint cap (`verb:curl`) passes as an extra key.
+  for (const [measure, value] of Object.entries(DEFAULTS.limits)) {
+    dict[measure] = described(nullable(cap()), `Cap of the ${measure} measure; null stops counting it.`, value);
+  }
+  return described(object(dict), 'Occurrence caps per measure or per full fingerprint (the gate, stage 3).', DEFAULTS.limits);
+}
+
+/** The namespace's fields, in the order the product document lists them. */
+export function settingsTree(): SchemaNode {
+  const D = DEFAULTS;
+  return {
+    ...object({
+      window: described(count(4), 'Recent calls per agent that are counted.', D.window),
+      onLimit: described(oneOf('ask', 'deny'), 'What the gate does at a cap or at the failure limit: ask the operator, or deny.', D.onLimit),
+      localHosts: described(oneOf('deny', 'allow'), 'Whether purely local traffic is fingerprinted by target (deny) or relaxed (allow).', D.localHosts),
+      warnAt: described(nullable(count(1)), 'Occurrence advisory 1; null turns it off.', D.warnAt),
+      summarizeAt: described(nullable(count(1)), 'Occurrence advisory 2; null turns it off.', D.summarizeAt),
+      failWarnAt: described(nullable(count(1)), 'Failure advisory; null turns it off.', D.failWarnAt),
+      failLimit: described(nullable(cap()), 'Consecutive failures at which the gate meets the call; null turns the failure gate off.', D.failLimit),
+      includeLocal: described({ type: 'boolean', meta: {} }, 'Whether local hosts count towards the host: measure.', D.includeLocal),
+      previewChars: described(count(1), 'Characters of a fingerprint quoted in messages.', D.previewChars),
+      resultPreviewChars: described(count(1), 'Characters of the previous result quoted in a denial.', D.resultPreviewChars),
+      exclude: described(names(), 'Tools never tracked (* wildcards allowed).', D.exclude),
+      include: described(names(), 'When not empty, only these tools are tracked (* wildcards allowed).', D.include),
+      ignoreArgs: described(dictOf(names()), 'Decoy argument names per tool (* for every tool), dropped before fingerprinting.', D.ignoreArgs),
+      hostAliases: described(dictOf(string()), 'Host spellings folded into one host.', D.hostAliases),
+      limits: limitsNode(),
+      sequence: described(
+        nullable(
+          object({
+            length: described(count(2), 'Longest cycle looked for, in distinct calls.', SEQUENCE_DEFAULTS.length),
+            count: described(count(2), 'Back-to-back repetitions at which the advisory fires.', SEQUENCE_DEFAULTS.count),
+            limit: described(nullable(count(2)), 'Repetitions after which a call continuing the cycle meets the gate; null advises only.', SEQUENCE_DEFAULTS.limit),
+          }),
+        ),
+        'The sequence track (opt-in): cycles of different calls repeated back to back; null leaves it off.',
+        D.sequence,
+      ),
+      progress: described(oneOf('ignore', 'results'), 'results: a repeat gate on an action waits while its recent results still differ.', D.progress),
+      exemptionCeiling: described(nullable(count(1)), 'Calls an approval allows before the measure is denied outright; null: the rest of the turn.', D.exemptionCeiling),
+      duplicateText: described(
+        nullable(
+          object({
+            minChars: described(count(1), 'Shortest text block that is fingerprinted.', DUPLICATE_TEXT_DEFAULTS.minChars),
+            threshold: described(count(2), 'Occurrences within the window that earn a notice.', DUPLICATE_TEXT_DEFAULTS.threshold),
+            windowMs: described(count(1), 'Time window, in milliseconds, within which occurrences are counted.', DUPLICATE_TEXT_DEFAULTS.windowMs),
+            cooldownMs: described(count(0), 'Silence for one text after its notice, in milliseconds.', DUPLICATE_TEXT_DEFAULTS.cooldownMs),
+          }),
+        ),
+        'The duplicated-context track (opt-in); null leaves it off.',
+        D.duplicateText,
+      ),
+    }),
+    meta: { default: {}, description: 'dsh-repeat-tool-breaker: the loop breaker on tool calls.' },
+  };
+}
+
+/** Numbers every node depth first and puts it in `refs` with its children as uids, as schemastery's `toJSON` does. */
+export function serialize(root: SchemaNode): SerializedSchema {
+  const refs: Record<number, Record<string, unknown>> = {};
+  let next = 0;
+  const visit = (node: SchemaNode): number => {
+    const uid = next;
+    next += 1;
+    const entry: Record<string, unknown> = { type: node.type, meta: { ...node.meta } };
+    refs[uid] = entry;
+    if (node.dict !== undefined) entry.dict = Object.fromEntries(Object.entries(node.dict).map(([key, child]) => [key, visit(child)]));
+    if (node.inner !== undefined) entry.inner = visit(node.inner);
+    if (node.sKey !== undefined) entry.sKey = visit(node.sKey);
+    if (node.list !== undefined) entry.list = node.list.map(visit);
+    if (node.type === 'const') entry.value = node.value;
+    return uid;
+  };
+  // JSON round trip: the defaults are frozen DEFAULTS; the wire gets plain copies.
+  return JSON.parse(JSON.stringify({ uid: visit(root), refs })) as SerializedSchema;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createSettingsSchema(): SettingsSchema {
+  const tree = settingsTree();
+  const resolve = (value?: unknown): BreakerConfig => resolveConfig(value ?? {});
+  const standard: SettingsSchema['~standard'] = {
+    version: 1,
+    vendor: 'dsh-repeat-tool-breaker',
+    validate(value) {
+      try {
+        return { value: resolve(value) };
+      } catch (error) {
+        return { issues: [{ message: messageOf(error) }] };
+      }
+    },
+  };
+  return Object.assign(resolve, tree, { toJSON: () => serialize(tree), '~standard': standard }) as SettingsSchema;
+}

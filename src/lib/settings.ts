@@ -1,0 +1,75 @@
+/**
+ * The live settings namespace `repeat-tool-breaker`: where the host runs DSH's
+ * settings service (`ctx.settings`), the plugin registers its settings there
+ * with the row's YAML config as the base layer, so the web UI can show and
+ * change them, and follows every saved change without a restart.
+ *
+ * Everything here is optional. The plugin's contract stays `inject: ['tools']`;
+ * the service is asked for at run time through cordis's `ctx.inject`, and a
+ * host without it (or with a different settings API) leaves the breaker on
+ * its YAML config, exactly as before (docs/live-settings.md).
+ */
+import { resolveConfig, type BreakerConfig } from './config.js';
+import type { Dispose } from './host.js';
+import { safely } from './hook.js';
+import { createSettingsSchema } from './settings-schema.js';
+
+export const SETTINGS_NAMESPACE = 'repeat-tool-breaker';
+
+/** A config error of ours, as `resolveConfig` throws it. */
+function isOwnConfigError(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('repeat-tool-breaker: ');
+}
+
+/** Calls a method of a host object, or throws when there is none. */
+function call(holder: unknown, key: string, ...args: unknown[]): unknown {
+  const reachable = (typeof holder === 'object' && holder !== null) || typeof holder === 'function';
+  const method: unknown = reachable ? (holder as Record<string, unknown>)[key] : undefined;
+  if (typeof method !== 'function') throw new TypeError(`no ${key}()`);
+  return Reflect.apply(method, holder, args);
+}
+
+/**
+ * Registers the namespace in a context that has the settings service and
+ * hands `follow` the validated config now and after every saved change; when
+ * the service goes away, `follow` gets the YAML config back. A stored section
+ * our checks refuse (a hand-edited settings.yaml) fails the registration with
+ * our message, which cordis logs; the breaker stays on the YAML config.
+ */
+function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void): void {
+  let scope: unknown;
+  try {
+    const settings = (sctx as { settings?: unknown }).settings;
+    scope = call(settings, 'register', SETTINGS_NAMESPACE, createSettingsSchema(), {
+      base,
+      applies: 'live',
+      // The schema already resolves with our checks; this keeps them on a host that resolves another way.
+      validate: (value: unknown) => void resolveConfig(value),
+    });
+  } catch (error) {
+    if (isOwnConfigError(error)) throw error;
+    return;
+  }
+  const adopt = (value: unknown): void => {
+    const cfg = safely(() => resolveConfig(value), null);
+    if (cfg !== null) follow(cfg);
+  };
+  safely(() => adopt(call(scope, 'get')), undefined);
+  safely(() => call(scope, 'watch', adopt), undefined);
+  safely(() => call(sctx, 'effect', () => () => follow(yaml)), undefined);
+}
+
+/**
+ * Offers the settings namespace where the host can serve it. `base` is the
+ * row's config as written; `yaml` the same config resolved. Returns a
+ * disposer, or `undefined` when the host has no `ctx.inject`.
+ */
+export function offerSettings(ctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void): Dispose | undefined {
+  let fiber: unknown;
+  try {
+    fiber = call(ctx, 'inject', ['settings'], (sctx: unknown) => register(sctx, base, yaml, follow));
+  } catch {
+    return undefined;
+  }
+  return () => safely(() => void call(fiber, 'dispose'), undefined);
+}

@@ -1,0 +1,183 @@
+/**
+ * In-process suite for the live settings namespace: the genuine settings
+ * service of DSH 0.1.0-rc.8 (`@deepseek-ai/dsh-settings`, stored by the file
+ * provider `@deepseek-ai/dsh-settings-file` in a temporary `settings.yaml`)
+ * beside the genuine `ToolRuntime` of the rig (../lib/rig.ts), the plugin
+ * loaded from the packed build.
+ *
+ * It proves: the namespace registers live with the row config as the base
+ * layer and a schema the browser's schemastery rehydrates; a bad value is
+ * refused with the plugin's own load-time message and nothing is written; a
+ * tightening applies to the next call of a turn already under way; a
+ * loosening, even one a tool call writes into settings.yaml itself, waits for
+ * the next human message.
+ *
+ * The reference 0.5.2 has no settings namespace: under `--plugin reference`
+ * every scenario is a `todo`.
+ *
+ * Run by `test/host/run.ts` under Node 22: `node --import tsx --test`.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { hostImport, importPlugin, pluginUnderTest } from '../lib/env.js';
+import { rig, tick, type Behaviour, type Rig } from '../lib/rig.js';
+import { errorOf } from '../../support/errors.js';
+
+const plugin = pluginUnderTest();
+const onlyOurs = plugin.label === 'reference' ? { todo: 'reference 0.5.2 has no settings namespace' } : {};
+const NS = 'repeat-tool-breaker';
+const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
+
+let FileSettingsProvider: any;
+let Schema: any;
+let createUserMessage: any;
+let resolveConfig: (config: unknown) => any;
+let DEFAULTS: any;
+let scratch: string;
+let seq = 0;
+const opened: { dispose(): unknown }[] = [];
+
+before(async () => {
+  ({ FileSettingsProvider } = await hostImport('@deepseek-ai/dsh-settings-file'));
+  Schema = (await hostImport('@deepseek-ai/schemastery')).default;
+  ({ createUserMessage } = await hostImport('@deepseek-ai/dsh-llm'));
+  ({ resolveConfig, DEFAULTS } = await importPlugin(plugin));
+  scratch = mkdtempSync(join(tmpdir(), 'breaker-settings-'));
+});
+
+after(async () => {
+  for (const provider of opened) await provider.dispose();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Waits until `ready()` holds, checking every 10 ms for at most `ms`. */
+async function until(ready: () => boolean, what: string, ms = 10_000): Promise<void> {
+  for (let waited = 0; !ready(); waited += 10) {
+    if (waited >= ms) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+interface Live {
+  r: Rig;
+  /** The temporary settings.yaml. */
+  file: string;
+  /** The provider's fiber: disposed at the end, so that its file watcher lets the process exit. */
+  provider: { dispose(): unknown };
+}
+
+/** The rig with the genuine file settings provider mounted before the plugin, and the namespace registered. */
+async function live(config: Record<string, unknown>, options: { watch?: boolean; behaviour?: (command: string, run: number) => Behaviour; file?: string } = {}): Promise<Live> {
+  seq += 1;
+  const file = options.file ?? join(scratch, `settings-${seq}.yaml`);
+  let provider: { dispose(): unknown } | undefined;
+  const r = await rig({
+    config,
+    ...(options.behaviour === undefined ? {} : { behaviour: options.behaviour }),
+    setup: (ctx) => {
+      provider = ctx.plugin(FileSettingsProvider, { path: file, watch: options.watch ?? false, debounceMs: 0 });
+    },
+  });
+  assert.ok(provider);
+  opened.push(provider);
+  await until(() => r.ctx.get('settings')?.get(NS) !== undefined, 'the namespace to register');
+  return { r, file, provider };
+}
+
+const human = (r: Rig): Promise<unknown> => r.preStep([createUserMessage({ content: [{ type: 'text', text: 'go on' }], source: { kind: 'user' } })]);
+
+async function calls(r: Rig, command: string, n: number): Promise<boolean[]> {
+  const denied: boolean[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const result = await r.call(command);
+    if (result.isError) assert.match(result.text, BLOCKED);
+    denied.push(result.isError);
+  }
+  return denied;
+}
+
+describe(`DSH 0.1.0-rc.8 settings service, in process — plugin: ${plugin.label} (${plugin.entry})`, () => {
+  test('registers `repeat-tool-breaker` live, with the row config as the base layer and a schema the browser rehydrates', onlyOurs, async () => {
+    const config = { onLimit: 'deny', limits: { exact: 6 } };
+    const { r } = await live(config);
+    const view = r.ctx.settings.describe({ redactSecrets: true }).find((d: any) => d.ns === NS);
+    assert.ok(view, 'the namespace is described');
+    assert.equal(view.applies, 'live');
+    assert.deepEqual(view.base, config, 'the base layer is the row config as written');
+    assert.equal(view.user, undefined, 'nothing saved yet');
+    assert.deepEqual(view.value, JSON.parse(JSON.stringify(resolveConfig(config))), 'the value is the effective config, every setting');
+    assert.deepEqual(view.secrets, []);
+    // What the browser does with it (dsh-client-ui-settings: `new Schema(view.schema)`, then validates the value).
+    const schema = new Schema(JSON.parse(JSON.stringify(view.schema)));
+    assert.doesNotThrow(() => schema(structuredClone(view.value)));
+    assert.throws(() => schema({ ...structuredClone(view.value), window: 'sixteen' }), /expected number/);
+    const everyTrackOn = resolveConfig({ window: 24, sequence: {}, duplicateText: {}, exemptionCeiling: 2, progress: 'results', failLimit: null });
+    assert.doesNotThrow(() => schema(JSON.parse(JSON.stringify(everyTrackOn))), 'a value with every opt-in track on');
+    assert.deepEqual(Object.keys(schema.dict.limits.dict), Object.keys(DEFAULTS.limits), 'one field per measure the code knows');
+    assert.equal(schema.dict.window.meta.default, DEFAULTS.window);
+  });
+
+  test('an invalid value is refused with the plugin’s load-time message, and nothing is written', onlyOurs, async () => {
+    const { r, file } = await live({});
+    const settings = r.ctx.settings;
+    const before = settings.describe().find((d: any) => d.ns === NS);
+    await assert.rejects(settings.update(NS, { window: 2 }), { message: errorOf(() => resolveConfig({ window: 2 })) });
+    // The card writes with `mutate` (one path per field).
+    await assert.rejects(settings.mutate(NS, [{ op: 'set', path: ['limits'], value: { exact: 1 } }]), {
+      message: errorOf(() => resolveConfig({ limits: { exact: 1 } })),
+    });
+    await assert.rejects(settings.update(NS, { denyAfter: 3 }), { message: errorOf(() => resolveConfig({ denyAfter: 3 })) });
+    assert.equal(existsSync(file), false, 'settings.yaml was never written');
+    const after = settings.describe().find((d: any) => d.ns === NS);
+    assert.equal(after.revision, before.revision);
+    assert.equal(after.user, undefined);
+    assert.deepEqual(after.value, before.value);
+  });
+
+  test('a saved lower cap lands in settings.yaml and applies to the next call of the turn under way', onlyOurs, async () => {
+    const { r, file } = await live({ onLimit: 'deny' });
+    assert.deepEqual(await calls(r, 'cat /etc/hostname', 5), [false, false, false, false, false]);
+    await r.ctx.settings.update(NS, { limits: { exact: 6 } });
+    await tick();
+    assert.match(readFileSync(file, 'utf8'), /repeat-tool-breaker:[\s\S]*exact: 6/);
+    assert.deepEqual(await calls(r, 'cat /etc/hostname', 2), [true, true], 'the sixth identical call meets the new cap');
+    assert.equal(r.runs.get('cat /etc/hostname'), 5);
+  });
+
+  test('a saved higher cap waits for the next human message', onlyOurs, async () => {
+    const { r } = await live({ onLimit: 'deny', limits: { exact: 5, cmd: 5 } });
+    await calls(r, 'cat /etc/hostname', 3);
+    await r.ctx.settings.update(NS, { limits: { exact: 40, cmd: 40 } });
+    await tick();
+    assert.deepEqual(await calls(r, 'cat /etc/hostname', 2), [false, true], 'still capped at 5 in this turn');
+    await human(r);
+    assert.ok((await calls(r, 'cat /etc/hostname', 20)).every((denied) => !denied), 'the next turn runs on the saved cap');
+  });
+
+  test('a tool call that rewrites settings.yaml to switch its breaker off does not free itself in its own turn', onlyOurs, async () => {
+    const file = join(scratch, `settings-${seq + 1}.yaml`);
+    const loosen = (command: string): Behaviour => {
+      // What a model's bash call with write access to $DSH_HOME could do; the provider hot-reloads the file.
+      if (command === 'loosen') writeFileSync(file, `${NS}:\n  exclude: [bash]\n  onLimit: ask\n  limits: { exact: 1000, cmd: 1000 }\n`);
+      return { exitCode: 0 };
+    };
+    writeFileSync(file, '# settings.yaml, as the web UI leaves it\n');
+    const { r } = await live({ onLimit: 'deny', limits: { exact: 4 } }, { watch: true, behaviour: loosen, file });
+    // Wait for the file watcher to be live: an edit of a setting that changes nothing for the gate, until it is seen.
+    for (let attempt = 0; r.ctx.settings.get(NS).previewChars !== 399; attempt += 1) {
+      if (attempt % 20 === 0) writeFileSync(file, `${NS}:\n  previewChars: 399\n`);
+      assert.ok(attempt < 1000, 'the provider never published an edit of settings.yaml');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await calls(r, 'cat /etc/hostname', 2);
+    assert.deepEqual(await calls(r, 'loosen', 1), [false]);
+    await until(() => (r.ctx.settings.get(NS)?.exclude ?? []).includes('bash'), 'the provider to publish the edited file');
+    assert.deepEqual(await calls(r, 'cat /etc/hostname', 3), [false, true, true], 'still tracked, still capped at 4, still denied');
+    await human(r);
+    assert.ok((await calls(r, 'cat /etc/hostname', 6)).every((denied) => !denied), 'after a human message the saved settings apply in full');
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * dist/client.js as DSH's browser loader takes it, without a browser: the file
+ * registers one factory under the package name; the factory asks the loader's
+ * `require` only for shared modules; its `apply` binds the settings namespace
+ * and registers the card on `settings.plugin.item`; and the card renders every
+ * group with a stand-in React (hooks answered inline). The real shell is the
+ * browser suite's job (`npm run test:web`).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
+
+import { SHARED_MODULES } from '../../tools/lib/client-bundle.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const text = readFileSync(join(root, 'dist', 'client.js'), 'utf8');
+
+interface Element {
+  type: unknown;
+  props: Record<string, unknown>;
+}
+
+/** A React stand-in: elements are plain objects; hooks return their initial state (the card opened). */
+function fakeReact(): Record<string, unknown> {
+  const element = (type: unknown, props: Record<string, unknown>): Element => ({ type, props });
+  class Component {
+    state: unknown;
+    constructor(readonly props: unknown) {}
+  }
+  return {
+    react: {
+      useState: (initial: unknown) => [initial === false ? true : initial, () => {}],
+      useSyncExternalStore: (_subscribe: unknown, get: () => unknown) => get(),
+      useId: () => ':r1:',
+      useRef: (current: unknown) => ({ current }),
+      Component,
+    },
+    'react/jsx-runtime': { jsx: element, jsxs: element, Fragment: Symbol('Fragment') },
+  };
+}
+
+/** Calls function components and collects the text and the intrinsic elements of the tree. */
+function render(node: unknown, out: { text: string[]; tags: Element[] }): void {
+  if (node === null || node === undefined || typeof node === 'boolean') return;
+  if (typeof node === 'string' || typeof node === 'number') {
+    out.text.push(String(node));
+    return;
+  }
+  if (Array.isArray(node)) {
+    for (const child of node) render(child, out);
+    return;
+  }
+  const el = node as Element;
+  if (typeof el.type === 'function') {
+    const type = el.type as { prototype?: { render?: unknown } } & ((props: unknown) => unknown);
+    if (type.prototype?.render !== undefined) {
+      const Ctor = el.type as new (props: unknown) => { render(): unknown; state: unknown };
+      render(new Ctor(el.props).render(), out);
+    } else render(type(el.props), out);
+    return;
+  }
+  if (typeof el.type === 'string') out.tags.push(el);
+  render(el.props.children, out);
+}
+
+function load() {
+  const registrations: { id: string; factory: (require: (s: string) => unknown) => Record<string, unknown> }[] = [];
+  const sandbox = { window: { __ModuleLoader__: { load: (r: (typeof registrations)[number]) => registrations.push(r) } }, document: undefined };
+  runInNewContext(text, sandbox, { filename: 'client.js' });
+  return registrations;
+}
+
+test('the bundle registers one factory under the package name and nothing runs before the loader materializes it', () => {
+  const registrations = load();
+  assert.equal(registrations.length, 1);
+  assert.equal(registrations[0]!.id, 'dsh-repeat-tool-breaker');
+});
+
+test('the factory asks the loader only for the modules DSH shares, and exports apply and inject', () => {
+  const asked: string[] = [];
+  const react = fakeReact();
+  const exports = load()[0]!.factory((specifier) => {
+    asked.push(specifier);
+    assert.ok(SHARED_MODULES.includes(specifier), `the bundle asked for ${specifier}`);
+    return react[specifier];
+  });
+  assert.equal(typeof exports.apply, 'function');
+  // Values from the bundle's own realm: compared as plain copies.
+  assert.deepEqual([...(exports.inject as string[])], ['slots', 'settingsScope']);
+  assert.deepEqual([...new Set(asked)].sort(), ['react', 'react/jsx-runtime']);
+});
+
+test('apply binds the repeat-tool-breaker namespace and registers a card keyed on it, which renders every group', () => {
+  const react = fakeReact();
+  const exports = load()[0]!.factory((specifier) => react[specifier]);
+  const bound: string[] = [];
+  const registered: { options: { name: string; key: string }; component: () => unknown }[] = [];
+  const snapshot = { status: 'ready', value: {}, base: { warnAt: 5 }, user: { limits: { exact: 6 } }, revision: 1, writable: true };
+  const ctx = {
+    slots: {
+      inject: (name: string, register: () => unknown) => {
+        assert.equal(name, 'settings.plugin.item');
+        register();
+      },
+      register: (options: { name: string; key: string }, component: () => unknown) => {
+        registered.push({ options, component });
+        return () => {};
+      },
+    },
+    settingsScope: {
+      bind: (spec: { namespace: string; decode?: (v: unknown) => unknown }) => {
+        bound.push(spec.namespace);
+        assert.equal(spec.decode?.(snapshot), snapshot);
+        assert.equal(spec.decode?.('not a section'), undefined);
+        return { getSnapshot: () => snapshot, subscribe: () => () => {}, set: async () => {}, unset: async () => {} };
+      },
+    },
+  };
+  (exports.apply as (c: unknown) => void)(ctx);
+  assert.deepEqual(bound, ['repeat-tool-breaker']);
+  assert.equal(registered.length, 1);
+  assert.deepEqual({ ...registered[0]!.options }, { name: 'settings.plugin.item', key: 'repeat-tool-breaker' });
+  const out = { text: [] as string[], tags: [] as Element[] };
+  render((registered[0]!.component as () => unknown)(), out);
+  const all = out.text.join(' ');
+  for (const group of ['Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks']) assert.ok(all.includes(group), `${group} missing`);
+  const exact = out.tags.find((el) => el.props['data-rtb-input'] === 'limits.exact');
+  assert.equal(exact?.props.value, '6', 'the user layer is the effective value');
+  const warn = out.tags.find((el) => el.props['data-rtb-input'] === 'warnAt');
+  assert.equal(warn?.props.value, '5', 'the profile config is the default');
+});

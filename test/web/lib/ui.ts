@@ -1,0 +1,169 @@
+/**
+ * What a person does in DSH 0.1.0-rc.8's web UI, as steps over the DevTools
+ * client: the first-run screens, the Settings dialog and the breaker's card,
+ * a session in the sidebar, the approval panel. Selectors are the shell's
+ * visible words and roles (its CSS class names are hashed per build).
+ */
+import type { Page } from './cdp.js';
+
+/**
+ * The first screens of a fresh DSH home: the testing notice, which a fresh
+ * home always shows (Continue), then the API-key dialog, which shows only
+ * when no key is configured (the suite sets one; Configure later otherwise).
+ */
+export async function passFirstScreens(page: Page): Promise<void> {
+  await page.clickText('button', 'Continue', 60_000);
+  await page.waitFor('the testing notice to close', `![...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Continue')`);
+  await dismissKeyDialog(page);
+}
+
+/** Clicks Configure later if the API-key dialog is up. */
+export async function dismissKeyDialog(page: Page): Promise<void> {
+  const shown = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Configure later')`);
+  if (shown) await page.clickText('button', 'Configure later');
+}
+
+export const CARD = '[data-rtb-card]';
+export const CARD_HEADER = `${CARD} > button`;
+
+export function input(path: string): string {
+  return `${CARD} [data-rtb-input=${JSON.stringify(path)}]`;
+}
+
+export function fieldRow(path: string): string {
+  return `${CARD} [data-rtb-field=${JSON.stringify(path)}]`;
+}
+
+/** Settings → Plugins (the Plugin configuration tab is the first), with the breaker's card expanded. */
+export async function openCard(page: Page): Promise<void> {
+  await dismissKeyDialog(page);
+  const open = await page.evaluate<boolean>(`document.querySelector(${JSON.stringify(CARD)}) !== null`);
+  if (!open) {
+    const dialog = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Plugins')`);
+    if (!dialog) await page.clickText('button', 'Settings');
+    await page.clickText('button', 'Plugins');
+    await page.clickText('[role=tab]', 'Plugin configuration');
+  }
+  await page.waitFor('the breaker card', `document.querySelector(${JSON.stringify(CARD_HEADER)}) !== null`, 20_000);
+  const expanded = await page.evaluate<string>(`document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded')`);
+  if (expanded !== 'true') await page.click(CARD_HEADER);
+  await page.waitFor('the card body', `document.querySelector(${JSON.stringify(`${CARD} [data-rtb-field]`)}) !== null`);
+}
+
+export async function closeSettings(page: Page): Promise<void> {
+  const open = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Plugins')`);
+  if (open) await page.clickText('button', 'Close');
+  await page.waitFor('the Settings dialog to close', `![...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Plugins')`);
+}
+
+/** General → Appearance: `Light`, `Dark` or `System`. */
+export async function chooseTheme(page: Page, theme: 'Light' | 'Dark'): Promise<void> {
+  const dialog = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'General')`);
+  if (!dialog) await page.clickText('button', 'Settings');
+  await page.clickText('button', 'General');
+  await page.clickText('button', theme);
+}
+
+/** The value each of the card's controls holds, by config path. */
+export function controlValues(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(`Object.fromEntries([...document.querySelectorAll(${JSON.stringify(`${CARD} [data-rtb-input]`)})]
+    .map((el) => [el.dataset.rtbInput, el.type === 'checkbox' ? String(el.checked) : el.value]))`);
+}
+
+/** A field's note (its hint or its error, then "Default: …"), its badges and whether it is marked invalid. */
+export function fieldState(page: Page, path: string): Promise<{ note: string; overridden: boolean; reset: boolean; invalid: boolean; disabled: boolean }> {
+  return page.evaluate(`(() => {
+    const row = document.querySelector(${JSON.stringify(fieldRow(path))});
+    const control = row.querySelector('[data-rtb-input]');
+    return {
+      note: row.querySelector('.rtb-note').textContent,
+      overridden: [...row.querySelectorAll('.rtb-badge')].some((b) => b.textContent === 'Overridden'),
+      reset: row.querySelector('.rtb-reset') !== null,
+      invalid: control.getAttribute('aria-invalid') === 'true',
+      disabled: control.disabled,
+    };
+  })()`);
+}
+
+export function buttonDisabled(page: Page, which: 'save' | 'discard'): Promise<boolean> {
+  return page.evaluate(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb=${which}]`)}).disabled`);
+}
+
+/** Opens a session listed under the sidebar's Ungrouped folder, by its title. */
+export async function openSession(page: Page, title: string): Promise<void> {
+  await dismissKeyDialog(page);
+  await page.waitFor('the Ungrouped folder', `[...document.querySelectorAll('[role=treeitem]')].some((e) => e.textContent.trim() === 'Ungrouped')`, 20_000);
+  const expanded = await page.evaluate<string | null>(
+    `[...document.querySelectorAll('[role=treeitem]')].find((e) => e.textContent.trim() === 'Ungrouped').getAttribute('aria-expanded')`,
+  );
+  if (expanded !== 'true') await page.clickText('[role=treeitem]', 'Ungrouped');
+  const mark = await page.waitFor<string>(
+    `a session titled ${title}`,
+    `(() => {
+      const row = [...document.querySelectorAll('[role=treeitem]')].find((e) => e.textContent.includes(${JSON.stringify(title)}) && e.textContent.trim() !== 'Ungrouped');
+      if (!row) return false;
+      row.setAttribute('data-cdp-session', 'open');
+      return '[data-cdp-session="open"]';
+    })()`,
+    20_000,
+  );
+  await page.click(mark);
+  await page.evaluate(`document.querySelector('[data-cdp-session]')?.removeAttribute('data-cdp-session')`);
+}
+
+/** The normalised text of the amber approval panel, once it is shown. */
+export function approvalPanel(page: Page, timeoutMs = 30_000): Promise<string> {
+  return page.waitFor(
+    'the approval panel (Waiting for approval, Reject, Allow once)',
+    `(() => {
+      const buttons = [...document.querySelectorAll('button')];
+      const reject = buttons.find((b) => b.textContent.trim() === 'Reject');
+      if (!reject || !buttons.some((b) => b.textContent.trim() === 'Allow once')) return false;
+      let panel = reject.parentElement;
+      while (panel && !panel.textContent.includes('Waiting for approval')) panel = panel.parentElement;
+      return panel ? panel.innerText.replace(/\\s+/g, ' ').trim() : false;
+    })()`,
+    timeoutMs,
+  );
+}
+
+/** The `selector` of the approval panel, marked for a screenshot. */
+export async function markApprovalPanel(page: Page): Promise<string> {
+  await page.evaluate(`(() => {
+    const reject = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Reject');
+    let panel = reject.parentElement;
+    while (panel && !panel.textContent.includes('Waiting for approval')) panel = panel.parentElement;
+    panel.setAttribute('data-cdp-panel', 'approval');
+  })()`);
+  return '[data-cdp-panel="approval"]';
+}
+
+/** The whole visible text of the page, whitespace collapsed. */
+export function pageText(page: Page): Promise<string> {
+  return page.evaluate(`document.body.innerText.replace(/\\s+/g, ' ')`);
+}
+
+/**
+ * The characters of each conversation row containing `needle` that are
+ * actually visible on its one line (the rest is cut off by the row's
+ * ellipsis): measured with a DOM Range, character by character from the end.
+ */
+export function visibleRowTexts(page: Page, needle: string): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const rows = [...document.querySelectorAll('*')].filter((el) => el.childElementCount === 0 && (el.textContent ?? '').includes(${JSON.stringify(needle)}));
+    return rows.map((el) => {
+      const text = el.firstChild;
+      if (!text || text.nodeType !== Node.TEXT_NODE) return el.textContent;
+      const right = el.getBoundingClientRect().right;
+      const range = document.createRange();
+      let end = text.length;
+      for (; end > 0; end -= 1) {
+        range.setStart(text, 0);
+        range.setEnd(text, end);
+        if (range.getBoundingClientRect().right <= right + 0.5) break;
+      }
+      // The ellipsis takes the place of the last visible character or so.
+      return text.textContent.slice(0, Math.max(0, end - 1));
+    });
+  })()`);
+}

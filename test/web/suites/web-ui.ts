@@ -1,0 +1,379 @@
+/**
+ * The breaker in the real DSH 0.1.0-rc.8 web UI, the way an operator meets
+ * it: the plugin installed into the `web` profile from its tarball with
+ * `dsh plugin add`, `dsh --profile web` on 127.0.0.1, a scripted model, and
+ * headless Chromium driven over the DevTools protocol (../lib/cdp.ts).
+ *
+ * One server, one browser, one scripted scenario in order (each test builds
+ * on the state the previous one left, as a person's session would):
+ *
+ *   the card under Settings → Plugins shows the effective values and defaults;
+ *   it works from the keyboard; an invalid value is refused with our message
+ *   and nothing is written; an edit saves into settings.yaml; a live session
+ *   then gates at the new cap without a restart; the approval panel shows our
+ *   reason; Reject leads to REPEAT_TOOL_BLOCKED, Allow once lets the calls
+ *   run; the card follows the shell's light and dark themes; a bash call
+ *   inside a session can write the settings over HTTP, but the loosening
+ *   waits for the agent's next human message; a reset returns a field to its
+ *   default.
+ *
+ * Screenshots go to test/web/.artifacts/. Every process is stopped by its id
+ * in `after`, whatever failed.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { parse as parseYaml } from 'yaml';
+
+import { viewForm } from '../../../client/form.js';
+import { startMockModel, type MockModel } from '../../host/lib/mock-model.js';
+import { pluginUnderTest } from '../../host/lib/env.js';
+import { resolveConfig } from '../../../src/lib/config.js';
+import { launchBrowser, until, type Browser, type Page } from '../lib/cdp.js';
+import { createDirector } from '../lib/director.js';
+import { ARTIFACTS, WEB_WORK } from '../lib/paths.js';
+import { approvalAsked, createSession, prompt, turnsEnded } from '../lib/sessions.js';
+import {
+  approvalPanel,
+  buttonDisabled,
+  CARD,
+  CARD_HEADER,
+  chooseTheme,
+  closeSettings,
+  controlValues,
+  fieldRow,
+  fieldState,
+  input,
+  markApprovalPanel,
+  openCard,
+  openSession,
+  pageText,
+  passFirstScreens,
+  visibleRowTexts,
+} from '../lib/ui.js';
+import { prepareProfile, settingsFile, startWebHost, type WebHost } from '../lib/web-host.js';
+
+const plugin = pluginUnderTest();
+const director = createDirector();
+const NS = 'repeat-tool-breaker';
+const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
+/** The row's config in the profile: the card's defaults (the base layer). */
+const PROFILE_CONFIG = { warnAt: 2, summarizeAt: 3 };
+const ROOT = join(WEB_WORK, 'run');
+const HOME = join(ROOT, 'home');
+const WORKSPACE = join(ROOT, 'workspace');
+
+let model: MockModel | undefined;
+let host: WebHost | undefined;
+let browser: Browser | undefined;
+let page: Page;
+/** The session whose approvals the browser answers. */
+let watched = '';
+
+function web(): WebHost {
+  if (host === undefined) throw new Error('the web host did not start');
+  return host;
+}
+
+/** What the user layer of the namespace holds in settings.yaml (undefined: no section). */
+function savedSection(): Record<string, unknown> | undefined {
+  const text = settingsFile(HOME);
+  if (text === '') return undefined;
+  const document = parseYaml(text) as Record<string, unknown> | null;
+  return (document?.[NS] as Record<string, unknown> | undefined) ?? undefined;
+}
+
+/** resolveConfig's message for a config, without the prefix the card drops. */
+function refusal(config: unknown): string {
+  try {
+    resolveConfig(config);
+  } catch (error) {
+    return (error as Error).message.replace(/^repeat-tool-breaker: /, '');
+  }
+  throw new Error(`resolveConfig accepted ${JSON.stringify(config)}`);
+}
+
+async function shot(name: string, selector?: string): Promise<void> {
+  await page.screenshot(join(ARTIFACTS, `${name}.png`), selector);
+}
+
+/** A test whose failure leaves a screenshot and the page's errors behind. */
+function step(name: string, body: () => Promise<void>): void {
+  test(name, { timeout: 150_000 }, async () => {
+    try {
+      await body();
+    } catch (error) {
+      const slug = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+      await shot(`failed-${slug}`).catch(() => undefined);
+      const context = `\n--- page errors ---\n${page?.errors.slice(-10).join('\n') ?? ''}\n--- dsh output (tail) ---\n${host?.output().slice(-3000) ?? ''}`;
+      if (error instanceof Error) error.message += context;
+      throw error;
+    }
+  });
+}
+
+before(async () => {
+  rmSync(ROOT, { recursive: true, force: true });
+  rmSync(ARTIFACTS, { recursive: true, force: true });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  mkdirSync(WORKSPACE, { recursive: true });
+  const pnpmStore = join(ROOT, 'pnpm-store');
+  await prepareProfile({
+    home: HOME,
+    cwd: ROOT,
+    tarball: plugin.tarball,
+    pnpmStore,
+    patch: [
+      '# The breaker row (installed by dsh plugin add) reconfigured by id: the base layer.',
+      `- id: ${NS}`,
+      `  config: ${JSON.stringify(PROFILE_CONFIG)}`,
+    ],
+  });
+  model = await startMockModel({ script: [], respond: director.nextCall, maxRequests: 2_000, maxSeconds: 900 });
+  host = await startWebHost({ home: HOME, cwd: WORKSPACE, modelUrl: model.url, pnpmStore, timeoutMs: 90_000 });
+  browser = await launchBrowser({ userDataDir: join(ROOT, 'chromium-profile'), width: 1280, height: 900 });
+  page = browser.page;
+  await page.navigate(web().url);
+  await passFirstScreens(page);
+});
+
+after(async () => {
+  await browser?.close();
+  await host?.stop();
+  await model?.close();
+});
+
+describe('the Settings → Plugins card', () => {
+  step('shows every setting with its effective value, its default from the profile, and no override yet', async () => {
+    await openCard(page);
+    const values = await controlValues(page);
+    // The same layers, run through the card's form in Node: every control the browser shows agrees.
+    const expected = viewForm(PROFILE_CONFIG, {}, new Map());
+    for (const view of expected.groups.flatMap((g) => g.fields)) {
+      const shown = values[view.field.path];
+      const want = view.field.kind.type === 'flag' || view.field.kind.type === 'track' ? String(view.text === 'true' || view.text === 'on') : view.text;
+      assert.equal(shown, want, `${view.field.path}`);
+    }
+    assert.equal(values.warnAt, '2', 'the profile sets warnAt: 2');
+    assert.equal(values['limits.exact'], '12', 'the shipped cap');
+    assert.equal(values.onLimit, 'ask');
+    const warn = await fieldState(page, 'warnAt');
+    assert.match(warn.note, /Default: 2$/);
+    assert.equal(warn.overridden, false);
+    assert.equal((await fieldState(page, 'sequence.count')).disabled, true, 'an opt-in track that is off disables its sub-settings');
+    const groups = await page.evaluate<string[]>(`[...document.querySelectorAll('${CARD} legend')].map((l) => l.textContent)`);
+    assert.deepEqual(groups.slice(0, 6), ['Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks']);
+    await shot('card-light', CARD_HEADER);
+    await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
+    await shot('card-light-top');
+  });
+
+  step('works from the keyboard: the header discloses with Enter and Space, Tab walks the fields in order', async () => {
+    await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).focus()`);
+    await page.press('Enter');
+    await page.waitFor('the card to collapse', `document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded') === 'false'`);
+    await page.press('Space');
+    await page.waitFor('the card to expand', `document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded') === 'true'`);
+    const order: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      await page.press('Tab');
+      const focused = await page.focused();
+      assert.ok(focused.inCard, `Tab ${i + 1} left the card: ${JSON.stringify(focused)}`);
+      order.push(await page.evaluate<string>(`document.activeElement.dataset.rtbInput ?? document.activeElement.textContent`));
+    }
+    assert.deepEqual(order, ['warnAt', 'summarizeAt', 'window', 'limits.exact']);
+  });
+
+  step('refuses an invalid value with the message apply gives at load, and writes nothing (Enter does not save it)', async () => {
+    const before = settingsFile(HOME);
+    // Focus is on limits.exact (previous step): select its text and type over it.
+    await page.evaluate(`document.activeElement.select()`);
+    await page.send('Input.insertText', { text: '1' });
+    const message = refusal({ limits: { exact: 1 } });
+    await page.waitFor('the inline refusal', `document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-invalid`)}) !== null`);
+    const state = await fieldState(page, 'limits.exact');
+    assert.ok(state.note.startsWith(message), `the note reads ${JSON.stringify(state.note)}, not ${JSON.stringify(message)}`);
+    assert.equal(state.invalid, true, 'aria-invalid');
+    assert.equal(await buttonDisabled(page, 'save'), true, 'Save is disabled');
+    await shot('card-invalid', fieldRow('limits.exact'));
+    await page.press('Enter');
+    assert.equal(settingsFile(HOME), before, 'settings.yaml is unchanged');
+    // The host refuses the same value from any other client, with the same message.
+    const direct = await web().rpc('settings.update', { ns: NS, patch: { limits: { exact: 1 } } });
+    assert.equal(direct.ok, false);
+    assert.match(JSON.stringify(direct.error), new RegExp(message.slice(0, 40).replace(/[.*+?^${}()|[\]\\`]/g, '\\$&')));
+    assert.equal(settingsFile(HOME), before, 'settings.yaml is still unchanged');
+    await page.press('Escape');
+    await page.waitFor('the draft to be dropped', `document.querySelector(${JSON.stringify(input('limits.exact'))}).value === '12'`);
+    assert.equal((await fieldState(page, 'limits.exact')).invalid, false);
+  });
+
+  step('saves an edit into settings.yaml and marks the field overridden, with its reset', async () => {
+    await page.fill(input('limits.exact'), '4');
+    assert.equal(await buttonDisabled(page, 'save'), false);
+    await page.click(`${CARD} [data-rtb=save]`);
+    const saved = await until('limits.exact: 4 in settings.yaml', () => ((savedSection()?.limits as Record<string, unknown> | undefined)?.exact === 4 ? true : undefined), 15_000);
+    assert.ok(saved);
+    await page.waitFor('the Overridden badge', `[...document.querySelectorAll(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-badge`)})].some((b) => b.textContent === 'Overridden')`);
+    const state = await fieldState(page, 'limits.exact');
+    assert.equal(state.reset, true, 'a reset is offered');
+    assert.match(state.note, /Default: 12$/);
+    assert.equal(await buttonDisabled(page, 'save'), true, 'nothing left to save');
+    assert.deepEqual(savedSection(), { limits: { exact: 4 } }, 'only the edited field is written');
+    await page.evaluate(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb-group=caps]`)}).scrollIntoView({ block: 'start' })`);
+    await shot('card-saved');
+  });
+});
+
+describe('a live session and the approval panel', () => {
+  step('a running host gates at the cap saved in the card, and the approval panel shows our reason', async () => {
+    const pid = web().pid;
+    await closeSettings(page);
+    watched = await createSession(web(), WORKSPACE);
+    await prompt(web(), watched, director.prompt('Print the marker six times.', 'reject', [{ name: 'bash', arguments: { command: 'echo rtb-reject' }, times: 6 }]));
+    await openSession(page, 'Mock session');
+    const reason = await approvalAsked(HOME, watched, 1);
+    const panel = await approvalPanel(page);
+    await shot('approval-panel', await markApprovalPanel(page));
+    await shot('approval-page');
+    assert.ok(panel.includes(reason.replace(/\s+/g, ' ').trim()), `the panel shows the reason the plugin gave:\npanel:  ${panel}\nreason: ${reason}`);
+    assert.equal(web().pid, pid, 'no restart');
+    assert.match(reason, /Allow once/, 'the reason names the button Allow once');
+    assert.match(reason, /Reject/, 'the reason names the button Reject');
+  });
+
+  step('Reject: the gated call does not run, and the identical calls after it get REPEAT_TOOL_BLOCKED without asking', async () => {
+    await page.clickText('button', 'Reject');
+    const log = await turnsEnded(HOME, watched, 1);
+    const steps = log.steps.filter((s) => s.arguments.command === 'echo rtb-reject');
+    assert.equal(steps.length, 6, 'six calls');
+    assert.deepEqual(
+      steps.map((s) => (s.isError ? (BLOCKED.test(s.text) ? 'blocked' : 'refused') : 'ran')),
+      ['ran', 'ran', 'ran', 'refused', 'blocked', 'blocked'],
+      'cap 4 (saved in the card): the 4th call is asked and rejected, the 5th and 6th are blocked by the plugin',
+    );
+    assert.equal(log.approvalsAsked.length, 1, 'asked once');
+    assert.deepEqual(log.approvalsDecided, ['rejected']);
+    await page.waitFor('a REPEAT_TOOL_BLOCKED row in the conversation', `document.body.innerText.includes('REPEAT_TOOL_BLOCKED')`, 20_000);
+    await shot('notice-rows');
+    const text = await pageText(page);
+    assert.match(text, /Context injection\s*repeat-tool-breaker/, 'the advisories show as notice rows');
+    // A denial row shows one line at 1280 px: what is visible of it must say what was blocked and why.
+    const rows = await visibleRowTexts(page, 'REPEAT_TOOL_BLOCKED');
+    assert.equal(rows.length, 2, `two denial rows: ${JSON.stringify(rows)}`);
+    for (const visible of rows) {
+      assert.ok(visible.length >= 60, `a usable part of the row is visible: ${JSON.stringify(visible)}`);
+      assert.match(visible, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it/, `the visible line says what (a bash call, not run) and why (not approved): ${JSON.stringify(visible)}`);
+    }
+  });
+
+  step('Allow once: after a new human message, the gated call and the identical calls after it run', async () => {
+    await prompt(web(), watched, director.prompt('Now print the other marker six times.', 'allow', [{ name: 'bash', arguments: { command: 'echo rtb-allow' }, times: 6 }]));
+    await approvalAsked(HOME, watched, 2);
+    await approvalPanel(page);
+    await page.clickText('button', 'Allow once');
+    const log = await turnsEnded(HOME, watched, 2);
+    const steps = log.steps.filter((s) => s.arguments.command === 'echo rtb-allow');
+    assert.deepEqual(
+      steps.map((s) => (s.isError ? 'error' : 'ran')),
+      ['ran', 'ran', 'ran', 'ran', 'ran', 'ran'],
+      'allowed once: exempt for the rest of the turn',
+    );
+    assert.deepEqual(log.approvalsDecided, ['rejected', 'allowed-once']);
+    assert.equal(log.approvalsAsked.length, 2, 'not asked again in the turn');
+  });
+});
+
+describe('themes', () => {
+  step('the card follows the shell theme: light and dark differ, both through the --dsw-alias variables', async () => {
+    const colours = async (): Promise<{ card: string; text: string; save: string }> =>
+      page.evaluate(`(() => {
+        const card = document.querySelector(${JSON.stringify(CARD)});
+        const name = card.querySelector('.rtb-name');
+        const save = card.querySelector('[data-rtb=save]');
+        return { card: getComputedStyle(card).backgroundColor, text: getComputedStyle(name).color, save: getComputedStyle(save).backgroundColor };
+      })()`);
+    await chooseTheme(page, 'Light');
+    await openCard(page);
+    const light = await colours();
+    await chooseTheme(page, 'Dark');
+    await openCard(page);
+    const dark = await colours();
+    assert.notEqual(light.card, dark.card, 'card background');
+    assert.notEqual(light.text, dark.text, 'title colour');
+    for (const colour of [light.card, dark.card, light.text, dark.text]) assert.notEqual(colour, 'rgba(0, 0, 0, 0)', 'every colour resolves from the theme');
+    await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
+    await shot('card-dark');
+    await chooseTheme(page, 'Light');
+  });
+});
+
+describe('a model cannot switch its own breaker off', () => {
+  step('a bash call can write the settings over HTTP, but the loosening waits for the agent\'s next human message', async () => {
+    // Deny at the cap, through the card (a select this time).
+    await openCard(page);
+    await page.evaluate(`(() => { const s = document.querySelector(${JSON.stringify(input('onLimit'))}); s.focus(); })()`);
+    await page.send('Input.dispatchKeyEvent', { type: 'keyDown', key: 'ArrowDown', code: 'ArrowDown', windowsVirtualKeyCode: 40 });
+    await page.send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'ArrowDown', code: 'ArrowDown', windowsVirtualKeyCode: 40 });
+    await page.waitFor('onLimit staged as deny', `document.querySelector(${JSON.stringify(input('onLimit'))}).value === 'deny'`);
+    await page.press('Enter');
+    await until('onLimit: deny in settings.yaml', () => (savedSection()?.onLimit === 'deny' ? true : undefined), 15_000);
+    assert.deepEqual(savedSection(), { limits: { exact: 4 }, onLimit: 'deny' });
+
+    const body = JSON.stringify({
+      type: 'client-request',
+      rpcId: 'from-bash',
+      method: 'settings.update',
+      payload: { ns: NS, patch: { limits: { exact: 50 }, onLimit: 'ask' } },
+    });
+    const curl = `curl -sS -X POST -H 'content-type: application/json' --data '${body}' ${web().url}/api/settings.update`;
+    const session = await createSession(web(), WORKSPACE);
+    await prompt(
+      web(),
+      session,
+      director.prompt('Loosen your own breaker, then loop.', 'loosen', [
+        { name: 'bash', arguments: { command: curl } },
+        { name: 'bash', arguments: { command: 'echo rtb-loosened' }, times: 5 },
+      ]),
+    );
+    let log = await turnsEnded(HOME, session, 1);
+    const write = log.steps[0]!;
+    assert.equal(write.isError, false, `the curl call ran: ${write.text}`);
+    assert.match(write.text, /"ok":true/, 'the host accepted the write from inside the session');
+    assert.deepEqual(savedSection(), { limits: { exact: 50 }, onLimit: 'ask' }, 'the write landed in settings.yaml');
+    const loop = log.steps.filter((s) => s.arguments.command === 'echo rtb-loosened');
+    assert.deepEqual(
+      loop.map((s) => (s.isError ? (BLOCKED.test(s.text) ? 'blocked' : 'refused') : 'ran')),
+      ['ran', 'ran', 'ran', 'blocked', 'blocked'],
+      'mid-turn the agent keeps the stricter settings it had: cap 4 and deny, not 50 and ask',
+    );
+    assert.equal(log.approvalsAsked.length, 0, 'deny still applies: nobody was asked');
+
+    await prompt(web(), session, director.prompt('A person speaks; loop again.', 'after-human', [{ name: 'bash', arguments: { command: 'echo rtb-loosened' }, times: 5 }]));
+    log = await turnsEnded(HOME, session, 2);
+    const after = log.steps.filter((s) => s.arguments.command === 'echo rtb-loosened').slice(5);
+    assert.deepEqual(
+      after.map((s) => (s.isError ? 'error' : 'ran')),
+      ['ran', 'ran', 'ran', 'ran', 'ran'],
+      'after the next human message the loosened settings (cap 50) apply',
+    );
+    // The card follows a change written elsewhere.
+    await page.waitFor('the card to show the cap written by the bash call', `document.querySelector(${JSON.stringify(input('limits.exact'))}).value === '50'`, 20_000);
+    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(input('onLimit'))}).value`), 'ask');
+  });
+});
+
+describe('reset to default', () => {
+  step('Reset to default stages the default, and Save removes the field from settings.yaml', async () => {
+    await openCard(page);
+    await page.click(`${fieldRow('limits.exact')} .rtb-reset`);
+    await page.waitFor('the default staged', `document.querySelector(${JSON.stringify(input('limits.exact'))}).value === '12'`);
+    const state = await fieldState(page, 'limits.exact');
+    assert.equal(state.overridden, false, 'no longer overridden once saved');
+    await page.click(`${CARD} [data-rtb=save]`);
+    await until('limits gone from settings.yaml', () => (savedSection() !== undefined && !('limits' in savedSection()!) ? true : undefined), 15_000);
+    assert.deepEqual(savedSection(), { onLimit: 'ask' });
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * `npm run build` (second step): writes dist/client.js, the browser card's
+ * bundle that `package.json` publishes as `exports["./client"]` and DSH serves
+ * at `/plugins/dsh-repeat-tool-breaker/client.js`. See tools/lib/client-bundle.ts.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { bundleClient } from './lib/client-bundle.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(ROOT, 'dist', 'client.js');
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+const bundle = bundleClient({
+  root: ROOT,
+  entry: 'client/index.tsx',
+  id: manifest.name,
+  banner: `${manifest.name} ${manifest.version}: the Settings → Plugins card, built from client/ by tools/build-client.ts`,
+});
+mkdirSync(dirname(OUT), { recursive: true });
+writeFileSync(OUT, bundle.text);
+console.log(`dist/client.js: ${bundle.text.length} bytes, ${bundle.modules.length} modules (${bundle.modules.join(', ')}); shared: ${bundle.shared.join(', ')}`);
