@@ -3,10 +3,10 @@
 // deliberate difference on ordinary input is decision P3 (bracketed local IPv6).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenize } from '../../src/lib/tokenize.js';
-import { extractUrls, normUrl, isLocalHost, siteOf } from '../../src/lib/url.js';
-import { firstVerb, stripVolatileFlags, extractSink, isGenericSink } from '../../src/lib/command.js';
-import { canonical, canonicalIterative, stripDecoys } from '../../src/lib/canonical.js';
+import { tokenize } from '../../src/lib/read/tokenize.js';
+import { extractUrls, normUrl, isLocalHost, siteOf } from '../../src/lib/read/url.js';
+import { firstVerb, stripVolatileFlags, extractSink, isGenericSink } from '../../src/lib/read/command.js';
+import { canonical, canonicalIterative, stripDecoys } from '../../src/lib/read/canonical.js';
 import { mulberry32 } from '../support/prng.js';
 
 // The reference's package `exports` hides lib/, so it is loaded by file URL (test-only).
