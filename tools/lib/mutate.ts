@@ -1,0 +1,180 @@
+/**
+ * The mutation campaign in chunks, and its score. Stryker writes its
+ * incremental file only when a run ends, and a run narrowed with `--mutate`
+ * writes only the files it mutated; so each chunk gets a file of its own,
+ * seeded with the stored results of its files, and its results are merged back
+ * into the store after it ends.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export const STORE = 'test/mutation/incremental.json';
+const CHUNK_DIR = '.stryker-tmp/chunks';
+/** What `npm run mutate` passes to the parity test (docs/mutation.md, "Which tests run"). */
+const PARITY_SESSIONS = '300';
+
+interface Mutant {
+  id: string;
+  mutatorName: string;
+  replacement?: string;
+  status: string;
+  location: { start: { line: number; column: number } };
+}
+interface FileResult {
+  mutants: Mutant[];
+  [key: string]: unknown;
+}
+/** The mutation-testing-report-schema document Stryker reads and writes. */
+interface Report {
+  files: Record<string, FileResult>;
+  testFiles?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+function readReport(path: string): Report | null {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Report) : null;
+}
+
+function writeReport(path: string, report: Report): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** One chunk per folder of src/lib, and one for the files directly in it. */
+export function chunks(root = 'src/lib'): string[] {
+  const entries = readdirSync(root, { withFileTypes: true });
+  const folders = entries.filter((e) => e.isDirectory()).map((e) => `${root}/${e.name}/**/*.ts`);
+  const loose = entries.some((e) => e.isFile() && e.name.endsWith('.ts')) ? [`${root}/*.ts`] : [];
+  return [...loose, ...folders.sort()];
+}
+
+/** Whether a report file name falls under a chunk's glob (`dir/**\/*.ts` or `dir/*.ts` or a file). */
+function inChunk(file: string, chunk: string): boolean {
+  if (chunk.endsWith('/**/*.ts')) return file.startsWith(chunk.slice(0, -'**/*.ts'.length)) && file.endsWith('.ts');
+  if (chunk.endsWith('/*.ts')) {
+    const dir = chunk.slice(0, -'*.ts'.length);
+    return file.startsWith(dir) && !file.slice(dir.length).includes('/') && file.endsWith('.ts');
+  }
+  return file === chunk;
+}
+
+/** The stored results of a chunk's files, as a report Stryker can read incrementally. */
+function seed(store: Report | null, chunk: string): Report | null {
+  if (store === null) return null;
+  const files = Object.fromEntries(Object.entries(store.files).filter(([file]) => inChunk(file, chunk)));
+  return { ...store, files };
+}
+
+/** The store with a chunk's files replaced by its new results (files of the chunk that are gone are dropped). */
+export function merge(store: Report | null, chunk: string, result: Report): Report {
+  if (store === null) return result;
+  const kept = Object.entries(store.files).filter(([file]) => !inChunk(file, chunk));
+  return {
+    ...result,
+    files: Object.fromEntries([...kept, ...Object.entries(result.files)].sort(([a], [b]) => a.localeCompare(b))),
+    testFiles: { ...(store.testFiles ?? {}), ...(result.testFiles ?? {}) },
+  };
+}
+
+export interface Score {
+  file: string;
+  killed: number;
+  timeout: number;
+  survived: number;
+  noCoverage: number;
+  other: number;
+}
+
+/** Killed / (killed + survived), timeouts counted as killed and no-coverage as survived (issue 16). */
+export function scoreOf(s: Pick<Score, 'killed' | 'timeout' | 'survived' | 'noCoverage'>): number {
+  const detected = s.killed + s.timeout;
+  const total = detected + s.survived + s.noCoverage;
+  return total === 0 ? 100 : (100 * detected) / total;
+}
+
+export function scores(report: Report): Score[] {
+  return Object.entries(report.files).map(([file, result]) => {
+    const s: Score = { file, killed: 0, timeout: 0, survived: 0, noCoverage: 0, other: 0 };
+    for (const mutant of result.mutants) {
+      if (mutant.status === 'Killed') s.killed += 1;
+      else if (mutant.status === 'Timeout') s.timeout += 1;
+      else if (mutant.status === 'Survived') s.survived += 1;
+      else if (mutant.status === 'NoCoverage') s.noCoverage += 1;
+      else s.other += 1;
+    }
+    return s;
+  });
+}
+
+export function scoreTable(report: Report): string {
+  const rows = scores(report);
+  const total = rows.reduce((t, r) => ({ ...t, killed: t.killed + r.killed, timeout: t.timeout + r.timeout, survived: t.survived + r.survived, noCoverage: t.noCoverage + r.noCoverage, other: t.other + r.other }), {
+    file: 'all',
+    killed: 0,
+    timeout: 0,
+    survived: 0,
+    noCoverage: 0,
+    other: 0,
+  });
+  const line = (r: Score): string =>
+    `${r.file.padEnd(44)} ${scoreOf(r).toFixed(1).padStart(6)} %  killed ${String(r.killed).padStart(5)}  timeout ${String(r.timeout).padStart(3)}  survived ${String(r.survived).padStart(4)}  no coverage ${String(r.noCoverage).padStart(3)}${r.other > 0 ? `  other ${r.other}` : ''}`;
+  return [...rows.map(line), line(total)].join('\n');
+}
+
+/** Survivors and uncovered mutants, one line each: where, which mutator, what it became. */
+export function survivorList(report: Report): string {
+  const lines: string[] = [];
+  for (const [file, result] of Object.entries(report.files)) {
+    for (const m of result.mutants) {
+      if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
+      lines.push(`${file}:${m.location.start.line}:${m.location.start.column} ${m.status} ${m.mutatorName} ${JSON.stringify(m.replacement ?? '').slice(0, 100)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function runChunk(chunk: string, extra: readonly string[]): boolean {
+  const file = join(CHUNK_DIR, `${chunk.replace(/[^A-Za-z0-9]+/g, '-')}.json`);
+  const seeded = seed(readReport(STORE), chunk);
+  rmSync(file, { force: true });
+  if (seeded !== null) writeReport(file, seeded);
+  console.log(`\n== ${chunk}`);
+  const run = spawnSync('npx', ['stryker', 'run', '--mutate', chunk, '--incrementalFile', file, ...extra], {
+    stdio: 'inherit',
+    env: { ...process.env, PARITY_SESSIONS: process.env.PARITY_SESSIONS ?? PARITY_SESSIONS },
+  });
+  const result = readReport(file);
+  if (run.status !== 0 || result === null) return false;
+  writeReport(STORE, merge(readReport(STORE), chunk, result));
+  return true;
+}
+
+export async function mutateCli(args: readonly string[]): Promise<number> {
+  if (args.includes('--score')) {
+    const store = readReport(STORE);
+    if (store === null) {
+      console.error(`no stored results in ${STORE}; run \`npm run mutate\` first`);
+      return 1;
+    }
+    console.log(scoreTable(store));
+    if (args.includes('--survivors')) console.log(`\n${survivorList(store)}`);
+    return 0;
+  }
+  const unknown = args.find((a) => a.startsWith('-') && a !== '--force');
+  if (unknown !== undefined) {
+    console.error(`unknown option ${unknown}; usage: npm run mutate [-- <file or glob> …] [--force] | --score [--survivors]`);
+    return 2;
+  }
+  const given = args.filter((a) => !a.startsWith('-')).map((a) => relative(process.cwd(), a));
+  const extra = args.includes('--force') ? ['--force'] : [];
+  let ok = true;
+  for (const chunk of given.length > 0 ? given : chunks()) {
+    const started = performance.now();
+    ok = runChunk(chunk, extra) && ok;
+    console.log(`== ${chunk}: ${((performance.now() - started) / 60000).toFixed(1)} min`);
+  }
+  const store = readReport(STORE);
+  if (store !== null) console.log(`\n${scoreTable(store)}`);
+  return ok ? 0 : 1;
+}

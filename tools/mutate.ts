@@ -1,0 +1,15 @@
+/**
+ * `npm run mutate [-- <file or glob> …] [--score]`
+ *
+ * The mutation campaign over src/lib (docs/mutation.md), run one chunk at a
+ * time: each folder of src/lib is a chunk, and so are the files directly in it.
+ * Each chunk is one StrykerJS run with its own incremental file, seeded from
+ * and merged back into the committed `test/mutation/incremental.json`, so a
+ * campaign stopped half-way keeps what it finished and a rerun tests only what
+ * changed. `--score` only prints the score of the stored results.
+ *
+ * Exit status: 0 when every chunk ran, 1 when one failed, 2 for a usage error.
+ */
+import { mutateCli } from './lib/mutate.js';
+
+process.exitCode = await mutateCli(process.argv.slice(2));
