@@ -65,6 +65,7 @@ export const NOT_RUN = {
   'test/tools/session-log.test.ts': 'tools/lib only (log decoding)',
   'test/tools/mock-stream.test.ts': 'the host suite\'s mock model, not src/',
   'test/tools/progress.test.ts': 'tools/lib only (progress line)',
+  'test/tools/mutate.test.ts': 'tools/lib only (the campaign\'s bookkeeping)',
   'test/package/pack.test.ts': 'tests the packed build in dist/, not the mutated sources',
   'test/package/client-bundle.test.ts': 'tests the built web client bundle',
   'test/release/release-check.test.ts': 'tests the release tooling',
