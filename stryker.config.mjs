@@ -18,6 +18,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/fingerprints.test.ts',
   'test/unit/failure-classifier.test.ts',
   'test/unit/failure-oracle.test.ts',
+  'test/unit/fingerprint-oracle.test.ts',
   'test/unit/config.test.ts',
   'test/unit/window.test.ts',
   'test/unit/occurrence-stages.test.ts',
