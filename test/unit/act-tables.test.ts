@@ -119,6 +119,43 @@ describe('act: every entry of the rules’ tables', () => {
   });
 });
 
+describe('act: every entry of the reader’s tables (lex.ts)', () => {
+  test('a line that opens with each reserved word is kept as written', () => {
+    for (const reserved of ['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'function', 'select', 'coproc', '!', '{', '}', '[[', ']]']) {
+      assert.equal(actOf(`${reserved}  x  ./y`), `${reserved}  x  ./y`, reserved);
+    }
+    assert.equal(actOf('iff  x  ./y'), 'iff x ./y');
+  });
+
+  test('each word-ending character ends the word, as the shell splits it', () => {
+    const split: [string, string][] = [
+      [' ', 'echo a b'],
+      ['\t', 'echo a b'],
+      ['\n', 'echo a; b'],
+      ['|', 'echo a | b'],
+      ['&', 'echo a & b'],
+      [';', 'echo a; b'],
+      ['<', 'echo a <b'],
+      ['>', 'echo a >b'],
+    ];
+    for (const [c, act] of split) assert.equal(actOf(`echo  a${c}b`), act, JSON.stringify(c));
+    // A parenthesis ends the word too, and a subshell is syntax the reader keeps as written.
+    for (const c of ['(', ')']) assert.equal(actOf(`echo  a${c}b`), `echo  a${c}b`);
+    assert.equal(actOf('echo  a=b'), 'echo a=b');
+  });
+
+  test('a word with each expanding character is not a path the path rule may respell', () => {
+    for (const c of ['*', '?', '[', '{', '}', '~']) apart(`cat ./x${c}`, `cat x${c}`);
+    same('cat ./xa', 'cat xa');
+  });
+
+  test('inside double quotes a backslash escapes each POSIX character, and stays before any other', () => {
+    for (const c of ['$', '`', '"', '\\']) same(`echo "a\\${c}b"`, `echo 'a${c}b'`);
+    same('echo "a\\\nb"', 'echo ab');
+    apart('echo "a\\zb"', "echo 'azb'");
+  });
+});
+
 /** What act: reads of each command: switch letters | valued letters | long switches | long valued flags. */
 const OPTION_TABLES: Readonly<Record<string, string>> = {
   ls: 'aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1 | ITw | --all --almost-all --human-readable --recursive --reverse --directory --inode --size | ',
