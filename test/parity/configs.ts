@@ -121,7 +121,11 @@ function merge(into: Config, part: Config): void {
 /** A configuration for one session; `undefined` means "no config argument at all". */
 export function generateConfig(rng: Rng): unknown {
   const roll = rng.float();
-  if (roll < 0.03) return rng.pick(BAD)();
+  if (roll < 0.03) {
+    const bad = rng.pick(BAD)();
+    // From the side stream: any key the reference removed in 0.2.0, which must fail the load.
+    return side().chance(0.3) ? { [side().pick(VOCABULARY.removedKeys)]: 2 } : bad;
+  }
   if (roll < 0.1) return undefined;
   if (roll < 0.16) return {};
   const config: Config = {};

@@ -24,8 +24,10 @@ function declaration(text: string, name: string): string {
   if (start < 0) throw new Error(`reference table ${name} not found`);
   const rest = text.slice(start + 1);
   const firstLine = rest.slice(0, rest.indexOf('\n'));
-  // One line, or a bracketed list closed by `])` at the start of a line.
-  if (!firstLine.trimEnd().endsWith('([') && !firstLine.trimEnd().endsWith('[')) return firstLine;
+  // One line, or a bracketed list closed by `])` (an object by `})`) at the start of a line.
+  const opening = firstLine.trimEnd();
+  if (opening.endsWith('({')) return rest.slice(0, rest.indexOf('\n})') + 3);
+  if (!opening.endsWith('([') && !opening.endsWith('[')) return firstLine;
   const close = rest.indexOf('\n])');
   return rest.slice(0, close + 3);
 }
@@ -93,6 +95,8 @@ export interface ReferenceTables {
   failurePatterns: RegExp[];
   /** defaults.js, imported. */
   defaults: ReferenceDefaults;
+  /** defaults.js: the keys removed in 0.2.0, which fail the load. */
+  removedKeys: string[];
 }
 
 let cached: ReferenceTables | undefined;
@@ -124,6 +128,8 @@ export async function referenceTables(): Promise<ReferenceTables> {
     urlTool: namedPattern(fingerprints, 'URL_TOOL_PATTERN'),
     failurePatterns,
     defaults: DEFAULTS,
+    removedKeys: [...declaration(source('defaults.js'), 'REMOVED_KEYS').matchAll(/^ {2}(\w+): /gm)].map((m) => m[1] as string),
   };
+  if (cached.removedKeys.length === 0) throw new Error('reference table REMOVED_KEYS is empty');
   return cached;
 }

@@ -61,6 +61,8 @@ export const VOCABULARY = {
   decoys: Object.fromEntries(decoyTools.map((tool) => [tool, union(ref.defaults.ignoreArgs[tool], DEFAULTS.ignoreArgs[tool])])) as Readonly<Record<string, readonly string[]>>,
   /** Host spellings the shipped aliases fold, with what they fold to. */
   aliasHosts: union(aliasEntries.flatMap(([from, to]) => [from, to])),
+  /** Keys removed in 0.2.0: a config carrying one fails the load (ours are not exported; config.test.ts pins each message). */
+  removedKeys: union(ref.removedKeys),
   /** Measures and keys of the shipped `limits`, but the opt-in measures the oracle does not have. */
   limitKeys: union(Object.keys(ref.defaults.limits), Object.keys(DEFAULTS.limits)).filter((key) => !OPT_IN_MEASURES.includes(key)),
 } as const;

@@ -35,6 +35,10 @@ describe('the shipped configuration is the reference’s', () => {
     }
   });
 
+  test('every key 0.5.2 removed fails the load, naming the key', () => {
+    for (const key of ref.removedKeys) assert.throws(() => resolveConfig({ [key]: 2 }), new RegExp(`\\b${key}\\b`), key);
+  });
+
   test('every key beyond 0.5.2 is an opt-in that is off by default', () => {
     const off: Record<string, unknown> = { sequence: null, progress: 'ignore', exemptionCeiling: null, duplicateText: null };
     const extra = Object.keys(ours).filter((key) => !Object.hasOwn(ref.defaults, key)).sort();
