@@ -1,12 +1,14 @@
 /**
- * `npm run mutate [-- <file or glob> …] [--score]`
+ * `npm run mutate [-- <file or glob> …] [--force] | --standing | --score [--survivors]`
  *
  * The mutation campaign over src/lib (docs/mutation.md), run one chunk at a
  * time: each folder of src/lib is a chunk, and so are the files directly in it.
  * Each chunk is one StrykerJS run with its own incremental file, seeded from
  * and merged back into the committed `test/mutation/incremental.json`, so a
  * campaign stopped half-way keeps what it finished and a rerun tests only what
- * changed. `--score` only prints the score of the stored results.
+ * changed. `--standing` runs every stored survivor again (after a test was
+ * added to an existing file, which incremental mode cannot see); `--score`
+ * only prints the score of the stored results, `--survivors` lists them.
  *
  * Exit status: 0 when every chunk ran, 1 when one failed, 2 for a usage error.
  */

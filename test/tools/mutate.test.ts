@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { chunks, merge, scoreOf, scores } from '../../tools/lib/mutate.js';
+import { chunks, merge, scoreOf, scores, standingRanges } from '../../tools/lib/mutate.js';
 
-const mutant = (status: string) => ({ id: status, mutatorName: 'StringLiteral', status, location: { start: { line: 1, column: 1 } } });
+const mutant = (status: string, line = 1) => ({ id: status, mutatorName: 'StringLiteral', status, location: { start: { line, column: 3 }, end: { line, column: 9 } } });
 const report = (files: Record<string, string[]>, tests: Record<string, unknown> = {}) => ({
   schemaVersion: '2',
   files: Object.fromEntries(Object.entries(files).map(([file, statuses]) => [file, { language: 'typescript', source: '', mutants: statuses.map(mutant) }])),
@@ -39,4 +39,12 @@ test('the score: timeouts count as killed, uncovered mutants as survivors, the r
   assert.ok(s !== undefined);
   assert.deepEqual({ ...s }, { file: 'a.ts', killed: 2, timeout: 1, survived: 1, noCoverage: 1, other: 2 });
   assert.equal(scoreOf(s), 60);
+});
+
+test('the standing mutants of a file are run again by their ranges, in Stryker\'s 0-based columns', () => {
+  const store = report({ 'src/lib/a.ts': ['Killed', 'Survived', 'NoCoverage', 'Timeout'] });
+  const file = store.files['src/lib/a.ts'];
+  file?.mutants.forEach((m, i) => Object.assign(m, mutant(m.status, i + 1)));
+  assert.deepEqual(standingRanges(store, 'src/lib/a.ts'), ['src/lib/a.ts:2:2-2:8', 'src/lib/a.ts:3:2-3:8']);
+  assert.deepEqual(standingRanges(store, 'src/lib/b.ts'), []);
 });

@@ -19,7 +19,7 @@ interface Mutant {
   mutatorName: string;
   replacement?: string;
   status: string;
-  location: { start: { line: number; column: number } };
+  location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
 interface FileResult {
   mutants: Mutant[];
@@ -134,13 +134,28 @@ export function survivorList(report: Report): string {
   return lines.join('\n');
 }
 
-function runChunk(chunk: string, extra: readonly string[]): boolean {
+/**
+ * Stryker's `--mutate` ranges (`file:line:column-line:column`) of the mutants a
+ * file's stored results leave standing: after a test is added to an existing
+ * file, incremental mode would reuse them (a TAP test is known by its file
+ * name, not its content), so they are run again with `--force`.
+ */
+export function standingRanges(store: Report, file: string): string[] {
+  const result = store.files[file];
+  if (result === undefined) return [];
+  // Stryker's columns are 0-based where the report's are 1-based.
+  return result.mutants
+    .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+    .map((m) => `${file}:${m.location.start.line}:${m.location.start.column - 1}-${m.location.end.line}:${m.location.end.column - 1}`);
+}
+
+function runChunk(chunk: string, extra: readonly string[], ranges: readonly string[] = [chunk]): boolean {
   const file = join(CHUNK_DIR, `${chunk.replace(/[^A-Za-z0-9]+/g, '-')}.json`);
   const seeded = seed(readReport(STORE), chunk);
   rmSync(file, { force: true });
   if (seeded !== null) writeReport(file, seeded);
-  console.log(`\n== ${chunk}`);
-  const run = spawnSync('npx', ['stryker', 'run', '--mutate', chunk, '--incrementalFile', file, ...extra], {
+  console.log(`\n== ${chunk}${ranges.length > 1 || ranges[0] !== chunk ? ` (${ranges.length} standing mutants)` : ''}`);
+  const run = spawnSync('npx', ['stryker', 'run', '--mutate', ranges.join(','), '--incrementalFile', file, ...extra], {
     stdio: 'inherit',
     env: { ...process.env, PARITY_SESSIONS: process.env.PARITY_SESSIONS ?? PARITY_SESSIONS },
   });
@@ -161,14 +176,25 @@ export async function mutateCli(args: readonly string[]): Promise<number> {
     if (args.includes('--survivors')) console.log(`\n${survivorList(store)}`);
     return 0;
   }
-  const unknown = args.find((a) => a.startsWith('-') && a !== '--force');
+  const unknown = args.find((a) => a.startsWith('-') && a !== '--force' && a !== '--standing');
   if (unknown !== undefined) {
-    console.error(`unknown option ${unknown}; usage: npm run mutate [-- <file or glob> …] [--force] | --score [--survivors]`);
+    console.error(`unknown option ${unknown}; usage: npm run mutate [-- <file or glob> …] [--force] | --standing | --score [--survivors]`);
     return 2;
   }
   const given = args.filter((a) => !a.startsWith('-')).map((a) => relative(process.cwd(), a));
   const extra = args.includes('--force') ? ['--force'] : [];
   let ok = true;
+  if (args.includes('--standing')) {
+    // Run again every stored survivor and uncovered mutant, file by file.
+    const store = readReport(STORE);
+    for (const file of Object.keys(store?.files ?? {})) {
+      const ranges = store === null ? [] : standingRanges(store, file);
+      if (ranges.length > 0) ok = runChunk(file, ['--force'], ranges) && ok;
+    }
+    const after = readReport(STORE);
+    if (after !== null) console.log(`\n${scoreTable(after)}`);
+    return ok ? 0 : 1;
+  }
   for (const chunk of given.length > 0 ? given : chunks()) {
     const started = performance.now();
     ok = runChunk(chunk, extra) && ok;
