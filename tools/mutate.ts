@@ -2,7 +2,7 @@
  * `npm run mutate [-- <file or glob> …] [--force] | --standing | --score [--survivors]`
  *
  * The mutation campaign over src/lib (docs/mutation.md), run one chunk at a
- * time: each folder of src/lib is a chunk, and so are the files directly in it.
+ * time: the files of src/lib in path order, cut every 600 lines or so.
  * Each chunk is one StrykerJS run with its own incremental file, seeded from
  * and merged back into the committed `test/mutation/incremental.json`, so a
  * campaign stopped half-way keeps what it finished and a rerun tests only what

@@ -17,11 +17,16 @@ const report = (files: Record<string, string[]>, tests: Record<string, unknown> 
   testFiles: tests,
 });
 
-test('one chunk for the files directly in src/lib, and one per folder', () => {
+test('chunks are the files of src/lib in path order, cut at about a given number of lines', () => {
   const root = mkdtempSync(join(tmpdir(), 'mutate-'));
   for (const dir of ['gate', 'read']) mkdirSync(join(root, dir));
-  writeFileSync(join(root, 'index.ts'), '');
-  assert.deepEqual(chunks(root), [`${root}/*.ts`, `${root}/gate/**/*.ts`, `${root}/read/**/*.ts`]);
+  const lines = (n: number): string => 'x\n'.repeat(n - 1);
+  writeFileSync(join(root, 'index.ts'), lines(10));
+  writeFileSync(join(root, 'gate', 'a.ts'), lines(50));
+  writeFileSync(join(root, 'gate', 'b.ts'), lines(50));
+  writeFileSync(join(root, 'read', 'c.ts'), lines(200));
+  writeFileSync(join(root, 'read', 'notes.md'), lines(5));
+  assert.deepEqual(chunks(root, 120), [`${root}/gate/a.ts,${root}/gate/b.ts,${root}/index.ts`, `${root}/read/c.ts`]);
 });
 
 test("a chunk's results replace its own files in the store and leave the others", () => {
@@ -32,6 +37,8 @@ test("a chunk's results replace its own files in the store and leave the others"
   assert.deepEqual(Object.keys(merged.testFiles ?? {}), ['t1', 't2']);
   const loose = merge(store, 'src/lib/*.ts', report({ 'src/lib/a.ts': ['Timeout'] }));
   assert.deepEqual(Object.keys(loose.files), ['src/lib/a.ts', 'src/lib/x/b.ts', 'src/lib/x/y/c.ts']);
+  const listed = merge(store, 'src/lib/a.ts,src/lib/x/y/c.ts', report({ 'src/lib/a.ts': ['Timeout'] }));
+  assert.deepEqual(Object.keys(listed.files), ['src/lib/a.ts', 'src/lib/x/b.ts']);
 });
 
 test('the score: timeouts count as killed, uncovered mutants as survivors, the rest is not counted', () => {
