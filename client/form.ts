@@ -6,7 +6,7 @@
  * message), and the writes a save makes. No DOM, no host: the unit tests run
  * it in Node.
  */
-import { DUPLICATE_TEXT_DEFAULTS, SEQUENCE_DEFAULTS, type BreakerConfig } from '../src/lib/config.js';
+import { DUPLICATE_TEXT_DEFAULTS, SEQUENCE_DEFAULTS, type BreakerConfig } from '../src/lib/config/config.js';
 import { format, parse } from './codec.js';
 import { groupsFor, subKey, topKey, type Field } from './fields.js';
 import { effectiveConfig, isPlainObject, mergeLayers, messageOf, sameValue, type Layer } from './layers.js';

@@ -5,7 +5,7 @@
  * everything else (arrays, `null`) replacing. The breaker then lays that over
  * its DEFAULTS with `resolveConfig`, the same call `apply` makes at load.
  */
-import { resolveConfig, type BreakerConfig } from '../src/lib/config.js';
+import { resolveConfig, type BreakerConfig } from '../src/lib/config/config.js';
 
 export type Layer = Readonly<Record<string, unknown>>;
 

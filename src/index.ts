@@ -4,18 +4,18 @@
  * and the opt-in duplicated-context track, and the live settings namespace
  * where the host has a settings service.
  */
-import type { Dispose, HostContext, PreToolDecision, PostToolDecision } from './lib/host.js';
-import { createBreaker } from './lib/breaker.js';
-import { resolveConfig } from './lib/config.js';
-import { createDuplicateText, type DuplicateText } from './lib/duplicate-text.js';
-import { safely, withNotices } from './lib/hook.js';
-import { PLUGIN_NAME } from './lib/notice.js';
-import { offerSettings } from './lib/settings.js';
+import type { Dispose, HostContext, PreToolDecision, PostToolDecision } from './lib/host/types.js';
+import { createBreaker } from './lib/breaker/breaker.js';
+import { resolveConfig } from './lib/config/config.js';
+import { createDuplicateText, type DuplicateText } from './lib/tracks/duplicate-text.js';
+import { passOn, safely, withNotices } from './lib/plugin/hook.js';
+import { PLUGIN_NAME } from './lib/text/notice.js';
+import { offerSettings } from './lib/plugin/settings.js';
 
-export { DEFAULTS, resolveConfig } from './lib/config.js';
-export { SETTINGS_NAMESPACE } from './lib/settings.js';
-export type { BreakerConfig, DuplicateTextConfig, LocalHosts, OnLimit, Progress, SequenceConfig } from './lib/config.js';
-export type { HostContext, Notice, ToolExecution, ToolResult } from './lib/host.js';
+export { DEFAULTS, resolveConfig } from './lib/config/config.js';
+export { SETTINGS_NAMESPACE } from './lib/plugin/settings.js';
+export type { BreakerConfig, DuplicateTextConfig, LocalHosts, OnLimit, Progress, SequenceConfig } from './lib/config/config.js';
+export type { HostContext, Notice, ToolExecution, ToolResult } from './lib/host/types.js';
 
 export const name = PLUGIN_NAME;
 /** cordis defers `apply` until the real `tools` service is up. */
@@ -39,13 +39,15 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
     const breaker = createBreaker(cfg);
     let duplicates: DuplicateText | null = null;
     const disposers: Dispose[] = [
-      ctx.on('tools/pre-execute', async (exec, next): Promise<PreToolDecision> => {
-        return safely(() => breaker.ask(exec), undefined) ?? next();
+      ctx.on('tools/pre-execute', (exec, next): Promise<PreToolDecision> => {
+        const decision = safely(() => breaker.ask(exec), undefined);
+        return decision === undefined ? passOn(next) : Promise.resolve(decision);
       }),
       ctx.tools.guard((exec) => safely(() => breaker.guard(exec), undefined)),
-      ctx.on('tools/post-execute', async (exec, result, next): Promise<PostToolDecision> => {
+      ctx.on('tools/post-execute', (exec, result, next): Promise<PostToolDecision> => {
         const owed = safely(() => breaker.settle(exec, result), []);
-        return withNotices(await next(), owed);
+        const downstream = passOn(next);
+        return owed.length === 0 ? downstream : downstream.then((decision) => withNotices(decision, owed));
       }),
       ctx.on('agent/pre-step', (payload, next) => {
         safely(() => breaker.reset(payload), undefined);

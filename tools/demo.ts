@@ -5,7 +5,7 @@
  * `npm run demo -- --opt-in` shows the opt-in tracks instead (tools/lib/demo-opt-in.ts).
  */
 import plugin, { DEFAULTS } from '../dist/index.js';
-import { fingerprints, limitFor } from '../src/lib/fingerprint.js';
+import { fingerprints, limitFor } from '../src/lib/read/fingerprint.js';
 import { FakeHost, bashResult, type Answer, type CallOutcome, type HostResult } from '../test/support/fake-host.js';
 import { optInAct } from './lib/demo-opt-in.js';
 import { bold, clip, cyan, describeNotice, dim, firstLine, green, indent, red, scene, textOf, yellow } from './lib/demo-print.js';

@@ -139,7 +139,7 @@ describe('the repository check', () => {
 describe('the tarball check', () => {
   test('the built tree packs exactly the expected files: package.json, docs, patch, the browser card and four files per module', () => {
     const expected = expectedTarball(root);
-    assert.ok(expected.includes('dist/index.js') && expected.includes('dist/lib/breaker.d.ts') && expected.includes('cordis.patch.yml'));
+    assert.ok(expected.includes('dist/index.js') && expected.includes('dist/lib/breaker/breaker.d.ts') && expected.includes('cordis.patch.yml'));
     assert.ok(expected.includes('dist/client.js'));
     const verdict = checkTarball(packedFiles(root), expected);
     assert.equal(verdict.ok, true, verdict.detail);

@@ -27,8 +27,8 @@ async function load(): Promise<PluginLike> {
  * The live heap after four full collections in a row. No turn of the event
  * loop between them: under `--predictable` V8 runs its would-be background
  * work as tasks on the loop, at moments that depend on the clock, and letting
- * them in spread five runs of one probe over 2–167 KB where four collections
- * in a row read 205.8–205.9 KB every time (docs/robustness.md).
+ * them in spread 13 runs of one probe over 2–308 KB where four collections
+ * in a row read 205.8–207.3 KB in 15 runs (docs/robustness.md).
  */
 function settle(): number {
   for (let i = 0; i < 4; i += 1) gc?.();

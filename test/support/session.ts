@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import plugin from '../../src/index.js';
-import { DEFAULTS } from '../../src/lib/config.js';
+import { DEFAULTS } from '../../src/lib/config/config.js';
 import { FakeHost, type Answer, type CallOutcome, type HostResult } from './fake-host.js';
 
 export { FakeHost, bashResult, textResult } from './fake-host.js';

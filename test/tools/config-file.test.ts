@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfigFile } from '../../tools/lib/config-file.js';
-import { resolveConfig } from '../../src/lib/config.js';
+import { resolveConfig } from '../../src/lib/config/config.js';
 import { REPO, tempDir } from './support.js';
 
 describe('--config files', () => {

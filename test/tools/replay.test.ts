@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { spentMessage } from '../../src/lib/message.js';
+import { spentMessage } from '../../src/lib/text/message.js';
 import { replaySession, tracksIn, type SessionReport } from '../../tools/lib/replay.js';
 import { parseSessionLog } from '../../tools/lib/session-log.js';
 import {

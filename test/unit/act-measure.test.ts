@@ -9,11 +9,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { DEFAULTS, resolveConfig } from '../../src/lib/config.js';
-import { fingerprints, isMeasured, limitFor, measureRank } from '../../src/lib/fingerprint.js';
-import { identityKey } from '../../src/lib/identity.js';
-import { markAll } from '../../src/lib/mark.js';
-import { isActionKey } from '../../src/lib/progress.js';
+import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
+import { fingerprints, isMeasured, limitFor, measureRank } from '../../src/lib/read/fingerprint.js';
+import { identityKey } from '../../src/lib/read/identity.js';
+import { markAll } from '../../src/lib/read/mark.js';
+import { isActionKey } from '../../src/lib/tracks/progress.js';
 import { RESPELLED_PYTEST, RESPELLED_PYTEST_ACT } from '../support/respellings.js';
 import { bash, deniedAt, failing, hitLines, newHost, noticedAt, summaries, type CallOutcome } from '../support/session.js';
 

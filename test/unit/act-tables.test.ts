@@ -10,8 +10,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { actOf } from '../../src/lib/act/index.js';
-import { COMMANDS } from '../../src/lib/act/commands.js';
+import { actOf } from '../../src/lib/read/act/index.js';
+import { COMMANDS } from '../../src/lib/read/act/commands.js';
 
 const same = (a: string, b: string): void => assert.equal(actOf(a), actOf(b), `${a}  vs  ${b}`);
 const apart = (a: string, b: string): void => assert.notEqual(actOf(a), actOf(b), `${a}  vs  ${b}`);

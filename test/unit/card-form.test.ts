@@ -10,7 +10,7 @@ import { format, parse } from '../../client/codec.js';
 import { CAP_HINTS, GROUPS, groupsFor, type Field } from '../../client/fields.js';
 import { orderWrites, viewForm, type Draft, type FieldView, type FormView } from '../../client/form.js';
 import { effectiveConfig, mergeLayers } from '../../client/layers.js';
-import { DEFAULTS, resolveConfig } from '../../src/lib/config.js';
+import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
 
 function field(form: FormView, path: string): FieldView {
   for (const group of form.groups) for (const view of group.fields) if (view.field.path === path) return view;

@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, mergeConfig, resolveConfig, validateConfig } from '../../src/lib/config.js';
+import { DEFAULTS, mergeConfig, resolveConfig, validateConfig } from '../../src/lib/config/config.js';
 import { bash, deniedAt, newHost, noticedAt, on, repeat } from '../support/session.js';
 
 const PREFIX = 'repeat-tool-breaker: ';

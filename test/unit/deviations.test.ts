@@ -6,11 +6,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { DEFAULTS, resolveConfig } from '../../src/lib/config.js';
-import { classifyFailure, describeFailure } from '../../src/lib/failure.js';
-import { fingerprints } from '../../src/lib/fingerprint.js';
-import { identityKey } from '../../src/lib/identity.js';
-import { createNotice, failureSummary, occurrenceSummary } from '../../src/lib/notice.js';
+import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
+import { classifyFailure, describeFailure } from '../../src/lib/read/failure.js';
+import { fingerprints } from '../../src/lib/read/fingerprint.js';
+import { identityKey } from '../../src/lib/read/identity.js';
+import { createNotice, failureSummary, occurrenceSummary } from '../../src/lib/text/notice.js';
 import {
   bash,
   defaultCap,

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, resolveConfig, type DuplicateTextConfig } from '../../src/lib/config.js';
+import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, resolveConfig, type DuplicateTextConfig } from '../../src/lib/config/config.js';
 import {
   createDuplicateText,
   duplicateMessage,
@@ -15,8 +15,8 @@ import {
   PREVIEW_CHARS,
   sourceLabel,
   TEXT_LIMIT,
-} from '../../src/lib/duplicate-text.js';
-import { createNotice } from '../../src/lib/notice.js';
+} from '../../src/lib/tracks/duplicate-text.js';
+import { createNotice } from '../../src/lib/text/notice.js';
 import { createApply } from '../../src/index.js';
 import { FakeHost } from '../support/fake-host.js';
 import { captureHooks, type PluginLike } from '../robustness/hooks.js';

@@ -5,8 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAllowanceBook } from '../../src/lib/ceiling.js';
-import { BOOK_LIMIT } from '../../src/lib/book.js';
+import { createAllowanceBook } from '../../src/lib/breaker/allowance.js';
+import { BOOK_LIMIT } from '../../src/lib/tracks/book.js';
 import { bash, defaultCap, deniedAt, newHost, repeat } from '../support/session.js';
 
 const X = bash('cat /etc/hosts');

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyFailure, describeFailure, type FailureReason } from '../../src/lib/failure.js';
+import { classifyFailure, describeFailure, type FailureReason } from '../../src/lib/read/failure.js';
 
 type Failure = { reason: string; detail: string } | null;
 

@@ -5,8 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS } from '../../src/lib/config.js';
-import { describeFailure } from '../../src/lib/failure.js';
+import { DEFAULTS } from '../../src/lib/config/config.js';
+import { describeFailure } from '../../src/lib/read/failure.js';
 import {
   bash,
   defaultCap,

@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS } from '../../src/lib/config.js';
+import { DEFAULTS } from '../../src/lib/config/config.js';
 import { bash, defaultCap, deniedAt, failing, hitLines, newHost, noticedAt, on, repeat } from '../support/session.js';
 
 const X = bash('cat /etc/hosts');

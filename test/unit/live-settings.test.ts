@@ -7,11 +7,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import plugin from '../../src/index.js';
-import { DEFAULTS, resolveConfig, type BreakerConfig } from '../../src/lib/config.js';
-import { compilePolicy, createPolicyBook, SCOPE_LIMIT, tightenPolicy } from '../../src/lib/policy.js';
-import { createSettingsSchema, settingsTree } from '../../src/lib/settings-schema.js';
-import { SETTINGS_NAMESPACE } from '../../src/lib/settings.js';
-import { earlier, lowerLimits, stricterConfig } from '../../src/lib/strictness.js';
+import { DEFAULTS, resolveConfig, type BreakerConfig } from '../../src/lib/config/config.js';
+import { compilePolicy, createPolicyBook, SCOPE_LIMIT, tightenPolicy } from '../../src/lib/policy/policy.js';
+import { createSettingsSchema, settingsTree } from '../../src/lib/config/schema.js';
+import { SETTINGS_NAMESPACE } from '../../src/lib/plugin/settings.js';
+import { earlier, lowerLimits, stricterConfig } from '../../src/lib/policy/strictness.js';
 import { FakeHost } from '../support/fake-host.js';
 import { FakeSettings, withSettings, type InjectLog } from '../support/fake-settings.js';
 import { bash, deniedAt, repeat, succeeding } from '../support/session.js';

@@ -5,9 +5,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS } from '../../src/lib/config.js';
-import { describeFailure } from '../../src/lib/failure.js';
-import { preview, renderResult } from '../../src/lib/message.js';
+import { DEFAULTS } from '../../src/lib/config/config.js';
+import { describeFailure } from '../../src/lib/read/failure.js';
+import { preview, renderResult } from '../../src/lib/text/message.js';
 import { bash, defaultCap, failing, hitLines, newHost, noticeTexts, on, repeat, succeeding, type HostResult } from '../support/session.js';
 
 const X = bash('cat /etc/hosts');

@@ -4,8 +4,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS } from '../../src/lib/config.js';
-import { createNotice, failureSummary, occurrenceSummary } from '../../src/lib/notice.js';
+import { DEFAULTS } from '../../src/lib/config/config.js';
+import { createNotice, failureSummary, occurrenceSummary } from '../../src/lib/text/notice.js';
 import { bash, failing, newHost, noticesOf, on, repeat } from '../support/session.js';
 
 const PREFIX = 'repeat-tool-breaker-';

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, SEQUENCE_DEFAULTS, resolveConfig } from '../../src/lib/config.js';
+import { DEFAULTS, SEQUENCE_DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
 
 const PREFIX = 'repeat-tool-breaker: ';
 

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import plugin, { apply, DEFAULTS, inject, name } from '../../src/index.js';
-import { DEFAULTS as CONFIG_DEFAULTS } from '../../src/lib/config.js';
+import { DEFAULTS as CONFIG_DEFAULTS } from '../../src/lib/config/config.js';
 import { bash, defaultCap, deniedAt, newHost, repeat } from '../support/session.js';
 
 /** A bare ctx that records what was registered. */

@@ -4,8 +4,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS } from '../../src/lib/config.js';
-import { createProgressBook, isActionKey, resultDigest } from '../../src/lib/progress.js';
+import { DEFAULTS } from '../../src/lib/config/config.js';
+import { createProgressBook, isActionKey, resultDigest } from '../../src/lib/tracks/progress.js';
 import {
   bash,
   bashResult,

@@ -4,8 +4,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveConfig } from '../../src/lib/config.js';
-import { compileScope } from '../../src/lib/scope.js';
+import { resolveConfig } from '../../src/lib/config/config.js';
+import { compileScope } from '../../src/lib/policy/scope.js';
 import { bash, defaultCap, deniedAt, failing, newHost, noticedAt, repeat, succeeding } from '../support/session.js';
 
 const scope = (config: unknown = {}) => compileScope(resolveConfig(config));

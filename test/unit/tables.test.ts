@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULTS, resolveConfig } from '../../src/lib/config.js';
-import { settingsTree, type SchemaNode } from '../../src/lib/settings-schema.js';
+import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
+import { settingsTree, type SchemaNode } from '../../src/lib/config/schema.js';
 import { referenceTables } from '../support/reference-tables.js';
 import { OPT_IN_MEASURES } from '../support/vocabulary.js';
 

@@ -6,8 +6,8 @@
  * at the overlay they already mount.
  */
 import { readFileSync } from 'node:fs';
-import { resolveConfig } from '../../src/lib/config.js';
-import { PLUGIN_NAME } from '../../src/lib/notice.js';
+import { resolveConfig } from '../../src/lib/config/config.js';
+import { PLUGIN_NAME } from '../../src/lib/text/notice.js';
 import { parse as parseYaml } from 'yaml';
 
 function isMapping(value: unknown): value is Record<string, unknown> {

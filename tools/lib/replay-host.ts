@@ -5,7 +5,7 @@
  * calls included) and `agent/pre-step` with the newly claimed messages. No tool
  * body runs here: the replay supplies the result the log recorded.
  */
-import type { ToolResult } from '../../src/lib/host.js';
+import type { ToolResult } from '../../src/lib/host/types.js';
 
 export type Answer = 'approve' | 'decline' | 'none';
 

@@ -10,18 +10,20 @@
  * log are not fed back: the replay produces its own and counts them.
  *
  * Beside the plugin, a mirror made of the plugin's own modules (fingerprints,
- * the window tracker, the failure classifier) measures the session itself:
+ * the window, the streak book, the failure classifier) measures the session itself:
  * the peak count of each measure in the window and its longest failure streak.
  */
 import { apply as pluginApply } from '../../src/index.js';
-import { resolveConfig, type BreakerConfig } from '../../src/lib/config.js';
-import { classifyFailure } from '../../src/lib/failure.js';
-import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/fingerprint.js';
-import type { ToolResult } from '../../src/lib/host.js';
-import { ASK_TRACK_HEADINGS, SPENT_HEADLINE } from '../../src/lib/message.js';
-import { PLUGIN_NAME } from '../../src/lib/notice.js';
-import { compileScope } from '../../src/lib/scope.js';
-import { createTracker } from '../../src/lib/tracker.js';
+import { resolveConfig, type BreakerConfig } from '../../src/lib/config/config.js';
+import { classifyFailure } from '../../src/lib/read/failure.js';
+import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/read/fingerprint.js';
+import type { ToolResult } from '../../src/lib/host/types.js';
+import { SPENT_HEADLINE } from '../../src/lib/text/message.js';
+import { ASK_TRACK_HEADINGS } from '../../src/lib/tracks/index.js';
+import { PLUGIN_NAME } from '../../src/lib/text/notice.js';
+import { compileScope } from '../../src/lib/policy/scope.js';
+import { createStreakBook } from '../../src/lib/tracks/failure.js';
+import { createTurns } from '../../src/lib/tracks/turn.js';
 import { CommitOrder } from './commit-order.js';
 import { denialResult, ReplayHost, type Answer, type ApplyFunction } from './replay-host.js';
 import { sessionName, type SessionEvent, type SessionLog } from './session-log.js';
@@ -94,14 +96,14 @@ const TRACKS = ['repeat', 'failure', 'sequence'] as const;
 const DENIED_BY = /by the ([a-z, ]+?) tracks? of the loop breaker/;
 
 /**
- * The tracks named by a denial or an ask (message.ts words them), in track
+ * The tracks named by a denial or an ask (message.ts and each track's words), in track
  * order; `ceiling` alone for a denial of an approved allowance that is spent.
  */
 export function tracksIn(text: string): Track[] {
-  // The plugin's own words (message.ts), so a rewording cannot slip past the replay.
+  // The plugin's own words (message.ts, tracks/index.ts), so a rewording cannot slip past the replay.
   if (text.includes(`call not run: ${SPENT_HEADLINE}`)) return ['ceiling'];
   const named = new Set(DENIED_BY.exec(text)?.[1]?.split(/, | and /) ?? []);
-  return TRACKS.filter((track) => named.has(track) || text.includes(ASK_TRACK_HEADINGS[track]));
+  return TRACKS.filter((track) => named.has(track) || text.includes(ASK_TRACK_HEADINGS[track] as string));
 }
 
 function field(holder: unknown, key: string): unknown {
@@ -133,14 +135,15 @@ function refusedBy(
  * the results that really ran.
  */
 class Mirror {
-  private readonly tracker;
+  private readonly window;
+  private readonly failures = createStreakBook();
   private readonly tracked;
   private readonly agent = {};
   readonly peaks: Record<string, Peak> = {};
   readonly streaks: Record<string, Peak> = {};
 
   constructor(private readonly cfg: BreakerConfig) {
-    this.tracker = createTracker(cfg.window);
+    this.window = createTurns(cfg.window);
     this.tracked = compileScope(cfg);
   }
 
@@ -155,19 +158,20 @@ class Mirror {
 
   count(fps: readonly string[]): void {
     // Every measure takes its slot in the window, as in the breaker; only capped ones are reported.
-    this.tracker.commit(this.agent, fps);
-    for (const fp of this.capped(fps)) raise(this.peaks, fp, this.tracker.count(this.agent, fp));
+    this.window.commit(this.agent, fps);
+    for (const fp of this.capped(fps)) raise(this.peaks, fp, this.window.count(this.agent, fp));
   }
 
   settle(name: string, args: unknown, fps: readonly string[], result: ToolResult): void {
     const command = field(args, 'command');
     const failure = classifyFailure(result, { shell: isShell(name), ...(typeof command === 'string' ? { command } : {}) });
     const capped = this.capped(fps);
-    this.tracker.settle(this.agent, capped, failure).forEach((streak, at) => raise(this.streaks, capped[at] ?? '', streak));
+    this.failures.settle(this.agent, capped, failure).forEach((streak, at) => raise(this.streaks, capped[at] ?? '', streak));
   }
 
   reset(): void {
-    this.tracker.reset(this.agent);
+    this.window.reset(this.agent);
+    this.failures.reset(this.agent);
   }
 }
 

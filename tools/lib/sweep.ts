@@ -7,7 +7,7 @@
  * plugin would refuse, or one whose stages could never fire in order, is a
  * skipped row with the reason.
  */
-import { resolveConfig, type BreakerConfig, type SequenceConfig } from '../../src/lib/config.js';
+import { resolveConfig, type BreakerConfig, type SequenceConfig } from '../../src/lib/config/config.js';
 import { advisoriesOf, wasGated } from './report.js';
 import { replaySession, type SessionReport } from './replay.js';
 import type { Answer } from './replay-host.js';

@@ -30,7 +30,7 @@ import { parse as parseYaml } from 'yaml';
 import { viewForm } from '../../../client/form.js';
 import { startMockModel, type MockModel } from '../../host/lib/mock-model.js';
 import { pluginUnderTest } from '../../host/lib/env.js';
-import { resolveConfig } from '../../../src/lib/config.js';
+import { resolveConfig } from '../../../src/lib/config/config.js';
 import { launchBrowser, until, type Browser, type Page } from '../lib/cdp.js';
 import { createDirector } from '../lib/director.js';
 import { ARTIFACTS, WEB_WORK } from '../lib/paths.js';

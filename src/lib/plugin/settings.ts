@@ -9,10 +9,10 @@
  * host without it (or with a different settings API) leaves the breaker on
  * its YAML config, exactly as before (docs/live-settings.md).
  */
-import { resolveConfig, type BreakerConfig } from './config.js';
-import type { Dispose } from './host.js';
+import { resolveConfig, type BreakerConfig } from '../config/config.js';
+import type { Dispose } from '../host/types.js';
 import { safely } from './hook.js';
-import { createSettingsSchema } from './settings-schema.js';
+import { createSettingsSchema } from '../config/schema.js';
 
 export const SETTINGS_NAMESPACE = 'repeat-tool-breaker';
 

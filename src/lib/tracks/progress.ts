@@ -6,11 +6,11 @@
  * digests is the agent's last `window` calls that ran.
  */
 import { createHash } from 'node:crypto';
-import type { Agent } from './host.js';
-import { canonical, stripDecoys } from './canonical.js';
-import { measureOf } from './fingerprint.js';
-import { safeMember } from './member.js';
-import { own } from './own.js';
+import type { Agent } from '../host/types.js';
+import { canonical, stripDecoys } from '../read/canonical.js';
+import { measureOf } from '../read/fingerprint.js';
+import { safeMember } from '../host/member.js';
+import { own } from '../host/own.js';
 
 /** The measures that name an action (what ran), as opposed to a target (host, site) or a family. */
 const ACTION_MEASURES = new Set(['exact', 'cmd', 'act', 'net', 'sink']);

@@ -4,8 +4,8 @@
  * whose traps throw makes the call unreadable, and an unreadable call is
  * transparent (allowed, never counted) rather than a crash inside the pipeline.
  */
-import type { Agent } from './host.js';
-import { member } from './member.js';
+import type { Agent } from '../host/types.js';
+import { member } from '../host/member.js';
 
 export interface ToolCall {
   /** The tool name; `''` when absent or not a string (such a call is never tracked). */

@@ -9,8 +9,8 @@
  * book holds nothing, so a plugin whose settings never change pays one
  * comparison per call; after it, one WeakMap lookup.
  */
-import type { BreakerConfig } from './config.js';
-import type { Agent } from './host.js';
+import type { BreakerConfig } from '../config/config.js';
+import type { Agent } from '../host/types.js';
 import { compileScope } from './scope.js';
 import { stricterConfig } from './strictness.js';
 

@@ -11,12 +11,12 @@
  * agent is bounded (TEXT_LIMIT texts, ID_LIMIT message ids, oldest out first).
  */
 import { createHash } from 'node:crypto';
-import type { DuplicateTextConfig } from './config.js';
-import type { Notice, PreStepPayload } from './host.js';
-import { defang } from './message.js';
-import { safeMember } from './member.js';
-import { createNotice, PLUGIN_NAME, summaryLabel } from './notice.js';
-import { own } from './own.js';
+import type { DuplicateTextConfig } from '../config/config.js';
+import type { Notice, PreStepPayload } from '../host/types.js';
+import { defang } from '../text/message.js';
+import { safeMember } from '../host/member.js';
+import { createNotice, PLUGIN_NAME, summaryLabel } from '../text/notice.js';
+import { own } from '../host/own.js';
 
 /** Distinct texts one agent's book follows; the least recently seen goes first. */
 export const TEXT_LIMIT = 512;
@@ -201,9 +201,66 @@ function withNotice(decision: unknown, notice: Notice): unknown {
   return { ...(decision as object), messages: [...messages, notice] };
 }
 
+/** Counts one occurrence; returns the text when this occurrence earns its notice. */
+function record(cfg: DuplicateTextConfig, book: Book, digest: string, normalized: string, seen: Occurrence): Duplicate | null {
+  let text = book.texts.get(digest);
+  if (text === undefined) {
+    text = { preview: previewText(normalized), length: normalized.length, occurrences: [], silentUntil: Number.NEGATIVE_INFINITY };
+  }
+  // Re-inserted so that the map's order is least recently seen first.
+  book.texts.delete(digest);
+  book.texts.set(digest, text);
+  trimOldest(book.texts, TEXT_LIMIT);
+  const recent = text.occurrences.filter((earlier) => seen.at - earlier.at < cfg.windowMs);
+  recent.push(seen);
+  text.occurrences = recent.length > cfg.threshold ? recent.slice(recent.length - cfg.threshold) : recent;
+  if (text.occurrences.length < cfg.threshold || seen.at < text.silentUntil) return null;
+  const tally = new Map<string, number>();
+  for (const earlier of text.occurrences) tally.set(earlier.source, (tally.get(earlier.source) ?? 0) + 1);
+  const found: Duplicate = {
+    preview: text.preview,
+    length: text.length,
+    count: text.occurrences.length,
+    messages: new Set(text.occurrences.map((earlier) => earlier.message)).size,
+    sources: [...tally].sort((x, y) => y[1] - x[1]),
+  };
+  // The notice accounts for these occurrences; the next one needs `threshold` new ones.
+  text.occurrences = [];
+  text.silentUntil = seen.at + cfg.cooldownMs;
+  return found;
+}
+
+/** Whether the message was counted already (replayed history or a resumed session); remembers it when not. */
+function isReplayed(book: Book, message: unknown): boolean {
+  const id = safeMember(message, 'id');
+  if (typeof id !== 'string') return false;
+  const key = id.length <= ID_CHARS ? id : `#${fingerprintText(id)}`;
+  if (book.ids.has(key)) return true;
+  book.ids.add(own(key));
+  trimOldest(book.ids, ID_LIMIT);
+  return false;
+}
+
+/** Counts the texts of one new message into `found`. */
+function reviewMessage(cfg: DuplicateTextConfig, book: Book, message: unknown, at: number, found: Map<string, Duplicate>): void {
+  book.messages += 1;
+  let source: string | undefined;
+  for (const raw of textsOf(message)) {
+    // Normalising never lengthens a text, so a short one is skipped without copying it.
+    if (raw.length < cfg.minChars) continue;
+    const normalized = normalizeText(raw);
+    if (normalized.length < cfg.minChars) continue;
+    const digest = fingerprintText(normalized);
+    // The step's notice already covers every further copy of a text it names.
+    if (found.has(digest)) continue;
+    source ??= intern(book, sourceLabel(message));
+    const hit = record(cfg, book, digest, normalized, { at, source, message: book.messages });
+    if (hit !== null) found.set(digest, hit);
+  }
+}
+
 export function createDuplicateText(fixed: DuplicateTextConfig, now: () => number): DuplicateText {
   const books = new WeakMap<object, Book>();
-
   const bookOf = (agent: object): Book => {
     let book = books.get(agent);
     if (book === undefined) {
@@ -212,36 +269,6 @@ export function createDuplicateText(fixed: DuplicateTextConfig, now: () => numbe
     }
     return book;
   };
-
-  /** Counts one occurrence; returns the text when this occurrence earns its notice. */
-  const record = (cfg: DuplicateTextConfig, book: Book, digest: string, normalized: string, at: number, source: string, message: number): Duplicate | null => {
-    let text = book.texts.get(digest);
-    if (text === undefined) {
-      text = { preview: previewText(normalized), length: normalized.length, occurrences: [], silentUntil: Number.NEGATIVE_INFINITY };
-    }
-    // Re-inserted so that the map's order is least recently seen first.
-    book.texts.delete(digest);
-    book.texts.set(digest, text);
-    trimOldest(book.texts, TEXT_LIMIT);
-    const recent = text.occurrences.filter((seen) => at - seen.at < cfg.windowMs);
-    recent.push({ at, source, message });
-    text.occurrences = recent.length > cfg.threshold ? recent.slice(recent.length - cfg.threshold) : recent;
-    if (text.occurrences.length < cfg.threshold || at < text.silentUntil) return null;
-    const tally = new Map<string, number>();
-    for (const seen of text.occurrences) tally.set(seen.source, (tally.get(seen.source) ?? 0) + 1);
-    const found: Duplicate = {
-      preview: text.preview,
-      length: text.length,
-      count: text.occurrences.length,
-      messages: new Set(text.occurrences.map((seen) => seen.message)).size,
-      sources: [...tally].sort((a, b) => b[1] - a[1]),
-    };
-    // The notice accounts for these occurrences; the next one needs `threshold` new ones.
-    text.occurrences = [];
-    text.silentUntil = at + cfg.cooldownMs;
-    return found;
-  };
-
   return {
     review(payload, decision, cfg = fixed) {
       if (safeMember(decision, 'kind') !== 'enter') return decision;
@@ -252,29 +279,7 @@ export function createDuplicateText(fixed: DuplicateTextConfig, now: () => numbe
       const at = now();
       const found = new Map<string, Duplicate>();
       for (const message of messages) {
-        if (isOwn(message)) continue;
-        const id = safeMember(message, 'id');
-        if (typeof id === 'string') {
-          // Replayed history or a resumed session: already counted, or from before we were watching.
-          const key = id.length <= ID_CHARS ? id : `#${fingerprintText(id)}`;
-          if (book.ids.has(key)) continue;
-          book.ids.add(own(key));
-          trimOldest(book.ids, ID_LIMIT);
-        }
-        book.messages += 1;
-        let source: string | undefined;
-        for (const raw of textsOf(message)) {
-          // Normalising never lengthens a text, so a short one is skipped without copying it.
-          if (raw.length < cfg.minChars) continue;
-          const normalized = normalizeText(raw);
-          if (normalized.length < cfg.minChars) continue;
-          const digest = fingerprintText(normalized);
-          // The step's notice already covers every further copy of a text it names.
-          if (found.has(digest)) continue;
-          source ??= intern(book, sourceLabel(message));
-          const hit = record(cfg, book, digest, normalized, at, source, book.messages);
-          if (hit !== null) found.set(digest, hit);
-        }
+        if (!isOwn(message) && !isReplayed(book, message)) reviewMessage(cfg, book, message, at, found);
       }
       if (found.size === 0) return decision;
       const listed = [...found.values()];

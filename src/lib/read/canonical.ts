@@ -68,11 +68,27 @@ function orderKeys(keys: string[]): string[] {
  */
 export function canonical(value: unknown): string {
   try {
-    return JSON.stringify(sortedCopy(value, 0, new Set())) ?? 'null';
+    return flatJson(value) ?? JSON.stringify(sortedCopy(value, 0, new Set())) ?? 'null';
   } catch {
     // Too deep, a BigInt, a hostile getter or Proxy: the iterative writer handles them all.
     return canonicalIterative(value);
   }
+}
+
+/**
+ * The commonest arguments, an object of plain values (`{ command: … }`), written
+ * directly in the member order `sortedCopy` gives them; `null` for anything else.
+ */
+function flatJson(node: unknown): string | null {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return null;
+  let out = '{';
+  for (const key of orderKeys(Object.keys(node))) {
+    const member: unknown = (node as Record<string, unknown>)[key];
+    if (typeof member === 'object' ? member !== null : typeof member === 'bigint') return null;
+    if (isSilent(member)) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(member)}`;
+  }
+  return `${out}}`;
 }
 
 /** Nesting the fast path takes before it hands over to the iterative writer. */
@@ -112,65 +128,72 @@ function sortedCopy(node: unknown, depth: number, path: Set<object>): unknown {
   return copy;
 }
 
+/** The iterative writer's state: the text so far, the objects on the current path, the open frames. */
+interface Writer {
+  readonly out: string[];
+  readonly path: Set<object>;
+  readonly stack: Frame[];
+}
+
+/** Writes one value; an object opens a frame that `writeNext` fills in. */
+function open(w: Writer, node: unknown): void {
+  if (node === null || typeof node !== 'object') {
+    w.out.push(isSilent(node) ? 'null' : primitiveJson(node));
+    return;
+  }
+  if (w.path.has(node)) {
+    w.out.push(CYCLE);
+    return;
+  }
+  let frame: Frame;
+  try {
+    frame = Array.isArray(node)
+      ? { node, keys: null, length: node.length, next: 0, written: 0 }
+      : { node, keys: orderKeys(Object.keys(node)), length: 0, next: 0, written: 0 };
+    if (frame.keys !== null) frame.length = frame.keys.length;
+  } catch {
+    // A Proxy whose traps throw, or a revoked one: nothing about it can be read.
+    w.out.push(UNREADABLE);
+    return;
+  }
+  w.out.push(frame.keys === null ? '[' : '{');
+  w.path.add(node);
+  w.stack.push(frame);
+}
+
+/** Writes the frame's next member, or closes the frame when none is left. */
+function writeNext(w: Writer, frame: Frame): void {
+  if (frame.next >= frame.length) {
+    w.out.push(frame.keys === null ? ']' : '}');
+    w.path.delete(frame.node);
+    w.stack.pop();
+    return;
+  }
+  const key = frame.keys === null ? frame.next : (frame.keys[frame.next] as string);
+  frame.next += 1;
+  let child: unknown;
+  let readable = true;
+  try {
+    child = (frame.node as Record<string | number, unknown>)[key];
+  } catch {
+    readable = false;
+  }
+  if (frame.keys !== null && readable && isSilent(child)) return;
+  if (frame.written > 0) w.out.push(',');
+  frame.written += 1;
+  if (frame.keys !== null) w.out.push(JSON.stringify(key), ':');
+  if (readable) open(w, child);
+  else w.out.push(UNREADABLE);
+}
+
 /** The same output as `canonical`, written without recursion; exported so tests keep the two equal. */
 export function canonicalIterative(value: unknown): string {
   if (isSilent(value)) return 'null';
-  const out: string[] = [];
-  const path = new Set<object>();
-  const stack: Frame[] = [];
-
-  // Write one value; an object opens a frame that the loop below fills in.
-  const open = (node: unknown): void => {
-    if (node === null || typeof node !== 'object') {
-      out.push(isSilent(node) ? 'null' : primitiveJson(node));
-      return;
-    }
-    if (path.has(node)) {
-      out.push(CYCLE);
-      return;
-    }
-    let frame: Frame;
-    try {
-      frame = Array.isArray(node)
-        ? { node, keys: null, length: node.length, next: 0, written: 0 }
-        : { node, keys: orderKeys(Object.keys(node)), length: 0, next: 0, written: 0 };
-      if (frame.keys !== null) frame.length = frame.keys.length;
-    } catch {
-      // A Proxy whose traps throw, or a revoked one: nothing about it can be read.
-      out.push(UNREADABLE);
-      return;
-    }
-    out.push(frame.keys === null ? '[' : '{');
-    path.add(node);
-    stack.push(frame);
-  };
-
-  open(value);
-  for (let frame = stack.at(-1); frame !== undefined; frame = stack.at(-1)) {
-    if (frame.next >= frame.length) {
-      out.push(frame.keys === null ? ']' : '}');
-      path.delete(frame.node);
-      stack.pop();
-      continue;
-    }
-    const key = frame.keys === null ? frame.next : (frame.keys[frame.next] as string);
-    frame.next += 1;
-    let child: unknown;
-    let readable = true;
-    try {
-      child = (frame.node as Record<string | number, unknown>)[key];
-    } catch {
-      readable = false;
-    }
-    if (frame.keys !== null && readable && isSilent(child)) continue;
-    if (frame.written > 0) out.push(',');
-    frame.written += 1;
-    if (frame.keys !== null) out.push(JSON.stringify(key), ':');
-    if (readable) open(child);
-    else out.push(UNREADABLE);
-  }
+  const w: Writer = { out: [], path: new Set(), stack: [] };
+  open(w, value);
+  for (let frame = w.stack.at(-1); frame !== undefined; frame = w.stack.at(-1)) writeNext(w, frame);
   try {
-    return out.join('');
+    return w.out.join('');
   } catch {
     // Only an output beyond the engine's string limit lands here.
     return UNREADABLE;
@@ -191,6 +214,14 @@ function decoysUnder(ignoreArgs: unknown, key: string, into: Set<string>): void 
   }
 }
 
+/** The decoy names of one tool: those of `ignoreArgs['*']` and of `ignoreArgs[name]`. */
+export function decoysOf(name: string, ignoreArgs: Readonly<Record<string, readonly string[]>>): Set<string> {
+  const decoys = new Set<string>();
+  decoysUnder(ignoreArgs, '*', decoys);
+  decoysUnder(ignoreArgs, name, decoys);
+  return decoys;
+}
+
 /**
  * A shallow copy of the arguments without the decoy keys of `ignoreArgs['*']`
  * and `ignoreArgs[name]`, top level only. Edge cases: `null`/`undefined` give
@@ -199,34 +230,39 @@ function decoysUnder(ignoreArgs: unknown, key: string, into: Set<string>): void 
  * (`__proto__` stays an own key, as with object spread).
  */
 export function stripDecoys(name: string, args: unknown, ignoreArgs: Readonly<Record<string, readonly string[]>>): Record<string, unknown> {
-  const decoys = new Set<string>();
-  decoysUnder(ignoreArgs, '*', decoys);
-  decoysUnder(ignoreArgs, name, decoys);
-  const entries: [string, unknown][] = [];
+  return withoutDecoys(args, decoysOf(name, ignoreArgs));
+}
+
+/** `stripDecoys` with the decoy names already listed. */
+export function withoutDecoys(args: unknown, decoys: ReadonlySet<string>): Record<string, unknown> {
   // Only a non-array object is copied key by key; everything else is wrapped whole.
   const wrapWhole = typeof args === 'object' && args !== null ? isArraySafe(args) : true;
-  if (args === null || args === undefined || wrapWhole === null) {
-    // Nothing to copy; an object that cannot even be classified reads as no arguments.
-  } else if (wrapWhole) {
-    // Strings, numbers, arrays and the like are wrapped whole.
-    entries.push(['value', args]);
-  } else {
-    let keys: string[] = [];
-    try {
-      keys = Object.keys(args);
-    } catch {
-      keys = [];
-    }
-    for (const key of keys) {
-      try {
-        entries.push([key, (args as Record<string, unknown>)[key]]);
-      } catch {
-        // A throwing getter: the key is skipped rather than failing the call.
-      }
-    }
+  // Nothing to copy; an object that cannot even be classified reads as no arguments.
+  if (args === null || args === undefined || wrapWhole === null) return {};
+  // Strings, numbers, arrays and the like are wrapped whole.
+  if (wrapWhole) return decoys.has('value') ? {} : { value: args };
+  let keys: string[] = [];
+  try {
+    keys = Object.keys(args);
+  } catch {
+    keys = [];
   }
-  // fromEntries defines own properties, so a `__proto__` key is kept, not applied.
-  return Object.fromEntries(entries.filter(([key]) => !decoys.has(key)));
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) {
+    let value: unknown;
+    try {
+      // Every member is read, decoys too, as a copy of the whole would.
+      value = (args as Record<string, unknown>)[key];
+    } catch {
+      // A throwing getter: the key is skipped rather than failing the call.
+      continue;
+    }
+    if (decoys.has(key)) continue;
+    // A name the prototype has (`__proto__`, `toString`) is defined, not assigned: it stays an own key.
+    if (key in copy) Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
+    else copy[key] = value;
+  }
+  return copy;
 }
 
 /** Array.isArray that answers `null` instead of throwing on a revoked Proxy. */

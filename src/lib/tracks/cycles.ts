@@ -8,9 +8,9 @@
  * is the identities of the agent's recent attempts, oldest first, at most
  * `window` of them; `findCycle` is a pure function over it.
  */
-import type { Agent } from './host.js';
-import { identityKey } from './identity.js';
-import { own } from './own.js';
+import type { Agent } from '../host/types.js';
+import { identityKey } from '../read/identity.js';
+import { own } from '../host/own.js';
 
 /** A cycle that the current call continues. */
 export interface Cycle {

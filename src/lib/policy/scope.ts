@@ -2,7 +2,7 @@
  * Which tools take part. `include` narrows, `exclude` always wins, and both
  * accept `*` wildcards matched against the whole, case-sensitive name.
  */
-import type { BreakerConfig } from './config.js';
+import type { BreakerConfig } from '../config/config.js';
 
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
 

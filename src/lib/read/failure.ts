@@ -4,7 +4,7 @@
  * declares is read first; the result text is evidence only for shell tools,
  * where an exit code of 0 proves nothing about a pipeline.
  */
-import { member } from './member.js';
+import { member } from '../host/member.js';
 import { isSpaceCode } from './tokenize.js';
 
 export type FailureReason = 'error' | 'exit' | 'timeout' | 'signal' | 'http' | 'sandbox' | 'exception' | 'curl';

@@ -49,99 +49,120 @@ interface Cursor {
   i: number;
 }
 
+/** A word being read: the pieces of its value so far, and where the pending run of plain characters began. */
+interface Piece {
+  readonly parts: string[];
+  /** Start of the pending run of plain characters: runs are sliced, not copied character by character. */
+  run: number;
+  expands: boolean;
+}
+
+/** Ends the pending run of plain characters at `end`. */
+function flush(text: string, w: Piece, end: number): void {
+  if (end > w.run) w.parts.push(text.slice(w.run, end));
+}
+
+/** An unquoted backslash (POSIX): `\<newline>` joins lines, any other escaped character is itself. */
+function readEscape(r: Cursor, w: Piece): void {
+  const { text } = r;
+  flush(text, w, r.i);
+  const next = text[r.i + 1];
+  if (next === undefined) {
+    // A lone trailing backslash is itself.
+    w.parts.push('\\');
+    r.i += 1;
+  } else {
+    if (next !== '\n') w.parts.push(next);
+    r.i += 2;
+  }
+  w.run = r.i;
+}
+
+function readSingleQuoted(r: Cursor, w: Piece): void {
+  const { text } = r;
+  flush(text, w, r.i);
+  const close = text.indexOf("'", r.i + 1);
+  if (close < 0) give();
+  // PowerShell doubles a quote to escape it; we do not model that.
+  if (r.pwsh && text[close + 1] === "'") give();
+  w.parts.push(text.slice(r.i + 1, close));
+  r.i = close + 1;
+  w.run = r.i;
+}
+
+/** `"…"`: `$` expands inside, and a backslash escapes only `DOUBLE_ESCAPES` (POSIX). */
+function readDoubleQuoted(r: Cursor, w: Piece): void {
+  const { text, pwsh } = r;
+  flush(text, w, r.i);
+  let i = r.i + 1;
+  w.run = i;
+  for (;;) {
+    const d = text[i];
+    if (d === undefined) give();
+    if (d === '"') {
+      flush(text, w, i);
+      i += 1;
+      if (pwsh && text[i] === '"') give();
+      break;
+    }
+    if (d === '`') give();
+    if (d === '$') {
+      if (text[i + 1] === '(') give();
+      w.expands = true;
+    }
+    if (d === '\\' && !pwsh && DOUBLE_ESCAPES.has(text[i + 1] ?? '')) {
+      flush(text, w, i);
+      const next = text[i + 1] as string;
+      if (next !== '\n') w.parts.push(next);
+      i += 2;
+      w.run = i;
+      continue;
+    }
+    i += 1;
+  }
+  r.i = i;
+  w.run = i;
+}
+
+/** One unquoted character that is not a quote or an escape; `$…` and glob characters make the word expand. */
+function readPlain(r: Cursor, w: Piece, c: string): void {
+  const { text } = r;
+  if (c === '$') {
+    if (text[r.i + 1] === '(') give();
+    w.expands = true;
+    if (text[r.i + 1] === '{') {
+      const close = text.indexOf('}', r.i + 2);
+      if (close < 0) give();
+      r.i = close + 1;
+      return;
+    }
+  } else if (EXPANDS.has(c)) {
+    w.expands = true;
+  }
+  r.i += 1;
+}
+
 /** The word at the cursor; quotes removed, and its value `null` when the shell would expand it. */
 function readWord(r: Cursor): Token {
   const { text, pwsh } = r;
   const n = text.length;
   const start = r.i;
-  const parts: string[] = [];
-  let i = start;
-  // Start of the pending run of plain characters: runs are sliced, not copied character by character.
-  let run = i;
-  let expands = false;
-  while (i < n) {
-    const c = text[i] as string;
+  const w: Piece = { parts: [], run: start, expands: false };
+  while (r.i < n) {
+    const c = text[r.i] as string;
     if (ENDS_WORD.has(c)) break;
-    if (c === '#' && i === start) give();
-    if (c === '`') give();
-    if (pwsh && (c === '{' || c === '}' || (c === '@' && i === start))) give();
-    if (c === '\\' && !pwsh) {
-      if (i > run) parts.push(text.slice(run, i));
-      const next = text[i + 1];
-      if (next === undefined) {
-        // A lone trailing backslash is itself.
-        parts.push('\\');
-        i += 1;
-      } else {
-        // `\<newline>` joins lines; any other escaped character is itself.
-        if (next !== '\n') parts.push(next);
-        i += 2;
-      }
-      run = i;
-      continue;
-    }
-    if (c === "'") {
-      if (i > run) parts.push(text.slice(run, i));
-      const close = text.indexOf("'", i + 1);
-      if (close < 0) give();
-      // PowerShell doubles a quote to escape it; we do not model that.
-      if (pwsh && text[close + 1] === "'") give();
-      parts.push(text.slice(i + 1, close));
-      i = close + 1;
-      run = i;
-      continue;
-    }
-    if (c === '"') {
-      if (i > run) parts.push(text.slice(run, i));
-      i += 1;
-      run = i;
-      for (;;) {
-        const d = text[i];
-        if (d === undefined) give();
-        if (d === '"') {
-          if (i > run) parts.push(text.slice(run, i));
-          i += 1;
-          if (pwsh && text[i] === '"') give();
-          break;
-        }
-        if (d === '`') give();
-        if (d === '$') {
-          if (text[i + 1] === '(') give();
-          expands = true;
-        }
-        if (d === '\\' && !pwsh && DOUBLE_ESCAPES.has(text[i + 1] ?? '')) {
-          if (i > run) parts.push(text.slice(run, i));
-          const next = text[i + 1] as string;
-          if (next !== '\n') parts.push(next);
-          i += 2;
-          run = i;
-          continue;
-        }
-        i += 1;
-      }
-      run = i;
-      continue;
-    }
-    if (c === '$') {
-      if (text[i + 1] === '(') give();
-      expands = true;
-      if (text[i + 1] === '{') {
-        const close = text.indexOf('}', i + 2);
-        if (close < 0) give();
-        i = close + 1;
-        continue;
-      }
-    } else if (EXPANDS.has(c)) {
-      expands = true;
-    }
-    i += 1;
+    if ((c === '#' && r.i === start) || c === '`') give();
+    if (pwsh && (c === '{' || c === '}' || (c === '@' && r.i === start))) give();
+    if (c === '\\' && !pwsh) readEscape(r, w);
+    else if (c === "'") readSingleQuoted(r, w);
+    else if (c === '"') readDoubleQuoted(r, w);
+    else readPlain(r, w, c);
   }
-  if (i > run) parts.push(text.slice(run, i));
-  r.i = i;
-  const raw = text.slice(start, i);
-  const value = expands ? null : parts.length === 1 ? (parts[0] as string) : parts.join('');
+  flush(text, w, r.i);
+  const raw = text.slice(start, r.i);
+  const value = w.expands ? null : w.parts.length === 1 ? (w.parts[0] as string) : w.parts.join('');
   // Digits glued to `<` or `>` name a file descriptor (`2>`), not a word.
-  const fd = (text[i] === '<' || text[i] === '>') && /^\d+$/.test(raw);
+  const fd = (text[r.i] === '<' || text[r.i] === '>') && /^\d+$/.test(raw);
   return { kind: 'word', word: { text: raw, value }, raw, fd };
 }
 

@@ -4,8 +4,8 @@
  * prompt in derived history. Frozen, as the host freezes messages.
  */
 import { randomUUID } from 'node:crypto';
-import type { Notice } from './host.js';
-import { own } from './own.js';
+import type { Notice } from '../host/types.js';
+import { own } from '../host/own.js';
 
 export const PLUGIN_NAME = 'repeat-tool-breaker';
 

@@ -1,20 +1,44 @@
 /**
- * What the model and the operator read. Each text starts with its protocol token
- * (REPEAT_TOOL_BLOCKED: or CONVERGENCE_CHECK:) and carries the parts listed in
- * §5 of the contract; the wording is this project's own.
+ * The gate's texts, what the model and the operator read when a call meets
+ * the gate: the denial, the spent-allowance denial and the operator's ask;
+ * and how quoted text is cut and cleaned. Each text starts with its protocol
+ * token (REPEAT_TOOL_BLOCKED: or Loop breaker:) and carries the parts listed
+ * in §5 of the contract; the wording is this project's own. A track brings
+ * its own words for its hits (`HitWords`, in its file under tracks/), so
+ * these texts know no track by name.
  */
-import type { Failure } from './failure.js';
-import { describeFailure } from './failure.js';
-import { member } from './member.js';
+import { member } from '../host/member.js';
 
-/** One blocking or warning finding against a measure of the current call. */
+/** How one track's hits read in the gate's texts. */
+export interface HitWords {
+  /** The track's name: a denial says "by the repeat track". */
+  readonly track: string;
+  /** Where the track comes when a denial names several (lowest first). */
+  readonly listed: number;
+  /** The heading of its details in an ask (`tracksIn` in tools/lib/replay.ts reads them). */
+  readonly heading: string;
+  /** Why the hit blocks, in a few words: the first line of a denial. */
+  why(hit: Hit): string;
+  /** The hit as a denial lists it, after `- `. */
+  line(hit: Hit): string;
+  /** What the call would do, as the first sentence of an ask says it. */
+  asking(hit: Hit): string;
+  /** The hit as an ask's details list it. */
+  detail(hit: Hit): string;
+  /** A line a denial adds when the track blocked: what will still run. */
+  readonly note: string | null;
+}
+
+/** One blocking finding against the current call, as the gate's texts quote it. */
 export interface Hit {
+  readonly words: HitWords;
+  /** The measure (or the cycle) as quoted, already cut by `preview`. */
   readonly quote: string;
-  readonly track: 'repeat' | 'failure' | 'sequence';
   /** Occurrences including this call (repeat), the consecutive failures (failure), or the cycle's completed repetitions (sequence). */
   readonly count: number;
   readonly cap: number;
-  readonly failure: Failure | null;
+  /** What else the track says about the hit: the failure track's failure in words; `''` for the others. */
+  readonly detail: string;
 }
 
 /** Head of a text, with a marker saying how much was left out. */
@@ -90,19 +114,16 @@ export function defang(text: string): string {
   return text.replace(/<(\/?)(tool_call|function=)/g, '\u2039$1$2');
 }
 
-function hitLine(hit: Hit): string {
-  if (hit.track === 'sequence') return `- ${defang(hit.quote)} \u2014 a cycle repeated ${hit.count} times back to back (limit ${hit.cap})`;
-  return hit.track === 'repeat'
-    ? `- ${defang(hit.quote)} ${hit.count}/${hit.cap}`
-    : `- ${defang(hit.quote)} \u2014 ${hit.count} consecutive failures (${describeFailure(hit.failure)})`;
-}
-
-const TRACKS = ['repeat', 'failure', 'sequence'] as const;
-
+/** The tracks that blocked, named as a denial names them. */
 function tracksOf(hits: readonly Hit[]): string {
-  const named = TRACKS.filter((track) => hits.some((hit) => hit.track === track));
+  const named = [...new Set(hits.map((hit) => hit.words))].sort((a, b) => a.listed - b.listed).map((words) => words.track);
   if (named.length < 2) return `the ${named[0] ?? 'repeat'} track`;
   return `the ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]} tracks`;
+}
+
+/** Each track's words once, in the order its hits come (failure, repeat, sequence). */
+function wordsOf(hits: readonly Hit[]): HitWords[] {
+  return [...new Set(hits.map((hit) => hit.words))];
 }
 
 /** Longest tool name a first line quotes: the reason must stay on the one line a blocked row shows. */
@@ -111,13 +132,6 @@ const NAME_CHARS = 40;
 /** A tool name as a sentence names it: cut when long, never tool-call markup. */
 function toolName(name: string): string {
   return defang(name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS - 1)}\u2026` : name);
-}
-
-/** Why a hit blocks, in a few words: what the first line of a denial says. */
-function why(hit: Hit): string {
-  if (hit.track === 'failure') return `it failed ${hit.count} times in a row (limit ${hit.cap})`;
-  if (hit.track === 'sequence') return `a cycle of calls repeated ${hit.count} times (limit ${hit.cap})`;
-  return `repeated ${hit.count} times (limit ${hit.cap})`;
 }
 
 /** The previous result as the model is reminded of it (already cut and marked by `quoteResult`). */
@@ -142,71 +156,28 @@ export interface Denial {
 export function denyMessage(denial: Denial): string {
   const { name, hits, lastResult, refused } = denial;
   const first = hits[0];
-  const reason = first === undefined ? 'it repeats a loop' : why(first);
+  const reason = first === undefined ? 'it repeats a loop' : first.words.why(first);
   const lines = [
     // A refusal is the news: it goes first, before the numbers the model has seen already.
     // Declined, cancelled or unattended alike: "did not approve" is true of all three.
     `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${refused ? `the operator did not approve it; ${reason}` : reason}. ` +
       `It was stopped before it ran, by ${tracksOf(hits)} of the loop breaker:`,
-    ...hits.map(hitLine),
+    ...hits.map((hit) => `- ${hit.words.line(hit)}`),
     'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.',
   ];
   if (refused) {
     lines.push('An exemption for these measures was asked of the operator and not granted; they stay blocked until the next human message.');
   }
-  if (hits.some((hit) => hit.track === 'failure')) {
-    lines.push('Only calls that carry the failing measure are blocked: a different call (reading the error log, searching the code, another endpoint) will run.');
-  }
-  if (hits.some((hit) => hit.track === 'sequence')) {
-    lines.push('Only the call that would go round the cycle again is blocked: a call that breaks the cycle will run.');
-  }
+  for (const words of wordsOf(hits)) if (words.note !== null) lines.push(words.note);
   lines.push(previousResult(lastResult));
   lines.push('Instead: use the result you already have, take a genuinely different action, or answer with what you know now.');
   return lines.join('\n');
 }
 
-/** Occurrence stage 1: a nudge, demanding nothing. */
-export function warnMessage(quote: string, count: number): string {
-  return (
-    `CONVERGENCE_CHECK: ${defang(quote)} has come up ${count} times in your recent calls this turn. ` +
-    'Nothing is blocked. Before the next call, ask whether a different route would reach the answer sooner.'
-  );
-}
-
-/** Occurrence stage 2: the model writes down where it stands before going on. */
-export function summarizeMessage(quote: string, count: number): string {
-  return [
-    `CONVERGENCE_CHECK: ${defang(quote)} has come up ${count} times in your recent calls this turn. Before your next call, write down:`,
-    '1. what you have established, and how you know it;',
-    '2. what you assumed without checking;',
-    '3. what failed, and why;',
-    '4. at least two approaches you have not tried yet.',
-    'If you are working through items in batches, take more of them in each call so that fewer calls are needed.',
-  ].join('\n');
-}
-
-/** Failure stage 1: the target keeps failing; fix the cause rather than re-run. */
-export function failWarnMessage(quote: string, streak: number, failure: Failure | null): string {
-  return (
-    `CONVERGENCE_CHECK: ${defang(quote)} has failed ${streak} times in a row (${describeFailure(failure)}). ` +
-    'Running it again will not change that. Read the error, check that the target exists and is spelled right, and fix the cause before retrying.'
-  );
-}
-
-/** Sequence advisory: a cycle of different calls has come round `repetitions` times in a row. */
-export function cycleMessage(quote: string, period: number, repetitions: number, limit: number | null): string {
-  const gate = limit === null ? 'Nothing is blocked.' : `Nothing is blocked yet; after ${limit} repetitions, the next call that continues the cycle meets the gate.`;
-  return [
-    `CONVERGENCE_CHECK: your recent calls are one cycle of ${period} different calls, repeated ${repetitions} times back to back this turn:`,
-    defang(quote),
-    `${gate} Going round again is unlikely to find anything new. Write down what the cycle was meant to find out, then take a different route or answer with what you have.`,
-  ].join('\n');
-}
-
-/** The denial once an approved exemption's allowance is used up (exemption ceiling). */
 /** What a spent-allowance denial says in its first line; the replay reads it to name the ceiling. */
 export const SPENT_HEADLINE = "the operator's approval is used up";
 
+/** The denial once an approved exemption's allowance is used up (exemption ceiling). */
 export function spentMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string): string {
   const allowance = `${ceiling} ${ceiling === 1 ? 'call' : 'calls'}`;
   return [
@@ -218,35 +189,6 @@ export function spentMessage(name: string, quotes: readonly string[], ceiling: n
   ].join('\n');
 }
 
-/** How the ask's first sentence says what the call would do, from its first (most actionable) hit. */
-function askHeadline(hit: Hit | undefined): string {
-  if (hit === undefined) return 'would continue a loop';
-  if (hit.track === 'failure') return `retries an action that has failed ${hit.count} times in a row (the limit is ${hit.cap})`;
-  if (hit.track === 'sequence') return `would go round a cycle of calls that has already come round ${hit.count} times (the limit is ${hit.cap})`;
-  return `would repeat the same action for the ${ordinal(hit.count)} time among the agent's recent calls (the limit is ${hit.cap})`;
-}
-
-/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
-  return `${n}${suffix}`;
-}
-
-/** One hit as the ask's details list it: the fingerprint, then its numbers. */
-function askDetail(hit: Hit): string {
-  if (hit.track === 'sequence') return `${defang(hit.quote)}, ${hit.count} times round (limit ${hit.cap})`;
-  if (hit.track === 'failure') return `${defang(hit.quote)}, ${hit.count} failures in a row (${describeFailure(hit.failure)})`;
-  return `${defang(hit.quote)} ${hit.count}/${hit.cap}`;
-}
-
-/** The heading of one track's details in an ask (`tracksIn` in tools/lib/replay.ts reads them). */
-export const ASK_TRACK_HEADINGS: Readonly<Record<Hit['track'], string>> = {
-  failure: 'Failure track:',
-  repeat: 'Repeat track:',
-  sequence: 'Sequence track:',
-};
-
 /**
  * The operator's prompt at the gate. DSH's approval panel shows it as one
  * paragraph with its line breaks dropped, above the Reject and Allow once
@@ -255,19 +197,19 @@ export const ASK_TRACK_HEADINGS: Readonly<Record<Hit['track'], string>> = {
  * fingerprints follow as details that read as sentences either way.
  */
 export function askMessage(name: string, hits: readonly Hit[], ceiling: number | null = null): string {
+  const first = hits[0];
   const others = hits.length - 1;
   const allowOnce =
     ceiling === null
       ? 'Allow once lets it run and stops the loop breaker from counting calls like it for the rest of this turn: they run without asking until the next human message.'
       : `Allow once lets it run, and ${ceiling} more ${ceiling === 1 ? 'call' : 'calls'} like it this turn; the one after that is blocked without asking.`;
   const lines = [
-    `Loop breaker: this ${toolName(name)} call ${askHeadline(hits[0])}${others > 0 ? `, and it hits ${others} more ${others === 1 ? 'limit' : 'limits'} listed below` : ''}. ` +
+    `Loop breaker: this ${toolName(name)} call ${first === undefined ? 'would continue a loop' : first.words.asking(first)}${others > 0 ? `, and it hits ${others} more ${others === 1 ? 'limit' : 'limits'} listed below` : ''}. ` +
       `${allowOnce} Reject blocks it, and calls like it stay blocked until the next human message.`,
   ];
-  for (const track of ['failure', 'repeat', 'sequence'] as const) {
-    const details = hits.filter((hit) => hit.track === track).map(askDetail);
-    if (details.length === 0) continue;
-    lines.push(ASK_TRACK_HEADINGS[track], ...details.map((detail, at) => `${detail}${at === details.length - 1 ? '.' : ';'}`));
+  for (const words of wordsOf(hits)) {
+    const details = hits.filter((hit) => hit.words === words).map((hit) => words.detail(hit));
+    lines.push(words.heading, ...details.map((detail, at) => `${detail}${at === details.length - 1 ? '.' : ';'}`));
   }
   return lines.join('\n');
 }

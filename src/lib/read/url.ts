@@ -73,10 +73,23 @@ const HAS_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 function cleanQuery(search: string): string {
   if (search.length <= 1) return '';
   const pairs: string[] = [];
-  for (const [key, value] of new URLSearchParams(search)) {
+  // A parsed query is ASCII with non-ASCII percent-encoded: without `%` or `+` nothing decodes, so it is split as is.
+  const plain = search.indexOf('%') < 0 && search.indexOf('+') < 0;
+  for (const [key, value] of plain ? splitQuery(search) : new URLSearchParams(search)) {
     if (!TRACKING_KEY.test(key)) pairs.push(`${key}=${value}`);
   }
   return pairs.sort().join('&');
+}
+
+/** `URLSearchParams` over a query with nothing to decode: `&`-separated pairs, empty ones skipped, split at the first `=`. */
+function splitQuery(search: string): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const pair of search.slice(1).split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    pairs.push(eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)]);
+  }
+  return pairs;
 }
 
 /** The path without trailing slashes, `/` when nothing is left. */
@@ -101,6 +114,80 @@ function aliasOf(host: string, hostAliases: unknown): string | null {
   }
 }
 
+/** The three parts of a parsed URL the identity reads. */
+interface Parts {
+  readonly hostname: string;
+  readonly pathname: string;
+  readonly search: string;
+}
+
+function parsed(text: string): Parts | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+function isAlnum(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+/**
+ * A DNS name the URL parser only lowercases: labels of letters, digits and
+ * inner hyphens, optionally a trailing dot; no `xn--` label (punycode is
+ * checked) and no number as the last label (it would be read as IPv4).
+ */
+function isPlainHost(host: string): boolean {
+  const end = host.endsWith('.') ? host.length - 1 : host.length;
+  if (end === 0) return false;
+  let label = 0;
+  let digitsOnly = true;
+  for (let at = 0; at <= end; at += 1) {
+    if (at === end || host.charCodeAt(at) === 0x2e) {
+      if (at === label || !isAlnum(host.charCodeAt(label)) || !isAlnum(host.charCodeAt(at - 1))) return false;
+      if (/^xn--/i.test(host.slice(label, label + 4))) return false;
+      label = at + 1;
+      if (at < end) digitsOnly = true;
+      continue;
+    }
+    const code = host.charCodeAt(at);
+    if (code !== 0x2d && !isAlnum(code)) return false;
+    if (code < 0x30 || code > 0x39) digitsOnly = false;
+  }
+  const last = host.slice(host.lastIndexOf('.', end - 1) + 1, end);
+  return !digitsOnly && !/^0x/i.test(last);
+}
+
+// Path and query characters the parser keeps as they are: nothing to percent-encode, and no `%`, backslash or quote.
+const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&()*+,;=:@/]*$/;
+const PLAIN_QUERY = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+/**
+ * The parts `new URL` would give, read directly for the common spelling:
+ * `http(s)://`, a plain DNS name, no port or user, a path and query that need
+ * no encoding or dot-segment removal. Anything else is `null` and goes to the
+ * URL parser; url-fuzz in the tests keeps the two equal.
+ */
+export function plainUrl(text: string): Parts | null {
+  const start = text.startsWith('https://') ? 8 : text.startsWith('http://') ? 7 : 0;
+  if (start === 0) return null;
+  const hash = text.indexOf('#', start);
+  const end = hash < 0 ? text.length : hash;
+  const question = text.indexOf('?', start);
+  const queryAt = question >= 0 && question < end ? question : end;
+  const slash = text.indexOf('/', start);
+  const pathAt = slash >= 0 && slash < queryAt ? slash : queryAt;
+  const host = text.slice(start, pathAt);
+  if (!isPlainHost(host)) return null;
+  const path = text.slice(pathAt, queryAt);
+  if (!PLAIN_PATH.test(path) || DOT_SEGMENT.test(path)) return null;
+  const query = queryAt < end ? text.slice(queryAt + 1, end) : '';
+  if (!PLAIN_QUERY.test(query)) return null;
+  return { hostname: host.toLowerCase(), pathname: path === '' ? '/' : path, search: query === '' ? '' : `?${query}` };
+}
+
 /**
  * Normalize a URL or bare host: `https://` is assumed, scheme, port, userinfo
  * and fragment are dropped, one trailing `.` and one leading `www.` go, then the
@@ -112,12 +199,8 @@ export function normUrl(raw: unknown, hostAliases: Readonly<Record<string, strin
   let text = raw.trim();
   if (text.length === 0) return null;
   if (!HAS_SCHEME.test(text)) text = `https://${text}`;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
+  const url = plainUrl(text) ?? parsed(text);
+  if (url === null) return null;
   let host = url.hostname.toLowerCase();
   if (host.endsWith('.')) host = host.slice(0, -1);
   if (host.startsWith('www.')) host = host.slice(4);
@@ -143,6 +226,11 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 export function siteOf(host: string): string {
   if (typeof host !== 'string') return '';
   if (IPV4.test(host) || host.includes(':')) return host;
+  const last = host.lastIndexOf('.');
+  const second = last < 0 ? -1 : host.lastIndexOf('.', last - 1);
+  // The common host has no empty label: its last two labels are a slice.
+  if (second > 0 && last < host.length - 1 && last - second > 1 && !host.includes('..')) return host.slice(second + 1);
+  if (last < 0) return host;
   const labels = host.split('.').filter((label) => label.length > 0);
   return labels.length <= 2 ? host : labels.slice(-2).join('.');
 }
@@ -167,6 +255,8 @@ export function isLocalHost(host: unknown): boolean {
   if (typeof host !== 'string' || host.length === 0) return false;
   if (host.startsWith('[') && host.endsWith(']')) return isLocalIpv6(host.slice(1, -1));
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (host === '0.0.0.0' || isLocalIpv6(host)) return true;
-  return LOCAL_PREFIXES.some((prefix) => prefix.test(host));
+  // Every IPv6 form has a `:`, and every local prefix starts with a digit.
+  if (host === '0.0.0.0' || (host.includes(':') && isLocalIpv6(host))) return true;
+  const first = host.charCodeAt(0);
+  return first >= 0x30 && first <= 0x39 && LOCAL_PREFIXES.some((prefix) => prefix.test(host));
 }

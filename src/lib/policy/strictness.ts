@@ -5,8 +5,8 @@
  * has and what was saved. A model inside the turn can reach the settings
  * endpoint, so a change that loosens must wait for a human (docs/live-settings.md).
  */
-import type { BreakerConfig, DuplicateTextConfig, SequenceConfig } from './config.js';
-import { limitFor } from './fingerprint.js';
+import type { BreakerConfig, DuplicateTextConfig, SequenceConfig } from '../config/config.js';
+import { limitFor } from '../read/fingerprint.js';
 
 /** The earlier of two thresholds; `null` (off) is the loosest. */
 export function earlier(a: number | null, b: number | null): number | null {

@@ -4,9 +4,9 @@
  * use the measure, and the next one is denied without asking again. An
  * auto-approving agent can then loop N times per approval, not forever.
  */
-import type { Agent } from './host.js';
-import { own } from './own.js';
-import { keep } from './book.js';
+import type { Agent } from '../host/types.js';
+import { own } from '../host/own.js';
+import { keep } from '../tracks/book.js';
 
 export interface AllowanceBook {
   /** Keys just approved: each starts a fresh allowance. */

@@ -35,7 +35,8 @@ const CHUNK = 4096;
  * hostile input (thousands of escapes) costs one copy, not thousands of strings.
  */
 class Word {
-  private buffer = new Uint16Array(64);
+  // Made on the first copy: most words are plain slices and never need it.
+  private buffer: Uint16Array | null = null;
   private used = 0;
   private sliceStart = -1;
   private copying = false;
@@ -67,7 +68,7 @@ class Word {
     } else {
       const chunks: string[] = [];
       for (let i = 0; i < this.used; i += CHUNK) {
-        chunks.push(String.fromCharCode(...this.buffer.subarray(i, Math.min(i + CHUNK, this.used))));
+        chunks.push(String.fromCharCode(...(this.buffer as Uint16Array).subarray(i, Math.min(i + CHUNK, this.used))));
       }
       word = chunks.join('');
     }
@@ -79,12 +80,13 @@ class Word {
   }
 
   private push(code: number): void {
-    if (this.used === this.buffer.length) {
-      const grown = new Uint16Array(this.buffer.length * 2);
-      grown.set(this.buffer);
-      this.buffer = grown;
+    let buffer = this.buffer ?? (this.buffer = new Uint16Array(64));
+    if (this.used === buffer.length) {
+      const grown = new Uint16Array(buffer.length * 2);
+      grown.set(buffer);
+      this.buffer = buffer = grown;
     }
-    this.buffer[this.used] = code;
+    buffer[this.used] = code;
     this.used += 1;
   }
 }

@@ -1,0 +1,184 @@
+/**
+ * Reading a known command's arguments by its option table: which words are
+ * switches, which are options with their values, which are operands, and which
+ * operands name paths. Anything the table does not know gives `null`, and the
+ * rules that need this reading then leave the command alone.
+ */
+import { word, type Word } from './syntax.js';
+
+/** What `act:` knows about one command's options. Only commands listed in commands.ts have one. */
+export interface CommandSpec {
+  /** Short flags that take no value: they may be bundled (`-la`) and come in any order. */
+  readonly switches: string;
+  /** Short flags that take a value, glued (`-n5`) or as the next word (`-n 5`). */
+  readonly valued?: string;
+  /** Long flags that take no value, each mapped to the short letter or the long spelling it stands for (`''`: itself). */
+  readonly longSwitches?: Readonly<Record<string, string>>;
+  /** Long flags whose value may be the next word (`--tb short` is `--tb=short`). */
+  readonly longValued?: readonly string[];
+  /** Which operands are paths: all, all but the first (a pattern or script text), only the first (a script), none. */
+  readonly paths: 'all' | 'after-first' | 'first' | 'none';
+  /** Short flags that give the pattern, after which every operand is a path (`grep -e`). */
+  readonly patternFlags?: string;
+  /** Short flags whose value is the program, after which the rest are its arguments (`python -c`, `-m`). */
+  readonly terminal?: string;
+  /** Options may follow operands (argparse). Other commands' options are read only before the first operand. */
+  readonly permute?: boolean;
+  /** `-5` is an option (a count or a context), kept in place. */
+  readonly numeric?: boolean;
+  /** An operand may carry a `::` suffix that is not part of its path (pytest node ids). */
+  readonly nodeIds?: boolean;
+}
+
+export interface Operand {
+  /** Index in the argument words. */
+  readonly at: number;
+  /** Whether the operand names a path (the path rule may respell it). */
+  readonly path: boolean;
+}
+
+export interface Args {
+  /** Switch letters in the order met, repeats kept (`-vv` is not `-v`). */
+  readonly switches: string;
+  /** Long switches in their canonical spelling, in the order met. */
+  readonly longs: readonly string[];
+  /** Options with their values (`-n`, `5`), `--x=y` words and `-5`, in the order met. */
+  readonly options: readonly Word[];
+  readonly operands: readonly Operand[];
+  /** How many operands came before a `--`; `-1` when there was none. */
+  readonly dashdash: number;
+}
+
+/** The arguments as they are read, word by word. */
+interface Reading {
+  readonly spec: CommandSpec;
+  readonly words: readonly Word[];
+  /** Index of the word being read. */
+  i: number;
+  // Slices of the clusters, joined once: adding letter by letter would build a string of a million pieces.
+  readonly switches: string[];
+  readonly longs: string[];
+  readonly options: Word[];
+  readonly operands: number[];
+  dashdash: number;
+  optionsDone: boolean;
+  patternGiven: boolean;
+  terminated: boolean;
+}
+
+/** An operand; for most commands the first one ends the options. */
+function operand(a: Reading): true {
+  a.operands.push(a.i);
+  if (a.spec.permute !== true) a.optionsDone = true;
+  return true;
+}
+
+/** `--name`, `--name=value` or `--name value`; `false` when the table does not know it. */
+function readLong(a: Reading, w: Word, v: string): boolean {
+  const eq = v.indexOf('=');
+  const name = eq < 0 ? v : v.slice(0, eq);
+  const longSwitches = a.spec.longSwitches ?? {};
+  if (eq < 0 && Object.hasOwn(longSwitches, name)) {
+    const meaning = longSwitches[name] as string;
+    if (meaning.length === 1) a.switches.push(meaning);
+    else a.longs.push(meaning === '' ? name : meaning);
+    return true;
+  }
+  if ((a.spec.longValued ?? []).includes(name) && eq < 0) {
+    const value = a.words[a.i + 1];
+    if (value === undefined) return false;
+    a.options.push(value.value === null ? { text: `${name}=${value.text}`, value: null } : word(`${name}=${value.value}`));
+    a.i += 1;
+    return true;
+  }
+  // `--x=y` cannot take the next word, whatever `--x` is; a bare unknown `--x` might.
+  if (eq < 0) return false;
+  a.options.push(w);
+  return true;
+}
+
+/** A cluster of short flags (`-la`, `-n5`, `-n 5`); `false` when a letter is not in the table. */
+function readCluster(a: Reading, w: Word, v: string): boolean {
+  const { spec } = a;
+  if (spec.numeric === true && /^-\d+$/.test(v)) {
+    a.options.push(w);
+    return true;
+  }
+  let k = 1;
+  while (k < v.length && spec.switches.includes(v[k] as string)) k += 1;
+  if (k > 1) a.switches.push(v.slice(1, k));
+  if (k === v.length) return true;
+  const letter = v[k] as string;
+  const terminal = spec.terminal ?? '';
+  if (!(spec.valued ?? '').includes(letter) && !terminal.includes(letter)) return false;
+  // The rest of the cluster is the value, or else the next word is.
+  const rest = v.slice(k + 1);
+  let value: Word | undefined = rest === '' ? a.words[a.i + 1] : word(rest);
+  if (rest === '') a.i += 1;
+  if (value === undefined) return false;
+  if (value.value !== null) value = word(value.value);
+  a.options.push(word(`-${letter}`), value);
+  if (spec.patternFlags?.includes(letter) === true) a.patternGiven = true;
+  if (terminal.includes(letter)) {
+    a.terminated = true;
+    a.optionsDone = true;
+  }
+  return true;
+}
+
+/** One word; `false` when the reading would be a guess. */
+function readOne(a: Reading, w: Word): boolean {
+  const v = w.value;
+  if (a.optionsDone) return operand(a);
+  if (v === null) {
+    // `$FLAGS` may be an option: the reading would be a guess.
+    if (w.text.startsWith('-') || w.text.startsWith('"-') || w.text.startsWith("'-")) return false;
+    return operand(a);
+  }
+  if (v === '--') {
+    a.dashdash = a.operands.length;
+    a.optionsDone = true;
+    return true;
+  }
+  if (v.startsWith('--')) return readLong(a, w, v);
+  if (v.length > 1 && v.startsWith('-')) return readCluster(a, w, v);
+  return operand(a);
+}
+
+/** Which operands name paths, by the table's `paths` and what the options said. */
+function isPath(a: Reading, n: number): boolean {
+  if (a.terminated) return false;
+  if (a.spec.paths === 'all') return true;
+  if (a.spec.paths === 'after-first') return a.patternGiven || n > 0;
+  if (a.spec.paths === 'first') return n === 0;
+  return false;
+}
+
+/**
+ * The arguments (the words after the command name) read by `spec`, or `null`
+ * when a word is not in the table, or a word the shell expands sits where an
+ * option could be.
+ */
+export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null {
+  const a: Reading = { spec, words, i: 0, switches: [], longs: [], options: [], operands: [], dashdash: -1, optionsDone: false, patternGiven: false, terminated: false };
+  for (; a.i < words.length; a.i += 1) {
+    if (!readOne(a, words[a.i] as Word)) return null;
+  }
+  return {
+    switches: a.switches.join(''),
+    longs: a.longs,
+    options: a.options,
+    operands: a.operands.map((at, n) => ({ at, path: isPath(a, n) })),
+    dashdash: a.dashdash,
+  };
+}
+
+/** Switch letters in one canonical order (code-unit order), repeats kept; linear in their number. */
+export function sortedSwitches(letters: string): string {
+  const counts = new Map<string, number>();
+  for (const letter of letters) counts.set(letter, (counts.get(letter) ?? 0) + 1);
+  return [...counts.keys()]
+    .sort()
+    .map((letter) => letter.repeat(counts.get(letter) as number))
+    .join('');
+}

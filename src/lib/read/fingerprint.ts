@@ -1,0 +1,186 @@
+/**
+ * Fingerprints: every call yields a list of measures, and a repeat must change
+ * the real resource, not its spelling, to escape all of them. Decoys are dropped
+ * first; the order of emission is part of the contract (it breaks ties).
+ */
+import { actOf } from './act/index.js';
+import type { BreakerConfig } from '../config/config.js';
+import { canonical, decoysOf, withoutDecoys } from './canonical.js';
+import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
+import { safeMember } from '../host/member.js';
+import { recentPer } from './recent.js';
+import { tokenize } from './tokenize.js';
+import { extractUrls, isLocalHost, normUrl, type NormalizedUrl } from './url.js';
+
+export interface Fingerprinted {
+  /** Distinct fingerprints in emission order, `exact:` first. */
+  readonly fps: string[];
+  /** Whether the call targets only local hosts (and that policy did not already relax it). */
+  readonly local: boolean;
+}
+
+type FingerprintConfig = Pick<BreakerConfig, 'ignoreArgs' | 'hostAliases' | 'localHosts' | 'includeLocal' | 'limits'>;
+
+// Exported for the tests' generators, which draw tool names and verbs from them.
+export const SHELLS: ReadonlySet<string> = new Set(['bash', 'pwsh', 'shell']);
+export const HTTP_VERBS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'httpie']);
+export const URL_TOOL = /fetch|search|browse|web_/i;
+/**
+ * Distinct URLs of one shell command that get target fingerprints. Each adds up
+ * to three keys to the window and a WHATWG parse, so a command listing 20,000
+ * URLs would stall the guard and hold tens of MB per agent (P5, P6); a real
+ * command names a handful. Beyond this, `exact:` and `cmd:` still see it all.
+ */
+export const URL_LIMIT = 64;
+/**
+ * The preference order when several measures tie: the most actionable first.
+ * `act:` follows `cmd:`: when both count the same calls, `cmd:` quotes the
+ * command closer to how the model wrote it.
+ */
+export const RANKED: readonly string[] = ['host', 'net', 'site', 'sink', 'cmd', 'act', 'exact'];
+
+/** Shell tools are matched by exact, case-sensitive name. */
+export function isShell(name: string): boolean {
+  return SHELLS.has(name);
+}
+
+/** The measure a fingerprint belongs to: the text before its first `:`. */
+export function measureOf(fp: string): string {
+  const colon = fp.indexOf(':');
+  return colon < 0 ? fp : fp.slice(0, colon);
+}
+
+/** Tie-break rank: host < net < site < sink < cmd < act < exact < anything else. */
+export function measureRank(fp: string): number {
+  const rank = RANKED.indexOf(measureOf(fp));
+  return rank < 0 ? RANKED.length : rank;
+}
+
+/**
+ * The cap of a fingerprint: a full-fingerprint key (`verb:curl`) wins, else its
+ * measure's entry; absent or `null` means uncapped (`Infinity`), invisible to both tracks.
+ */
+export function limitFor(fp: string, limits: Readonly<Record<string, number | null>>): number {
+  if (Object.hasOwn(limits, fp)) return limits[fp] ?? Number.POSITIVE_INFINITY;
+  const measure = measureOf(fp);
+  return Object.hasOwn(limits, measure) ? (limits[measure] ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Whether any cap of a measure is set (`limits.act`, or a full key such as
+ * `limits['act:make test']`). An opt-in measure with none is not computed at all.
+ */
+export function isMeasured(measure: string, limits: Readonly<Record<string, number | null>>): boolean {
+  const cap = Object.hasOwn(limits, measure) ? limits[measure] : undefined;
+  if (cap !== null && cap !== undefined) return true;
+  const prefix = `${measure}:`;
+  for (const key in limits) {
+    if (key.startsWith(prefix) && limits[key] !== null && limits[key] !== undefined) return true;
+  }
+  return false;
+}
+
+/** What a call's target adds after `exact:`: its fingerprints in emission order, and whether it is purely local. */
+interface TargetReading {
+  readonly fps: readonly string[];
+  readonly local: boolean;
+}
+
+const actMeasured = new WeakMap<object, boolean>();
+
+/** `isMeasured('act', limits)`, once per `limits` table. */
+function isActMeasured(limits: FingerprintConfig['limits']): boolean {
+  let measured = actMeasured.get(limits);
+  if (measured === undefined) actMeasured.set(limits, (measured = isMeasured('act', limits)));
+  return measured;
+}
+
+const NOTHING: TargetReading = Object.freeze({ fps: Object.freeze([]), local: false });
+
+function addTarget(fps: Set<string>, url: NormalizedUrl, includeLocal: boolean): void {
+  fps.add(`net:${url.href}`);
+  fps.add(`site:${url.site}`);
+  if (includeLocal || !isLocalHost(url.host)) fps.add(`host:${url.host}`);
+}
+
+/** A shell command's verb, command, action, target and sink fingerprints. */
+function readShell(name: string, command: string, cfg: FingerprintConfig): TargetReading {
+  const fps = new Set<string>();
+  const urls: NormalizedUrl[] = [];
+  for (const spelled of extractUrls(command).slice(0, URL_LIMIT)) {
+    const url = normUrl(spelled, cfg.hostAliases);
+    if (url !== null) urls.push(url);
+  }
+  const local = urls.length > 0 && urls.every((url) => isLocalHost(url.host));
+  // localHosts: allow relaxes a purely local call to its action identity (exact:, cmd:).
+  const relaxed = local && cfg.localHosts === 'allow';
+  // One split serves the three readers: on a 10 MB command it is most of the cost.
+  const words = tokenize(command);
+  const verb = firstVerb(words);
+  if (verb !== '' && !relaxed) {
+    fps.add(`verb:${verb}`);
+    if (HTTP_VERBS.has(verb)) fps.add('family:http-fetch');
+  }
+  const stripped = stripVolatileFlags(words);
+  if (verb !== '' && stripped !== '') fps.add(`cmd:${verb}:${stripped}`);
+  // Opt-in (off by default, so the reference's fingerprints are untouched); like cmd:, kept when relaxed.
+  if (isActMeasured(cfg.limits)) {
+    const action = actOf(command, name === 'pwsh' ? 'pwsh' : 'posix');
+    if (action !== '') fps.add(`act:${action}`);
+  }
+  if (!relaxed) for (const url of urls) addTarget(fps, url, cfg.includeLocal);
+  const sink = extractSink(words);
+  if (sink !== null && !isGenericSink(sink) && !relaxed) fps.add(`sink:${sink}`);
+  return { fps: [...fps], local: local && cfg.localHosts !== 'allow' };
+}
+
+/** A fetch, search or browse tool's target fingerprints; `null` when its URL does not parse. */
+function readUrl(raw: string, cfg: FingerprintConfig): TargetReading | null {
+  const url = normUrl(raw, cfg.hostAliases);
+  if (url === null) return null;
+  const local = isLocalHost(url.host);
+  if (local && cfg.localHosts === 'allow') return { fps: [], local: false };
+  const fps = new Set<string>();
+  addTarget(fps, url, cfg.includeLocal);
+  fps.add('family:http-fetch');
+  return { fps: [...fps], local };
+}
+
+/**
+ * Each tool's decoy names, listed once per `ignoreArgs` table (a resolved
+ * configuration is never changed): those of `*` for a tool the table does not
+ * name, so a model inventing tool names adds nothing.
+ */
+const decoyTables = new WeakMap<object, { readonly star: ReadonlySet<string>; readonly named: ReadonlyMap<string, ReadonlySet<string>> }>();
+
+function decoysFor(name: string, ignoreArgs: FingerprintConfig['ignoreArgs']): ReadonlySet<string> {
+  let table = decoyTables.get(ignoreArgs);
+  if (table === undefined) {
+    const named = new Map<string, ReadonlySet<string>>();
+    for (const key of Object.getOwnPropertyNames(ignoreArgs)) named.set(key, decoysOf(key, ignoreArgs));
+    decoyTables.set(ignoreArgs, (table = { star: decoysOf('*', ignoreArgs), named }));
+  }
+  return table.named.get(name) ?? table.star;
+}
+
+/** The target readings of the last few commands and URLs, per configuration: a loop reads the same text again. */
+const shellReadings = recentPer<TargetReading>();
+const urlReadings = recentPer<TargetReading>();
+
+/** Every fingerprint of one call (§2.3 of the contract), `exact:` first, with `act:` after `cmd:` when it is measured. */
+export function fingerprints(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig): Fingerprinted {
+  const { name, args } = call;
+  const exact = `exact:${name}:${canonical(withoutDecoys(args, decoysFor(name, cfg.ignoreArgs)))}`;
+  let target = NOTHING;
+  if (isShell(name)) {
+    const raw = safeMember(args, 'command');
+    const command = typeof raw === 'string' ? raw : '';
+    // Only pwsh reads differently (its act: dialect), so the other shells share readings.
+    target = shellReadings(cfg).get(name === 'pwsh' ? `p${command}` : `s${command}`, () => readShell(name, command, cfg));
+  } else if (URL_TOOL.test(name)) {
+    const raw = safeMember(args, 'url') ?? safeMember(args, 'href') ?? safeMember(args, 'uri') ?? '';
+    // File tools and everything else: identified by exact: alone, which sees position.
+    if (typeof raw === 'string') target = urlReadings(cfg).get(raw, () => readUrl(raw, cfg) ?? NOTHING);
+  }
+  return { fps: [exact, ...target.fps], local: target.local };
+}

@@ -1,0 +1,48 @@
+/**
+ * The last few readings of one kind, by the text they were read from. A loop
+ * is the same command or URL again, so reading it again is the commonest work
+ * the guard does; a reading depends only on its text and a resolved
+ * configuration, which never changes, so it can be handed back as it was.
+ *
+ * Bounded twice over: at most `RECENT_LIMIT` texts per configuration, the least
+ * recently read going first, and only texts up to `RECENT_TEXT_LIMIT`
+ * characters, so a huge command is never held (P6).
+ */
+
+export const RECENT_LIMIT = 16;
+export const RECENT_TEXT_LIMIT = 1024;
+
+export interface Recent<T> {
+  /** The reading of `text`, from memory or made by `read` now. */
+  get(text: string, read: () => T): T;
+}
+
+export function createRecent<T>(): Recent<T> {
+  const held = new Map<string, T>();
+  return {
+    get(text, read) {
+      if (text.length > RECENT_TEXT_LIMIT) return read();
+      const known = held.get(text);
+      if (known !== undefined) {
+        // Most recently read goes last: a Map iterates in insertion order.
+        held.delete(text);
+        held.set(text, known);
+        return known;
+      }
+      const made = read();
+      held.set(text, made);
+      if (held.size > RECENT_LIMIT) held.delete(held.keys().next().value as string);
+      return made;
+    },
+  };
+}
+
+/** One `Recent` per configuration object, made on first use and gone with it. */
+export function recentPer<T>(): (owner: object) => Recent<T> {
+  const books = new WeakMap<object, Recent<T>>();
+  return (owner) => {
+    let book = books.get(owner);
+    if (book === undefined) books.set(owner, (book = createRecent<T>()));
+    return book;
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The failure track: a measure whose calls keep failing. Each settled call
+ * extends the streak of its enabled, unexempt measures when it failed and
+ * clears it when it did not; at `failWarnAt` failures in a row the model is
+ * told to fix the cause, and at `failLimit` the next call carrying the
+ * measure meets the gate. Streaks are kept even while both stages are off, so
+ * that a limit set mid-turn sees the failures before it.
+ */
+import type { BreakerConfig } from '../config/config.js';
+import type { Agent, Notice } from '../host/types.js';
+import { own } from '../host/own.js';
+import { classifyFailure, describeFailure, type Failure } from '../read/failure.js';
+import { isShell } from '../read/fingerprint.js';
+import { isEnabled, type Mark } from '../read/mark.js';
+import { defang, type HitWords } from '../text/message.js';
+import { createNotice, failureSummary } from '../text/notice.js';
+import { keep } from './book.js';
+import { NO_HITS, type GateHit, type Judgement, type Measured, type Shared, type Track, type TrackModule } from './track.js';
+
+export interface Streak {
+  readonly count: number;
+  /** The last failure recorded for the measure; the denial describes it. */
+  readonly failure: Failure;
+}
+
+/** Per agent, the failure streak of each measure, at most `BOOK_LIMIT` of them. */
+export interface StreakBook {
+  streak(agent: Agent, key: string): Streak | undefined;
+  /** A settled outcome: a failure extends each key's streak, a success clears it. Returns the new streaks. */
+  settle(agent: Agent, keys: readonly string[], failure: Failure | null): number[];
+  reset(agent: Agent): void;
+}
+
+export function createStreakBook(): StreakBook {
+  const books = new WeakMap<Agent, Map<string, Streak>>();
+  return {
+    streak: (agent, key) => books.get(agent)?.get(key),
+    settle(agent, keys, failure) {
+      let book = books.get(agent);
+      if (book === undefined) books.set(agent, (book = new Map()));
+      const streaks = book;
+      return keys.map((key) => {
+        if (failure === null) {
+          streaks.delete(key);
+          return 0;
+        }
+        const count = (streaks.get(key)?.count ?? 0) + 1;
+        keep(streaks, own(key), { count, failure: { reason: failure.reason, detail: own(failure.detail) } });
+        return count;
+      });
+    },
+    reset: (agent) => void books.delete(agent),
+  };
+}
+
+/** Failure stage 1: the target keeps failing; fix the cause rather than re-run. */
+export function failWarnMessage(quote: string, streak: number, failure: Failure | null): string {
+  return (
+    `CONVERGENCE_CHECK: ${defang(quote)} has failed ${streak} times in a row (${describeFailure(failure)}). ` +
+    'Running it again will not change that. Read the error, check that the target exists and is spelled right, and fix the cause before retrying.'
+  );
+}
+
+const words: HitWords = {
+  track: 'failure',
+  listed: 1,
+  heading: 'Failure track:',
+  why: (hit) => `it failed ${hit.count} times in a row (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 ${hit.count} consecutive failures (${hit.detail})`,
+  asking: (hit) => `retries an action that has failed ${hit.count} times in a row (the limit is ${hit.cap})`,
+  detail: (hit) => `${defang(hit.quote)}, ${hit.count} failures in a row (${hit.detail})`,
+  note: 'Only calls that carry the failing measure are blocked: a different call (reading the error log, searching the code, another endpoint) will run.',
+};
+
+/** The measures whose streak has reached the limit. */
+function failureHits(streaks: StreakBook, call: Measured): Judgement {
+  const limit = call.policy.cfg.failLimit;
+  if (limit === null) return NO_HITS;
+  let hits: GateHit[] | null = null;
+  for (const mark of call.marks) {
+    if (!isEnabled(mark)) continue;
+    const streak = streaks.streak(call.agent, mark.key);
+    if (streak !== undefined && streak.count >= limit) {
+      (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: streak.count, cap: limit, detail: describeFailure(streak.failure) });
+    }
+  }
+  return hits === null ? NO_HITS : { hits };
+}
+
+/** Of the measures whose streak reached `failWarnAt` just now, the one to warn about: the more actionable first. */
+function warned(counted: readonly Mark[], streaks: readonly number[], at: number): Mark | null {
+  let best: Mark | null = null;
+  for (let index = 0; index < counted.length; index += 1) {
+    const mark = counted[index] as Mark;
+    if (streaks[index] === at && (best === null || mark.rank < best.rank)) best = mark;
+  }
+  return best;
+}
+
+function settle(shared: Shared, streaks: StreakBook, call: Measured, result: unknown): Notice | null {
+  const { agent, marks, policy: { cfg } } = call;
+  const failure = classifyFailure(result, { shell: isShell(call.name), ...(call.command === undefined ? {} : { command: call.command }) });
+  const counted = marks.filter((mark) => isEnabled(mark) && !shared.isExempt(agent, mark.key));
+  const counts = streaks.settle(agent, counted.map((mark) => mark.key), failure);
+  if (failure === null || cfg.failWarnAt === null) return null;
+  const top = warned(counted, counts, cfg.failWarnAt);
+  if (top === null) return null;
+  return createNotice(failWarnMessage(top.quote, cfg.failWarnAt, failure), failureSummary(top.label, cfg.failWarnAt));
+}
+
+export const failureTrack: TrackModule = {
+  words,
+  // Always on: streaks are kept with both stages off, for a limit set later in the turn.
+  isOn: (_cfg: BreakerConfig) => true,
+  create(shared): Track {
+    const streaks = createStreakBook();
+    return {
+      judge: (call) => failureHits(streaks, call),
+      learn: (call, result) => settle(shared, streaks, call, result),
+      clear: (agent) => streaks.reset(agent),
+    };
+  },
+};

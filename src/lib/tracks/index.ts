@@ -1,0 +1,18 @@
+/**
+ * The tracks of the tool-call breaker, in gate order: a call's hits are listed,
+ * and its notices delivered, in this order (failure first, the more
+ * actionable; then repeats; then a cycle). Adding a track is one file that
+ * exports a `TrackModule` and one line here.
+ *
+ * The duplicated-context track (duplicate-text.ts) is not among them: it reads
+ * the messages `agent/pre-step` claims, not tool calls, and index.ts wires it.
+ */
+import { failureTrack } from './failure.js';
+import { occurrenceTrack } from './occurrence.js';
+import { sequenceTrack } from './sequence.js';
+import type { TrackModule } from './track.js';
+
+export const TRACKS: readonly TrackModule[] = [failureTrack, occurrenceTrack, sequenceTrack];
+
+/** The heading of each track's details in an ask, by track name (`tracksIn` in tools/lib/replay.ts reads them). */
+export const ASK_TRACK_HEADINGS: Readonly<Record<string, string>> = Object.fromEntries(TRACKS.map((track) => [track.words.track, track.words.heading]));

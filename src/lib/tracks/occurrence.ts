@@ -1,0 +1,122 @@
+/**
+ * The occurrence track (the repeat track of the texts): how often each measure
+ * of a call has come up in the agent's window. Stages fire on exact equality
+ * with their threshold, the count including the current call, so each fires
+ * once per crossing: `warnAt` nudges, `summarizeAt` asks for a written summary,
+ * and a measure's cap sends the call to the gate. With `progress: results`, a
+ * repeat hit on an action measure whose recent results differ is held back:
+ * a poll making progress (progress.ts keeps the digests).
+ */
+import type { Notice } from '../host/types.js';
+import { isEnabled, type Mark } from '../read/mark.js';
+import { defang, type HitWords } from '../text/message.js';
+import { createNotice, occurrenceSummary } from '../text/notice.js';
+import { createProgressBook, isActionKey, resultDigest, type ProgressBook } from './progress.js';
+import { NO_HITS, type GateHit, type Judgement, type Measured, type Shared, type TrackModule } from './track.js';
+
+/** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+const words: HitWords = {
+  track: 'repeat',
+  listed: 0,
+  heading: 'Repeat track:',
+  why: (hit) => `repeated ${hit.count} times (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} ${hit.count}/${hit.cap}`,
+  asking: (hit) => `would repeat the same action for the ${ordinal(hit.count)} time among the agent's recent calls (the limit is ${hit.cap})`,
+  detail: (hit) => `${defang(hit.quote)} ${hit.count}/${hit.cap}`,
+  note: null,
+};
+
+/** Occurrence stage 1: a nudge, demanding nothing. */
+export function warnMessage(quote: string, count: number): string {
+  return (
+    `CONVERGENCE_CHECK: ${defang(quote)} has come up ${count} times in your recent calls this turn. ` +
+    'Nothing is blocked. Before the next call, ask whether a different route would reach the answer sooner.'
+  );
+}
+
+/** Occurrence stage 2: the model writes down where it stands before going on. */
+export function summarizeMessage(quote: string, count: number): string {
+  return [
+    `CONVERGENCE_CHECK: ${defang(quote)} has come up ${count} times in your recent calls this turn. Before your next call, write down:`,
+    '1. what you have established, and how you know it;',
+    '2. what you assumed without checking;',
+    '3. what failed, and why;',
+    '4. at least two approaches you have not tried yet.',
+    'If you are working through items in batches, take more of them in each call so that fewer calls are needed.',
+  ].join('\n');
+}
+
+export interface Stage {
+  readonly mark: Mark;
+  readonly count: number;
+  /** 1: warn; 2: demand a summary. */
+  readonly level: 1 | 2;
+}
+
+/**
+ * The stage an allowed call earns, before it is committed: the strongest stage,
+ * then the higher count, then the more actionable measure. Exempt measures are
+ * skipped: an approved exemption cannot escalate again this turn (P2).
+ */
+export function occurrenceStage(shared: Shared, call: Measured): Stage | null {
+  const { warnAt, summarizeAt } = call.policy.cfg;
+  let best: Stage | null = null;
+  for (const mark of call.marks) {
+    if (!isEnabled(mark) || shared.isExempt(call.agent, mark.key)) continue;
+    const count = shared.count(call.agent, mark.key) + 1;
+    const level = count === summarizeAt ? 2 : count === warnAt ? 1 : 0;
+    if (level === 0) continue;
+    if (best === null || level > best.level || (level === best.level && (count > best.count || (count === best.count && mark.rank < best.mark.rank)))) {
+      best = { mark, count, level };
+    }
+  }
+  return best;
+}
+
+function advise(shared: Shared, call: Measured): Notice | null {
+  const stage = occurrenceStage(shared, call);
+  if (stage === null) return null;
+  const text = stage.level === 2 ? summarizeMessage(stage.mark.quote, stage.count) : warnMessage(stage.mark.quote, stage.count);
+  return createNotice(text, occurrenceSummary(stage.mark.label, stage.count));
+}
+
+/** Each measure at or past its cap, unless a poll's results are still changing. */
+function repeatHits(shared: Shared, progress: ProgressBook | null, call: Measured): Judgement {
+  const { agent, marks } = call;
+  const holding = progress !== null && call.policy.cfg.progress === 'results';
+  let hits: GateHit[] | null = null;
+  for (const mark of marks) {
+    const count = shared.count(agent, mark.key) + 1;
+    if (count >= mark.cap && !(holding && progress.varied(agent, mark.key))) {
+      (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count, cap: mark.cap, detail: '' });
+    }
+  }
+  return hits === null ? NO_HITS : { hits };
+}
+
+export const occurrenceTrack: TrackModule = {
+  words,
+  isOn: () => true,
+  create(shared, initial) {
+    // The results' digests, kept only once a policy asks for `progress: results`.
+    let progress: ProgressBook | null = null;
+    return {
+      judge: (call) => repeatHits(shared, progress, call),
+      advise: (call) => advise(shared, call),
+      learn(call, result) {
+        const { cfg } = call.policy;
+        if (cfg.progress !== 'results') return null;
+        const actions = call.marks.filter((mark) => isEnabled(mark) && isActionKey(mark.key)).map((mark) => mark.key);
+        (progress ??= createProgressBook(initial.window)).record(call.agent, actions, resultDigest(result, call.name, cfg.ignoreArgs), cfg.window);
+        return null;
+      },
+      clear: (agent) => progress?.reset(agent),
+    };
+  },
+};

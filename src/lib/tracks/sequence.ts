@@ -1,0 +1,127 @@
+/**
+ * The sequence track (opt-in, `sequence`): a cycle of different calls that
+ * comes round back to back (grep → curl → read → bash, again and again), each
+ * call too rare in the window for the occurrence stages. At `count`
+ * repetitions the model is told once per crossing; past `limit` the call that
+ * would go round again meets the gate, under the cycle's own key (cycles.ts),
+ * which has no slot in the window. Every attempt joins the history, denied or
+ * not: a denied call is the model going round all the same.
+ */
+import type { Notice } from '../host/types.js';
+import { firstVerb } from '../read/command.js';
+import { defang, preview, type HitWords } from '../text/message.js';
+import { createNotice, cycleSummary } from '../text/notice.js';
+import { createSequenceBook, cycleKey, findCycle, type Cycle, type SequenceBook, type Step } from './cycles.js';
+import type { Judgement, Measured, Shared, Track, TrackModule } from './track.js';
+
+/** Longest one call is quoted inside a cycle; a cycle of four stays readable on a line or two. */
+const STEP_CHARS = 60;
+
+/** How the track names a call: a shell command by itself, any other call by its fingerprint. */
+function stepOf(call: Measured, exact: string): Step {
+  const key = (call.marks[0] as { key: string }).key;
+  // The history keeps these for `window` calls: a model-chosen tool name is cut like a quote.
+  const tool = call.name.slice(0, STEP_CHARS);
+  const { command } = call;
+  if (command !== undefined) {
+    // The verb is at the head; a huge command is not split twice for a summary label.
+    return { key, quote: preview(command, STEP_CHARS), brief: firstVerb(command.slice(0, 512)).slice(0, STEP_CHARS) || tool };
+  }
+  return { key, quote: preview(exact.slice('exact:'.length), STEP_CHARS), brief: tool };
+}
+
+/** A cycle the current call continues, at or past the advisory, with what messages and the gate need. */
+interface Continued {
+  readonly cycle: Cycle;
+  readonly key: string;
+  /** The cycle's calls in the order the run began with them, joined by arrows: what the advisory names. */
+  readonly quote: string;
+  /** The same cycle from the current call on: what a denial names, the stopped call first. */
+  readonly next: string;
+  readonly briefs: readonly string[];
+}
+
+interface CycleJudgement extends Judgement {
+  readonly continued: Continued | null;
+}
+
+/** Sequence advisory: a cycle of different calls has come round `repetitions` times in a row. */
+export function cycleMessage(quote: string, period: number, repetitions: number, limit: number | null): string {
+  const gate = limit === null ? 'Nothing is blocked.' : `Nothing is blocked yet; after ${limit} repetitions, the next call that continues the cycle meets the gate.`;
+  return [
+    `CONVERGENCE_CHECK: your recent calls are one cycle of ${period} different calls, repeated ${repetitions} times back to back this turn:`,
+    defang(quote),
+    `${gate} Going round again is unlikely to find anything new. Write down what the cycle was meant to find out, then take a different route or answer with what you have.`,
+  ].join('\n');
+}
+
+const words: HitWords = {
+  track: 'sequence',
+  listed: 2,
+  heading: 'Sequence track:',
+  why: (hit) => `a cycle of calls repeated ${hit.count} times (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 a cycle repeated ${hit.count} times back to back (limit ${hit.cap})`,
+  asking: (hit) => `would go round a cycle of calls that has already come round ${hit.count} times (the limit is ${hit.cap})`,
+  detail: (hit) => `${defang(hit.quote)}, ${hit.count} times round (limit ${hit.cap})`,
+  note: 'Only the call that would go round the cycle again is blocked: a call that breaks the cycle will run.',
+};
+
+/** The cycle the call continues, once it has come round `sequence.count` times; else `null`. */
+function continued(book: SequenceBook, call: Measured, step: Step): Continued | null {
+  const { sequence } = call.policy.cfg;
+  if (sequence === null) return null;
+  const keys = book.keys(call.agent);
+  const cycle = findCycle(keys, step.key, sequence.length);
+  if (cycle === null || cycle.run < sequence.count * cycle.period) return null;
+  const steps: Step[] = [];
+  for (let at = cycle.start; at < cycle.start + cycle.period; at += 1) {
+    const found = book.step(call.agent, at);
+    if (found !== undefined) steps.push(found);
+  }
+  // The current call, index `keys.length` of the run, holds this place in the period.
+  const at = (keys.length - cycle.start) % cycle.period;
+  return {
+    cycle,
+    key: cycleKey(steps.map((found) => found.key)),
+    quote: steps.map((found) => found.quote).join(' \u2192 '),
+    next: [...steps.slice(at), ...steps.slice(0, at)].map((found) => found.quote).join(' \u2192 '),
+    briefs: steps.map((found) => found.brief),
+  };
+}
+
+/** The cycle's hit once the call would go round past the limit. */
+function judge(book: SequenceBook, call: Measured, step: Step | undefined): CycleJudgement {
+  const cont = step === undefined ? null : continued(book, call, step);
+  const limit = call.policy.cfg.sequence?.limit ?? null;
+  if (cont === null || limit === null || cont.cycle.run <= limit * cont.cycle.period) return { hits: [], continued: cont };
+  const done = Math.floor((cont.cycle.run - 1) / cont.cycle.period);
+  return { hits: [{ key: cont.key, words, quote: cont.next, count: done, cap: limit, detail: '' }], continued: cont };
+}
+
+/** One notice per crossing: the run passes `count` periods exactly once until the cycle breaks. */
+function advise(shared: Shared, call: Measured, cont: Continued | null): Notice | null {
+  const { sequence } = call.policy.cfg;
+  if (sequence === null || cont === null || cont.cycle.run !== sequence.count * cont.cycle.period || shared.isExempt(call.agent, cont.key)) return null;
+  const text = cycleMessage(cont.quote, cont.cycle.period, sequence.count, sequence.limit);
+  return createNotice(text, cycleSummary(cont.briefs, sequence.count));
+}
+
+export const sequenceTrack: TrackModule = {
+  words,
+  isOn: (cfg) => cfg.sequence !== null,
+  create(shared, initial): Track<CycleJudgement> {
+    const book = createSequenceBook(initial.window);
+    // Each call's step, made while its full fingerprints are at hand.
+    const steps = new WeakMap<Measured, Step>();
+    return {
+      read: (call, fps) => void steps.set(call, stepOf(call, fps[0] as string)),
+      judge: (call) => judge(book, call, steps.get(call)),
+      attempted(call) {
+        const step = steps.get(call);
+        if (step !== undefined) book.record(call.agent, step, call.policy.cfg.window);
+      },
+      advise: (call, judged) => advise(shared, call, judged.continued),
+      clear: (agent) => book.reset(agent),
+    };
+  },
+};

@@ -1,0 +1,104 @@
+/**
+ * One agent's turn as the breaker keeps it, in a WeakMap keyed by the agent
+ * object: one agent's loop never trips another's, and the state goes when the
+ * agent does. The window holds the keys of the last `window` committed calls
+ * (identity keys, P6); the exemption and refusal books hold at most
+ * `BOOK_LIMIT` keys each. Tracks read counts and exemptions (`Shared`); only
+ * the breaker writes.
+ */
+import type { Agent } from '../host/types.js';
+import { own } from '../host/own.js';
+import { add } from './book.js';
+import type { Shared } from './track.js';
+
+/** One key's occurrences in the window; `key` is the stored copy, shared by every call that spent it. */
+interface Entry {
+  readonly key: string;
+  count: number;
+  /** The commit that last counted it: a key listed twice by one call counts once (P4). */
+  stamp: number;
+}
+
+interface Turn {
+  /** Committed calls, oldest first: each the entries of the keys it spent. */
+  readonly calls: Entry[][];
+  /** Occurrences per key across `calls`, kept in step with it. */
+  readonly tally: Map<string, Entry>;
+  readonly exempt: Set<string>;
+  readonly refused: Set<string>;
+  /** Head of the last settled result of a call that ran. */
+  lastResult: string;
+}
+
+export interface Turns extends Shared {
+  /**
+   * Records one call's keys (exempt ones are dropped; nothing left, no slot taken).
+   * `window` is the agent's own when settings changed mid-turn; the oldest calls beyond it go.
+   */
+  commit(agent: Agent, keys: readonly string[], window?: number): void;
+  exempt(agent: Agent, keys: readonly string[]): void;
+  /** The keys the agent holds an exemption for, oldest approval first. */
+  exempted(agent: Agent): readonly string[];
+  isRefused(agent: Agent, key: string): boolean;
+  refuse(agent: Agent, keys: readonly string[]): void;
+  lastResult(agent: Agent): string;
+  setLastResult(agent: Agent, text: string): void;
+  /** A human message: the window, exemptions and refusals all go. */
+  reset(agent: Agent): void;
+}
+
+let commits = 0;
+
+function commitKeys(turn: Turn, keys: readonly string[], window: number): void {
+  const stamp = (commits += 1);
+  const record: Entry[] = [];
+  for (const key of keys) {
+    if (turn.exempt.has(key)) continue;
+    let entry = turn.tally.get(key);
+    if (entry === undefined) {
+      // A new key is copied once: cut from a huge fingerprint, it would keep it alive (P6).
+      entry = { key: own(key), count: 0, stamp: 0 };
+      turn.tally.set(entry.key, entry);
+    }
+    if (entry.stamp === stamp) continue;
+    entry.stamp = stamp;
+    entry.count += 1;
+    record.push(entry);
+  }
+  if (record.length === 0) return;
+  turn.calls.push(record);
+  while (turn.calls.length > window) {
+    for (const entry of turn.calls.shift() ?? []) {
+      entry.count -= 1;
+      if (entry.count === 0) turn.tally.delete(entry.key);
+    }
+  }
+}
+
+function addAll(book: Set<string>, keys: readonly string[]): void {
+  for (const key of keys) add(book, own(key));
+}
+
+export function createTurns(fixedWindow: number): Turns {
+  const turns = new WeakMap<Agent, Turn>();
+  const turnOf = (agent: Agent): Turn => {
+    let found = turns.get(agent);
+    if (found === undefined) {
+      found = { calls: [], tally: new Map(), exempt: new Set(), refused: new Set(), lastResult: '' };
+      turns.set(agent, found);
+    }
+    return found;
+  };
+  return {
+    count: (agent, key) => turns.get(agent)?.tally.get(key)?.count ?? 0,
+    commit: (agent, keys, window = fixedWindow) => commitKeys(turnOf(agent), keys, window),
+    isExempt: (agent, key) => turns.get(agent)?.exempt.has(key) ?? false,
+    exempt: (agent, keys) => addAll(turnOf(agent).exempt, keys),
+    exempted: (agent) => [...(turns.get(agent)?.exempt ?? [])],
+    isRefused: (agent, key) => turns.get(agent)?.refused.has(key) ?? false,
+    refuse: (agent, keys) => addAll(turnOf(agent).refused, keys),
+    lastResult: (agent) => turns.get(agent)?.lastResult ?? '',
+    setLastResult: (agent, text) => void (turnOf(agent).lastResult = own(text)),
+    reset: (agent) => void turns.delete(agent),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The URL reader's fast paths (plainUrl, the query split, siteOf's slice) must
+ * read exactly what the slow paths read: WHATWG `new URL`, `URLSearchParams`
+ * and the label split. Thousands of seeded URL-like strings, built from the
+ * characters where the two could part (case, dots, digits, `%`, `+`, `@`,
+ * `:`, backslashes, `xn--`, hex and numeric labels), are read both ways.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { normUrl, plainUrl, siteOf } from '../../src/lib/read/url.js';
+import { createRecent, RECENT_LIMIT, RECENT_TEXT_LIMIT } from '../../src/lib/read/recent.js';
+
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const HOST_PARTS = ['example', 'EXAMPLE', 'a', 'b-c', '-x', 'x-', 'xn--bcher-kva', 'XN--a', '0x1f', '0X', '09', '1', '255', 'www', 'api', '', 'ä', 'a_b', 'a%41', 'a b', 'localhost'];
+const PATH_PARTS = ['', '/', '/a', '/A/b', '/./x', '/../y', '/%7e', '/a b', '/x:y', '/@z', "/q'", '/"', '/\\w', '/~u', '/é', '/a.', '/..', '/.', '//', '/a+b'];
+const QUERY_PARTS = ['', '?', '?a=1', '?a=1&b=2', '?utm_source=x&q=1', '?a', '?&&a=&', '?a=b=c', '?x=%20', '?x=+', "?'", '?a=1#f', '#frag', '?é=1', '?a b', '?%zz'];
+const SCHEMES = ['https://', 'http://', 'HTTP://', 'ftp://', 'https:/', ''];
+
+function pick<T>(random: () => number, from: readonly T[]): T {
+  return from[Math.floor(random() * from.length)] as T;
+}
+
+const PLAIN_HOSTS = ['example', 'EXAMPLE', 'api', 'b-c', 'x1', 'www', 'co', 'uk'];
+const PLAIN_PATHS = ['', '/', '/a', '/A/b', '/x:y', '/@z', '/~u', '/a.', '/a+b', '/a/b/c/', '/v1/items;x=1'];
+const PLAIN_QUERIES = ['', '?', '?a=1', '?a=1&b=2', '?utm_source=x&q=1', '?a', '?&&a=&', '?a=b=c', '?a=1#f', '#frag', '?q=a/b?c'];
+
+function urlLike(random: () => number): string {
+  // Half the texts are spelled as the fast path expects, so it is taken often enough to prove something.
+  if (random() < 0.5) {
+    const labels = Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(random, PLAIN_HOSTS));
+    return `${random() < 0.5 ? 'https://' : 'http://'}${labels.join('.')}${random() < 0.1 ? '.' : ''}${pick(random, PLAIN_PATHS)}${pick(random, PLAIN_QUERIES)}`;
+  }
+  const labels = Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(random, HOST_PARTS));
+  const tail = random() < 0.1 ? '.' : random() < 0.05 ? ':8080' : random() < 0.05 ? '@evil' : '';
+  return `${pick(random, SCHEMES)}${labels.join('.')}${tail}${pick(random, PATH_PARTS)}${pick(random, QUERY_PARTS)}`;
+}
+
+test('plainUrl reads the hostname, path and query new URL reads, or hands the text over', () => {
+  const random = prng(20261130);
+  let taken = 0;
+  for (let i = 0; i < 20_000; i += 1) {
+    const text = urlLike(random);
+    const fast = plainUrl(text);
+    if (fast === null) continue;
+    taken += 1;
+    const slow = new URL(text);
+    assert.deepEqual({ hostname: fast.hostname, pathname: fast.pathname, search: fast.search }, { hostname: slow.hostname, pathname: slow.pathname, search: slow.search }, text);
+  }
+  // The fast path must actually be taken, or the comparison proves nothing.
+  assert.ok(taken > 2_000, `fast path taken ${taken} times`);
+});
+
+test('normUrl gives the same identity whichever path reads the URL', () => {
+  const random = prng(7);
+  for (let i = 0; i < 5_000; i += 1) {
+    const text = urlLike(random);
+    // A space before the scheme makes plainUrl hand over (the text is trimmed first, so the reading is the same).
+    const viaParser = normUrl(` ${text.replace(/^https:\/\//, 'HTTPS://').replace(/^http:\/\//, 'HTTP://')}`);
+    assert.deepEqual(normUrl(text), viaParser, text);
+  }
+});
+
+test("siteOf's slice gives the last two non-empty labels, as the label split does", () => {
+  const random = prng(11);
+  const split = (host: string): string => {
+    const labels = host.split('.').filter((label) => label.length > 0);
+    return labels.length <= 2 ? host : labels.slice(-2).join('.');
+  };
+  for (let i = 0; i < 20_000; i += 1) {
+    const host = Array.from({ length: Math.floor(random() * 5) }, () => pick(random, ['a', 'bb', '', 'c-d', '1', 'x'])).join('.');
+    if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) continue;
+    assert.equal(siteOf(host), split(host), JSON.stringify(host));
+  }
+});
+
+test('the recent readings hold at most RECENT_LIMIT texts, the least recently read going first, and never a long text', () => {
+  const recent = createRecent<number>();
+  let reads = 0;
+  const read = (): number => (reads += 1);
+  for (let i = 0; i < RECENT_LIMIT; i += 1) recent.get(`t${i}`, read);
+  assert.equal(reads, RECENT_LIMIT);
+  recent.get('t0', read); // t0 is now the most recent
+  assert.equal(reads, RECENT_LIMIT, 'a held text is not read again');
+  recent.get('new', read); // pushes out t1, the least recently read
+  assert.equal(recent.get('t0', read), 1, 't0 kept its reading');
+  const before = reads;
+  recent.get('t1', read);
+  assert.equal(reads, before + 1, 't1 was let go and is read again');
+  const long = 'x'.repeat(RECENT_TEXT_LIMIT + 1);
+  recent.get(long, read);
+  recent.get(long, read);
+  assert.equal(reads, before + 3, 'a long text is read every time, never held');
+});
