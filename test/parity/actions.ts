@@ -4,9 +4,16 @@
  * it is spelled again with cosmetic variation the plugin must see through (decoy
  * arguments, `--max-time`, `-sSL`, `timeout N`, host spellings, tracking
  * parameters) and, for some actions, a real change the plugin must NOT see
- * through (the next page, a different offset).
+ * through (the next page, a different offset). Over those, words from the
+ * tables port and reference key on (vocabulary.ts) are laid from the side
+ * stream: every volatile flag, wrapper, decoy key, alias, sink, tracking key,
+ * local range, shell and verb of either side is drawn, so an entry dropped on
+ * one side decides differently.
  */
 import type { Rng } from '../support/prng.js';
+import { exampleOf } from '../support/regex-examples.js';
+import { localishHost, trackingKey, VOCABULARY, volatileWord, wrapperWords } from '../support/vocabulary.js';
+import { side, sideRandom } from './side-stream.js';
 import type { ResultFamily } from './results.js';
 
 export interface Drawn {
@@ -39,6 +46,12 @@ const PUBLIC_HOSTS: readonly (readonly string[])[] = [
   ['Foo.com', 'foo.com'],
 ];
 
+/** A host drawn from the locality tables; IPv6 in brackets, as a URL writes it. */
+function tableHost(): readonly string[] {
+  const host = localishHost(sideRandom);
+  return [host.includes(':') ? `[${host}]` : host];
+}
+
 const LOCAL_HOSTS: readonly (readonly string[])[] = [
   ['localhost:3000', 'localhost', 'localhost:3000'],
   ['api.localhost:8080'],
@@ -64,7 +77,11 @@ interface Target {
 }
 
 function target(rng: Rng, localBias: number): Target {
-  const spellings = rng.chance(localBias) ? rng.pick(LOCAL_HOSTS) : rng.pick(PUBLIC_HOSTS);
+  let spellings = rng.chance(localBias) ? rng.pick(LOCAL_HOSTS) : rng.pick(PUBLIC_HOSTS);
+  // Every host a shipped alias table (either side's) folds, or a host from the locality tables.
+  const roll = side().float();
+  if (roll < 0.04) spellings = VOCABULARY.aliasHosts;
+  else if (roll < 0.12) spellings = tableHost();
   return {
     spellings,
     path: rng.pick(PATHS),
@@ -79,7 +96,10 @@ function urlOf(rng: Rng, t: Target, n: number, vary: boolean): string {
   const scheme = vary && rng.chance(0.2) ? 'http' : 'https';
   const params: string[] = t.query ? [t.query] : [];
   if (t.paged) params.push(`page=${n + 1}`);
-  if (vary && rng.chance(0.25)) params.push(rng.pick(['utm_source=chat', 'fbclid=abc', 'UTM_Medium=x', 'gclid=1', '_ga=2']));
+  if (vary && rng.chance(0.25)) {
+    const param = rng.pick(['utm_source=chat', 'fbclid=abc', 'UTM_Medium=x', 'gclid=1', '_ga=2']);
+    params.push(side().chance(0.5) ? `${trackingKey(sideRandom)}=${side().int(0, 9)}` : param);
+  }
   let path = t.path;
   if (vary && path.length > 1 && rng.chance(0.2)) path += '/';
   const query = params.length > 0 ? `?${params.join('&')}` : '';
@@ -101,8 +121,13 @@ function decoys(rng: Rng, shell: boolean): Record<string, unknown> {
   if (!shell && rng.chance(0.2)) out.reason = rng.pick(['r1', 'r2']);
   if (!shell && rng.chance(0.1)) out.title = 't';
   if (!shell && rng.chance(0.1)) out.comment = 'c';
+  // Any key a shipped `ignoreArgs` list of either side names, its value changing from draw to draw.
+  if (side().chance(0.3)) out[side().pick(DECOY_KEYS)] = `d${side().int(1, 9)}`;
   return out;
 }
+
+/** Every key a shipped `ignoreArgs` list (ours or the reference's) names, for any tool. */
+const DECOY_KEYS = [...new Set(Object.values(VOCABULARY.decoys).flat())].sort();
 
 const VOLATILE = [
   () => '-s', () => '-sSL', () => '-sS', () => '-L', () => '-fsSL', () => '-k', () => '--silent', () => '--compressed',
@@ -120,7 +145,8 @@ function volatileWrapper(rng: Rng): string {
 
 function httpShellAction(rng: Rng, localBias: number): Action {
   const verb = rng.weighted([[8, 'curl'], [3, 'wget'], [1, 'http'], [1, '/usr/bin/curl']]);
-  const wrapper = rng.pick(WRAPPERS);
+  let wrapper = rng.pick(WRAPPERS);
+  if (side().chance(0.25)) wrapper = wrapperWords(sideRandom);
   const targets = [target(rng, localBias)];
   if (rng.chance(0.12)) targets.push(target(rng, localBias));
   const writeout = verb.endsWith('curl') && rng.chance(0.3) ? rng.pick(['-w "%{http_code}"', "-w '%{response_code}\\n'", '-w "%{http_code} %{url_effective}\\n"']) : '';
@@ -131,17 +157,23 @@ function httpShellAction(rng: Rng, localBias: number): Action {
   ]);
   const pipe = sink.startsWith('|') ? '' : rng.weighted([[6, ''], [1, '| jq .'], [1, '| head -n 20'], [1, '| grep -i title'], [1, '| wc -c']]);
   const fixedFlags = rng.weighted([[5, ''], [1, '-H "Accept: application/json"'], [1, '-X POST --data "a=1"'], [1, '-I'], [1, '-sv']]);
-  const shell = rng.weighted([[9, 'bash'], [1, 'shell']]);
+  let shell = rng.weighted([[9, 'bash'], [1, 'shell']]);
   const varySpelling = rng.chance(0.6);
   const sinkFirst = rng.chance(0.3);
+  // Laid over the main draws (which keep depending on what they drew): a shell,
+  // an HTTP verb and a generic sink of either side's tables.
+  if (side().chance(0.1)) shell = side().pick(VOCABULARY.shellTools);
+  const shownVerb = side().chance(0.12) ? side().pick(VOCABULARY.httpVerbs) : verb;
+  const shownSink = side().chance(0.1) ? `${side().pick(['-o ', '> ', '>>'])}${side().pick(VOCABULARY.genericSinks)}` : sink;
   return {
     failRate: writeout ? rng.pick([0, 0.5, 0.9, 1]) : rng.pick([0, 0, 0.1, 0.5, 0.9, 1]),
     draw(r, n) {
       const flags = r.sample(VOLATILE, r.int(0, 2)).map((f) => f(r));
+      if (side().chance(0.3)) flags.push(volatileWord(sideRandom));
       const urls = targets.map((t) => quoteUrl(r, urlOf(r, t, n, varySpelling)));
-      const words = [volatileWrapper(r) + wrapper + verb, ...flags, fixedFlags, writeout];
-      if (sinkFirst) words.push(sink, ...urls);
-      else words.push(...urls, sink);
+      const words = [volatileWrapper(r) + wrapper + shownVerb, ...flags, fixedFlags, writeout];
+      if (sinkFirst) words.push(shownSink, ...urls);
+      else words.push(...urls, shownSink);
       words.push(pipe);
       const command = words.filter((w) => w !== '').join(' ');
       return { name: shell, arguments: { command, ...decoys(r, true) }, family: writeout ? 'writeout' : 'shell' };
@@ -187,7 +219,9 @@ function pwshAction(rng: Rng, localBias: number): Action {
 }
 
 function urlToolAction(rng: Rng, localBias: number): Action {
-  const name = rng.weighted([[6, 'web_fetch'], [1, 'MyFetcher'], [1, 'browse_page'], [1, 'WEB_FETCH']]);
+  let name = rng.weighted([[6, 'web_fetch'], [1, 'MyFetcher'], [1, 'browse_page'], [1, 'WEB_FETCH']]);
+  // A name some URL-tool pattern of either side matches.
+  if (side().chance(0.1)) name = `my_${exampleOf(side().pick(VOCABULARY.urlToolPatterns), sideRandom)}`;
   const key = rng.weighted([[6, 'url'], [1, 'href'], [1, 'uri']]);
   const t = target(rng, localBias);
   const broken = rng.chance(0.05);

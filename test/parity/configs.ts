@@ -4,6 +4,8 @@
  * that must be rejected at load (both plugins have to throw).
  */
 import type { Rng } from '../support/prng.js';
+import { VOCABULARY } from '../support/vocabulary.js';
+import { side } from './side-stream.js';
 
 type Config = Record<string, unknown>;
 
@@ -119,11 +121,19 @@ function merge(into: Config, part: Config): void {
 /** A configuration for one session; `undefined` means "no config argument at all". */
 export function generateConfig(rng: Rng): unknown {
   const roll = rng.float();
-  if (roll < 0.03) return rng.pick(BAD)();
+  if (roll < 0.03) {
+    const bad = rng.pick(BAD)();
+    // From the side stream: any key the reference removed in 0.2.0, which must fail the load.
+    return side().chance(0.3) ? { [side().pick(VOCABULARY.removedKeys)]: 2 } : bad;
+  }
   if (roll < 0.1) return undefined;
   if (roll < 0.16) return {};
   const config: Config = {};
   const facets = rng.weighted<number>([[5, 1], [4, 2], [2, 3], [1, 4]]);
   for (let i = 0; i < facets; i += 1) merge(config, rng.weighted(FACETS)(rng));
+  // From the side stream: a shipped limits key or decoy key of either side, set by the user.
+  const extra = side().float();
+  if (extra < 0.06) merge(config, { limits: { [side().pick(VOCABULARY.limitKeys)]: side().int(2, 4) } });
+  else if (extra < 0.1) merge(config, { ignoreArgs: { [side().pick(['*', 'bash', 'web_fetch'])]: [side().pick(Object.values(VOCABULARY.decoys).flat())] } });
   return config;
 }

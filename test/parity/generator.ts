@@ -12,6 +12,7 @@ import { generateConfig } from './configs.js';
 import { deriveSeed, Rng } from '../support/prng.js';
 import { assignPools } from './pools.js';
 import { generateBody, tagBody } from './results.js';
+import { restartSideStream } from './side-stream.js';
 import type { Session, Step } from './session.js';
 
 type Habit = 'sticky' | 'pingpong' | 'wander' | 'bursts';
@@ -87,6 +88,7 @@ export interface GenerateOptions {
 export function generateSession(seed: number, index: number, options: GenerateOptions = {}): Session {
   const sessionSeed = deriveSeed(seed, index);
   const rng = new Rng(sessionSeed);
+  restartSideStream(sessionSeed);
   const id = `${seed}/${index}`;
   const config = generateConfig(rng);
   const agents = rng.weighted([[6, 1], [3, 2], [1, 3]]);

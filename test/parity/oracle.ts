@@ -215,6 +215,17 @@ process.once('exit', () => {
  * default). Every call makes a fresh copy, hence a fresh module instance.
  */
 export async function loadOracle(decisions: readonly Decision[] = DECISIONS): Promise<PluginModule> {
+  const module = await import(pathToFileURL(join(patchedReference(decisions), 'index.js')).href);
+  return module.default as PluginModule;
+}
+
+/** One module of a fresh adjusted copy, e.g. `lib/failure.js` for the classifier alone. */
+export async function loadOracleModule<T>(file: string, decisions: readonly Decision[] = DECISIONS): Promise<T> {
+  return (await import(pathToFileURL(join(patchedReference(decisions), file)).href)) as T;
+}
+
+/** A temporary copy of the reference with the decisions and host facts applied; removed at exit. */
+function patchedReference(decisions: readonly Decision[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'parity-oracle-'));
   copies.push(dir);
   cpSync(referenceDir(), dir, { recursive: true });
@@ -228,8 +239,7 @@ export async function loadOracle(decisions: readonly Decision[] = DECISIONS): Pr
     }
     writeFileSync(path, source.replace(adjustment.find, () => adjustment.replace));
   }
-  const module = await import(pathToFileURL(join(dir, 'index.js')).href);
-  return module.default as PluginModule;
+  return dir;
 }
 
 /** The unpatched reference, as installed. */

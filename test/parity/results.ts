@@ -8,6 +8,8 @@
 import type { HostResult } from '../support/fake-host.js';
 import type { Rng } from '../support/prng.js';
 import type { BodySpec } from './session.js';
+import { failureEvidence } from '../support/vocabulary.js';
+import { side, sideRandom } from './side-stream.js';
 
 /** What kind of tool produced the result; picks plausible shapes. */
 export type ResultFamily = 'shell' | 'writeout' | 'fetch' | 'file' | 'other';
@@ -47,6 +49,12 @@ function shellSuccess(rng: Rng): BodySpec {
 }
 
 function shellFailure(rng: Rng): BodySpec {
+  const body = cannedShellFailure(rng);
+  // The classifier's evidence as either side's tables spell it (or a near miss of it).
+  return side().chance(0.2) ? bash(0, `${side().pick(['', 'output\n', 'step 1\n'])}${failureEvidence(sideRandom)}`) : body;
+}
+
+function cannedShellFailure(rng: Rng): BodySpec {
   return rng.weighted<() => BodySpec>([
     [8, () => bash(rng.pick([1, 2, 7, 22, 127, -1]), rng.pick(['', 'error: not found', 'npm ERR! code ELIFECYCLE']))],
     [2, () => bash(null, '[timed out after 30000ms]', { timedOut: true, timeoutMs: rng.pick([30000, 0]) })],

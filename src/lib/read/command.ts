@@ -65,9 +65,10 @@ function skipAssignmentsAndTimeout(tokens: readonly string[], from: number): num
 }
 
 // Wrappers that run another command; the verb is the command they run.
-const WRAPPERS = new Set(['sudo', 'doas', 'command', 'env', 'time', 'nice', 'nohup', 'exec']);
+// The tables are exported for the tests' generators, which draw from them.
+export const WRAPPERS: ReadonlySet<string> = new Set(['sudo', 'doas', 'command', 'env', 'time', 'nice', 'nohup', 'exec']);
 // Wrapper options that take a value (`sudo -u root`, `nice -n 10`).
-const WRAPPER_VALUE_OPTIONS = new Set(['-u', '-g', '-p', '-C', '-h', '-r', '-t', '-U', '-R', '-T', '-S', '-n', '-D']);
+export const WRAPPER_VALUE_OPTIONS: ReadonlySet<string> = new Set(['-u', '-g', '-p', '-C', '-h', '-r', '-t', '-U', '-R', '-T', '-S', '-n', '-D']);
 
 /** A command's words; callers that read one command several ways pass its words once. */
 function wordsOf(command: string | readonly string[]): readonly string[] {
@@ -104,7 +105,7 @@ export function firstVerb(command: string | readonly string[]): string {
 }
 
 // Flags whose value changes between retries of the same action; they eat the next word.
-const VOLATILE_VALUE_FLAGS = new Set([
+export const VOLATILE_VALUE_FLAGS: ReadonlySet<string> = new Set([
   '--max-time',
   '--connect-timeout',
   '--retry',
@@ -118,7 +119,7 @@ const VOLATILE_VALUE_FLAGS = new Set([
   '-A',
 ]);
 // Quietness and robustness switches: they do not change what is fetched.
-const VOLATILE_SWITCHES = new Set([
+export const VOLATILE_SWITCHES: ReadonlySet<string> = new Set([
   '--silent',
   '--show-error',
   '--fail',
@@ -129,7 +130,7 @@ const VOLATILE_SWITCHES = new Set([
   '--no-progress-meter',
 ]);
 // Short switches that may be clustered (`-sSLfk`).
-const VOLATILE_LETTERS = new Set(['s', 'S', 'f', 'L', 'k']);
+export const VOLATILE_LETTERS: ReadonlySet<string> = new Set(['s', 'S', 'f', 'L', 'k']);
 
 /** `-sSL`-style cluster made only of volatile letters. */
 function isVolatileCluster(token: string): boolean {
@@ -171,7 +172,7 @@ export function stripVolatileFlags(command: string | readonly string[]): string 
 }
 
 // Operators that cannot be a redirection target and that end a `tee` file list.
-const SHELL_OPERATORS = new Set(['|', '||', ';', '&&', '&', '>', '>>', '<']);
+export const SHELL_OPERATORS: ReadonlySet<string> = new Set(['|', '||', ';', '&&', '&', '>', '>>', '<']);
 const QUOTES = new Set(['"', "'"]);
 
 /** The path trimmed, one quote off each end, leading `./` gone; `null` when empty. */
@@ -237,7 +238,7 @@ export function extractSink(command: string | readonly string[]): string | null 
 }
 
 // Destinations that name no resource: writing there identifies nothing.
-const GENERIC_SINKS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/zero', '/dev/tty', '-']);
+export const GENERIC_SINKS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/zero', '/dev/tty', '-']);
 
 /**
  * Whether a sink says nothing about the action (`/dev/null`, `-`, …). Edge

@@ -83,6 +83,12 @@ const TRACEBACK = 'Traceback (most recent call last)';
 const URLLIB_ERROR = /HTTP Error (\d{3})/;
 const CURL_ERROR = /curl: \((\d+)\)/;
 
+/**
+ * The text evidence the fallback reads, in its order (the write-out status
+ * aside, which needs the command): exported for the tests' generators.
+ */
+export const TEXT_MARKS: readonly (RegExp | string)[] = [EXIT_MARK, HTTP_MARK, TIMEOUT_MARK, SIGNAL_MARK, SANDBOX_MARK, TRACEBACK, URLLIB_ERROR, CURL_ERROR];
+
 /** The shell text fallback, in the contract's order; first match wins. */
 function classifyText(text: string, command: string | undefined): Failure | null {
   if (text.length === 0) return null;

@@ -21,9 +21,10 @@ export interface Fingerprinted {
 
 type FingerprintConfig = Pick<BreakerConfig, 'ignoreArgs' | 'hostAliases' | 'localHosts' | 'includeLocal' | 'limits'>;
 
-const SHELLS = new Set(['bash', 'pwsh', 'shell']);
-const HTTP_VERBS = new Set(['curl', 'wget', 'http', 'httpie']);
-const URL_TOOL = /fetch|search|browse|web_/i;
+// Exported for the tests' generators, which draw tool names and verbs from them.
+export const SHELLS: ReadonlySet<string> = new Set(['bash', 'pwsh', 'shell']);
+export const HTTP_VERBS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'httpie']);
+export const URL_TOOL = /fetch|search|browse|web_/i;
 /**
  * Distinct URLs of one shell command that get target fingerprints. Each adds up
  * to three keys to the window and a WHATWG parse, so a command listing 20,000

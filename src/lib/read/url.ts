@@ -65,7 +65,8 @@ export function extractUrls(text: unknown): string[] {
 }
 
 // Query keys that name the referrer, not the resource; `\w` here is ASCII only.
-const TRACKING_KEY = /^(?:utm_\w+|fbclid|gclid|msclkid|mc_eid|_ga|ref_src|igshid)$/i;
+// This table and the locality patterns are exported for the tests' generators.
+export const TRACKING_KEY = /^(?:utm_\w+|fbclid|gclid|msclkid|mc_eid|_ga|ref_src|igshid)$/i;
 const HAS_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 
 /** `key=value` pairs of the query without tracking keys, sorted as whole strings. */
@@ -235,9 +236,9 @@ export function siteOf(host: string): string {
 }
 
 // The reference's prefixes: they match DNS names too (`127.example.com` is local).
-const LOCAL_PREFIXES = [/^127\./, /^10\./, /^192\.168\./, /^172\.(?:1[6-9]|2\d|3[01])\./, /^169\.254\./];
-const UNIQUE_LOCAL = /^f[cd][0-9a-f]{2}:/i;
-const LINK_LOCAL = /^fe80:/i;
+export const LOCAL_PREFIXES: readonly RegExp[] = [/^127\./, /^10\./, /^192\.168\./, /^172\.(?:1[6-9]|2\d|3[01])\./, /^169\.254\./];
+export const UNIQUE_LOCAL = /^f[cd][0-9a-f]{2}:/i;
+export const LINK_LOCAL = /^fe80:/i;
 
 /** Loopback, unique-local or link-local IPv6, written without brackets. */
 function isLocalIpv6(address: string): boolean {

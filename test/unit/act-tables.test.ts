@@ -1,0 +1,220 @@
+/**
+ * Every entry of every `act:` table, one example each: the runners `python -m`
+ * unwraps, the pagers, the interpreter aliases, the readers `cat f |` feeds,
+ * the package managers' script spellings, the programs whose output is a run,
+ * the stream defaults, the valued flags of head and tail, the directory flags,
+ * and every letter and long flag of the option tables. A rule's own examples
+ * (act-rules.test.ts) show what it does; these show it does it for each entry
+ * listed, so dropping one fails here. The lists below are the specification:
+ * an entry added to a table is added here with its example.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { actOf } from '../../src/lib/read/act/index.js';
+import { COMMANDS } from '../../src/lib/read/act/commands.js';
+
+const same = (a: string, b: string): void => assert.equal(actOf(a), actOf(b), `${a}  vs  ${b}`);
+const apart = (a: string, b: string): void => assert.notEqual(actOf(a), actOf(b), `${a}  vs  ${b}`);
+
+describe('act: every entry of the rules’ tables', () => {
+  test('module-runners: python -m runs each listed tool as the tool itself', () => {
+    for (const tool of ['pytest', 'pip', 'mypy', 'ruff', 'black', 'flake8', 'pylint', 'isort', 'tox']) same(`python -m ${tool} check`, `${tool} check`);
+    apart('python -m unittest check', 'unittest check');
+  });
+
+  test('pager: each trailing pager passes the output through, and each pager variable says so', () => {
+    for (const pager of ['cat', 'less', 'more']) same(`git log | ${pager}`, 'git log');
+    for (const variable of ['PAGER', 'GIT_PAGER']) {
+      same(`${variable}=cat git log`, 'git log');
+      same(`${variable}= git log`, 'git log');
+    }
+    apart('git log | most', 'git log');
+    apart('MANPAGER=cat git log', 'git log');
+  });
+
+  test('interpreters: each alias names its program', () => {
+    const aliases: [string, string][] = [
+      ['python3 x.py', 'python x.py'],
+      ['python3.12 x.py', 'python x.py'],
+      ['pip3 list', 'pip list'],
+      ['pip3.11 list', 'pip list'],
+      ['py.test -q', 'pytest -q'],
+      ['nodejs x.js', 'node x.js'],
+    ];
+    for (const [alias, program] of aliases) same(alias, program);
+  });
+
+  test('cat-pipe: cat of one file feeds each listed reader as its file operand', () => {
+    for (const reader of ['head -5', 'tail -5', 'wc -l', 'grep -n error']) same(`cat app.log | ${reader}`, `${reader} app.log`);
+    apart('cat app.log | sort', 'sort app.log');
+  });
+
+  test('scripts: each manager’s script spellings and run spellings', () => {
+    const forms: Record<string, { scripts: Record<string, string>; run: string[] }> = {
+      npm: { scripts: { test: 'test', t: 'test', tst: 'test' }, run: ['run-script', 'rum', 'urn'] },
+      pnpm: { scripts: { test: 'test', t: 'test', tst: 'test', build: 'build', lint: 'lint', dev: 'dev', format: 'format', typecheck: 'typecheck' }, run: ['run-script'] },
+      yarn: { scripts: { test: 'test', build: 'build', lint: 'lint', dev: 'dev', format: 'format', typecheck: 'typecheck' }, run: [] },
+    };
+    for (const [manager, { scripts, run }] of Object.entries(forms)) {
+      for (const [spelling, script] of Object.entries(scripts)) same(`${manager} ${spelling}`, `${manager} run ${script}`);
+      for (const spelling of run) same(`${manager} ${spelling} e2e`, `${manager} run e2e`);
+    }
+    apart('yarn t', 'yarn run test');
+    apart('npm build', 'npm run build');
+  });
+
+  test('views: a line-count view of each listed run is the run; of its other subcommands it is not', () => {
+    const runs = ['pytest', 'tox', 'mypy', 'ruff', 'eslint', 'tsc', 'jest', 'vitest', 'mocha', 'make', 'cmake', 'ctest', 'ninja', 'mvn', 'gradle', 'python x.py', 'node x.js', 'npx jest'];
+    for (const run of runs) same(`${run} | tail -20`, run);
+    const subcommands: Record<string, string[]> = {
+      npm: ['run', 'test', 'install', 'ci', 'exec'],
+      pnpm: ['run', 'test', 'install', 'exec'],
+      yarn: ['run', 'test', 'install'],
+      cargo: ['build', 'test', 'run', 'check', 'clippy'],
+      go: ['build', 'test', 'run', 'vet'],
+      dotnet: ['build', 'test', 'run'],
+    };
+    for (const [manager, subs] of Object.entries(subcommands)) {
+      for (const sub of subs) same(`${manager} ${sub} x | tail -20`, `${manager} ${sub} x`);
+      apart(`${manager} list | tail -20`, `${manager} list`);
+    }
+    // Each flag that makes the program print something other than a run: the view stays.
+    for (const flag of ['-c', '-e', '-p', '--co', '--collect-only', '--help', '-h', '--version', '-V']) apart(`pytest ${flag} x | head -3`, `pytest ${flag} x`);
+    apart('ls | tail -20', 'ls');
+  });
+
+  test('streams: each explicit default descriptor is the default, and each write to /dev/null at the end is dropped', () => {
+    same('make 1> out.log', 'make > out.log');
+    same('make 1>> out.log', 'make >> out.log');
+    same('make 1>| out.log', 'make >| out.log');
+    same('make 1>&2', 'make >&2');
+    same('sort 0< in.txt', 'sort < in.txt');
+    same('sort 0<&3', 'sort <&3');
+    for (const op of ['>', '>>', '>|', '&>', '&>>']) same(`make ${op} /dev/null`, 'make');
+    apart('make 2> out.log', 'make > out.log');
+    apart('make >& /dev/null', 'make');
+  });
+
+  test('line-count: the value of each valued flag of head and tail is not a count spelling', () => {
+    for (const flag of ['-n', '-c', '-s', '--bytes', '--sleep-interval', '--pid']) apart(`tail ${flag} -5 app.log`, `tail ${flag} -n 5 app.log`);
+    same('tail -5 app.log', 'tail -n 5 app.log');
+  });
+
+  test('directory: each tool’s directory flag, separate and glued, is a cd before it', () => {
+    const flags: [string, string[], string[]][] = [
+      ['make', ['-C', '--directory'], ['-C', '--directory=']],
+      ['git', ['-C'], []],
+      ['npm', ['--prefix'], ['--prefix=']],
+      ['pnpm', ['-C', '--dir'], ['--dir=']],
+      ['yarn', ['--cwd'], ['--cwd=']],
+      ['go', ['-C'], ['-C=']],
+    ];
+    for (const [tool, separate, glued] of flags) {
+      const sub = tool === 'make' ? 'all' : tool === 'git' ? 'status' : tool === 'go' ? 'vet' : 'run x';
+      for (const flag of separate) same(`${tool} ${flag} web ${sub}`, `cd web && ${tool} ${sub}`);
+      for (const flag of glued) same(`${tool} ${flag}web ${sub}`, `cd web && ${tool} ${sub}`);
+    }
+    same('npm run x --prefix web', 'cd web && npm run x');
+    apart('git --work-tree web status', 'cd web && git status');
+  });
+});
+
+describe('act: every entry of the reader’s tables (lex.ts)', () => {
+  test('a line that opens with each reserved word is kept as written', () => {
+    for (const reserved of ['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'function', 'select', 'coproc', '!', '{', '}', '[[', ']]']) {
+      assert.equal(actOf(`${reserved}  x  ./y`), `${reserved}  x  ./y`, reserved);
+    }
+    assert.equal(actOf('iff  x  ./y'), 'iff x ./y');
+  });
+
+  test('each word-ending character ends the word, as the shell splits it', () => {
+    const split: [string, string][] = [
+      [' ', 'echo a b'],
+      ['\t', 'echo a b'],
+      ['\n', 'echo a; b'],
+      ['|', 'echo a | b'],
+      ['&', 'echo a & b'],
+      [';', 'echo a; b'],
+      ['<', 'echo a <b'],
+      ['>', 'echo a >b'],
+    ];
+    for (const [c, act] of split) assert.equal(actOf(`echo  a${c}b`), act, JSON.stringify(c));
+    // A parenthesis ends the word too, and a subshell is syntax the reader keeps as written.
+    for (const c of ['(', ')']) assert.equal(actOf(`echo  a${c}b`), `echo  a${c}b`);
+    assert.equal(actOf('echo  a=b'), 'echo a=b');
+  });
+
+  test('a word with each expanding character is not a path the path rule may respell', () => {
+    for (const c of ['*', '?', '[', '{', '}', '~']) apart(`cat ./x${c}`, `cat x${c}`);
+    same('cat ./xa', 'cat xa');
+  });
+
+  test('inside double quotes a backslash escapes each POSIX character, and stays before any other', () => {
+    for (const c of ['$', '`', '"', '\\']) same(`echo "a\\${c}b"`, `echo 'a${c}b'`);
+    same('echo "a\\\nb"', 'echo ab');
+    apart('echo "a\\zb"', "echo 'azb'");
+  });
+});
+
+/** What act: reads of each command: switch letters | valued letters | long switches | long valued flags. */
+const OPTION_TABLES: Readonly<Record<string, string>> = {
+  ls: 'aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1 | ITw | --all --almost-all --human-readable --recursive --reverse --directory --inode --size | ',
+  cat: 'AbeEnstTuv |  | --number --number-nonblank --show-all --squeeze-blank | ',
+  head: 'qvz | nc | --quiet --silent --verbose | --lines --bytes',
+  tail: 'fFqvz | ncs | --quiet --silent --verbose | --lines --bytes --sleep-interval --pid',
+  wc: 'clmwL |  | --lines --words --bytes --chars --max-line-length | ',
+  du: 'abcDhHklLmPsSx0 | dBtX | --all --human-readable --summarize --total | --max-depth --block-size --threshold --exclude-from',
+  df: 'ahHiklPTv | Btx | --all --human-readable --inodes --print-type | ',
+  tree: 'adlfxRpsughDFqNQrtvUcCnJXi | LPIoH | --noreport --dirsfirst --gitignore | ',
+  rm: 'dfiIrRv |  | --recursive --force --verbose --dir | ',
+  mkdir: 'pv | m | --parents --verbose | --mode',
+  touch: 'acfhm | drt |  | ',
+  stat: 'Lft | c | --dereference --terse | --format --printf',
+  cd: 'LP |  |  | ',
+  diff: 'abBcdeEinNpqrstTuwy | CUDxXWSFIL | --recursive --brief --new-file --ignore-all-space --text | ',
+  grep:
+    'EFGPiyvwxcLloqsbHhnTZaIrRUz | efmABCdD | --recursive --dereference-recursive --ignore-case --line-number --count --files-with-matches --files-without-match --invert-match --word-regexp --line-regexp --extended-regexp --fixed-strings --perl-regexp --only-matching --quiet --silent --no-messages --with-filename --no-filename --color | --include --exclude --exclude-dir --max-count --context --after-context --before-context --regexp --file',
+  rg: 'cFHiIlLnNopqsSuvwxz0ab. | ABCeEfgjmMrtT | --hidden --ignore-case --smart-case --case-sensitive --fixed-strings --files-with-matches --line-number --no-line-number --count --word-regexp --no-heading --no-ignore | --glob --type --type-not --max-count --max-depth --context --after-context --before-context --regexp',
+  sed: 'nErsuz | efl | --quiet --silent --regexp-extended | ',
+  pytest:
+    'qvxslh | kmprcoWn | --exitfirst --quiet --verbose --showlocals --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --co --collect-only --no-header --no-summary --disable-warnings | --tb --maxfail --rootdir --ignore --deselect --cov --cov-report --durations --capture --log-level --confcutdir --basetemp --import-mode',
+  python: 'bBdEiIOqsSuvx | WX |  | ',
+  node: ' | r |  | ',
+};
+
+function parts(entry: string): [string[], string[], string[], string[]] {
+  const [switches = '', valued = '', longs = '', longValued = ''] = entry.split(' | ');
+  const words = (text: string): string[] => text.trim().split(/\s+/).filter((w) => w.length > 0);
+  return [[...switches.trim()], [...valued.trim()], words(longs), words(longValued)];
+}
+
+describe('act: every entry of the option tables (commands.ts)', () => {
+  test('the option tables list exactly the commands and flags specified here', () => {
+    assert.deepEqual(Object.keys(COMMANDS).sort(), Object.keys(OPTION_TABLES).sort());
+  });
+
+  for (const [name, entry] of Object.entries(OPTION_TABLES)) {
+    test(`${name}: every listed switch, valued flag and long flag is read`, () => {
+      const [switches, valued, longs, longValued] = parts(entry);
+      // The operand: a pattern first where the first operand is not a path.
+      const spec = COMMANDS[name];
+      assert.ok(spec !== undefined, `${name} is not in the option tables`);
+      const operand = spec.paths === 'after-first' ? 'pat ./p' : './p';
+      const tidy = spec.paths === 'after-first' ? 'pat p' : 'p';
+      // Reading the command is what lets the path rule respell `./p`: unread, it stays as written.
+      for (const letter of switches) same(`${name} -${letter} ${operand}`, `${name} -${letter} ${tidy}`);
+      for (const letter of valued) same(`${name} -${letter} v ${operand}`, `${name} -${letter} v ${tidy}`);
+      for (const long of longs) same(`${name} ${long} ${operand}`, `${name} ${long} ${tidy}`);
+      for (const long of longValued) {
+        same(`${name} ${long} v ${operand}`, `${name} ${long}=v ${tidy}`);
+      }
+      // Switches are order-free and bundle.
+      for (const [a, b] of switches.slice(1).map((b, i) => [switches[i] as string, b] as const)) {
+        if (a !== b) same(`${name} -${a} -${b} ${operand}`, `${name} -${b}${a} ${tidy}`);
+      }
+      // A letter the table does not list leaves the command unread.
+      const unknown = [...'jKMyYWk9'].find((c) => !switches.includes(c) && !valued.includes(c) && !(spec.terminal ?? '').includes(c) && !(spec.patternFlags ?? '').includes(c));
+      if (unknown !== undefined) apart(`${name} -${unknown} ${operand}`, `${name} -${unknown} ${tidy}`);
+    });
+  }
+});
