@@ -9,17 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normUrl, plainUrl, siteOf } from '../../src/lib/read/url.js';
 import { createRecent, RECENT_LIMIT, RECENT_TEXT_LIMIT } from '../../src/lib/read/recent.js';
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from '../support/prng.js';
 
 const HOST_PARTS = ['example', 'EXAMPLE', 'a', 'b-c', '-x', 'x-', 'xn--bcher-kva', 'XN--a', '0x1f', '0X', '09', '1', '255', 'www', 'api', '', 'ä', 'a_b', 'a%41', 'a b', 'localhost'];
 const PATH_PARTS = ['', '/', '/a', '/A/b', '/./x', '/../y', '/%7e', '/a b', '/x:y', '/@z', "/q'", '/"', '/\\w', '/~u', '/é', '/a.', '/..', '/.', '//', '/a+b'];
