@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { chunks, merge, scoreOf, scores, standingRanges } from '../../tools/lib/mutate.js';
+import { chunks, merge, mutateCli, scoreOf, scores, standingRanges } from '../../tools/lib/mutate.js';
 
 const mutant = (status: string, line = 1) => ({ id: status, mutatorName: 'StringLiteral', status, location: { start: { line, column: 3 }, end: { line, column: 9 } } });
 const report = (files: Record<string, string[]>, tests: Record<string, unknown> = {}) => ({
@@ -54,4 +54,14 @@ test('the standing mutants of a file are run again by their ranges, in Stryker\'
   file?.mutants.forEach((m, i) => Object.assign(m, mutant(m.status, i + 1)));
   assert.deepEqual(standingRanges(store, 'src/lib/a.ts'), ['src/lib/a.ts:2:2-2:8', 'src/lib/a.ts:3:2-3:8']);
   assert.deepEqual(standingRanges(store, 'src/lib/b.ts'), []);
+});
+
+test('--concurrency takes a positive whole number, and anything else is a usage error before Stryker starts', async (t) => {
+  const errors: string[] = [];
+  t.mock.method(console, 'error', (line: string) => void errors.push(line));
+  for (const bad of [['--concurrency'], ['--concurrency', '0'], ['--concurrency', 'two'], ['--concurrency', '--force']]) {
+    assert.equal(await mutateCli(bad), 2, bad.join(' '));
+  }
+  assert.equal(errors.length, 4);
+  assert.match(errors[1] ?? '', /--concurrency needs a positive whole number, not "0"/);
 });
