@@ -16,7 +16,7 @@ export function judgeAll(call: Call): Judgement[] {
 }
 
 /** Whether a key is one of the call's own measures (a track's own key, such as a cycle's, is not). */
-export function isMeasureKey(call: Call, key: string): boolean {
+function isMeasureKey(call: Call, key: string): boolean {
   return call.marks.some((mark) => mark.key === key);
 }
 
