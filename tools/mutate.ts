@@ -1,5 +1,5 @@
 /**
- * `npm run mutate [-- <file or glob> …] [--force] | --standing | --score [--survivors]`
+ * `npm run mutate [-- <file or glob> …] [--force] [--concurrency N] | --standing | --score [--survivors]`
  *
  * The mutation campaign over src/lib (docs/mutation.md), run one chunk at a
  * time: the files of src/lib in path order, cut every 600 lines or so.

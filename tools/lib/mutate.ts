@@ -195,7 +195,8 @@ function runChunk(chunk: string, extra: readonly string[], ranges: readonly stri
   return true;
 }
 
-export async function mutateCli(args: readonly string[]): Promise<number> {
+export async function mutateCli(argv: readonly string[]): Promise<number> {
+  let args = argv;
   if (args.includes('--score')) {
     const store = readReport(STORE);
     if (store === null) {
@@ -206,20 +207,28 @@ export async function mutateCli(args: readonly string[]): Promise<number> {
     if (args.includes('--survivors')) console.log(`\n${survivorList(store)}`);
     return 0;
   }
+  // `--concurrency N` is handed to Stryker (the config's 2 fills both cores; 1 leaves one free).
+  const at = args.indexOf('--concurrency');
+  const concurrency = at >= 0 ? args[at + 1] : undefined;
+  if (at >= 0 && !/^[1-9]\d*$/.test(concurrency ?? '')) {
+    console.error(`--concurrency needs a positive whole number, not ${JSON.stringify(concurrency ?? '')}`);
+    return 2;
+  }
+  args = at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
   const unknown = args.find((a) => a.startsWith('-') && a !== '--force' && a !== '--standing');
   if (unknown !== undefined) {
-    console.error(`unknown option ${unknown}; usage: npm run mutate [-- <file or glob> …] [--force] | --standing | --score [--survivors]`);
+    console.error(`unknown option ${unknown}; usage: npm run mutate [-- <file or glob> …] [--force] [--concurrency N] | --standing | --score [--survivors]`);
     return 2;
   }
   const given = args.filter((a) => !a.startsWith('-')).map((a) => relative(process.cwd(), a));
-  const extra = args.includes('--force') ? ['--force'] : [];
+  const extra = [...(args.includes('--force') ? ['--force'] : []), ...(concurrency === undefined ? [] : ['--concurrency', concurrency])];
   let ok = true;
   if (args.includes('--standing')) {
     // Run again every stored survivor and uncovered mutant, file by file.
     const store = readReport(STORE);
     for (const file of Object.keys(store?.files ?? {})) {
       const ranges = store === null ? [] : standingRanges(store, file);
-      if (ranges.length > 0) ok = runChunk(file, ['--force'], ranges) && ok;
+      if (ranges.length > 0) ok = runChunk(file, ['--force', ...extra.filter((a) => a !== '--force')], ranges) && ok;
     }
     const after = readReport(STORE);
     if (after !== null) console.log(`\n${scoreTable(after)}`);
