@@ -9,6 +9,7 @@ import { tokenize } from './tokenize.js';
 export function isAssignment(token: string): boolean {
   const first = token.charCodeAt(0);
   if (!(isLetter(first) || first === 0x5f)) return false;
+  // Stryker disable next-line EqualityOperator: charCodeAt(length) is NaN, neither `=` nor a name character, so one more turn returns false as leaving the loop does
   for (let i = 1; i < token.length; i += 1) {
     const code = token.charCodeAt(i);
     if (code === 0x3d) return true;
@@ -32,12 +33,14 @@ export function isDuration(token: string): boolean {
   // Unit letters s, m, h, d.
   if (last === 0x73 || last === 0x6d || last === 0x68 || last === 0x64) end -= 1;
   let i = 0;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the character at end is a unit letter or past the text, never a digit, so the loop stops there either way
   while (i < end && isDigit(token.charCodeAt(i))) i += 1;
   if (i === 0) return false;
   if (i === end) return true;
   if (token.charCodeAt(i) !== 0x2e) return false;
   const fraction = i + 1;
   i = fraction;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the character at end is a unit letter or past the text, never a digit, so the loop stops there either way
   while (i < end && isDigit(token.charCodeAt(i))) i += 1;
   return i === end && i > fraction;
 }
@@ -92,9 +95,11 @@ export function firstVerb(command: string | readonly string[]): string {
   for (;;) {
     i = skipAssignmentsAndTimeout(tokens, i);
     const token = tokens[i];
+    // Stryker disable next-line ConditionalExpression: WRAPPERS has no undefined entry, so the second test breaks as well
     if (token === undefined || !WRAPPERS.has(token)) break;
     i += 1;
     // Pairs of value-option and value may step past the end, which means no verb.
+    // Stryker disable next-line ConditionalExpression: WRAPPER_VALUE_OPTIONS has no undefined entry, so the second test stops the loop as well
     while (tokens[i] !== undefined && WRAPPER_VALUE_OPTIONS.has(tokens[i] as string)) i += 2;
     while (tokens[i]?.startsWith('-') === true) i += 1;
   }
@@ -134,6 +139,7 @@ export const VOLATILE_LETTERS: ReadonlySet<string> = new Set(['s', 'S', 'f', 'L'
 
 /** `-sSL`-style cluster made only of volatile letters. */
 function isVolatileCluster(token: string): boolean {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a second `-` is not a volatile letter, so the loop below refuses the token anyway (the test only saves the loop)
   if (token.length < 2 || token[0] !== '-' || token[1] === '-') return false;
   for (let i = 1; i < token.length; i += 1) {
     if (!VOLATILE_LETTERS.has(token[i] as string)) return false;
@@ -145,6 +151,7 @@ function isVolatileCluster(token: string): boolean {
 function isVolatileGlued(token: string): boolean {
   if (token.startsWith('--')) {
     const eq = token.indexOf('=');
+    // Stryker disable next-line EqualityOperator: a token that starts with `--` has its `=` at 2 or later, never at 0
     return eq > 0 && VOLATILE_VALUE_FLAGS.has(token.slice(0, eq));
   }
   return token[0] === '-' && (token[1] === 'm' || token[1] === 'A') && isDigit(token.charCodeAt(2));
@@ -178,10 +185,13 @@ const QUOTES = new Set(['"', "'"]);
 /** The path trimmed, one quote off each end, leading `./` gone; `null` when empty. */
 function cleanPath(value: string): string | null {
   const text = value.trim();
+  // Stryker disable next-line StringLiteral: text[0] is undefined only for an empty text, and QUOTES holds neither '' nor any other fallback string
   let start = QUOTES.has(text[0] ?? '') ? 1 : 0;
   let end = text.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: when end <= start the text is empty or one quote, and cutting that quote changes nothing returned
   if (end > start && QUOTES.has(text[end - 1] ?? '')) end -= 1;
   // Advance over every `./` before slicing once: repeated slicing would be quadratic.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: `./` at start needs two characters before end, as a closing quote is never `/`; the bound only stops the loop early
   while (end - start >= 2 && text.startsWith('./', start)) start += 2;
   return end > start ? text.slice(start, end) : null;
 }
