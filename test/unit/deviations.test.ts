@@ -229,9 +229,17 @@ describe('P5: nothing a model sends makes the plugin throw or stall', () => {
       return least;
     };
     classifyAll(60_000);
-    const small = classifyAll(60_000);
-    const large = classifyAll(480_000);
-    assert.ok(large <= 8 * small * 3 + 30, `60,000 lines: ${small.toFixed(1)} ms; 480,000 lines: ${large.toFixed(1)} ms`);
+    classifyAll(480_000);
+    // Up to three attempts at the same bound, as the linear-time suite does: a busy machine can
+    // slow one attempt (seen under a mutation campaign: 1.4 ms against 66.5 ms); a quadratic path fails all three.
+    const seen: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const small = classifyAll(60_000);
+      const large = classifyAll(480_000);
+      seen.push(`60,000 lines: ${small.toFixed(1)} ms; 480,000 lines: ${large.toFixed(1)} ms`);
+      if (large <= 8 * small * 3 + 30) return;
+    }
+    assert.fail(seen.join(' | '));
   });
 
   test('P5: a huge result text is settled without throwing and quoted only up to resultPreviewChars', async () => {

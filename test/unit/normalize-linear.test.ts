@@ -28,9 +28,15 @@ function assertLinear(name: string, n: number, make: (n: number) => unknown, wor
     const small = make(n);
     const large = make(8 * n);
     work(small); // warm-up, so the JIT is not timed
-    const tSmall = bestOf3(() => work(small));
-    const tLarge = bestOf3(() => work(large));
-    assert.ok(tLarge < 8 * tSmall * 4 + 20, `${name}: t(n)=${tSmall.toFixed(2)}ms, t(8n)=${tLarge.toFixed(2)}ms`);
+    // Up to three attempts at the same bound: a collection can land in one attempt; a quadratic scan fails all three.
+    const seen: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const tSmall = bestOf3(() => work(small));
+      const tLarge = bestOf3(() => work(large));
+      seen.push(`t(n)=${tSmall.toFixed(2)}ms, t(8n)=${tLarge.toFixed(2)}ms`);
+      if (tLarge < 8 * tSmall * 4 + 20) return;
+    }
+    assert.fail(`${name}: ${seen.join(' | ')}`);
   });
 }
 
