@@ -37,7 +37,7 @@ const COMMANDS = [
   // Volatile letters and glued values only count after a dash.
   'echo ks fL x', 'echo xm5 yA1 z', 'echo -xm5 x',
   // Sinks: quotes, ./ runs, operators, tee.
-  'curl -o "./out.json" x', "curl -o './a' x", 'curl -o ./ x', 'curl -o "" x', 'curl -o . x', 'curl -o ./././f x', 'curl -o "a x', 'curl -o a" x', 'curl -o "./" x', `curl -o '"./"' x`, `curl -o '"."' x`, "curl -o '.' x", 'curl -o "" x', 'curl -o \'"\' x',
+  'curl -o "./out.json" x', "curl -o './a' x", 'curl -o ./ x', 'curl -o "" x', 'curl -o . x', 'curl -o ./././f x', 'curl -o "a x', 'curl -o a" x', 'curl -o "./" x', `curl -o '"./"' x`, `curl -o '"."' x`, "curl -o '.' x", 'curl -o \'"\' x',
   'echo x > ./f', 'echo x >> f', 'echo x >>> f', 'echo x > | y', 'echo x > ; y', 'echo x >', 'cmd | tee -a a b', 'cmd | tee a | b', 'cmd | tee', 'wget -O - u', 'wget -O out https://a', 'curl -O https://a/b',
 ];
 

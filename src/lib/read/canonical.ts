@@ -223,6 +223,23 @@ export function decoysOf(name: string, ignoreArgs: Readonly<Record<string, reado
 }
 
 /**
+ * `decoysOf` for a resolved configuration's table (never changed once
+ * resolved), listed once per table: a tool the table does not name gets the
+ * `*` names, so a model inventing tool names adds nothing to it.
+ */
+const decoyTables = new WeakMap<object, { readonly star: ReadonlySet<string>; readonly named: ReadonlyMap<string, ReadonlySet<string>> }>();
+
+export function decoysFor(name: string, ignoreArgs: Readonly<Record<string, readonly string[]>>): ReadonlySet<string> {
+  let table = decoyTables.get(ignoreArgs);
+  if (table === undefined) {
+    const named = new Map<string, ReadonlySet<string>>();
+    for (const key of Object.getOwnPropertyNames(ignoreArgs)) named.set(key, decoysOf(key, ignoreArgs));
+    decoyTables.set(ignoreArgs, (table = { star: decoysOf('*', ignoreArgs), named }));
+  }
+  return table.named.get(name) ?? table.star;
+}
+
+/**
  * A shallow copy of the arguments without the decoy keys of `ignoreArgs['*']`
  * and `ignoreArgs[name]`, top level only. Edge cases: `null`/`undefined` give
  * `{}`, any other non-object (string, number, array) gives `{ value: args }`;

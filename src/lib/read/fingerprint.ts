@@ -5,7 +5,7 @@
  */
 import { actOf } from './act/index.js';
 import type { BreakerConfig } from '../config/config.js';
-import { canonical, decoysOf, withoutDecoys } from './canonical.js';
+import { canonical, decoysFor, withoutDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
 import { safeMember } from '../host/member.js';
 import { recentPer } from './recent.js';
@@ -139,28 +139,11 @@ function readUrl(raw: string, cfg: FingerprintConfig): TargetReading | null {
   const url = normUrl(raw, cfg.hostAliases);
   if (url === null) return null;
   const local = isLocalHost(url.host);
-  if (local && cfg.localHosts === 'allow') return { fps: [], local: false };
+  if (local && cfg.localHosts === 'allow') return NOTHING;
   const fps = new Set<string>();
   addTarget(fps, url, cfg.includeLocal);
   fps.add('family:http-fetch');
   return { fps: [...fps], local };
-}
-
-/**
- * Each tool's decoy names, listed once per `ignoreArgs` table (a resolved
- * configuration is never changed): those of `*` for a tool the table does not
- * name, so a model inventing tool names adds nothing.
- */
-const decoyTables = new WeakMap<object, { readonly star: ReadonlySet<string>; readonly named: ReadonlyMap<string, ReadonlySet<string>> }>();
-
-function decoysFor(name: string, ignoreArgs: FingerprintConfig['ignoreArgs']): ReadonlySet<string> {
-  let table = decoyTables.get(ignoreArgs);
-  if (table === undefined) {
-    const named = new Map<string, ReadonlySet<string>>();
-    for (const key of Object.getOwnPropertyNames(ignoreArgs)) named.set(key, decoysOf(key, ignoreArgs));
-    decoyTables.set(ignoreArgs, (table = { star: decoysOf('*', ignoreArgs), named }));
-  }
-  return table.named.get(name) ?? table.star;
 }
 
 /** The target readings of the last few commands and URLs, per configuration: a loop reads the same text again. */

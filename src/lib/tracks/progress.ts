@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Agent } from '../host/types.js';
-import { canonical, stripDecoys } from '../read/canonical.js';
+import { canonical, decoysFor, withoutDecoys } from '../read/canonical.js';
 import { measureOf } from '../read/fingerprint.js';
 import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
@@ -37,7 +37,7 @@ export function resultDigest(result: unknown, name: string, ignoreArgs: Readonly
         if (typeof text === 'string') hash.update(`${text.length}\u0000`).update(text, 'utf16le');
       }
     }
-    hash.update('\u0000').update(canonical(stripDecoys(name, safeMember(result, 'value'), ignoreArgs)), 'utf16le');
+    hash.update('\u0000').update(canonical(withoutDecoys(safeMember(result, 'value'), decoysFor(name, ignoreArgs))), 'utf16le');
   } catch {
     // A result that cannot be read whole is no evidence of progress: all such results look alike.
     return 'unreadable';
