@@ -9,8 +9,8 @@ import type { Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import type { Policy, PolicyBook } from '../policy/policy.js';
 import { readCall } from '../read/call.js';
-import { fingerprints, isShell } from '../read/fingerprint.js';
-import { markAll } from '../read/mark.js';
+import { fingerprintParts, isShell } from '../read/fingerprint.js';
+import { markOne, markTarget } from '../read/mark.js';
 import type { GateHit, Measured, Track } from '../tracks/track.js';
 
 /** A tracked call as the breaker follows it through the hooks. */
@@ -36,12 +36,15 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   if (agent === null) return null;
   const policy = policies.of(agent);
   if (!policy.tracked(name)) return null;
-  const { fps } = fingerprints({ name, args }, policy.cfg);
+  const { cfg } = policy;
+  const { exact, target } = fingerprintParts({ name, args }, cfg);
   const tracks = tracksOf(policy);
   const command = isShell(name) ? commandOf(args) : undefined;
-  const call: Call = { agent, policy, name, command, marks: markAll(fps, policy.cfg), tracks, asked: null, denied: false, advised: null };
+  const marks = [markOne(exact, cfg), ...markTarget(target, cfg)];
+  const call: Call = { agent, policy, name, command, marks, tracks, asked: null, denied: false, advised: null };
   // The full fingerprints are dropped after this; a track keeps what it needs of them now.
-  for (const track of tracks) track.read?.(call, fps);
+  let fps: readonly string[] | null = null;
+  for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= [exact, ...target.fps]));
   return call;
 }
 

@@ -8,7 +8,7 @@ import type { BreakerConfig } from '../config/config.js';
 import { canonical, decoysFor, withoutDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
 import { safeMember } from '../host/member.js';
-import { recentPer } from './recent.js';
+import { RECENT_TEXT_LIMIT, recentPer } from './recent.js';
 import { tokenize } from './tokenize.js';
 import { extractUrls, isLocalHost, normUrl, type NormalizedUrl } from './url.js';
 
@@ -80,8 +80,12 @@ export function isMeasured(measure: string, limits: Readonly<Record<string, numb
   return false;
 }
 
-/** What a call's target adds after `exact:`: its fingerprints in emission order, and whether it is purely local. */
-interface TargetReading {
+/**
+ * What a call's target adds after `exact:`: its fingerprints in emission order,
+ * and whether it is purely local. Readings are shared between calls of the same
+ * text (recent.ts), so they are never changed.
+ */
+export interface TargetReading {
   readonly fps: readonly string[];
   readonly local: boolean;
 }
@@ -97,18 +101,52 @@ function isActMeasured(limits: FingerprintConfig['limits']): boolean {
 
 const NOTHING: TargetReading = Object.freeze({ fps: Object.freeze([]), local: false });
 
-function addTarget(fps: Set<string>, url: NormalizedUrl, includeLocal: boolean): void {
-  fps.add(`net:${url.href}`);
-  fps.add(`site:${url.site}`);
-  if (includeLocal || !isLocalHost(url.host)) fps.add(`host:${url.host}`);
+/** A URL's `net:`, `site:` and `host:` fingerprints, in that order (no `host:` for a local host unless included). */
+function targetsOf(url: NormalizedUrl, includeLocal: boolean): string[] {
+  const fps = [`net:${url.href}`, `site:${url.site}`];
+  if (includeLocal || !isLocalHost(url.host)) fps.push(`host:${url.host}`);
+  return fps;
+}
+
+/**
+ * Appends the URLs' target fingerprints, each once, in order of first appearance.
+ * The other measures cannot collide with them or with each other, so only
+ * several URLs need a check (two URLs of one site share `site:`).
+ */
+function addTargets(fps: string[], urls: readonly NormalizedUrl[], includeLocal: boolean): void {
+  if (urls.length === 1) {
+    fps.push(...targetsOf(urls[0] as NormalizedUrl, includeLocal));
+    return;
+  }
+  const seen = new Set<string>();
+  for (const url of urls) {
+    for (const fp of targetsOf(url, includeLocal)) {
+      if (seen.has(fp)) continue;
+      seen.add(fp);
+      fps.push(fp);
+    }
+  }
+}
+
+/**
+ * The last few URLs normalized, per alias table: a loop that respells its
+ * command (another flag, another order) names the same URL again. A URL and its
+ * parts are slices of the command, so only a short command's are kept (P6).
+ */
+const urlsNormalized = recentPer<NormalizedUrl | null>();
+
+function normalized(spelled: string, command: string, cfg: FingerprintConfig): NormalizedUrl | null {
+  if (command.length > RECENT_TEXT_LIMIT) return normUrl(spelled, cfg.hostAliases);
+  return urlsNormalized(cfg.hostAliases).get(spelled, () => normUrl(spelled, cfg.hostAliases));
 }
 
 /** A shell command's verb, command, action, target and sink fingerprints. */
 function readShell(name: string, command: string, cfg: FingerprintConfig): TargetReading {
-  const fps = new Set<string>();
+  const fps: string[] = [];
   const urls: NormalizedUrl[] = [];
-  for (const spelled of extractUrls(command).slice(0, URL_LIMIT)) {
-    const url = normUrl(spelled, cfg.hostAliases);
+  const spelled = extractUrls(command);
+  for (let at = 0; at < spelled.length && at < URL_LIMIT; at += 1) {
+    const url = normalized(spelled[at] as string, command, cfg);
     if (url !== null) urls.push(url);
   }
   const local = urls.length > 0 && urls.every((url) => isLocalHost(url.host));
@@ -118,20 +156,20 @@ function readShell(name: string, command: string, cfg: FingerprintConfig): Targe
   const words = tokenize(command);
   const verb = firstVerb(words);
   if (verb !== '' && !relaxed) {
-    fps.add(`verb:${verb}`);
-    if (HTTP_VERBS.has(verb)) fps.add('family:http-fetch');
+    fps.push(`verb:${verb}`);
+    if (HTTP_VERBS.has(verb)) fps.push('family:http-fetch');
   }
   const stripped = stripVolatileFlags(words);
-  if (verb !== '' && stripped !== '') fps.add(`cmd:${verb}:${stripped}`);
+  if (verb !== '' && stripped !== '') fps.push(`cmd:${verb}:${stripped}`);
   // Opt-in (off by default, so the reference's fingerprints are untouched); like cmd:, kept when relaxed.
   if (isActMeasured(cfg.limits)) {
     const action = actOf(command, name === 'pwsh' ? 'pwsh' : 'posix');
-    if (action !== '') fps.add(`act:${action}`);
+    if (action !== '') fps.push(`act:${action}`);
   }
-  if (!relaxed) for (const url of urls) addTarget(fps, url, cfg.includeLocal);
+  if (!relaxed && urls.length > 0) addTargets(fps, urls, cfg.includeLocal);
   const sink = extractSink(words);
-  if (sink !== null && !isGenericSink(sink) && !relaxed) fps.add(`sink:${sink}`);
-  return { fps: [...fps], local: local && cfg.localHosts !== 'allow' };
+  if (sink !== null && !isGenericSink(sink) && !relaxed) fps.push(`sink:${sink}`);
+  return { fps, local: local && cfg.localHosts !== 'allow' };
 }
 
 /** A fetch, search or browse tool's target fingerprints; `null` when its URL does not parse. */
@@ -140,30 +178,44 @@ function readUrl(raw: string, cfg: FingerprintConfig): TargetReading | null {
   if (url === null) return null;
   const local = isLocalHost(url.host);
   if (local && cfg.localHosts === 'allow') return NOTHING;
-  const fps = new Set<string>();
-  addTarget(fps, url, cfg.includeLocal);
-  fps.add('family:http-fetch');
-  return { fps: [...fps], local };
+  const fps = targetsOf(url, cfg.includeLocal);
+  fps.push('family:http-fetch');
+  return { fps, local };
 }
 
-/** The target readings of the last few commands and URLs, per configuration: a loop reads the same text again. */
-const shellReadings = recentPer<TargetReading>();
+/**
+ * The target readings of the last few commands and URLs, per configuration: a
+ * loop reads the same text again. Only pwsh reads differently (its act:
+ * dialect), so the other shells share one memory; the text itself is the key.
+ */
+const posixReadings = recentPer<TargetReading>();
+const pwshReadings = recentPer<TargetReading>();
 const urlReadings = recentPer<TargetReading>();
 
-/** Every fingerprint of one call (§2.3 of the contract), `exact:` first, with `act:` after `cmd:` when it is measured. */
-export function fingerprints(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig): Fingerprinted {
+/** A call's fingerprints in two parts: `exact:`, and what its target adds (shared with calls of the same text). */
+export interface FingerprintParts {
+  readonly exact: string;
+  readonly target: TargetReading;
+}
+
+export function fingerprintParts(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig): FingerprintParts {
   const { name, args } = call;
   const exact = `exact:${name}:${canonical(withoutDecoys(args, decoysFor(name, cfg.ignoreArgs)))}`;
   let target = NOTHING;
   if (isShell(name)) {
     const raw = safeMember(args, 'command');
     const command = typeof raw === 'string' ? raw : '';
-    // Only pwsh reads differently (its act: dialect), so the other shells share readings.
-    target = shellReadings(cfg).get(name === 'pwsh' ? `p${command}` : `s${command}`, () => readShell(name, command, cfg));
+    target = (name === 'pwsh' ? pwshReadings : posixReadings)(cfg).get(command, () => readShell(name, command, cfg));
   } else if (URL_TOOL.test(name)) {
     const raw = safeMember(args, 'url') ?? safeMember(args, 'href') ?? safeMember(args, 'uri') ?? '';
     // File tools and everything else: identified by exact: alone, which sees position.
     if (typeof raw === 'string') target = urlReadings(cfg).get(raw, () => readUrl(raw, cfg) ?? NOTHING);
   }
+  return { exact, target };
+}
+
+/** Every fingerprint of one call (§2.3 of the contract), `exact:` first, with `act:` after `cmd:` when it is measured. */
+export function fingerprints(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig): Fingerprinted {
+  const { exact, target } = fingerprintParts(call, cfg);
   return { fps: [exact, ...target.fps], local: target.local };
 }

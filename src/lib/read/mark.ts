@@ -7,7 +7,7 @@
 import type { BreakerConfig } from '../config/config.js';
 import { preview } from '../text/message.js';
 import { summaryLabel } from '../text/notice.js';
-import { measureOf, RANKED } from './fingerprint.js';
+import { measureOf, RANKED, type TargetReading } from './fingerprint.js';
 import { identityKey } from './identity.js';
 
 export interface Mark {
@@ -94,10 +94,29 @@ function rankOf(measure: string): number {
   return rank < 0 ? RANKED.length : rank;
 }
 
-export function markAll(fps: readonly string[], cfg: Pick<BreakerConfig, 'limits' | 'previewChars'>): Mark[] {
-  const caps = capsOf(cfg.limits);
-  return fps.map((fp) => {
-    const measure = measureOf(fp);
-    return new LazyMark(identityKey(fp), capOf(caps, fp, measure), rankOf(measure), fp, cfg.previewChars);
-  });
+type MarkConfig = Pick<BreakerConfig, 'limits' | 'previewChars'>;
+
+/** The mark of one fingerprint under a configuration. */
+export function markOne(fp: string, cfg: MarkConfig): Mark {
+  const measure = measureOf(fp);
+  return new LazyMark(identityKey(fp), capOf(capsOf(cfg.limits), fp, measure), rankOf(measure), fp, cfg.previewChars);
+}
+
+export function markAll(fps: readonly string[], cfg: MarkConfig): Mark[] {
+  return fps.map((fp) => markOne(fp, cfg));
+}
+
+/**
+ * The marks of a target reading, made once per reading and configuration. A
+ * reading is shared by the calls of one text (recent.ts), and a mark changes
+ * nothing once made, so a loop's calls share their target marks as well.
+ */
+const targetMarks = new WeakMap<TargetReading, { readonly cfg: MarkConfig; readonly marks: readonly Mark[] }>();
+
+export function markTarget(target: TargetReading, cfg: MarkConfig): readonly Mark[] {
+  const known = targetMarks.get(target);
+  if (known !== undefined && known.cfg === cfg) return known.marks;
+  const marks = markAll(target.fps, cfg);
+  targetMarks.set(target, { cfg, marks });
+  return marks;
 }

@@ -28,67 +28,56 @@ const SINGLE = 0x27;
 const DOUBLE = 0x22;
 // fromCharCode takes the buffer in slices of this many code units (an argument-count limit).
 const CHUNK = 4096;
+// Runs a word collects before they are copied out into its buffer: hostile input
+// (an escape every other character) makes a run of every character.
+const SPILL_AT = 64;
+
+/** The characters of a word with many runs, copied out as they come; grows by doubling. */
+interface Spill {
+  buffer: Uint16Array;
+  used: number;
+}
+
+/** Copies the runs' characters into the spill buffer and empties `runs`. */
+function spillRuns(command: string, runs: number[], spill: Spill | null): Spill {
+  const into = spill ?? { buffer: new Uint16Array(256), used: 0 };
+  let { buffer, used } = into;
+  for (let k = 0; k < runs.length; k += 2) {
+    const start = runs[k] as number;
+    const end = runs[k + 1] as number;
+    if (used + end - start > buffer.length) {
+      const grown = new Uint16Array(Math.max(buffer.length * 2, used + end - start));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    for (let at = start; at < end; at += 1) buffer[used++] = command.charCodeAt(at);
+  }
+  into.buffer = buffer;
+  into.used = used;
+  runs.length = 0;
+  return into;
+}
+
+/** A spilled word as a string, taken in slices the argument list of fromCharCode can hold. */
+function spilledWord(spill: Spill): string {
+  const chunks: string[] = [];
+  for (let at = 0; at < spill.used; at += CHUNK) chunks.push(String.fromCharCode(...spill.buffer.subarray(at, Math.min(at + CHUNK, spill.used))));
+  return chunks.join('');
+}
 
 /**
- * Builds one word. A word with no quotes or escapes is a single slice of the
- * command; otherwise its code units are copied into a growable typed buffer, so
- * hostile input (thousands of escapes) costs one copy, not thousands of strings.
+ * One word from the runs of the command it keeps, `[start, end)` pairs: quotes
+ * and escapes drop characters, so a word is one or more stretches of the
+ * command. One run is a slice; a few are joined; a word with more runs than
+ * `SPILL_AT` has been copied out as it went.
  */
-class Word {
-  // Made on the first copy: most words are plain slices and never need it.
-  private buffer: Uint16Array | null = null;
-  private used = 0;
-  private sliceStart = -1;
-  private copying = false;
-  started = false;
-
-  constructor(private readonly source: string) {}
-
-  /** Append source[at], reached in order while the word is still a plain slice when possible. */
-  take(at: number): void {
-    if (!this.copying) {
-      if (this.sliceStart < 0) this.sliceStart = at;
-      return;
-    }
-    this.push(this.source.charCodeAt(at));
-  }
-
-  /** A quote or an escape dropped a character: from now on the word is copied. */
-  breakSlice(at: number): void {
-    if (this.copying) return;
-    this.copying = true;
-    if (this.sliceStart >= 0) for (let i = this.sliceStart; i < at; i += 1) this.push(this.source.charCodeAt(i));
-  }
-
-  /** The finished word; the builder is reset for the next one. */
-  finish(end: number): string {
-    let word: string;
-    if (!this.copying) {
-      word = this.sliceStart < 0 ? '' : this.source.slice(this.sliceStart, end);
-    } else {
-      const chunks: string[] = [];
-      for (let i = 0; i < this.used; i += CHUNK) {
-        chunks.push(String.fromCharCode(...(this.buffer as Uint16Array).subarray(i, Math.min(i + CHUNK, this.used))));
-      }
-      word = chunks.join('');
-    }
-    this.used = 0;
-    this.sliceStart = -1;
-    this.copying = false;
-    this.started = false;
-    return word;
-  }
-
-  private push(code: number): void {
-    let buffer = this.buffer ?? (this.buffer = new Uint16Array(64));
-    if (this.used === buffer.length) {
-      const grown = new Uint16Array(buffer.length * 2);
-      grown.set(buffer);
-      this.buffer = buffer = grown;
-    }
-    buffer[this.used] = code;
-    this.used += 1;
-  }
+function wordOf(command: string, runs: number[], spill: Spill | null): string {
+  if (spill !== null) return spilledWord(spillRuns(command, runs, spill));
+  if (runs.length === 0) return '';
+  if (runs.length === 2) return command.slice(runs[0], runs[1]);
+  let word = '';
+  for (let k = 0; k < runs.length; k += 2) word += command.slice(runs[k], runs[k + 1]);
+  return word;
 }
 
 /**
@@ -101,40 +90,57 @@ export function tokenize(command: string): string[] {
   if (typeof command !== 'string') return [];
   const length = command.length;
   const tokens: string[] = [];
-  const word = new Word(command);
+  // The current word's runs, the start of the run still open (-1: none), and its spilled characters.
+  const runs: number[] = [];
+  let open = -1;
+  let spill: Spill | null = null;
+  let started = false;
   let quote = 0;
   for (let i = 0; i < length; i += 1) {
     const code = command.charCodeAt(i);
+    let cut = false;
     if (quote !== 0) {
       if (code === quote) {
+        cut = true;
         quote = 0;
       } else if (code === BACKSLASH && quote === DOUBLE && i + 1 < length) {
         // Inside "…" the backslash goes and the next character stays, whatever it is.
-        word.breakSlice(i);
-        i += 1;
-        word.take(i);
-      } else {
-        word.take(i);
+        cut = true;
+      } else if (open < 0) {
+        open = i;
       }
-      continue;
-    }
-    if (code === SINGLE || code === DOUBLE) {
-      word.breakSlice(i);
+    } else if (code === SINGLE || code === DOUBLE) {
+      cut = true;
       quote = code;
-      word.started = true;
+      started = true;
     } else if (code === BACKSLASH && i + 1 < length) {
-      word.breakSlice(i);
-      i += 1;
-      word.take(i);
-      word.started = true;
+      cut = true;
+      started = true;
     } else if (isSpaceCode(code)) {
       // A word that never started has nothing to reset.
-      if (word.started) tokens.push(word.finish(i));
+      if (!started) continue;
+      if (open >= 0) runs.push(open, i);
+      tokens.push(wordOf(command, runs, spill));
+      runs.length = 0;
+      open = -1;
+      spill = null;
+      started = false;
     } else {
-      word.take(i);
-      word.started = true;
+      if (open < 0) open = i;
+      started = true;
+    }
+    if (!cut) continue;
+    // A quote or an escape drops this character: the run before it ends here.
+    if (open >= 0) runs.push(open, i);
+    open = -1;
+    if (runs.length >= SPILL_AT) spill = spillRuns(command, runs, spill);
+    // An escape keeps the next character, whatever it is, as the start of a new run.
+    if (code === BACKSLASH && quote !== SINGLE) {
+      i += 1;
+      open = i;
     }
   }
-  if (word.started) tokens.push(word.finish(length));
+  if (open >= 0) runs.push(open, length);
+  if (started) tokens.push(wordOf(command, runs, spill));
   return tokens;
 }

@@ -72,22 +72,31 @@ const HAS_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 /** `key=value` pairs of the query without tracking keys, sorted as whole strings. */
 function cleanQuery(search: string): string {
   if (search.length <= 1) return '';
-  const pairs: string[] = [];
   // A parsed query is ASCII with non-ASCII percent-encoded: without `%` or `+` nothing decodes, so it is split as is.
-  const plain = search.indexOf('%') < 0 && search.indexOf('+') < 0;
-  for (const [key, value] of plain ? splitQuery(search) : new URLSearchParams(search)) {
-    if (!TRACKING_KEY.test(key)) pairs.push(`${key}=${value}`);
-  }
+  const pairs = search.indexOf('%') < 0 && search.indexOf('+') < 0 ? plainPairs(search) : decodedPairs(search);
   return pairs.sort().join('&');
 }
 
-/** `URLSearchParams` over a query with nothing to decode: `&`-separated pairs, empty ones skipped, split at the first `=`. */
-function splitQuery(search: string): [string, string][] {
-  const pairs: [string, string][] = [];
+/** The `key=value` texts of a query with nothing to decode, as `URLSearchParams` would pair them: empty pairs skipped, a pair without `=` gets one. */
+function plainPairs(search: string): string[] {
+  const pairs: string[] = [];
   for (const pair of search.slice(1).split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    pairs.push(eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)]);
+    if (eq < 0) {
+      if (!TRACKING_KEY.test(pair)) pairs.push(`${pair}=`);
+    } else if (!TRACKING_KEY.test(pair.slice(0, eq))) {
+      pairs.push(pair);
+    }
+  }
+  return pairs;
+}
+
+/** The `key=value` texts as `URLSearchParams` decodes them: percent-escapes, and `+` as a space. */
+function decodedPairs(search: string): string[] {
+  const pairs: string[] = [];
+  for (const [key, value] of new URLSearchParams(search)) {
+    if (!TRACKING_KEY.test(key)) pairs.push(`${key}=${value}`);
   }
   return pairs;
 }
@@ -133,6 +142,11 @@ function isAlnum(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
+/** Whether the label at `at` starts with `xn--`, in any case (the parser decodes those). */
+function isPunycodeLabel(host: string, at: number): boolean {
+  return (host.charCodeAt(at) | 0x20) === 0x78 && (host.charCodeAt(at + 1) | 0x20) === 0x6e && host.startsWith('--', at + 2);
+}
+
 /**
  * A DNS name the URL parser only lowercases: labels of letters, digits and
  * inner hyphens, optionally a trailing dot; no `xn--` label (punycode is
@@ -146,7 +160,7 @@ function isPlainHost(host: string): boolean {
   for (let at = 0; at <= end; at += 1) {
     if (at === end || host.charCodeAt(at) === 0x2e) {
       if (at === label || !isAlnum(host.charCodeAt(label)) || !isAlnum(host.charCodeAt(at - 1))) return false;
-      if (/^xn--/i.test(host.slice(label, label + 4))) return false;
+      if (isPunycodeLabel(host, label)) return false;
       label = at + 1;
       if (at < end) digitsOnly = true;
       continue;

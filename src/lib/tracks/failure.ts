@@ -31,21 +31,30 @@ export interface StreakBook {
   reset(agent: Agent): void;
 }
 
+/** A streak as stored, with the book's own copy of its key: re-setting a key must not store the caller's copy (P6). */
+interface Stored extends Streak {
+  readonly key: string;
+}
+
 export function createStreakBook(): StreakBook {
-  const books = new WeakMap<Agent, Map<string, Streak>>();
+  const books = new WeakMap<Agent, Map<string, Stored>>();
   return {
     streak: (agent, key) => books.get(agent)?.get(key),
     settle(agent, keys, failure) {
       let book = books.get(agent);
       if (book === undefined) books.set(agent, (book = new Map()));
       const streaks = book;
+      // One stored copy of the failure for all the call's keys, and a key copied only when it is new (P6).
+      const kept: Failure | null = failure === null ? null : { reason: failure.reason, detail: own(failure.detail) };
       return keys.map((key) => {
-        if (failure === null) {
+        if (kept === null) {
           streaks.delete(key);
           return 0;
         }
-        const count = (streaks.get(key)?.count ?? 0) + 1;
-        keep(streaks, own(key), { count, failure: { reason: failure.reason, detail: own(failure.detail) } });
+        const before = streaks.get(key);
+        const stored = before?.key ?? own(key);
+        const count = (before?.count ?? 0) + 1;
+        keep(streaks, stored, { key: stored, count, failure: kept });
         return count;
       });
     },
