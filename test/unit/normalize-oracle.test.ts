@@ -449,6 +449,17 @@ test(`values: ${VALUES} seeded JSON-like values canonicalise like the reference`
   }
 });
 
+test('words of many runs (a quote or an escape every few characters) split like the reference', () => {
+  // The tokenizer slices a word of one run, joins a few, and copies out past 64 runs: cross those sizes.
+  const pieces = ['a', 'bc', '"x y"', "'q r'", '\\ ', '\\"', '\\\\', '""', "''", '"a\\"b"', 'é', '\u2028'];
+  for (let k = 0; k < 2_000; k += 1) {
+    const count = 1 + Math.floor(random() * (k % 10 === 0 ? 400 : 80));
+    let command = '';
+    for (let i = 0; i < count; i += 1) command += pick(pieces) + (chance(0.05) ? ' ' : '');
+    check(tokenize(command), ref.tokenize(command), 'tokenize', command);
+  }
+});
+
 test('the tokenizer splits on exactly the characters JavaScript calls \\s', () => {
   for (let code = 0; code < 0x10000; code += 1) {
     const text = `a${String.fromCharCode(code)}b`;
