@@ -11,9 +11,15 @@
  *   npm run bench              # the whole thing (several minutes)
  *   npm run bench -- --quick   # fewer rounds and smaller curves
  *   npm run bench -- --sessions  # the realistic sessions only
+ *   npm run bench -- --sessions --port /tmp/before  # another build of the port (a copy of dist/)
+ *
+ * One run's ratio moves by a few hundredths with the machine; to compare two
+ * builds, alternate whole runs of each (docs/performance.md, "Comparing builds").
  */
 import { cpus, totalmem, platform, release } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { generateSession } from '../test/parity/generator.js';
 import { cloneData, type BodySpec, type Session } from '../test/parity/session.js';
 import { captureHooks, type Hooks, type PluginLike } from '../test/robustness/hooks.js';
@@ -25,8 +31,16 @@ async function load(specifier: string): Promise<PluginLike> {
   return ((await import(specifier)) as { default: PluginLike }).default;
 }
 
+/** The build under test: `dist/`, or the copy of one named by `--port <dir>`. */
+function portBuild(): string {
+  const at = process.argv.indexOf('--port');
+  const dir = at < 0 ? undefined : process.argv[at + 1];
+  if (at >= 0 && (dir === undefined || dir.startsWith('--'))) throw new Error('--port needs a directory: a copy of dist/, e.g. --port /tmp/before');
+  return dir === undefined ? new URL('../dist/index.js', import.meta.url).href : pathToFileURL(resolve(dir, 'index.js')).href;
+}
+
 const PLUGINS: [string, PluginLike][] = [
-  ['port', await load(new URL('../dist/index.js', import.meta.url).href)],
+  ['port', await load(portBuild())],
   ['reference', await load('reference-breaker')],
 ];
 
@@ -299,6 +313,6 @@ async function curves(): Promise<void> {
 
 const cpu = cpus()[0]?.model ?? 'unknown cpu';
 console.log(`# Benchmark\n`);
-console.log(`Machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GB, ${platform()} ${release()}, Node ${process.version}. Command: \`npm run bench${quick ? ' -- --quick' : ''}\`.\n`);
+console.log(`Machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GB, ${platform()} ${release()}, Node ${process.version}. Command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`.\n`);
 await realistic();
 if (!process.argv.includes('--sessions')) await curves();
