@@ -30,7 +30,7 @@ const DOUBLE = 0x22;
 const CHUNK = 4096;
 // Runs a word collects before they are copied out into its buffer: hostile input
 // (an escape every other character) makes a run of every character.
-const SPILL_AT = 64;
+const SPILL_RUNS = 32;
 
 /** The characters of a word with many runs, copied out as they come; grows by doubling. */
 interface Spill {
@@ -69,7 +69,7 @@ function spilledWord(spill: Spill): string {
  * One word from the runs of the command it keeps, `[start, end)` pairs: quotes
  * and escapes drop characters, so a word is one or more stretches of the
  * command. One run is a slice; a few are joined; a word with more runs than
- * `SPILL_AT` has been copied out as it went.
+ * `SPILL_RUNS` has been copied out as it went.
  */
 function wordOf(command: string, runs: number[], spill: Spill | null): string {
   if (spill !== null) return spilledWord(spillRuns(command, runs, spill));
@@ -133,7 +133,7 @@ export function tokenize(command: string): string[] {
     // A quote or an escape drops this character: the run before it ends here.
     if (open >= 0) runs.push(open, i);
     open = -1;
-    if (runs.length >= SPILL_AT) spill = spillRuns(command, runs, spill);
+    if (runs.length >= 2 * SPILL_RUNS) spill = spillRuns(command, runs, spill);
     // An escape keeps the next character, whatever it is, as the start of a new run.
     if (code === BACKSLASH && quote !== SINGLE) {
       i += 1;
