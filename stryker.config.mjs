@@ -12,6 +12,7 @@ export const MUTATION_TEST_FILES = [
   // Unit files: about a second each, most of it tsx starting up.
   'test/unit/normalize-examples.test.ts',
   'test/unit/edges-oracle.test.ts',
+  'test/unit/reading-edges.test.ts',
   'test/unit/normalize-oracle.test.ts',
   'test/unit/tables.test.ts',
   'test/unit/act-tables.test.ts',

@@ -36,32 +36,32 @@ function settle(): number {
 }
 
 /** One call's arguments and result, about 1 MB each and distinct per `i`. */
-function makeCall(i: number, shape: string): { name: string; arguments: unknown; result: unknown } {
+function makeCall(i: number, shape: string, size = MB): { name: string; arguments: unknown; result: unknown } {
   // A fresh flat string per call: nothing is shared between calls but the code.
   const filler = (n: number): string => `${i}:`.padEnd(n, String.fromCharCode(97 + (i % 26)));
   const ok = { isError: false, value: { exitCode: 0 }, content: [{ type: 'text', text: `done ${i}` }] };
   switch (shape) {
     case 'write':
-      return { name: 'write', arguments: { path: `/w/file-${i}.txt`, content: filler(MB) }, result: ok };
+      return { name: 'write', arguments: { path: `/w/file-${i}.txt`, content: filler(size) }, result: ok };
     case 'command':
       // Long verb, long sink and long URL words: every fingerprint kind is built from slices of the command.
       return {
         name: 'bash',
-        arguments: { command: `/opt/${'v'.repeat(40)}/runner-tool-${i}-xxxxxxxxxxxxxxxx https://example.com/${i}/${'p'.repeat(60)} > /tmp/${'o'.repeat(60)}-${i}.txt <<EOF\n${filler(MB)}\nEOF` },
+        arguments: { command: `/opt/${'v'.repeat(40)}/runner-tool-${i}-xxxxxxxxxxxxxxxx https://example.com/${i}/${'p'.repeat(60)} > /tmp/${'o'.repeat(60)}-${i}.txt <<EOF\n${filler(size)}\nEOF` },
         result: ok,
       };
     case 'result': {
       // A failing shell call whose huge output ends in an exception line: the streak keeps its detail.
-      const text = `${filler(MB)}\nTraceback (most recent call last)\n${'m'.repeat(30)}.sub.${'Q'.repeat(20)}${i}Error: boom`;
+      const text = `${filler(size)}\nTraceback (most recent call last)\n${'m'.repeat(30)}.sub.${'Q'.repeat(20)}${i}Error: boom`;
       return { name: 'bash', arguments: { command: `python3 job.py --n ${i}` }, result: { isError: false, value: {}, content: [{ type: 'text', text }] } };
     }
     case 'urls': {
       // A command naming ~35,000 distinct URLs: a net: fingerprint each.
       const urls: string[] = [];
-      for (let size = 0, k = 0; size < MB; k += 1) {
+      for (let used = 0, k = 0; used < size; k += 1) {
         const url = `https://h${k % 97}.example.com/${i}/${k}`;
         urls.push(url);
-        size += url.length + 1;
+        used += url.length + 1;
       }
       return { name: 'bash', arguments: { command: `curl ${urls.join(' ')}` }, result: ok };
     }
@@ -70,13 +70,17 @@ function makeCall(i: number, shape: string): { name: string; arguments: unknown;
       return { name: 'bash', arguments: { command: `rm -rf ${`./d${i}//x/ `.repeat(1500)}` }, result: ok };
     default:
       // A fetch of a long distinct URL.
-      return { name: 'web_fetch', arguments: { url: `https://example.com/${i}/${filler(MB)}` }, result: { isError: false, value: { statusCode: 200 }, content: [{ type: 'text', text: filler(MB) }] } };
+      return { name: 'web_fetch', arguments: { url: `https://example.com/${i}/${filler(size)}` }, result: { isError: false, value: { statusCode: 200 }, content: [{ type: 'text', text: filler(size) }] } };
   }
 }
 
 const plugin = await load();
 const all = ['write', 'command', 'result', 'fetch'];
-const active = shapes.includes('all') ? all : shapes;
+// `short-warm`: the warm-up calls are 1 KB of each shape, not 1 MB, so that a memory the plugin
+// keeps across agents (per configuration) and fills with large inputs shows in the figures.
+const shortWarm = shapes.includes('short-warm');
+const listed = shapes.filter((shape) => shape !== 'short-warm');
+const active = listed.includes('all') ? all : listed;
 // `context`: a distinct ~1 MB text claimed at pre-step, with the opt-in duplicated-context track on.
 // argv[5]: an optional JSON config (the opt-in tracks' memory case passes one).
 const given = process.argv[5] === undefined ? undefined : (JSON.parse(process.argv[5]) as Record<string, unknown>);
@@ -88,7 +92,7 @@ function claimed(i: number): unknown[] {
   return [{ id: `context-${i}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'plugin', plugin: 'context-echo' } }];
 }
 
-async function run(agent: object, n: number, offset: number): Promise<void> {
+async function run(agent: object, n: number, offset: number, size = MB): Promise<void> {
   for (let i = 0; i < n; i += 1) {
     const shape = active[i % active.length] as string;
     if (shape === 'context') {
@@ -96,7 +100,7 @@ async function run(agent: object, n: number, offset: number): Promise<void> {
       await hooks.step({ agent, messages }, () => Promise.resolve({ kind: 'enter', messages }));
       continue;
     }
-    const call = makeCall(offset + i, shape);
+    const call = makeCall(offset + i, shape, size);
     const exec = { callId: `c${offset + i}`, name: call.name, arguments: call.arguments, agent };
     try {
       await hooks.pre(exec);
@@ -110,7 +114,7 @@ async function run(agent: object, n: number, offset: number): Promise<void> {
 
 // Warm up on another agent (JIT code and lazily built tables land here), then drop it.
 // The act: reader has many short paths: it takes more calls before its optimised code settles.
-await run({}, active.includes('modelled') ? 400 : 40, 1_000_000);
+await run({}, active.includes('modelled') ? 400 : 40, 1_000_000, shortWarm ? 1024 : MB);
 const before = settle();
 let agent: object | null = {};
 const started = performance.now();

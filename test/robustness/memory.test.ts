@@ -16,6 +16,12 @@ test('distinct 1 MB commands, fetch URLs and URL lists stay bounded too', (t) =>
   assertBounded(48, 'command,fetch,urls', t);
 });
 
+test('nothing kept across agents holds a large input: 1 MB commands, fetch URLs and URL lists after a warm-up on 1 KB ones', (t) => {
+  // The other probes warm up on inputs as large as they measure, so a memory per configuration
+  // (recent readings, normalized URLs) is already full of them before the heap is read.
+  assertBounded(48, 'command,fetch,urls,short-warm', t);
+});
+
 test('600 distinct 1 MB contexts claimed at pre-step (past TEXT_LIMIT), duplicated-context track on, retain under 1 MB', (t) => {
   assertBounded(600, 'context', t);
 });

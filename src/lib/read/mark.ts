@@ -62,6 +62,7 @@ const compiled = new WeakMap<object, Caps>();
 
 function capsOf(limits: Readonly<Record<string, number | null>>): Caps {
   let caps = compiled.get(limits);
+  // Stryker disable next-line ConditionalExpression: a cache: compiling the table again gives the same caps
   if (caps !== undefined) return caps;
   const measures = new Map<string, number>();
   const full = new Map<string, number>();
@@ -82,6 +83,7 @@ function capsOf(limits: Readonly<Record<string, number | null>>): Caps {
 
 /** `limitFor` over a compiled table: a full-fingerprint key wins, else the measure's entry, else uncapped. */
 function capOf(caps: Caps, fp: string, measure: string): number {
+  // Stryker disable next-line ConditionalExpression: the set only spares looking a long fingerprint up in a table that has no full key of its measure
   if (caps.fullMeasures.has(measure)) {
     const cap = caps.full.get(fp);
     if (cap !== undefined) return cap;
@@ -115,8 +117,10 @@ const targetMarks = new WeakMap<TargetReading, { readonly cfg: MarkConfig; reado
 
 export function markTarget(target: TargetReading, cfg: MarkConfig): readonly Mark[] {
   const known = targetMarks.get(target);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a cache: a reading is made for one configuration (the empty one has no marks under any), so the marks are the same
   if (known !== undefined && known.cfg === cfg) return known.marks;
   const marks = markAll(target.fps, cfg);
+  // Stryker disable next-line ObjectLiteral: a cache entry that never matches only means the marks are made again, the same
   targetMarks.set(target, { cfg, marks });
   return marks;
 }

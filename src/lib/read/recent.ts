@@ -21,6 +21,7 @@ export function createRecent<T>(): Recent<T> {
   const held = new Map<string, T>();
   return {
     get(text, read) {
+      // Stryker disable next-line EqualityOperator: whether a text of exactly the limit is remembered changes memory, not the reading
       if (text.length > RECENT_TEXT_LIMIT) return read();
       const known = held.get(text);
       if (known !== undefined) {
@@ -42,6 +43,7 @@ export function recentPer<T>(): (owner: object) => Recent<T> {
   const books = new WeakMap<object, Recent<T>>();
   return (owner) => {
     let book = books.get(owner);
+    // Stryker disable next-line ConditionalExpression: a fresh memory each time forgets, and reading again gives the same reading
     if (book === undefined) books.set(owner, (book = createRecent<T>()));
     return book;
   };
