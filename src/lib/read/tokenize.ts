@@ -114,8 +114,7 @@ export function tokenize(command: string): string[] {
       } else if (code === BACKSLASH && quote === DOUBLE && i + 1 < length) {
         // Inside "…" the backslash goes and the next character stays, whatever it is.
         cut = true;
-      // Stryker disable next-line EqualityOperator: inside quotes a run never starts at 0: the opening quote is there, and it ends any run before it
-      } else if (open < 0) {
+      } else if (open === -1) {
         open = i;
       }
     } else if (code === SINGLE || code === DOUBLE) {
@@ -135,17 +134,17 @@ export function tokenize(command: string): string[] {
       spill = null;
       started = false;
     } else {
-      if (open < 0) open = i;
+      if (open === -1) open = i;
       started = true;
     }
     if (!cut) continue;
     // A quote or an escape drops this character: the run before it ends here.
     if (open >= 0) runs.push(open, i);
     open = -1;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: when a word is copied out decides how it is built, not what it is
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: when a word is copied out decides how it is built, not what it is
     if (runs.length >= 2 * SPILL_RUNS) spill = spillRuns(command, runs, spill);
-    // An escape keeps the next character, whatever it is, as the start of a new run.
-    if (code === BACKSLASH && quote !== SINGLE) {
+    // An escape (a backslash only cuts as one) keeps the next character, whatever it is, as the start of a new run.
+    if (code === BACKSLASH) {
       i += 1;
       open = i;
     }
