@@ -110,16 +110,11 @@ function targetsOf(url: NormalizedUrl, includeLocal: boolean): string[] {
 }
 
 /**
- * Appends the URLs' target fingerprints, each once, in order of first appearance.
- * The other measures cannot collide with them or with each other, so only
- * several URLs need a check (two URLs of one site share `site:`).
+ * Appends the URLs' target fingerprints, each once, in order of first appearance
+ * (two URLs of one site share `site:`). The other measures cannot collide with
+ * them or with each other, so only the targets need the check.
  */
 function addTargets(fps: string[], urls: readonly NormalizedUrl[], includeLocal: boolean): void {
-  // Stryker disable next-line ConditionalExpression,BlockStatement: one URL cannot repeat a target; the general path below gives the same list
-  if (urls.length === 1) {
-    fps.push(...targetsOf(urls[0] as NormalizedUrl, includeLocal));
-    return;
-  }
   const seen = new Set<string>();
   for (const url of urls) {
     for (const fp of targetsOf(url, includeLocal)) {

@@ -73,16 +73,13 @@ function spilledWord(spill: Spill): string {
 /**
  * One word from the runs of the command it keeps, `[start, end)` pairs: quotes
  * and escapes drop characters, so a word is one or more stretches of the
- * command. One run is a slice; a few are joined; a word with more runs than
+ * command. They are joined (one run is its slice); a word with more runs than
  * `SPILL_RUNS` has been copied out as it went.
  */
 function wordOf(command: string, runs: number[], spill: Spill | null): string {
   // Stryker disable next-line ConditionalExpression: copying out a word of few runs gives the same word; the slices only spare the copy
   if (spill !== null) return spilledWord(spillRuns(command, runs, spill));
-  // Stryker disable next-line ConditionalExpression: no runs join to '' as well
-  if (runs.length === 0) return '';
-  // Stryker disable next-line ConditionalExpression: one run joined is the same slice
-  if (runs.length === 2) return command.slice(runs[0], runs[1]);
+  // Joining one run gives its slice itself: '' + a string is that string.
   let word = '';
   for (let k = 0; k < runs.length; k += 2) word += command.slice(runs[k], runs[k + 1]);
   return word;
