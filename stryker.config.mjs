@@ -13,6 +13,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/normalize-examples.test.ts',
   'test/unit/edges-oracle.test.ts',
   'test/unit/reading-edges.test.ts',
+  'test/unit/breaker-edges.test.ts',
   'test/unit/normalize-oracle.test.ts',
   'test/unit/tables.test.ts',
   'test/unit/act-tables.test.ts',

@@ -3,6 +3,10 @@
  * measure for the rest of the turn; with a ceiling it allows N more calls that
  * use the measure, and the next one is denied without asking again. An
  * auto-approving agent can then loop N times per approval, not forever.
+ *
+ * The book counts every approval's uses, ceiling or not, and the ceiling is
+ * applied when a call is judged: so the agent's own ceiling decides, and one
+ * set mid-turn starts the count again (breaker.ts).
  */
 import type { Agent } from '../host/types.js';
 import { own } from '../host/own.js';
@@ -13,12 +17,12 @@ export interface AllowanceBook {
   grant(agent: Agent, keys: readonly string[]): void;
   /** One call used these exempt keys; keys without an allowance are ignored. */
   spend(agent: Agent, keys: readonly string[]): void;
-  /** Whether the key's allowance is used up (against the book's ceiling, or the agent's own). */
-  isSpent(agent: Agent, key: string, ceiling?: number): boolean;
+  /** Whether the key's allowance is used up against `ceiling` (at least 1, so a key never granted never is). */
+  isSpent(agent: Agent, key: string, ceiling: number): boolean;
   reset(agent: Agent): void;
 }
 
-export function createAllowanceBook(fixedCeiling: number): AllowanceBook {
+export function createAllowanceBook(): AllowanceBook {
   // Calls used per approved key, oldest approval first, at most BOOK_LIMIT keys (like the exemption book).
   const books = new WeakMap<Agent, Map<string, number>>();
   return {
@@ -38,7 +42,7 @@ export function createAllowanceBook(fixedCeiling: number): AllowanceBook {
         if (used !== undefined) book.set(key, used + 1);
       }
     },
-    isSpent: (agent, key, ceiling = fixedCeiling) => (books.get(agent)?.get(key) ?? 0) >= ceiling,
+    isSpent: (agent, key, ceiling) => (books.get(agent)?.get(key) ?? 0) >= ceiling,
     reset(agent) {
       books.delete(agent);
     },

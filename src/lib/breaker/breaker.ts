@@ -14,12 +14,13 @@ import type { Agent, Notice, PreStepPayload } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 import { createPolicyBook, type Policy, type PolicyBook } from '../policy/policy.js';
+import { isAgent } from '../read/call.js';
 import { askMessage, denyMessage, quoteResult, spentMessage } from '../text/message.js';
 import { TRACKS } from '../tracks/index.js';
 import type { GateHit, Judgement, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../tracks/turn.js';
 import { createAllowanceBook, type AllowanceBook } from './allowance.js';
-import { blockingHits, committedKeys, exemptUses, judgeAll, quoteOf, spentKeys } from './gate.js';
+import { blockingHits, committedKeys, judgeAll, keysOf, quoteOf, spentKeys } from './gate.js';
 import { createReader, type Call } from './measure.js';
 
 export interface Breaker {
@@ -40,23 +41,21 @@ export interface Breaker {
 interface State {
   readonly turns: Turns;
   readonly policies: PolicyBook;
-  read: (exec: unknown) => Call | null;
+  readonly read: (exec: unknown) => Call | null;
   /** Per agent, the call whose ask is outstanding: its answer is known once the agent's next call reaches policy (P8). */
   readonly asking: WeakMap<Agent, Call>;
-  /** The tracks created so far, by index in TRACKS. */
-  readonly created: (Track | undefined)[];
-  /** The approved exemptions' allowances, once a policy sets `exemptionCeiling`. */
-  allowances: AllowanceBook | null;
-}
-
-function allowanceBook(state: State, ceiling: number): AllowanceBook {
-  return (state.allowances ??= createAllowanceBook(ceiling));
+  /** The tracks created so far, by index in TRACKS (a sparse array: tracks no policy has turned on are holes). */
+  readonly created: Track[];
+  /** What each approval has allowed so far; judged against the agent's `exemptionCeiling`, when it has one. */
+  readonly allowances: AllowanceBook;
 }
 
 /** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
-function refuse(state: State, call: Call, asked: readonly GateHit[]): void {
+function refuse(state: State, call: Call): void {
+  const asked = call.asked ?? [];
   call.asked = null;
-  if (state.asking.get(call.agent) === call) state.asking.delete(call.agent);
+  // An outstanding ask is always the agent's latest: ask() sets both, and every answer clears both.
+  state.asking.delete(call.agent);
   call.denied = true;
   state.turns.refuse(call.agent, asked.map((hit) => hit.key));
   state.turns.commit(call.agent, committedKeys(call, asked), call.policy.cfg.window);
@@ -71,9 +70,7 @@ function refuse(state: State, call: Call, asked: readonly GateHit[]): void {
  */
 function answerEarlierAsk(state: State, call: Call): void {
   const earlier = state.asking.get(call.agent);
-  if (earlier === undefined || earlier === call) return;
-  if (earlier.asked === null) state.asking.delete(call.agent);
-  else refuse(state, earlier, earlier.asked);
+  if (earlier !== undefined && earlier !== call) refuse(state, earlier);
 }
 
 function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | undefined {
@@ -83,10 +80,9 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   const { cfg } = call.policy;
   if (cfg.onLimit !== 'ask') return undefined;
   const judged = judgeAll(call);
+  const ceiling = cfg.exemptionCeiling;
   // A spent allowance is denied by the guard without a second ask.
-  if (state.allowances !== null && cfg.exemptionCeiling !== null && spentKeys(state.allowances, cfg.exemptionCeiling, call.agent, exemptUses(state.turns, call, judged)).length > 0) {
-    return undefined;
-  }
+  if (ceiling !== null && spentKeys(state.allowances, ceiling, call.agent, keysOf(call, judged)).length > 0) return undefined;
   const hits = blockingHits(state.turns, call, judged);
   // A refused measure is denied by the guard without asking again this turn.
   if (hits.length === 0 || hits.some((hit) => state.turns.isRefused(call.agent, hit.key))) return undefined;
@@ -96,28 +92,24 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   return { kind: 'ask', reason: own(askMessage(call.name, hits, cfg.exemptionCeiling)) };
 }
 
-/** A declined ask never reaches the guard: reaching it means the operator approved. Returns the keys exempted. */
-function takeApproval(state: State, call: Call): readonly string[] {
-  const approved = call.asked;
-  if (approved === null) return [];
+/** A declined ask never reaches the guard: reaching it means the operator approved `approved`, the call's ask. */
+function takeApproval(state: State, call: Call, approved: readonly GateHit[]): void {
   call.asked = null;
   state.asking.delete(call.agent);
-  const granted = approved.map((hit) => hit.key);
-  state.turns.exempt(call.agent, granted);
-  const ceiling = call.policy.cfg.exemptionCeiling;
-  if (ceiling !== null) allowanceBook(state, ceiling).grant(call.agent, granted);
-  return granted;
+  state.turns.exempt(call.agent, approved.map((hit) => hit.key));
 }
 
-/** The guard's denial, if any; `uses` are the exemptions the call draws on that the allowance counts. */
+/** The guard's denial, if any; `uses` are the keys the call draws on earlier approvals with. */
 function deny(state: State, call: Call, judged: readonly Judgement[], uses: readonly string[]): string | undefined {
   const { agent, policy: { cfg } } = call;
   const ceiling = cfg.exemptionCeiling;
-  const spent = spentKeys(state.allowances, ceiling, agent, uses);
-  if (spent.length > 0 && ceiling !== null) {
-    call.denied = true;
-    const quotes = spent.map((key) => quoteOf(call, judged, key));
-    return own(spentMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
+  if (ceiling !== null) {
+    const spent = spentKeys(state.allowances, ceiling, agent, uses);
+    if (spent.length > 0) {
+      call.denied = true;
+      const quotes = spent.map((key) => quoteOf(call, judged, key));
+      return own(spentMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
+    }
   }
   const hits = blockingHits(state.turns, call, judged);
   if (hits.length === 0) return undefined;
@@ -132,19 +124,21 @@ function guard(state: State, exec: unknown): string | undefined {
   if (call === null) return undefined;
   const { agent, policy: { cfg } } = call;
   answerEarlierAsk(state, call);
-  const granted = takeApproval(state, call);
+  const approved = call.asked;
+  if (approved !== null) takeApproval(state, call, approved);
   const judged = judgeAll(call);
   // The attempt counts whatever the verdict: a denied call is the model going round all the same.
   for (const track of call.tracks) track.attempted?.(call);
-  // The approved call itself is what the operator said yes to; the allowance counts the calls after it.
-  const uses = state.allowances === null || cfg.exemptionCeiling === null ? [] : exemptUses(state.turns, call, judged).filter((key) => !granted.includes(key));
+  const uses = keysOf(call, judged);
   const denial = deny(state, call, judged, uses);
   if (denial !== undefined) return denial;
   call.tracks.forEach((track, at) => {
     const notice = track.advise?.(call, judged[at] as Judgement) ?? null;
     if (notice !== null) (call.advised ??= [])[at] = notice;
   });
-  state.allowances?.spend(agent, uses);
+  state.allowances.spend(agent, uses);
+  // The approved call itself is what the operator said yes to: its allowance counts the calls after it.
+  if (approved !== null) state.allowances.grant(agent, approved.map((hit) => hit.key));
   state.turns.commit(agent, call.marks.map((mark) => mark.key), cfg.window);
   return undefined;
 }
@@ -154,13 +148,14 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
   const call = state.read(exec);
   if (call === null) return [];
   const ran = call.asked === null && !call.denied;
-  if (call.asked !== null) refuse(state, call, call.asked);
+  if (call.asked !== null) refuse(state, call);
   const owed: Notice[] = [];
   call.tracks.forEach((track, at) => {
     const learned = ran ? (track.learn?.(call, result) ?? null) : null;
     if (learned !== null) owed.push(learned);
+    // A hole where an earlier track had no advisory.
     const advised = call.advised?.[at];
-    if (advised !== undefined && advised !== null) owed.push(advised);
+    if (advised !== undefined) owed.push(advised);
   });
   call.advised = null;
   if (ran) {
@@ -176,22 +171,23 @@ function hasHumanMessage(messages: unknown): boolean {
 }
 
 function reset(state: State, payload: PreStepPayload): void {
-  const agent = payload.agent;
-  const keyable = (typeof agent === 'object' && agent !== null) || typeof agent === 'function';
-  if (!keyable || !hasHumanMessage(payload.messages)) return;
-  state.turns.reset(agent as Agent);
-  for (const track of state.created) track?.clear(agent as Agent);
-  state.allowances?.reset(agent as Agent);
-  state.policies.reset(agent as Agent);
+  const { agent } = payload;
+  if (!isAgent(agent) || !hasHumanMessage(payload.messages)) return;
+  state.turns.reset(agent);
+  // forEach skips the holes of tracks never created.
+  state.created.forEach((track) => track.clear(agent));
+  state.allowances.reset(agent);
+  state.policies.reset(agent);
 }
 
 /** The tracks a policy turns on, in gate order, each created the first time a policy needs it. */
-function tracksFor(state: State): (policy: Policy) => readonly Track[] {
+function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => readonly Track[] {
   const known = new WeakMap<Policy, readonly Track[]>();
   return (policy) => {
     let tracks = known.get(policy);
+    // Stryker disable next-line ConditionalExpression: a cache; the tracks come from `created` either way, only the list is built again
     if (tracks === undefined) {
-      tracks = TRACKS.flatMap((module, at) => (module.isOn(policy.cfg) ? [(state.created[at] ??= module.create(state.turns, policy.cfg))] : []));
+      tracks = TRACKS.flatMap((module, at) => (module.isOn(policy.cfg) ? [(created[at] ??= module.create(turns, policy.cfg))] : []));
       known.set(policy, tracks);
     }
     return tracks;
@@ -200,13 +196,14 @@ function tracksFor(state: State): (policy: Policy) => readonly Track[] {
 
 export function createBreaker(initial: BreakerConfig): Breaker {
   const turns = createTurns(initial.window);
-  const policies = createPolicyBook(initial, (agent, before, after) => {
-    // A ceiling set mid-turn covers exemptions approved before it: their allowance starts now.
-    const ceiling = after.cfg.exemptionCeiling;
-    if (before.cfg.exemptionCeiling === null && ceiling !== null) allowanceBook(state, ceiling).grant(agent, turns.exempted(agent));
+  const allowances = createAllowanceBook();
+  const policies = createPolicyBook(initial, (agent, before) => {
+    // A ceiling set mid-turn covers exemptions approved before it: their allowance starts now
+    // (while the ceiling stays off, counting again from zero changes nothing).
+    if (before.cfg.exemptionCeiling === null) allowances.grant(agent, turns.exempted(agent));
   });
-  const state: State = { turns, policies, asking: new WeakMap(), created: [], allowances: null, read: () => null };
-  state.read = createReader(policies, tracksFor(state));
+  const created: Track[] = [];
+  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, read: createReader(policies, tracksFor(turns, created)) };
   return {
     ask: (exec) => ask(state, exec),
     guard: (exec) => guard(state, exec),

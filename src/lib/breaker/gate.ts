@@ -29,27 +29,32 @@ export function blockingHits(turns: Turns, call: Call, judged: readonly Judgemen
   return hits;
 }
 
-/** The exemptions the call would use: its exempt measures, then the exempt keys of tracks' own hits (a cycle past its limit). */
-export function exemptUses(turns: Turns, call: Call, judged: readonly Judgement[]): string[] {
-  const uses = call.marks.filter((mark) => turns.isExempt(call.agent, mark.key)).map((mark) => mark.key);
+/**
+ * The keys an approval could cover for the call: its measures, then tracks' own
+ * keys that hit (a cycle past its limit). Only approved keys have an allowance,
+ * so the allowance book picks out the exempt ones itself.
+ */
+export function keysOf(call: Call, judged: readonly Judgement[]): string[] {
+  const keys = call.marks.map((mark) => mark.key);
   for (const judgement of judged) {
-    for (const hit of judgement.hits) if (!isMeasureKey(call, hit.key) && turns.isExempt(call.agent, hit.key)) uses.push(hit.key);
+    for (const hit of judgement.hits) if (!isMeasureKey(call, hit.key)) keys.push(hit.key);
   }
-  return uses;
+  return keys;
 }
 
-/** How a spent-allowance denial quotes a key: a track's own hit by its quote, a measure by its mark's. */
+/** How a spent-allowance denial quotes a key: by its hit while it hits, else by its measure's mark. */
 export function quoteOf(call: Call, judged: readonly Judgement[], key: string): string {
   for (const judgement of judged) {
-    for (const hit of judgement.hits) if (hit.key === key && !isMeasureKey(call, key)) return hit.quote;
+    for (const hit of judgement.hits) if (hit.key === key) return hit.quote;
   }
-  return call.marks.find((mark) => mark.key === key)?.quote ?? key;
+  // No longer at its cap (the window moved on, a failure streak broke): one of the call's measures.
+  for (const mark of call.marks) if (mark.key === key) return mark.quote;
+  return key;
 }
 
-/** The keys whose approved allowance is used up, of those the call would use. */
-export function spentKeys(allowances: AllowanceBook | null, ceiling: number | null, agent: Agent, uses: readonly string[]): string[] {
-  if (allowances === null || ceiling === null) return [];
-  return uses.filter((key) => allowances.isSpent(agent, key, ceiling));
+/** The keys of `keys` whose approved allowance is used up. */
+export function spentKeys(allowances: AllowanceBook, ceiling: number, agent: Agent, keys: readonly string[]): string[] {
+  return keys.filter((key) => allowances.isSpent(agent, key, ceiling));
 }
 
 /** What a denial or a refusal commits to the window: only the measures that hit; the call never touched its other resources. */

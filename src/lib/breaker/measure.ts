@@ -21,8 +21,8 @@ export interface Call extends Measured {
   asked: readonly GateHit[] | null;
   /** Denied or refused by the breaker: its outcome teaches the tracks nothing. */
   denied: boolean;
-  /** The advisories the guard found, owed at post-execute; by index in `tracks`. */
-  advised: (Notice | null)[] | null;
+  /** The advisories the guard found, owed at post-execute; by index in `tracks` (a sparse array). */
+  advised: Notice[] | null;
 }
 
 function commandOf(args: unknown): string | undefined {

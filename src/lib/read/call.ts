@@ -16,6 +16,11 @@ export interface ToolCall {
   readonly agent: Agent | null;
 }
 
+/** State is keyed by object identity, and a primitive cannot key a WeakMap (setting one throws). */
+export function isAgent(value: unknown): value is Agent {
+  return (typeof value === 'object' && value !== null) || typeof value === 'function';
+}
+
 const UNREADABLE: ToolCall = Object.freeze({ name: '', args: {}, agent: null });
 
 /** Reads name, arguments and agent with the host's fallbacks (`toolName`, `tool.name`, `args`, `exec.agent`). */
@@ -24,9 +29,7 @@ export function readCall(exec: unknown): ToolCall {
     const name = member(exec, 'name') ?? member(exec, 'toolName') ?? member(member(exec, 'tool'), 'name') ?? '';
     const args = member(exec, 'arguments') ?? member(exec, 'args') ?? {};
     const agent = member(exec, 'agent') ?? member(member(exec, 'exec'), 'agent') ?? null;
-    // State is keyed by object identity; a primitive cannot key a WeakMap.
-    const keyable = (typeof agent === 'object' && agent !== null) || typeof agent === 'function';
-    return { name: typeof name === 'string' ? name : '', args, agent: keyable ? (agent as Agent) : null };
+    return { name: typeof name === 'string' ? name : '', args, agent: isAgent(agent) ? agent : null };
   } catch {
     return UNREADABLE;
   }
