@@ -24,6 +24,8 @@ export const MUTATION_TEST_FILES = [
   'test/unit/failure-oracle.test.ts',
   'test/unit/fingerprint-oracle.test.ts',
   'test/unit/config.test.ts',
+  'test/unit/config-edges.test.ts',
+  'test/unit/settings-schema.test.ts',
   'test/unit/window.test.ts',
   'test/unit/occurrence-stages.test.ts',
   'test/unit/gate.test.ts',

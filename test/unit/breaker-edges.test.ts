@@ -148,7 +148,9 @@ describe('the exemption ceiling at the gate', () => {
     const denial = steps[3]!.denial;
     assert.match(denial ?? '', /approval is used up/);
     assert.deepEqual(hitLines(denial), ['- host:api.example.com'], 'the spent measure, once, though the cap of `exact` is reached too');
-    assert.match(steps[4]!.denial ?? '', /Previous result:\npage 2\n/, 'a denied call is no result');
+    const next = steps[4]!.denial ?? '';
+    assert.equal(next.split('Previous result:\n')[1]?.split('\n')[0], 'page 2', 'a denied call is no result');
+    assert.equal(next.split('REPEAT_TOOL_BLOCKED').length, 2, 'the earlier denial is not quoted');
   });
 
   test('while an approved measure has allowance left, a second measure at its cap is asked about', () => {

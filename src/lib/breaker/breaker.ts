@@ -52,7 +52,8 @@ interface State {
 
 /** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
 function refuse(state: State, call: Call): void {
-  const asked = call.asked ?? [];
+  // Called only for a call whose ask is outstanding.
+  const asked = call.asked as readonly GateHit[];
   call.asked = null;
   // An outstanding ask is always the agent's latest: ask() sets both, and every answer clears both.
   state.asking.delete(call.agent);

@@ -46,9 +46,9 @@ export interface SettingsSchema extends SchemaNode {
   };
 }
 
-const described = (node: SchemaNode, description: string, fallback?: unknown): SchemaNode => ({
+const described = (node: SchemaNode, description: string, fallback: unknown): SchemaNode => ({
   ...node,
-  meta: { ...node.meta, description, ...(fallback === undefined ? {} : { default: fallback }) },
+  meta: { ...node.meta, description, default: fallback },
 });
 
 /** A whole number of at least `min`. */
@@ -129,13 +129,13 @@ export function serialize(root: SchemaNode): SerializedSchema {
   const visit = (node: SchemaNode): number => {
     const uid = next;
     next += 1;
-    const entry: Record<string, unknown> = { type: node.type, meta: { ...node.meta } };
+    // Type, meta and a constant's value as they are; the children by uid.
+    const { dict, inner, sKey, list, ...entry } = node as SchemaNode & Record<string, unknown>;
     refs[uid] = entry;
-    if (node.dict !== undefined) entry.dict = Object.fromEntries(Object.entries(node.dict).map(([key, child]) => [key, visit(child)]));
-    if (node.inner !== undefined) entry.inner = visit(node.inner);
-    if (node.sKey !== undefined) entry.sKey = visit(node.sKey);
-    if (node.list !== undefined) entry.list = node.list.map(visit);
-    if (node.type === 'const') entry.value = node.value;
+    if (dict !== undefined) entry.dict = Object.fromEntries(Object.entries(dict).map(([key, child]) => [key, visit(child)]));
+    if (inner !== undefined) entry.inner = visit(inner);
+    if (sKey !== undefined) entry.sKey = visit(sKey);
+    if (list !== undefined) entry.list = list.map(visit);
     return uid;
   };
   // JSON round trip: the defaults are frozen DEFAULTS; the wire gets plain copies.

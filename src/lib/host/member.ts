@@ -13,6 +13,7 @@ export function safeMember(holder: unknown, key: string): unknown {
   try {
     return member(holder, key);
   } catch {
-    return undefined;
+    // A throwing getter or Proxy trap: absent.
   }
+  return undefined;
 }

@@ -1,0 +1,93 @@
+/**
+ * The edges of loading a config: how an offending value is shown in the error
+ * (bounded, and never a second error while rendering the first), keys that are
+ * only inherited names, a key given as `undefined`, and the meaning each
+ * opt-in setting's error explains. Also the one-field readers every hook uses
+ * on values a model controls.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveConfig } from '../../src/lib/config/config.js';
+import { member, safeMember } from '../../src/lib/host/member.js';
+
+function errorOf(config: unknown): string {
+  try {
+    resolveConfig(config);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  assert.fail(`${JSON.stringify(config)} was accepted`);
+}
+
+describe('an offending value in a config error', () => {
+  test('a BigInt is shown with its n', () => {
+    assert.match(errorOf({ window: 5n }), /\(got 5n\)/);
+  });
+
+  test('an array or a mapping that JSON cannot render is named by its kind', () => {
+    assert.match(errorOf([1n]), /\(got an array\)/);
+    assert.match(errorOf({ include: [1n] }), /\(got an array\)/);
+    assert.match(errorOf({ sequence: { length: { size: 1n } } }), /\(got an object\)/);
+  });
+
+  test('null is shown as null', () => {
+    assert.match(errorOf({ window: null }), /\(got null\)/);
+  });
+
+  test('up to 80 characters are shown whole; a longer value is cut at 80 with an ellipsis', () => {
+    const fits = `"${'x'.repeat(78)}"`;
+    assert.ok(errorOf({ window: 'x'.repeat(78) }).includes(`(got ${fits});`));
+    const long = errorOf({ window: 'y'.repeat(500) });
+    assert.ok(long.includes(`(got "${'y'.repeat(79)}\u2026)`), long);
+  });
+});
+
+describe('keys of a config', () => {
+  test('a key named like an inherited member (constructor, toString) is an unknown key, passed through', () => {
+    assert.doesNotThrow(() => resolveConfig({ constructor: 1, toString: 2, hasOwnProperty: 3 }));
+  });
+
+  test('duplicateText given as undefined leaves the track off, as leaving it out does', () => {
+    assert.equal(resolveConfig({ duplicateText: undefined }).duplicateText, null);
+  });
+
+  test('a misspelt duplicateText sub-key is named with the list of real ones', () => {
+    assert.match(errorOf({ duplicateText: { minChar: 80 } }), /`duplicateText\.minChar` is not a setting; the settings are `minChars`, `threshold`, `windowMs`, `cooldownMs`$/);
+  });
+});
+
+describe('what an opt-in setting\u2019s error says it is', () => {
+  const meanings: [Record<string, unknown>, RegExp][] = [
+    [{ duplicateText: { minChars: 0 } }, /it is the shortest text block, in characters, that is fingerprinted$/],
+    [{ duplicateText: { threshold: 1 } }, /it is how many occurrences within the window earn a notice/],
+    [{ duplicateText: { windowMs: 0 } }, /it is the time window, in milliseconds/],
+    [{ duplicateText: { cooldownMs: -1 } }, /it is how long, in milliseconds, one text stays silent/],
+    [{ sequence: { length: 1 } }, /it is the longest cycle looked for, in distinct calls$/],
+    [{ sequence: { count: 1 } }, /it is how many back-to-back repetitions of a cycle earn the advisory$/],
+    [{ sequence: { limit: 1 } }, /it is the repetitions after which the cycle meets the gate; null advises only$/],
+    [{ exemptionCeiling: 0 }, /it is how many calls an approved exemption allows/],
+  ];
+  for (const [config, meaning] of meanings) {
+    test(`${JSON.stringify(config)} explains the setting`, () => {
+      assert.match(errorOf(config), meaning);
+    });
+  }
+});
+
+describe('reading one member of a value a model controls', () => {
+  test('only objects have members: null, primitives and functions have none', () => {
+    for (const holder of [null, undefined, 'text', 7, true, () => 1]) assert.equal(member(holder, 'length'), undefined);
+    assert.equal(member({ name: 'bash' }, 'name'), 'bash');
+  });
+
+  test('a throwing getter throws through member and reads as absent through safeMember', () => {
+    const hostile = {
+      get name(): string {
+        throw new Error('no');
+      },
+    };
+    assert.throws(() => member(hostile, 'name'));
+    assert.equal(safeMember(hostile, 'name'), undefined);
+    assert.equal(safeMember({ name: 'bash' }, 'name'), 'bash');
+  });
+});
