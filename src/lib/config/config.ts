@@ -204,12 +204,14 @@ export function mergeConfig(config: unknown = {}): Record<string, unknown> {
 /** A stage threshold: off when absent, zero or negative; otherwise a positive integer. */
 function stage(value: unknown, key: string): number | null {
   if (value === null || value === undefined) return null;
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
+  // Number.isFinite is false for every non-number.
+  if (!Number.isFinite(value)) {
     fail(`\`${key}\` must be a positive integer, or 0 / null to turn the stage off (got ${shown(value)})`);
   }
-  if (value <= 0) return null;
-  if (!Number.isInteger(value)) fail(`\`${key}\` must be a whole number of calls (got ${shown(value)})`);
-  return value;
+  const calls = value as number;
+  if (calls <= 0) return null;
+  if (!Number.isInteger(calls)) fail(`\`${key}\` must be a whole number of calls (got ${shown(calls)})`);
+  return calls;
 }
 
 function isCap(value: unknown): boolean {
@@ -311,7 +313,7 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
   }
   for (const key of ['previewChars', 'resultPreviewChars'] as const) {
     const value = merged[key];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    if (!Number.isInteger(value) || (value as number) < 1) {
       fail(`\`${key}\` must be an integer >= 1 (got ${shown(value)})`);
     }
   }
