@@ -33,6 +33,8 @@ export const MUTATION_TEST_FILES = [
   'test/unit/messages.test.ts',
   'test/unit/notice.test.ts',
   'test/unit/scope.test.ts',
+  'test/unit/policy-edges.test.ts',
+  'test/unit/plugin-glue.test.ts',
   'test/unit/sequence.test.ts',
   'test/unit/progress.test.ts',
   'test/unit/exemption-ceiling.test.ts',

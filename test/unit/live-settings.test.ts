@@ -97,7 +97,7 @@ describe('an agent’s policy mid-turn', () => {
   });
 
   test('until the first change the book holds nothing and every agent shares the load-time policy', () => {
-    const book = createPolicyBook(cfg());
+    const book = createPolicyBook(cfg(), () => undefined);
     const a = {};
     book.reset(a);
     assert.equal(book.of(a), book.of({}));
@@ -105,7 +105,7 @@ describe('an agent’s policy mid-turn', () => {
   });
 
   test('a saved value equal to the current one is no change: every call stays on the load-time path', () => {
-    const book = createPolicyBook(cfg({ window: 20 }));
+    const book = createPolicyBook(cfg({ window: 20 }), () => undefined);
     const before = book.of({});
     book.update(cfg({ window: 20 }));
     book.update(JSON.parse(JSON.stringify(cfg({ window: 20 }))) as BreakerConfig);

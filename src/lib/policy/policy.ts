@@ -5,9 +5,9 @@
  * inside a turn can reach the settings endpoint, and a model must not be able
  * to loosen the breaker that is watching it (docs/live-settings.md).
  *
- * Until the first change, every agent follows the load-time policy and the
- * book holds nothing, so a plugin whose settings never change pays one
- * comparison per call; after it, one WeakMap lookup.
+ * Until the first change, every agent follows the load-time policy, so a
+ * plugin whose settings never change pays one comparison per call; after it,
+ * one WeakMap lookup.
  */
 import type { BreakerConfig } from '../config/config.js';
 import type { Agent } from '../host/types.js';
@@ -52,8 +52,6 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 
 function compileScopes(scopes: readonly Scope[]): (name: unknown) => boolean {
   const tests = scopes.map(compileScope);
-  const [only] = tests;
-  if (tests.length === 1 && only !== undefined) return only;
   return (name) => tests.some((tracked) => tracked(name));
 }
 
@@ -87,13 +85,14 @@ export interface PolicyBook {
  * its call is judged (the breaker gives exemptions approved before a new
  * exemption ceiling their allowance there).
  */
-export function createPolicyBook(initial: BreakerConfig, moved?: (agent: Agent, before: Policy, after: Policy) => void): PolicyBook {
+export function createPolicyBook(initial: BreakerConfig, moved: (agent: Agent, before: Policy, after: Policy) => void): PolicyBook {
   const first = compilePolicy(initial);
   let latest = first;
   /** Per agent: the policy it holds, and the latest policy it has been reconciled with. */
   const held = new WeakMap<Agent, { readonly policy: Policy; readonly basis: Policy }>();
   return {
     of(agent) {
+      // Stryker disable next-line ConditionalExpression: a fast path; with no change saved, no record is ever reconciled and `first` comes back below too
       if (latest === first) return first;
       // No record: the agent has had no human message since load, so it holds the load-time policy.
       const record = held.get(agent);
@@ -101,11 +100,11 @@ export function createPolicyBook(initial: BreakerConfig, moved?: (agent: Agent, 
       if ((record?.basis ?? first) === latest) return policy;
       const tightened = tightenPolicy(policy, latest);
       held.set(agent, { policy: tightened, basis: latest });
-      moved?.(agent, policy, tightened);
+      moved(agent, policy, tightened);
       return tightened;
     },
     reset(agent) {
-      if (latest !== first) held.set(agent, { policy: latest, basis: latest });
+      held.set(agent, { policy: latest, basis: latest });
     },
     update(cfg) {
       // The settings service hands over its value at registration: the row config again, usually.
