@@ -24,23 +24,13 @@ import {
 } from '../../src/lib/tracks/duplicate-text.js';
 import { failWarnMessage } from '../../src/lib/tracks/failure.js';
 import { ASK_TRACK_HEADINGS } from '../../src/lib/tracks/index.js';
+import { mulberry32 as random } from '../support/prng.js';
 
 /** The specification: lines split at CRLF, CR or LF, spaces and tabs cut from each line's end, trailing empty lines dropped. */
 function spec(text: string): string {
   const lines = text.split(/\r\n|\r|\n/).map((line) => line.replace(/[ \t]+$/, ''));
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines.join('\n');
-}
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('duplicated context: the text helpers', () => {
