@@ -11,6 +11,7 @@ import { resolveConfig } from '../../src/lib/config/config.js';
 import { SCOPE_LIMIT, compilePolicy, sameData, tightenPolicy } from '../../src/lib/policy/policy.js';
 import { compileScope } from '../../src/lib/policy/scope.js';
 import { stricterConfig } from '../../src/lib/policy/strictness.js';
+import { mulberry32 as random } from '../support/prng.js';
 
 /** The reference's reading of a pattern: literal pieces joined by `.*`, anchored, `.` not matching a line break. */
 function oracle(pattern: string, name: string): boolean {
@@ -19,18 +20,6 @@ function oracle(pattern: string, name: string): boolean {
     .map((piece) => piece.replace(/[\\^$.|?+()[\]{}*]/g, '\\$&'))
     .join('.*');
   return name !== '' && new RegExp(`^${source}$`).test(name);
-}
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function word(next: () => number, alphabet: readonly string[], most: number): string {

@@ -217,19 +217,18 @@ export async function mutateCli(argv: readonly string[]): Promise<number> {
   args = at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
   const unknown = args.find((a) => a.startsWith('-') && a !== '--force' && a !== '--standing');
   if (unknown !== undefined) {
-    console.error(`unknown option ${unknown}; usage: npm run mutate [-- <file or glob> …] [--force] [--concurrency N] | --standing | --score [--survivors]`);
+    console.error(`unknown option ${unknown}; usage: npm run mutate [-- <file or glob> …] [--force] [--concurrency N] | --standing [<file or glob> …] | --score [--survivors]`);
     return 2;
   }
   const given = args.filter((a) => !a.startsWith('-')).map((a) => relative(process.cwd(), a));
   const extra = [...(args.includes('--force') ? ['--force'] : []), ...(concurrency === undefined ? [] : ['--concurrency', concurrency])];
   let ok = true;
   if (args.includes('--standing')) {
-    // Run again every stored survivor and uncovered mutant, file by file.
+    // Run again every stored survivor and uncovered mutant (of the given files, when some are given) in one Stryker run.
     const store = readReport(STORE);
-    for (const file of Object.keys(store?.files ?? {})) {
-      const ranges = store === null ? [] : standingRanges(store, file);
-      if (ranges.length > 0) ok = runChunk(file, ['--force', ...extra.filter((a) => a !== '--force')], ranges) && ok;
-    }
+    const files = Object.keys(store?.files ?? {}).filter((file) => (store === null ? [] : standingRanges(store, file)).length > 0 && (given.length === 0 || given.some((chunk) => inChunk(file, chunk))));
+    const ranges = files.flatMap((file) => (store === null ? [] : standingRanges(store, file)));
+    if (ranges.length > 0) ok = runChunk(files.join(','), ['--force', ...extra.filter((a) => a !== '--force')], ranges);
     const after = readReport(STORE);
     if (after !== null) console.log(`\n${scoreTable(after)}`);
     return ok ? 0 : 1;

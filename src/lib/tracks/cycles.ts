@@ -45,6 +45,7 @@ export function findCycle(history: readonly string[], next: string, maxLength: n
   }
   if (period < 2) return null;
   const seen = new Set<string>();
+  // Stryker disable next-line EqualityOperator: history[n] is past the end (`next`), and undefined repeats no key
   for (let at = n - period + 1; at < n; at += 1) {
     const key = history[at] as string;
     if (seen.has(key)) return null;
@@ -52,6 +53,7 @@ export function findCycle(history: readonly string[], next: string, maxLength: n
   }
   // Walk back while each call equals the one a period before it; `next` is index n.
   let matched = 1;
+  // Stryker disable next-line ConditionalExpression,ArithmeticOperator: before the start history[at - period] is undefined, which no call equals
   for (let at = n - 1; at - period >= 0 && history[at] === history[at - period]; at -= 1) matched += 1;
   const run = matched + period;
   return { period, run, start: n + 1 - run };

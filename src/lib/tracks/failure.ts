@@ -87,6 +87,7 @@ function failureHits(streaks: StreakBook, call: Measured): Judgement {
   if (limit === null) return NO_HITS;
   let hits: GateHit[] | null = null;
   for (const mark of call.marks) {
+    // Stryker disable next-line ConditionalExpression: a shortcut; a measure with a null cap keeps no streak (settle counts only enabled ones), and a cap turned off mid-turn waits for the human message that clears the streaks
     if (!isEnabled(mark)) continue;
     const streak = streaks.streak(call.agent, mark.key);
     if (streak !== undefined && streak.count >= limit) {
@@ -99,18 +100,18 @@ function failureHits(streaks: StreakBook, call: Measured): Judgement {
 /** Of the measures whose streak reached `failWarnAt` just now, the one to warn about: the more actionable first. */
 function warned(counted: readonly Mark[], streaks: readonly number[], at: number): Mark | null {
   let best: Mark | null = null;
-  for (let index = 0; index < counted.length; index += 1) {
-    const mark = counted[index] as Mark;
+  counted.forEach((mark, index) => {
     if (streaks[index] === at && (best === null || mark.rank < best.rank)) best = mark;
-  }
+  });
   return best;
 }
 
 function settle(shared: Shared, streaks: StreakBook, call: Measured, result: unknown): Notice | null {
   const { agent, marks, policy: { cfg } } = call;
-  const failure = classifyFailure(result, { shell: isShell(call.name), ...(call.command === undefined ? {} : { command: call.command }) });
+  const failure = classifyFailure(result, { shell: isShell(call.name), command: call.command });
   const counted = marks.filter((mark) => isEnabled(mark) && !shared.isExempt(agent, mark.key));
   const counts = streaks.settle(agent, counted.map((mark) => mark.key), failure);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut; a success leaves every streak at 0, which no stage (at least 1, or null) equals
   if (failure === null || cfg.failWarnAt === null) return null;
   const top = warned(counted, counts, cfg.failWarnAt);
   if (top === null) return null;
