@@ -40,6 +40,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/exemption-ceiling.test.ts',
   'test/unit/duplicate-text.test.ts',
   'test/unit/tracks-edges.test.ts',
+  'test/unit/tracks-stages.test.ts',
   'test/unit/act-rules.test.ts',
   'test/unit/act-measure.test.ts',
   'test/unit/act-corpus.test.ts',

@@ -4,9 +4,9 @@
  * use the measure, and the next one is denied without asking again. An
  * auto-approving agent can then loop N times per approval, not forever.
  *
- * The book counts every approval's uses, ceiling or not, and the ceiling is
- * applied when a call is judged: so the agent's own ceiling decides, and one
- * set mid-turn starts the count again (breaker.ts).
+ * The book records every approval, counts uses while a ceiling applies, and
+ * the ceiling is applied when a call is judged: so the agent's own ceiling
+ * decides, and one set mid-turn starts the count again (breaker.ts).
  */
 import type { Agent } from '../host/types.js';
 import { own } from '../host/own.js';

