@@ -53,6 +53,9 @@ describe('tool patterns', () => {
     assert.equal(matches('a*bb*a', 'abba'), true);
     assert.equal(matches('a*bb*a', 'aba'), false);
     assert.equal(matches('*x*', 'x'), true);
+    assert.equal(matches('a*b*b', 'ab'), false, 'a middle piece may not reach into the tail');
+    assert.equal(matches('a*b*b*c', 'abc'), false, 'two middle pieces need two places');
+    assert.equal(matches('a*b*b*c', 'abbc'), true);
     assert.equal(matches('fs_*', 'fs_read\nwrite'), false);
     assert.equal(matches('fs_*\n*', 'fs_read\nwrite'), true, 'a pattern with a line break of its own');
     assert.equal(matches('fs_*\n*', 'fs_read\nwr\nite'), false);

@@ -58,6 +58,7 @@ describe('duplicated context: the text helpers', () => {
     assert.equal(previewText('x'.repeat(80)), 'x'.repeat(80));
     assert.equal(previewText('x'.repeat(81)), `${'x'.repeat(80)}\u2026`);
     assert.equal(previewText(`${' '.repeat(150)}abc${'d'.repeat(20)}`), `abc${'d'.repeat(7)}\u2026`, 'only the first 160 characters are read, and the rest is marked');
+    assert.equal(previewText(`${' '.repeat(150)}abcdefghij`), 'abcdefghij', 'a text of exactly 160 characters is read whole');
   });
 
   test('a source label is its kind, then the plugin, else the name; empty parts are absent', () => {
@@ -169,6 +170,7 @@ describe('duplicated context: the book at its boundaries', () => {
     assert.equal(r.step([said('hello'), said('hello')]).length, 1);
     assert.equal(r.step([said(block('image words', 'image')), said(block('image words', 'image'))]).length, 0);
     assert.doesNotThrow(() => r.step([said(block(42)), said(42), said({ text: 'x' })]));
+    assert.equal(r.step([said(42), said({ text: 'x' }), said(null)]).length, 0, 'content that is no list adds no text');
     assert.equal(r.step([said([]), said([{ type: 'image' }])]).length, 0, 'a message with no text adds none');
   });
 
