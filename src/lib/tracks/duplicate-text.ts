@@ -89,10 +89,8 @@ export function normalizeText(text: string): string {
     last !== 32 &&
     last !== 9 &&
     !/[ \t]\n/.test(text)
-    // Stryker disable next-line BlockStatement: the fast path's return; the general path gives a clean text back unchanged
-  ) {
+  )
     return text;
-  }
   const lines = text.split(/\r\n|\r|\n/);
   for (let at = 0; at < lines.length; at += 1) {
     const line = lines[at] as string;
