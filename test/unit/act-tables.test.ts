@@ -156,28 +156,32 @@ describe('act: every entry of the reader’s tables (lex.ts)', () => {
   });
 });
 
-/** What act: reads of each command: switch letters | valued letters | long switches | long valued flags. */
+/**
+ * What act: reads of each command: switch letters | valued letters | long switches | long valued flags.
+ * A long switch is written with what it stands for: `--all:a` is `-a`, `--last-failed:--lf` is `--lf`,
+ * and a bare `--noreport` stands for itself.
+ */
 const OPTION_TABLES: Readonly<Record<string, string>> = {
-  ls: 'aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1 | ITw | --all --almost-all --human-readable --recursive --reverse --directory --inode --size | ',
-  cat: 'AbeEnstTuv |  | --number --number-nonblank --show-all --squeeze-blank | ',
-  head: 'qvz | nc | --quiet --silent --verbose | --lines --bytes',
-  tail: 'fFqvz | ncs | --quiet --silent --verbose | --lines --bytes --sleep-interval --pid',
-  wc: 'clmwL |  | --lines --words --bytes --chars --max-line-length | ',
-  du: 'abcDhHklLmPsSx0 | dBtX | --all --human-readable --summarize --total | --max-depth --block-size --threshold --exclude-from',
-  df: 'ahHiklPTv | Btx | --all --human-readable --inodes --print-type | ',
+  ls: 'aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1 | ITw | --all:a --almost-all:A --human-readable:h --recursive:R --reverse:r --directory:d --inode:i --size:s | ',
+  cat: 'AbeEnstTuv |  | --number:n --number-nonblank:b --show-all:A --squeeze-blank:s | ',
+  head: 'qvz | nc | --quiet:q --silent:q --verbose:v | --lines --bytes',
+  tail: 'fFqvz | ncs | --quiet:q --silent:q --verbose:v | --lines --bytes --sleep-interval --pid',
+  wc: 'clmwL |  | --lines:l --words:w --bytes:c --chars:m --max-line-length:L | ',
+  du: 'abcDhHklLmPsSx0 | dBtX | --all:a --human-readable:h --summarize:s --total:c | --max-depth --block-size --threshold --exclude-from',
+  df: 'ahHiklPTv | Btx | --all:a --human-readable:h --inodes:i --print-type:T | ',
   tree: 'adlfxRpsughDFqNQrtvUcCnJXi | LPIoH | --noreport --dirsfirst --gitignore | ',
-  rm: 'dfiIrRv |  | --recursive --force --verbose --dir | ',
-  mkdir: 'pv | m | --parents --verbose | --mode',
+  rm: 'dfiIrRv |  | --recursive:r --force:f --verbose:v --dir:d | ',
+  mkdir: 'pv | m | --parents:p --verbose:v | --mode',
   touch: 'acfhm | drt |  | ',
-  stat: 'Lft | c | --dereference --terse | --format --printf',
+  stat: 'Lft | c | --dereference:L --terse:t | --format --printf',
   cd: 'LP |  |  | ',
-  diff: 'abBcdeEinNpqrstTuwy | CUDxXWSFIL | --recursive --brief --new-file --ignore-all-space --text | ',
+  diff: 'abBcdeEinNpqrstTuwy | CUDxXWSFIL | --recursive:r --brief:q --new-file:N --ignore-all-space:w --text:a | ',
   grep:
-    'EFGPiyvwxcLloqsbHhnTZaIrRUz | efmABCdD | --recursive --dereference-recursive --ignore-case --line-number --count --files-with-matches --files-without-match --invert-match --word-regexp --line-regexp --extended-regexp --fixed-strings --perl-regexp --only-matching --quiet --silent --no-messages --with-filename --no-filename --color | --include --exclude --exclude-dir --max-count --context --after-context --before-context --regexp --file',
-  rg: 'cFHiIlLnNopqsSuvwxz0ab. | ABCeEfgjmMrtT | --hidden --ignore-case --smart-case --case-sensitive --fixed-strings --files-with-matches --line-number --no-line-number --count --word-regexp --no-heading --no-ignore | --glob --type --type-not --max-count --max-depth --context --after-context --before-context --regexp',
-  sed: 'nErsuz | efl | --quiet --silent --regexp-extended | ',
+    'EFGPiyvwxcLloqsbHhnTZaIrRUz | efmABCdD | --recursive:r --dereference-recursive:R --ignore-case:i --line-number:n --count:c --files-with-matches:l --files-without-match:L --invert-match:v --word-regexp:w --line-regexp:x --extended-regexp:E --fixed-strings:F --perl-regexp:P --only-matching:o --quiet:q --silent:q --no-messages:s --with-filename:H --no-filename:h --color | --include --exclude --exclude-dir --max-count --context --after-context --before-context --regexp --file',
+  rg: 'cFHiIlLnNopqsSuvwxz0ab. | ABCeEfgjmMrtT | --hidden:. --ignore-case:i --smart-case:S --case-sensitive:s --fixed-strings:F --files-with-matches:l --line-number:n --no-line-number:N --count:c --word-regexp:w --no-heading --no-ignore | --glob --type --type-not --max-count --max-depth --context --after-context --before-context --regexp',
+  sed: 'nErsuz | efl | --quiet:n --silent:n --regexp-extended:E | ',
   pytest:
-    'qvxslh | kmprcoWn | --exitfirst --quiet --verbose --showlocals --lf --last-failed --ff --failed-first --nf --new-first --sw --stepwise --co --collect-only --no-header --no-summary --disable-warnings | --tb --maxfail --rootdir --ignore --deselect --cov --cov-report --durations --capture --log-level --confcutdir --basetemp --import-mode',
+    'qvxslh | kmprcoWn | --exitfirst:x --quiet:q --verbose:v --showlocals:l --lf --last-failed:--lf --ff --failed-first:--ff --nf --new-first:--nf --sw --stepwise:--sw --co --collect-only:--co --no-header --no-summary --disable-warnings | --tb --maxfail --rootdir --ignore --deselect --cov --cov-report --durations --capture --log-level --confcutdir --basetemp --import-mode',
   python: 'bBdEiIOqsSuvx | WX |  | ',
   node: ' | r |  | ',
 };
@@ -204,7 +208,14 @@ describe('act: every entry of the option tables (commands.ts)', () => {
       // Reading the command is what lets the path rule respell `./p`: unread, it stays as written.
       for (const letter of switches) same(`${name} -${letter} ${operand}`, `${name} -${letter} ${tidy}`);
       for (const letter of valued) same(`${name} -${letter} v ${operand}`, `${name} -${letter} v ${tidy}`);
-      for (const long of longs) same(`${name} ${long} ${operand}`, `${name} ${long} ${tidy}`);
+      for (const entry of longs) {
+        const [long = '', meaning = ''] = entry.split(':');
+        same(`${name} ${long} ${operand}`, `${name} ${long} ${tidy}`);
+        // What it stands for: the letter's switch, the long spelling, or (itself) a switch that counts.
+        if (meaning.length === 1) same(`${name} ${long} ${operand}`, `${name} -${meaning} ${tidy}`);
+        else if (meaning !== '') same(`${name} ${long} ${operand}`, `${name} ${meaning} ${tidy}`);
+        else apart(`${name} ${long} ${operand}`, `${name} ${tidy}`);
+      }
       for (const long of longValued) {
         same(`${name} ${long} v ${operand}`, `${name} ${long}=v ${tidy}`);
       }
