@@ -12,7 +12,7 @@ import { compilePolicy, createPolicyBook, SCOPE_LIMIT, tightenPolicy } from '../
 import { createSettingsSchema, settingsTree } from '../../src/lib/config/schema.js';
 import { SETTINGS_NAMESPACE } from '../../src/lib/plugin/settings.js';
 import { earlier, lowerLimits, stricterConfig } from '../../src/lib/policy/strictness.js';
-import { FakeHost } from '../support/fake-host.js';
+import { bashResult, FakeHost, type HostResult } from '../support/fake-host.js';
 import { FakeSettings, withSettings, type InjectLog } from '../support/fake-settings.js';
 import { bash, deniedAt, repeat, succeeding } from '../support/session.js';
 import { errorOf } from '../support/errors.js';
@@ -212,6 +212,21 @@ describe('the namespace through the hooks', () => {
     await settings.update(NS, { limits: { exact: 6 } });
     const after = await repeat(host, agent, 2, X);
     assert.deepEqual(after.map((o) => o.denied), [true, true], 'the sixth and seventh identical calls are denied');
+  });
+
+  test('progress switched to `ignore` mid-turn gates a poll that makes progress from the next call', async () => {
+    const { host, settings } = liveHost({ onLimit: 'deny', progress: 'results', limits: { exact: 4, cmd: 4 } });
+    const agent = {};
+    let n = 0;
+    const body = (): HostResult => bashResult(0, `progress ${(n += 1)}`);
+    const poll = async (count: number): Promise<boolean[]> => {
+      const out: boolean[] = [];
+      for (let i = 0; i < count; i += 1) out.push((await host.call({ agent, ...bash('cat /var/log/build.log'), body })).denied);
+      return out;
+    };
+    assert.deepEqual(await poll(6), [false, false, false, false, false, false], 'held back while the results change');
+    await settings.update(NS, { progress: 'ignore' });
+    assert.deepEqual(await poll(1), [true]);
   });
 
   test('a higher cap saved mid-turn waits for the next human message', async () => {

@@ -25,9 +25,14 @@ describe('occurrence words', () => {
       warnMessage('exact:bash:{"command":"ls"}', 7),
       'CONVERGENCE_CHECK: exact:bash:{"command":"ls"} has come up 7 times in your recent calls this turn. Nothing is blocked. Before the next call, ask whether a different route would reach the answer sooner.',
     );
-    const summary = summarizeMessage('exact:bash:{"command":"ls"}', 11).split('\n');
-    assert.deepEqual(summary.slice(1, 3), ['1. what you have established, and how you know it;', '2. what you assumed without checking;']);
-    assert.equal(summary.length, 6);
+    assert.deepEqual(summarizeMessage('exact:bash:{"command":"ls"}', 11).split('\n'), [
+      'CONVERGENCE_CHECK: exact:bash:{"command":"ls"} has come up 11 times in your recent calls this turn. Before your next call, write down:',
+      '1. what you have established, and how you know it;',
+      '2. what you assumed without checking;',
+      '3. what failed, and why;',
+      '4. at least two approaches you have not tried yet.',
+      'If you are working through items in batches, take more of them in each call so that fewer calls are needed.',
+    ]);
   });
 
   test('the cycle advisory says nothing is blocked when there is no limit', () => {
@@ -38,6 +43,12 @@ describe('occurrence words', () => {
 
 describe('the result digest', () => {
   const text = (t: string, isError = false, value: unknown = {}) => ({ isError, content: [{ type: 'text', text: t }], value });
+  test('content that is not a list adds no text (an iterable Set included), and the value is still read', () => {
+    const odd = (content: unknown, value: unknown): string => resultDigest({ content, value }, 'bash', {});
+    assert.equal(odd(new Set([{ type: 'text', text: 'a' }]), 1), odd(new Set([{ type: 'text', text: 'b' }]), 1));
+    assert.notEqual(odd({ text: 'a' }, 1), odd({ text: 'a' }, 2));
+  });
+
 
   test('the error flag, the split between blocks, the value and lone surrogates all tell results apart', () => {
     const digest = (result: unknown) => resultDigest(result, 'bash', {});
@@ -95,6 +106,43 @@ describe('the sequence track\u2019s denial', () => {
     assert.match(denials[7] ?? '', /a cycle of calls repeated 2 times \(limit 2\)/);
     assert.match(denials[7] ?? '', /\n- ls a \u2192 ls b \u2192 ls c \u2014 a cycle repeated 2 times back to back \(limit 2\)\n/);
     assert.match(denials[8] ?? '', /\n- ls b \u2192 ls c \u2192 ls a \u2014 a cycle repeated 2 times back to back/, 'whole rounds: the call after it is still at 2');
+  });
+
+  test('two different cycles of one length are two cycles: each is announced and each asks, in the sequence track\u2019s words', () => {
+    const breaker = createBreaker(resolveConfig({ onLimit: 'ask', sequence: { length: 2, count: 2, limit: 2 } }));
+    const agent = {};
+    const seen: string[] = [];
+    for (const command of ['ls a', 'ls b', 'ls a', 'ls b', 'ls a', 'pwd', 'ls c', 'ls d', 'ls c', 'ls d', 'ls c']) {
+      const exec = { name: 'bash', arguments: { command }, agent };
+      const asked = breaker.ask(exec);
+      if (asked !== undefined) seen.push(`ask ${command}: ${asked.reason}`);
+      breaker.guard(exec);
+      for (const notice of breaker.settle(exec, { isError: false, content: [{ type: 'text', text: 'ok' }] })) seen.push(`notice ${notice.source.summary}`);
+    }
+    assert.deepEqual(
+      seen.map((line) => line.split(':')[0]),
+      ['notice cycle ls \u2192 ls \u00d7 2', 'ask ls a', 'notice cycle ls \u2192 ls \u00d7 2', 'ask ls c'],
+    );
+    assert.match(seen[1] ?? '', /would go round a cycle of calls that has already come round 2 times \(the limit is 2\)/);
+  });
+
+  test('a step\u2019s label is cut at 60 characters, and a verb is looked for only in the command\u2019s first 512', () => {
+    const summaries = (calls: { name: string; arguments: unknown }[]): string[] => {
+      const breaker = createBreaker(resolveConfig({ sequence: { length: 2, count: 2 } }));
+      const agent = {};
+      const out: string[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        const exec = { ...(calls[i % 2] as { name: string; arguments: unknown }), agent };
+        breaker.guard(exec);
+        for (const notice of breaker.settle(exec, { isError: false, content: [{ type: 'text', text: 'ok' }] })) out.push(notice.source.summary);
+      }
+      return out;
+    };
+    const cut = (a: string, b: string): string => `cycle ${a.repeat(60)} \u2192 ${b.repeat(26)}\u2026 \u00d7 2`;
+    assert.deepEqual(summaries([{ name: 'a'.repeat(200), arguments: { q: 1 } }, { name: 'b'.repeat(200), arguments: { q: 2 } }]), [cut('a', 'b')]);
+    assert.deepEqual(summaries([{ name: 'bash', arguments: { command: 'x'.repeat(200) } }, { name: 'bash', arguments: { command: 'y'.repeat(200) } }]), [cut('x', 'y')]);
+    // Past 512 characters of assignments no verb is read: the label names the tool.
+    assert.deepEqual(summaries([{ name: 'bash', arguments: { command: `${'A=1 '.repeat(130)}make` } }, { name: 'bash', arguments: { command: 'ls' } }]), ['cycle bash \u2192 ls \u00d7 2']);
   });
 
   test('with progress: results, a measure at its cap before any result is known is gated', () => {

@@ -75,25 +75,24 @@ function operand(a: Reading): true {
 
 /** `--name`, `--name=value` or `--name value`; `false` when the table does not know it. */
 function readLong(a: Reading, w: Word, v: string): boolean {
-  const eq = v.indexOf('=');
-  const name = eq < 0 ? v : v.slice(0, eq);
+  // `--x=y` is one option whatever `--x` is: it cannot take the next word.
+  if (v.includes('=')) {
+    a.options.push(w);
+    return true;
+  }
   const longSwitches = a.spec.longSwitches ?? {};
-  if (eq < 0 && Object.hasOwn(longSwitches, name)) {
-    const meaning = longSwitches[name] as string;
+  if (Object.hasOwn(longSwitches, v)) {
+    const meaning = longSwitches[v] as string;
     if (meaning.length === 1) a.switches.push(meaning);
-    else a.longs.push(meaning === '' ? name : meaning);
+    else a.longs.push(meaning === '' ? v : meaning);
     return true;
   }
-  if ((a.spec.longValued ?? []).includes(name) && eq < 0) {
-    const value = a.words[a.i + 1];
-    if (value === undefined) return false;
-    a.options.push(value.value === null ? { text: `${name}=${value.text}`, value: null } : word(`${name}=${value.value}`));
-    a.i += 1;
-    return true;
-  }
-  // `--x=y` cannot take the next word, whatever `--x` is; a bare unknown `--x` might.
-  if (eq < 0) return false;
-  a.options.push(w);
+  // A bare `--x` the table does not know might take the next word: the reading would be a guess.
+  if (a.spec.longValued?.includes(v) !== true) return false;
+  const value = a.words[a.i + 1];
+  if (value === undefined) return false;
+  a.options.push(value.value === null ? { text: `${v}=${value.text}`, value: null } : word(`${v}=${value.value}`));
+  a.i += 1;
   return true;
 }
 
@@ -105,8 +104,9 @@ function readCluster(a: Reading, w: Word, v: string): boolean {
     return true;
   }
   let k = 1;
+  // Stryker disable next-line EqualityOperator,ConditionalExpression: past the end `v[k]` is undefined, which no table lists.
   while (k < v.length && spec.switches.includes(v[k] as string)) k += 1;
-  if (k > 1) a.switches.push(v.slice(1, k));
+  a.switches.push(v.slice(1, k));
   if (k === v.length) return true;
   const letter = v[k] as string;
   const terminal = spec.terminal ?? '';

@@ -176,5 +176,6 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 
 /** The option table of a command name, if `act:` knows it. */
 export function specOf(name: string | null): CommandSpec | undefined {
+  // Stryker disable next-line ConditionalExpression: `hasOwn` of a null name is false as well.
   return name !== null && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
 }
