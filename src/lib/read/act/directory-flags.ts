@@ -9,13 +9,20 @@ import { nameOf, word, type Command, type Word } from './syntax.js';
 /** Per tool, the flag spellings that take the directory as the next word, and the `flag=` prefixes that glue it. */
 const DIRECTORY_FLAGS: Readonly<Record<string, { readonly separate: readonly string[]; readonly glued: readonly string[]; readonly anywhere?: boolean }>> = {
   make: { separate: ['-C', '--directory'], glued: ['-C', '--directory='] },
-  // Stryker disable next-line ArrayDeclaration: a spelling no one types (`Stryker was here`) would change nothing that is tested or used.
+  // Stryker disable next-line ArrayDeclaration: git has no glued spelling; an invented one matches no word a command holds.
   git: { separate: ['-C'], glued: [] },
   npm: { separate: ['--prefix'], glued: ['--prefix='], anywhere: true },
   pnpm: { separate: ['-C', '--dir'], glued: ['--dir='] },
   yarn: { separate: ['--cwd'], glued: ['--cwd='] },
   go: { separate: ['-C'], glued: ['-C='] },
 };
+
+/** The directory a flag at this word gives, and how many words the flag takes; `null` when it is not one. */
+function flagAt(flags: (typeof DIRECTORY_FLAGS)[string], v: string, next: Word | undefined): { dir: Word; width: number } | null {
+  if (flags.separate.includes(v)) return next === undefined ? null : { dir: next, width: 2 };
+  const prefix = flags.glued.find((p) => v.startsWith(p) && v.length > p.length);
+  return prefix === undefined ? null : { dir: word(v.slice(prefix.length)), width: 1 };
+}
 
 /** The directory and the words without the flag, or `null` when the tool has no directory flag in a place we trust. */
 export function splitDirectory(command: Command): { dir: Word; words: readonly Word[] } | null {
@@ -28,14 +35,7 @@ export function splitDirectory(command: Command): { dir: Word; words: readonly W
   for (let at = 1; at < words.length; at += 1) {
     const v = (words[at] as Word).value;
     if (v === '--') break;
-    let hit: { dir: Word; width: number } | null = null;
-    const next = words[at + 1];
-    // Stryker disable next-line ConditionalExpression: no list of spellings holds null.
-    if (v !== null && flags.separate.includes(v) && next !== undefined) hit = { dir: next, width: 2 };
-    else if (v !== null) {
-      const prefix = flags.glued.find((p) => v.startsWith(p) && v.length > p.length);
-      if (prefix !== undefined) hit = { dir: word(v.slice(prefix.length)), width: 1 };
-    }
+    const hit = v === null ? null : flagAt(flags, v, words[at + 1]);
     if (hit !== null) {
       // Two directory flags combine (`make -C a -C b` is a/b): leave that alone.
       if (found !== null) return null;
@@ -46,4 +46,3 @@ export function splitDirectory(command: Command): { dir: Word; words: readonly W
   }
   return found;
 }
-
