@@ -18,6 +18,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/tables.test.ts',
   'test/unit/act-tables.test.ts',
   'test/unit/act-args.test.ts',
+  'test/unit/act-lex.test.ts',
   'test/unit/local-hosts.test.ts',
   'test/unit/url-fast-paths.test.ts',
   'test/unit/fingerprints.test.ts',
