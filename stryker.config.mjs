@@ -21,6 +21,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/act-directory-shells.test.ts',
   'test/unit/act-cat-pipe-assignments.test.ts',
   'test/unit/act-lex.test.ts',
+  'test/unit/act-rules-streams-views.test.ts',
   'test/unit/local-hosts.test.ts',
   'test/unit/url-fast-paths.test.ts',
   'test/unit/fingerprints.test.ts',
