@@ -23,6 +23,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/act-lex.test.ts',
   'test/unit/act-rules-count-paths.test.ts',
   'test/unit/act-rules-streams-views.test.ts',
+  'test/unit/act-wrappers-syntax.test.ts',
   'test/unit/local-hosts.test.ts',
   'test/unit/url-fast-paths.test.ts',
   'test/unit/fingerprints.test.ts',

@@ -85,12 +85,15 @@ export function mapPipelines(line: Line, rewrite: (pipeline: readonly Command[])
   return changed ? { ...line, pipelines } : line;
 }
 
-/** Applies `rewrite` to every simple command of the line; the same line back when no command changed. */
-export function mapCommands(line: Line, rewrite: (command: Command) => Command): Line {
+/**
+ * Applies `rewrite` to every simple command of the line, with its place in its
+ * pipeline (`0` for the first); the same line back when no command changed.
+ */
+export function mapCommands(line: Line, rewrite: (command: Command, place: number) => Command): Line {
   return mapPipelines(line, (pipeline) => {
     let changed = false;
-    const next = pipeline.map((command) => {
-      const rewritten = rewrite(command);
+    const next = pipeline.map((command, place) => {
+      const rewritten = rewrite(command, place);
       if (rewritten !== command) changed = true;
       return rewritten;
     });
