@@ -30,6 +30,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/failure-classifier.test.ts',
   'test/unit/failure-oracle.test.ts',
   'test/unit/fingerprint-oracle.test.ts',
+  'test/unit/canonical-edges.test.ts',
   'test/unit/config.test.ts',
   'test/unit/config-edges.test.ts',
   'test/unit/settings-schema.test.ts',
