@@ -25,6 +25,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/act-rules-streams-views.test.ts',
   'test/unit/local-hosts.test.ts',
   'test/unit/url-fast-paths.test.ts',
+  'test/unit/url-text-edges.test.ts',
   'test/unit/fingerprints.test.ts',
   'test/unit/failure-classifier.test.ts',
   'test/unit/failure-oracle.test.ts',
