@@ -26,6 +26,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/act-wrappers-syntax.test.ts',
   'test/unit/local-hosts.test.ts',
   'test/unit/url-fast-paths.test.ts',
+  'test/unit/url-text-edges.test.ts',
   'test/unit/fingerprints.test.ts',
   'test/unit/failure-classifier.test.ts',
   'test/unit/failure-oracle.test.ts',
