@@ -110,6 +110,10 @@ describe('act rule inline-shell: which bash -c lines are unwrapped', () => {
     assert.equal(actOf('$SHELL -c "make test"'), "$SHELL -c 'make test'");
     assert.equal(actOf('bash "make test" -c'), "bash 'make test' -c");
   });
+
+  test('a bash -c inside a bash -c is unwrapped too: what comes out is read again from the first rule', () => {
+    folds(`bash -c "bash -c 'pytest -q'"`, 'pytest -q');
+  });
 });
 
 describe('act rule interpreters: which names are read', () => {
@@ -129,5 +133,19 @@ describe('act rule interpreters: which names are read', () => {
     keeps('python3.123456789 x.py', 'python x.py');
     folds('pip3.12345678901 install requests', 'pip install requests');
     keeps('pip3.123456789012 install requests', 'pip install requests');
+  });
+
+  test('only the whole name is an alias: a program whose name contains one is another program', () => {
+    keeps('pipx install black', 'pip install black');
+    keeps('micropip3 install black', 'pip install black');
+    keeps('pip3x install black', 'pip install black');
+    keeps('py.test3 tests', 'pytest tests');
+    keeps('ipy.test tests', 'pytest tests');
+    keeps('nodejs-dev app.js', 'node app.js');
+    keeps('mynodejs app.js', 'node app.js');
+    keeps('python3x x.py', 'python x.py');
+    keeps('bpython3 x.py', 'python x.py');
+    folds('py.test tests', 'pytest tests');
+    folds('nodejs app.js', 'node app.js');
   });
 });
