@@ -28,6 +28,15 @@ describe('act: the option reader', () => {
     assert.deepEqual(readArgs(spec('tree'), words('--noreport', 'x'))?.longs, ['--noreport']);
   });
 
+  // The line-count rule rewrites `--lines N` before any rule reads head or tail, so only the reader itself shows this entry.
+  test("head's and tail's --lines takes the next word as its value, not as a file", () => {
+    for (const name of ['head', 'tail']) {
+      const read = readArgs(spec(name), words('--lines', '5', 'x'));
+      assert.deepEqual(read?.options.map((w) => w.value), ['--lines=5'], name);
+      assert.deepEqual(read?.operands, [{ at: 2, path: true }], name);
+    }
+  });
+
   test('--x=y is one option, whatever --x is, and takes no next word', () => {
     const lines = readArgs(spec('head'), words('--lines=5', 'x'));
     assert.deepEqual(lines?.options, [word('--lines=5')]);
