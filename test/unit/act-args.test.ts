@@ -90,6 +90,14 @@ describe('act: the option reader', () => {
     ]);
   });
 
+  test('grep, rg and sed each take the pattern or script from -e and -f, so their first operand is then a file', () => {
+    for (const name of ['grep', 'rg', 'sed']) {
+      for (const flag of ['-e', '-f']) {
+        assert.deepEqual(readArgs(spec(name), words(flag, 'pat', 'a'))?.operands, [{ at: 2, path: true }], `${name} ${flag}`);
+      }
+    }
+  });
+
   test('a terminal flag ends the options, and its operands are the program’s arguments, not paths', () => {
     const code = readArgs(spec('python'), words('-c', 'print(1)', '-v', 'x'));
     assert.deepEqual(code?.options, [word('-c'), word('print(1)')]);
