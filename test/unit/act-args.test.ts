@@ -98,6 +98,14 @@ describe('act: the option reader', () => {
     }
   });
 
+  test("node's -e and -p take the program text, and what follows is the program's arguments, not files", () => {
+    for (const flag of ['-e', '-p']) {
+      const read = readArgs(spec('node'), words(flag, 'console.log(1)', 'x'));
+      assert.deepEqual(read?.options, [word(flag), word('console.log(1)')], flag);
+      assert.deepEqual(read?.operands, [{ at: 2, path: false }], flag);
+    }
+  });
+
   test('a terminal flag ends the options, and its operands are the program’s arguments, not paths', () => {
     const code = readArgs(spec('python'), words('-c', 'print(1)', '-v', 'x'));
     assert.deepEqual(code?.options, [word('-c'), word('print(1)')]);
