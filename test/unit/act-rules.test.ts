@@ -32,6 +32,13 @@ for (const rule of RULES) {
     test('has examples both ways', () => {
       assert.ok(rule.folds.length > 0 && rule.keeps.length > 0);
     });
+    // A blank or unreadable example would pass "never folds" while saying nothing.
+    test('every example is a command line the reader reads', () => {
+      for (const example of [...rule.folds.flat(), ...rule.keeps.flat()]) {
+        const line = readLine(example, 'posix');
+        assert.ok(line !== null && line.pipelines.flat().some((command) => command.words.length > 0), JSON.stringify(example));
+      }
+    });
   });
 }
 

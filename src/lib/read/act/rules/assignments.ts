@@ -26,11 +26,13 @@ const nameOfAssignment = (w: Word): string => (w.value as string).slice(0, (w.va
 
 /** Literal assignments sorted by name (stable); one that expands keeps them all in place. */
 function sortAssignments(command: Command): Command {
-  if (command.assigns.length < 2 || command.assigns.some((w) => w.value === null)) return command;
+  if (command.assigns.some((w) => w.value === null)) return command;
   const sorted = [...command.assigns].sort((a, b) => {
     const x = nameOfAssignment(a);
     const y = nameOfAssignment(b);
-    return x < y ? -1 : x > y ? 1 : 0;
+    if (x < y) return -1;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: V8's sort only asks whether a result is below 0, so 1 and 0 order alike; the 1 keeps the comparator consistent, as the language asks
+    return x > y ? 1 : 0;
   });
   return { ...command, assigns: sorted };
 }

@@ -2,37 +2,70 @@
  * `cat f | head -50` is `head -50 f`: cat of one file hands the next command
  * exactly the lines it would read from that file. Only for one plain file, and
  * only into commands that read their input the same way from a file operand
- * as from a pipe: head, tail, wc, and grep when it is not recursive (a
- * recursive grep with no file searches the directory, not its input).
+ * as from a pipe: head, tail, wc and grep, each without the options that make
+ * it read a file otherwise than its input.
  */
 import { readArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapPipelines, nameOf, type Command, type Word } from '../syntax.js';
+import { mapPipelines, nameOf, type Command, type Redirect, type Word } from '../syntax.js';
 
-const READERS = new Set(['head', 'tail', 'wc', 'grep']);
+/** The commands that read their input as they read a file operand (a name that expands is none of them). */
+const READERS = new Set<string | null>(['head', 'tail', 'wc', 'grep']);
+
+/**
+ * The options that make a reader read a file otherwise than its input, by
+ * name whatever their value: with no file, `grep -r` (or `-d recurse`)
+ * searches the working directory; `--exclude=*.log` may skip the file but
+ * never the input; `tail -f` follows a file on and on but ends with its pipe;
+ * `wc --files0-from=list` takes no file operand.
+ */
+const READS_OTHERWISE = new Set([
+  'grep -r',
+  'grep -R',
+  'grep -d',
+  'grep --directories',
+  'grep --include',
+  'grep --exclude',
+  'grep --exclude-from',
+  'tail -f',
+  'tail -F',
+  'tail --follow',
+  'wc --files0-from',
+]);
 
 /** The one file `cat` reads, when that is all it does. */
 function catFile(command: Command): Word | null {
-  const file = command.words[1];
-  if (nameOf(command) !== 'cat' || command.words.length !== 2 || command.assigns.length > 0 || command.redirects.length > 0) return null;
-  return file !== undefined && file.value !== null && file.value !== '' && !file.value.startsWith('-') ? file : null;
+  const [, file, extra] = command.words;
+  if (nameOf(command) !== 'cat' || file === undefined || extra !== undefined || command.assigns.length > 0 || command.redirects.length > 0) return null;
+  return file.value !== null && file.value !== '' && !file.value.startsWith('-') ? file : null;
 }
+
+/** A redirection that gives the command another standard input than the pipe (`<f`, `<&3`, `0>&-`). */
+const setsInput = (r: Redirect): boolean => (r.fd === '' ? r.op === '<' || r.op === '<&' : r.fd === '0');
 
 /** The reader with `file` as its operand, or `null` when it already reads files or would read something else. */
 function withFile(reader: Command, file: Word): Command | null {
   const name = nameOf(reader);
+  if (!READERS.has(name) || reader.redirects.some(setsInput)) return null;
+  const words = [...reader.words, file];
   const spec = specOf(name);
-  if (name === null || !READERS.has(name) || spec === undefined || reader.redirects.some((r) => r.op === '<' || r.op === '<&')) return null;
-  const args = readArgs(spec, reader.words.slice(1));
-  if (args === null || args.operands.some((operand) => operand.path) || /[rR]/.test(args.switches)) return null;
-  return { ...reader, words: [...reader.words, file] };
+  // Stryker disable next-line ConditionalExpression: every reader has an option table; the check keeps one added without a table from throwing
+  if (spec === undefined) return null;
+  const args = readArgs(spec, words.slice(1));
+  // The file must be the reader's first and only file: not its pattern (`grep` alone) nor a second file.
+  if (args === null || args.operands.find((operand) => operand.path)?.at !== words.length - 2) return null;
+  // Each option by its name: a switch letter as `-r`, `--exclude=*.log` as `--exclude`.
+  const options = [...[...args.switches].map((letter) => `-${letter}`), ...args.options.map((option) => option.value?.split('=')[0])];
+  if (options.some((option) => READS_OTHERWISE.has(`${name} ${option}`))) return null;
+  return { ...reader, words };
 }
 
 function feed(pipeline: readonly Command[]): readonly Command[] {
-  const [first, second] = pipeline;
-  if (first === undefined || second === undefined) return pipeline;
-  const file = catFile(first);
+  const second = pipeline[1];
+  if (second === undefined) return pipeline;
+  // With a second command there is a first.
+  const file = catFile(pipeline[0] as Command);
   const reader = file === null ? null : withFile(second, file);
   return reader === null ? pipeline : [reader, ...pipeline.slice(2)];
 }
@@ -52,5 +85,6 @@ export const catPipe: Rule = {
     ['cat -n app.log | head', 'head app.log'],
     ['cat app.log | head -5', 'cat app.log | tail -5'],
     ['cat app.log | grep error other.log', 'grep error other.log app.log'],
+    ['cat app.log | tail -f', 'tail -f app.log'],
   ],
 };

@@ -2,23 +2,32 @@
  * Directories: `cd /repo && make test` and `make -C /repo test` run make in
  * the same directory. Written canonically as the `cd … &&` form, and only for
  * the last command of the line (after it, the shell's directory no longer
- * matters), alone in its pipeline, after `&&`, `;` or nothing (`a || cd d &&
- * make` groups differently), and with no redirection to a relative path
- * (`make -C d >log` writes ./log, `cd d && make >log` writes d/log). The
- * tools and flags are in directory-flags.ts.
+ * matters), alone in its pipeline, after anything but `||` (`a || cd d && make`
+ * groups differently; after `a &` the cd runs in the shell, not in `a`'s job),
+ * and with no redirection to a relative path (`make -C d >log` writes ./log,
+ * `cd d && make >log` writes d/log; so does bash's `>&log`). The tools and
+ * flags are in directory-flags.ts.
  */
 import type { Rule } from '../rule.js';
 import { splitDirectory } from '../directory-flags.js';
 import { word, type Command, type Line, type Redirect } from '../syntax.js';
 
-/** A redirection that means the same from any directory: a descriptor copy, or an absolute path. */
-const placeless = (r: Redirect): boolean => r.op === '>&' || r.op === '<&' || r.target.value?.startsWith('/') === true;
+// What `>&` and `<&` copy or close: a descriptor number, or `-`. Any other word after `>&` is a file (bash's `&>`).
+const DESCRIPTOR = /^(?:\d+|-)$/;
+
+/** A redirection that means the same from any directory: a descriptor copy or close, or an absolute path. */
+function placeless(r: Redirect): boolean {
+  const target = r.target.value;
+  // An expanding target may be a relative file.
+  if (target === null) return false;
+  return ((r.op === '>&' || r.op === '<&') && DESCRIPTOR.test(target)) || target.startsWith('/');
+}
 
 function cdForm(line: Line): Line {
+  // Stryker disable next-line ArrayDeclaration: a line always has a pipeline; the fallback only gives the type.
   const last = line.pipelines[line.pipelines.length - 1] ?? [];
-  const only = last[0];
-  const before = line.connectors[line.connectors.length - 1];
-  if (only === undefined || last.length > 1 || before === '||' || before === '&' || !only.redirects.every(placeless)) return line;
+  const only = last.length === 1 ? last[0] : undefined;
+  if (only === undefined || line.connectors[line.connectors.length - 1] === '||' || !only.redirects.every(placeless)) return line;
   const split = splitDirectory(only);
   if (split === null) return line;
   const cd: Command = { assigns: [], words: [word('cd'), split.dir], redirects: [] };
@@ -41,6 +50,8 @@ export const directory: Rule = {
     ['go -C svc test ./...', 'cd svc && go test ./...'],
     ['yarn --cwd app build', 'cd app && yarn build'],
     ['npm --prefix web test 2>&1 | tail -20', 'cd web && npm run test'],
+    ['make -C /repo test >/tmp/test.log 2>&1', 'cd /repo && make test >/tmp/test.log 2>&1'],
+    ['npm start & make -C e2e test', 'npm start & cd e2e && make test'],
   ],
   keeps: [
     ['cd /repo && make test', 'make test'],
@@ -52,5 +63,6 @@ export const directory: Rule = {
     ['npm test -- --prefix web', 'cd web && npm test'],
     ['make -C sub test > test.log', 'cd sub && make test > test.log'],
     ['make -C sub test | tee test.log', 'cd sub && make test | tee test.log'],
+    ['make -C sub test >&test.log', 'cd sub && make test >&test.log'],
   ],
 };

@@ -6,15 +6,16 @@
  */
 import { readLine } from '../lex.js';
 import type { Rule } from '../rule.js';
-import type { Line } from '../syntax.js';
+import { nameOf, valueOf, type Line } from '../syntax.js';
 
 function unwrap(line: Line): Line {
   const only = line.pipelines.length === 1 && !line.background ? line.pipelines[0] : undefined;
   const command = only?.length === 1 ? only[0] : undefined;
   if (command === undefined || command.assigns.length > 0 || command.redirects.length > 0 || command.words.length !== 3) return line;
-  const [shell, flag, script] = command.words;
-  if (shell?.value !== 'bash' || flag?.value !== '-c' || script?.value === null || script?.value === undefined) return line;
-  return readLine(script.value, 'posix') ?? line;
+  const script = valueOf(command.words[2]);
+  if (nameOf(command) !== 'bash' || valueOf(command.words[1]) !== '-c' || script === null) return line;
+  // The string is bash's to read, whatever shell the line came from.
+  return readLine(script, 'posix') ?? line;
 }
 
 export const inlineShell: Rule = {

@@ -4,7 +4,7 @@
  * Only bare names are folded: a path (`.venv/bin/python`) names one binary.
  */
 import type { Rule } from '../rule.js';
-import { mapCommands, word, type Command } from '../syntax.js';
+import { mapCommands, nameOf, word, type Command } from '../syntax.js';
 
 const ALIASES: readonly (readonly [RegExp, string])[] = [
   [/^python(?:3(?:\.\d+)?)?$/, 'python'],
@@ -14,8 +14,8 @@ const ALIASES: readonly (readonly [RegExp, string])[] = [
 ];
 
 function alias(command: Command): Command {
-  const name = command.words[0]?.value;
-  if (name === undefined || name === null || name.length > 16) return command;
+  const name = nameOf(command);
+  if (name === null || name.length > 16) return command;
   for (const [spelling, canonical] of ALIASES) {
     if (spelling.test(name)) return { ...command, words: [word(canonical), ...command.words.slice(1)] };
   }
