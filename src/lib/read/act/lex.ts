@@ -21,9 +21,19 @@ import type { Command, Connector, Line, Redirect, Word } from './syntax.js';
 /** `posix` for bash and shell; `pwsh` reads quotes and escapes the PowerShell way, or gives up. */
 export type Dialect = 'posix' | 'pwsh';
 
+interface WordToken {
+  readonly kind: 'word';
+  readonly word: Word;
+  readonly raw: string;
+  /** Digits glued to the `<` or `>` after them: a file descriptor, not a word. */
+  readonly fd: boolean;
+}
+
+type Operator = '&&' | '||' | '|' | '|&' | ';' | '&' | '\n';
+
 type Token =
-  | { readonly kind: 'word'; readonly word: Word; readonly raw: string; readonly fd: boolean }
-  | { readonly kind: 'op'; readonly op: '&&' | '||' | '|' | '|&' | ';' | '&' | '\n' }
+  | WordToken
+  | { readonly kind: 'op'; readonly op: Operator }
   | { readonly kind: 'redirect'; readonly fd: string; readonly op: string };
 
 /** Thrown inside the reader only, caught at its entry: the line is not one we model. No stack is captured. */
@@ -39,8 +49,8 @@ const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'u
 const ENDS_WORD = new Set([' ', '\t', '\n', '|', '&', ';', '<', '>', '(', ')']);
 // Unquoted, these make the shell expand the word (globs, braces, tilde).
 const EXPANDS = new Set(['*', '?', '[', '{', '}', '~']);
-// Inside double quotes a backslash escapes only these (POSIX); before anything else it stays.
-const DOUBLE_ESCAPES = new Set(['$', '`', '"', '\\', '\n']);
+// Inside double quotes a backslash escapes only these (POSIX); before anything else, or at the end of the text, it stays.
+const DOUBLE_ESCAPES: ReadonlySet<string | undefined> = new Set(['$', '`', '"', '\\', '\n']);
 
 /** The reader's position in the text; one per line read, so no closure is made per word. */
 interface Cursor {
@@ -57,9 +67,15 @@ interface Piece {
   expands: boolean;
 }
 
-/** Ends the pending run of plain characters at `end`. */
+/** Ends the pending run of plain characters at `end` (an empty run adds nothing to the joined value). */
 function flush(text: string, w: Piece, end: number): void {
-  if (end > w.run) w.parts.push(text.slice(w.run, end));
+  w.parts.push(text.slice(w.run, end));
+}
+
+/** Where the quote or brace opened before `from` closes: the next `char` from there; an unclosed one is not read. */
+function closing(text: string, char: string, from: number): number {
+  const at = text.indexOf(char, from);
+  return at === -1 ? give() : at;
 }
 
 /** An unquoted backslash (POSIX): `\<newline>` joins lines, any other escaped character is itself. */
@@ -81,8 +97,7 @@ function readEscape(r: Cursor, w: Piece): void {
 function readSingleQuoted(r: Cursor, w: Piece): void {
   const { text } = r;
   flush(text, w, r.i);
-  const close = text.indexOf("'", r.i + 1);
-  if (close < 0) give();
+  const close = closing(text, "'", r.i + 1);
   // PowerShell doubles a quote to escape it; we do not model that.
   if (r.pwsh && text[close + 1] === "'") give();
   w.parts.push(text.slice(r.i + 1, close));
@@ -110,7 +125,7 @@ function readDoubleQuoted(r: Cursor, w: Piece): void {
       if (text[i + 1] === '(') give();
       w.expands = true;
     }
-    if (d === '\\' && !pwsh && DOUBLE_ESCAPES.has(text[i + 1] ?? '')) {
+    if (d === '\\' && !pwsh && DOUBLE_ESCAPES.has(text[i + 1])) {
       flush(text, w, i);
       const next = text[i + 1] as string;
       if (next !== '\n') w.parts.push(next);
@@ -128,12 +143,10 @@ function readDoubleQuoted(r: Cursor, w: Piece): void {
 function readPlain(r: Cursor, w: Piece, c: string): void {
   const { text } = r;
   if (c === '$') {
-    if (text[r.i + 1] === '(') give();
+    // `$(…)` needs no check of its own: its `(` ends the word, and a `(` is not read (readOperator).
     w.expands = true;
     if (text[r.i + 1] === '{') {
-      const close = text.indexOf('}', r.i + 2);
-      if (close < 0) give();
-      r.i = close + 1;
+      r.i = closing(text, '}', r.i + 2) + 1;
       return;
     }
   } else if (EXPANDS.has(c)) {
@@ -143,11 +156,12 @@ function readPlain(r: Cursor, w: Piece, c: string): void {
 }
 
 /** The word at the cursor; quotes removed, and its value `null` when the shell would expand it. */
-function readWord(r: Cursor): Token {
+function readWord(r: Cursor): WordToken {
   const { text, pwsh } = r;
   const n = text.length;
   const start = r.i;
   const w: Piece = { parts: [], run: start, expands: false };
+  // Stryker disable next-line EqualityOperator: at the end of the text the character is undefined, which readPlain only steps over, so one more turn leaves the same word
   while (r.i < n) {
     const c = text[r.i] as string;
     if (ENDS_WORD.has(c)) break;
@@ -160,7 +174,7 @@ function readWord(r: Cursor): Token {
   }
   flush(text, w, r.i);
   const raw = text.slice(start, r.i);
-  const value = w.expands ? null : w.parts.length === 1 ? (w.parts[0] as string) : w.parts.join('');
+  const value = w.expands ? null : w.parts.join('');
   // Digits glued to `<` or `>` name a file descriptor (`2>`), not a word.
   const fd = (text[r.i] === '<' || text[r.i] === '>') && /^\d+$/.test(raw);
   return { kind: 'word', word: { text: raw, value }, raw, fd };
@@ -171,36 +185,41 @@ function take(r: Cursor, length: number, token: Token): Token {
   return token;
 }
 
+/** The operator `op`, `length` characters long, at the cursor. */
+function operator(r: Cursor, length: number, op: Operator): Token {
+  // Stryker disable next-line StringLiteral: parse reads every token that is neither a word nor a redirection as an operator, so this kind is never compared
+  return take(r, length, { kind: 'op', op });
+}
+
 /** The operator at the cursor, with the fd that precedes it (`''` when none). */
 function readOperator(r: Cursor, fd: string): Token {
   const { text, pwsh } = r;
   const c = text[r.i] as string;
   const next = text[r.i + 1];
   if (c === '(' || c === ')') give();
-  if (c === '\n' || c === ';') {
-    if (c === ';' && (next === ';' || next === '&')) give();
-    return take(r, 1, { kind: 'op', op: c });
-  }
+  // A case arm's `;;` or `;&` needs no check: the empty command between its two operators is not read.
+  if (c === '\n' || c === ';') return operator(r, 1, c);
   if (c === '|') {
-    if (next === '|') return take(r, 2, { kind: 'op', op: '||' });
-    if (next === '&') return pwsh ? give() : take(r, 2, { kind: 'op', op: '|&' });
-    return take(r, 1, { kind: 'op', op: '|' });
+    if (next === '|') return operator(r, 2, '||');
+    if (next === '&') return pwsh ? give() : operator(r, 2, '|&');
+    return operator(r, 1, '|');
   }
   if (c === '&') {
-    if (next === '&') return take(r, 2, { kind: 'op', op: '&&' });
+    if (next === '&') return operator(r, 2, '&&');
     // PowerShell's lone `&` is the call operator, not a background job.
     if (pwsh) give();
     if (next === '>') return text[r.i + 2] === '>' ? take(r, 3, { kind: 'redirect', fd: '', op: '&>>' }) : take(r, 2, { kind: 'redirect', fd: '', op: '&>' });
-    return take(r, 1, { kind: 'op', op: '&' });
+    return operator(r, 1, '&');
   }
+  // Here-documents and here-strings (`<<`, `<<<`), read-write opens (`<>`) and process substitution (`<(`, `>(`) need
+  // no check: the redirection is left without a word after it, or the `(` is not read.
   if (c === '<') {
-    // Here-documents, here-strings, process substitution, read-write opens; and PowerShell reserves `<`.
-    if (pwsh || next === '<' || next === '(' || next === '>') give();
+    // PowerShell reserves `<`.
+    if (pwsh) give();
     if (next === '&') return take(r, 2, { kind: 'redirect', fd, op: '<&' });
     return take(r, 1, { kind: 'redirect', fd, op: '<' });
   }
   // c === '>'
-  if (next === '(') give();
   if (next === '>') return take(r, 2, { kind: 'redirect', fd, op: '>>' });
   if (next === '&') return take(r, 2, { kind: 'redirect', fd, op: '>&' });
   if (next === '|') return take(r, 2, { kind: 'redirect', fd, op: '>|' });
@@ -226,7 +245,7 @@ function lex(text: string, dialect: Dialect): Token[] {
       continue;
     }
     const token = readWord(r);
-    if (token.kind === 'word' && token.fd) tokens.push(readOperator(r, token.raw));
+    if (token.fd) tokens.push(readOperator(r, token.raw));
     else tokens.push(token);
   }
   return tokens;
@@ -259,6 +278,7 @@ function parse(tokens: readonly Token[], dialect: Dialect): Line {
     endCommand();
     pipelines.push(pipeline);
     pipeline = [];
+    // Stryker disable next-line ConditionalExpression: the null pushed after the line's last pipeline is the connector the final pop takes back
     if (connector !== null) connectors.push(connector);
   };
 

@@ -1,47 +1,62 @@
 /**
- * Line counts: `head -50 f`, `head -n50 f`, `head --lines=50 f` and
+ * Line counts: `head -50 f`, `head --lines=50 f`, `head --lines 50 f` and
  * `head -n 50 f` read the same lines. Written as `-n N`. The count and the end
  * (`head` or `tail`) always count, and so does `+N` (from line N on).
+ *
+ * GNU reads `-N` as a count only in its old place: head's first argument
+ * (`head -q -5 f` is an error), and tail's only when at most one file follows
+ * (`tail -5 a b` and `tail -5 -f f` are errors). Elsewhere it is left as written.
  */
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, word, type Command, type Word } from '../syntax.js';
 
-// Flags of head and tail whose value is the next word.
-const VALUED = new Set(['-n', '-c', '-s', '--bytes', '--sleep-interval', '--pid']);
+// Flags of head and tail whose value is the next word: a value is never an option (`head -c --lines=5`).
+const VALUED: ReadonlySet<string | null> = new Set(['-n', '-c', '-s', '--bytes', '--sleep-interval', '--pid']);
+
+/** What tail takes after an old-style count: nothing, one file that is not an option, or `--` and at most one file. */
+function fitsTailCount(rest: readonly Word[]): boolean {
+  const [first, ...others] = rest;
+  if (first === undefined) return true;
+  if (first.value === '--') return others.length <= 1;
+  return others.length === 0 && first.value !== null && (first.value === '-' || !first.value.startsWith('-'));
+}
+
+/** N of a first argument `-N`, where GNU reads it as the line count. */
+function leadingCount(name: string, words: readonly Word[]): string | undefined {
+  const count = words[1]?.value?.match(/^-(\d+)$/)?.[1];
+  return name === 'head' || fitsTailCount(words.slice(2)) ? count : undefined;
+}
 
 function countForm(command: Command): Command {
   const name = nameOf(command);
   if (name !== 'head' && name !== 'tail') return command;
-  const words: Word[] = [];
-  let changed = false;
-  for (let at = 0; at < command.words.length; at += 1) {
+  const leading = leadingCount(name, command.words);
+  const words: Word[] = [command.words[0] as Word];
+  if (leading !== undefined) words.push(word('-n'), word(leading));
+  for (let at = leading === undefined ? 1 : 2; at < command.words.length; at += 1) {
     const w = command.words[at] as Word;
-    const v = at === 0 ? null : w.value;
-    if (v === '--') {
-      // Operands from here on: `head -- -5` reads a file named -5.
+    if (w.value === '--') {
+      // Operands from here on: `head -5 -- --lines=5` reads a file of that name.
       for (let rest = at; rest < command.words.length; rest += 1) words.push(command.words[rest] as Word);
       break;
     }
     const next = command.words[at + 1];
-    if (v !== null && VALUED.has(v) && next !== undefined) {
-      // A value is not a count spelling: `head -n -5` is all but the last five lines.
+    if (VALUED.has(w.value) && next !== undefined) {
       words.push(w, next);
       at += 1;
       continue;
     }
-    const count = v === null ? null : /^-(\d+)$/.exec(v)?.[1] ?? /^--lines=(.+)$/.exec(v)?.[1] ?? null;
-    if (count !== null) {
+    const count = w.value?.match(/^--lines=(.+)$/)?.[1];
+    if (count !== undefined) {
       words.push(word('-n'), word(count));
-      changed = true;
-    } else if (v === '--lines' && next !== undefined) {
+    } else if (w.value === '--lines' && next !== undefined) {
       words.push(word('-n'), next);
       at += 1;
-      changed = true;
     } else {
       words.push(w);
     }
   }
-  return changed ? { ...command, words } : command;
+  return { ...command, words };
 }
 
 export const lineCount: Rule = {
@@ -60,5 +75,6 @@ export const lineCount: Rule = {
     ['head -- -5', 'head -n 5'],
     ['head -n -5 app.py', 'head -n 5 app.py'],
     ['tail -c -5 app.py', 'tail -n 5 app.py'],
+    ['tail -5 a.log b.log', 'tail -n 5 a.log b.log'],
   ],
 };

@@ -5,16 +5,19 @@
  * when `-m` is the interpreter's first argument.
  */
 import type { Rule } from '../rule.js';
-import { mapCommands, word, type Command } from '../syntax.js';
+import { mapCommands, nameOf, valueOf, word, type Command } from '../syntax.js';
 
-const RUNNERS = new Set(['pytest', 'pip', 'mypy', 'ruff', 'black', 'flake8', 'pylint', 'isort', 'tox']);
+const RUNNERS: ReadonlySet<string | null> = new Set(['pytest', 'pip', 'mypy', 'ruff', 'black', 'flake8', 'pylint', 'isort', 'tox']);
+
+const isRunner = (module: string | null): module is string => RUNNERS.has(module);
 
 function unwrapModule(command: Command): Command {
+  if (nameOf(command) !== 'python') return command;
   const words = command.words;
-  if (words[0]?.value !== 'python') return command;
-  const flag = words[1]?.value;
-  const module = flag === '-m' ? words[2]?.value : flag?.startsWith('-m') === true ? flag.slice(2) : undefined;
-  if (module === undefined || module === null || !RUNNERS.has(module)) return command;
+  const flag = valueOf(words[1]);
+  // `-m pytest`, or glued: `-mpytest`.
+  const module = flag === '-m' ? valueOf(words[2]) : flag?.startsWith('-m') === true ? flag.slice(2) : null;
+  if (!isRunner(module)) return command;
   return { ...command, words: [word(module), ...words.slice(flag === '-m' ? 3 : 2)] };
 }
 

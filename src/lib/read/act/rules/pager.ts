@@ -6,12 +6,12 @@
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
 
-const PAGERS = new Set(['cat', 'less', 'more']);
+const PAGERS: ReadonlySet<string | null> = new Set(['cat', 'less', 'more']);
 const PAGER_VARIABLES = new Set(['PAGER', 'GIT_PAGER']);
 
 /** A bare pager: the name and nothing else, not even a redirection. */
 const isBarePager = (command: Command): boolean =>
-  command.words.length === 1 && command.assigns.length === 0 && command.redirects.length === 0 && PAGERS.has(nameOf(command) ?? '');
+  command.words.length === 1 && command.assigns.length === 0 && command.redirects.length === 0 && PAGERS.has(nameOf(command));
 
 /** `PAGER=cat` and `GIT_PAGER=` (or `=cat`) say "no pager". */
 function isNoPager(w: Word): boolean {
@@ -22,17 +22,21 @@ function isNoPager(w: Word): boolean {
 }
 
 function quiet(command: Command): Command {
-  const assigns = command.assigns.some(isNoPager) ? command.assigns.filter((w) => !isNoPager(w)) : command.assigns;
   const flag = command.words[1]?.value;
-  const words = nameOf(command) === 'git' && (flag === '--no-pager' || flag === '-P') ? [command.words[0] as Word, ...command.words.slice(2)] : command.words;
-  return assigns === command.assigns && words === command.words ? command : { ...command, assigns, words };
+  const noPagerFlag = nameOf(command) === 'git' && (flag === '--no-pager' || flag === '-P');
+  return {
+    ...command,
+    assigns: command.assigns.filter((w) => !isNoPager(w)),
+    words: noPagerFlag ? [command.words[0] as Word, ...command.words.slice(2)] : command.words,
+  };
 }
 
 function dropTrailingPagers(line: Line): Line {
+  // Stryker disable next-line ArrayDeclaration: a line always has a pipeline; the fallback only gives the type.
   const last = line.pipelines[line.pipelines.length - 1] ?? [];
   let end = last.length;
   while (end > 1 && isBarePager(last[end - 1] as Command)) end -= 1;
-  return end === last.length ? line : withLastPipeline(line, last.slice(0, end));
+  return withLastPipeline(line, last.slice(0, end));
 }
 
 export const pager: Rule = {

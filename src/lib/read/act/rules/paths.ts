@@ -10,7 +10,7 @@
 import { readArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, word, type Command, type Redirect, type Word } from '../syntax.js';
 
 /** The path in its one spelling, or the text unchanged when it is not plainly a path. */
 export function canonicalPath(path: string): string {
@@ -26,26 +26,35 @@ export function canonicalPath(path: string): string {
 /** A pytest node id keeps its `::test` suffix as written. */
 function canonicalNodeId(id: string): string {
   const cut = id.indexOf('::');
-  return cut < 0 ? canonicalPath(id) : `${canonicalPath(id.slice(0, cut))}${id.slice(cut)}`;
+  return cut === -1 ? canonicalPath(id) : `${canonicalPath(id.slice(0, cut))}${id.slice(cut)}`;
 }
 
 function respell(w: Word, nodeIds: boolean): Word {
   if (w.value === null) return w;
   const path = nodeIds ? canonicalNodeId(w.value) : canonicalPath(w.value);
+  // A path already in its one spelling keeps its text: quoting is another rule's to fold.
   return path === w.value ? w : word(path);
 }
 
-function canonicalPaths(command: Command): Command {
-  const redirects = command.redirects.map((r) => (r.op === '>&' || r.op === '<&' ? r : { ...r, target: respell(r.target, false) }));
+/** The command's words with the operands its option table marks as paths respelled. */
+function respellOperands(command: Command): readonly Word[] {
   const spec = specOf(nameOf(command));
+  if (spec === undefined) return command.words;
   const rest = command.words.slice(1);
-  const args = spec === undefined ? null : readArgs(spec, rest);
-  if (spec === undefined || args === null) return { ...command, redirects };
+  const args = readArgs(spec, rest);
+  if (args === null) return command.words;
   const words = [...command.words];
   for (const operand of args.operands) {
     if (operand.path) words[operand.at + 1] = respell(rest[operand.at] as Word, spec.nodeIds === true);
   }
-  return { ...command, words, redirects };
+  return words;
+}
+
+// `>&1` and `<&3` copy a descriptor: their target is a number, never a path (`>&./1` writes a file named 1).
+const respellTarget = (r: Redirect): Redirect => (r.op === '>&' || r.op === '<&' ? r : { ...r, target: respell(r.target, false) });
+
+function canonicalPaths(command: Command): Command {
+  return { ...command, words: respellOperands(command), redirects: command.redirects.map(respellTarget) };
 }
 
 export const paths: Rule = {
