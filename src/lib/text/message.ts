@@ -68,11 +68,11 @@ export function renderHead(result: unknown, limit: number): string {
       const text = member(block, 'text');
       if (typeof text !== 'string' || text === '') continue;
       if (parts.length > 0) length += 1;
-      parts.push(text.length > limit ? text.slice(0, limit) : text);
+      // Stryker disable next-line MethodExpression: the joined head is cut to the limit below; cutting each block first only spares joining a huge one
+      parts.push(text.slice(0, limit));
       length += text.length;
     }
-    const joined = parts.join('\n');
-    return joined.length > limit ? joined.slice(0, limit) : joined;
+    return parts.join('\n').slice(0, limit);
   } catch {
     return '';
   }
@@ -80,18 +80,19 @@ export function renderHead(result: unknown, limit: number): string {
 
 /** Characters of a result's text as `renderResult` would join them, without joining them. */
 function renderedLength(result: unknown): number {
+  let length = -1;
   try {
     const content = member(result, 'content');
     if (!Array.isArray(content)) return 0;
-    let length = -1;
     for (const block of content) {
       const text = member(block, 'text');
       if (typeof text === 'string' && text !== '') length += text.length + 1;
     }
-    return Math.max(length, 0);
   } catch {
-    return 0;
+    // An unreadable result renders as empty, so none of it counts.
+    length = -1;
   }
+  return Math.max(length, 0);
 }
 
 /**

@@ -10,8 +10,11 @@ export const BOOK_LIMIT = 4096;
 /** Past `BOOK_LIMIT` entries, the oldest goes. */
 function trim(book: Map<string, unknown> | Set<string>): void {
   if (book.size <= BOOK_LIMIT) return;
-  const oldest = book.keys().next();
-  if (oldest.done !== true) book.delete(oldest.value);
+  // The first key is the oldest; a book past its limit always has one.
+  for (const oldest of book.keys()) {
+    book.delete(oldest);
+    return;
+  }
 }
 
 /** Records a value as the newest entry of a bounded book. */

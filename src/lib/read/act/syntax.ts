@@ -22,6 +22,15 @@ export interface Redirect {
   readonly target: Word;
 }
 
+// What `>&` and `<&` copy or close: a descriptor number, or `-`.
+const DESCRIPTOR = /^(?:\d+|-)$/;
+
+/** `2>&1`, `<&3`, `>&-`: a copy or close of a descriptor. Any other word after `>&` is a file to write (bash's `&>`). */
+export function copiesDescriptor(r: Redirect): boolean {
+  // Stryker disable next-line StringLiteral: '' stands for a target that expands, which is no descriptor, as no text put in its place is
+  return (r.op === '>&' || r.op === '<&') && DESCRIPTOR.test(r.target.value ?? '');
+}
+
 /** A simple command: `A=1 make -C d >log` is assigns [A=1], words [make, -C, d], redirects [>log]. */
 export interface Command {
   readonly assigns: readonly Word[];
@@ -76,12 +85,15 @@ export function mapPipelines(line: Line, rewrite: (pipeline: readonly Command[])
   return changed ? { ...line, pipelines } : line;
 }
 
-/** Applies `rewrite` to every simple command of the line; the same line back when no command changed. */
-export function mapCommands(line: Line, rewrite: (command: Command) => Command): Line {
+/**
+ * Applies `rewrite` to every simple command of the line, with its place in its
+ * pipeline (`0` for the first); the same line back when no command changed.
+ */
+export function mapCommands(line: Line, rewrite: (command: Command, place: number) => Command): Line {
   return mapPipelines(line, (pipeline) => {
     let changed = false;
-    const next = pipeline.map((command) => {
-      const rewritten = rewrite(command);
+    const next = pipeline.map((command, place) => {
+      const rewritten = rewrite(command, place);
       if (rewritten !== command) changed = true;
       return rewritten;
     });

@@ -10,17 +10,14 @@
  */
 import type { Rule } from '../rule.js';
 import { splitDirectory } from '../directory-flags.js';
-import { word, type Command, type Line, type Redirect } from '../syntax.js';
-
-// What `>&` and `<&` copy or close: a descriptor number, or `-`. Any other word after `>&` is a file (bash's `&>`).
-const DESCRIPTOR = /^(?:\d+|-)$/;
+import { copiesDescriptor, word, type Command, type Line, type Redirect } from '../syntax.js';
 
 /** A redirection that means the same from any directory: a descriptor copy or close, or an absolute path. */
 function placeless(r: Redirect): boolean {
   const target = r.target.value;
   // An expanding target may be a relative file.
   if (target === null) return false;
-  return ((r.op === '>&' || r.op === '<&') && DESCRIPTOR.test(target)) || target.startsWith('/');
+  return copiesDescriptor(r) || target.startsWith('/');
 }
 
 function cdForm(line: Line): Line {

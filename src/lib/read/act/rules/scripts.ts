@@ -7,29 +7,27 @@
  * commands of the manager (`yarn install` is not `yarn run install`).
  */
 import type { Rule } from '../rule.js';
-import { mapCommands, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, valueOf, word, type Command, type Word } from '../syntax.js';
 
-/** Per manager: subcommand spellings that mean `run <script>`, and spellings of `run` itself. */
-const MANAGERS: Readonly<Record<string, { readonly scripts: Readonly<Record<string, string>>; readonly run: readonly string[] }>> = {
-  npm: { scripts: { test: 'test', t: 'test', tst: 'test' }, run: ['run-script', 'rum', 'urn'] },
-  pnpm: {
-    scripts: { test: 'test', t: 'test', tst: 'test', build: 'build', lint: 'lint', dev: 'dev', format: 'format', typecheck: 'typecheck' },
-    run: ['run-script'],
-  },
-  yarn: { scripts: { test: 'test', build: 'build', lint: 'lint', dev: 'dev', format: 'format', typecheck: 'typecheck' }, run: [] },
-};
+/** A manager's subcommands that mean `run <script>` (with the script's name) or `run` itself (`''`). */
+type Spellings = ReadonlyMap<string | null, string>;
+
+const spellings = (table: Readonly<Record<string, string>>): Spellings => new Map(Object.entries(table));
+
+// Maps, not records: a name the shell expands (null) is no manager and no subcommand, and `constructor` neither.
+const MANAGERS: ReadonlyMap<string | null, Spellings> = new Map(
+  Object.entries({
+    npm: spellings({ 'run-script': '', rum: '', urn: '', test: 'test', t: 'test', tst: 'test' }),
+    pnpm: spellings({ 'run-script': '', test: 'test', t: 'test', tst: 'test', build: 'build', lint: 'lint', dev: 'dev', format: 'format', typecheck: 'typecheck' }),
+    yarn: spellings({ test: 'test', build: 'build', lint: 'lint', dev: 'dev', format: 'format', typecheck: 'typecheck' }),
+  }),
+);
 
 function runForm(command: Command): Command {
-  const manager = command.words[0]?.value;
-  if (manager === undefined || manager === null || !Object.hasOwn(MANAGERS, manager)) return command;
-  const { scripts, run } = MANAGERS[manager] as (typeof MANAGERS)[string];
-  const sub = command.words[1]?.value;
-  if (sub === undefined || sub === null) return command;
-  const head = command.words[0] as Word;
-  const rest = command.words.slice(2);
-  if (run.includes(sub)) return { ...command, words: [head, word('run'), ...rest] };
-  if (Object.hasOwn(scripts, sub)) return { ...command, words: [head, word('run'), word(scripts[sub] as string), ...rest] };
-  return command;
+  const script = MANAGERS.get(valueOf(command.words[0]))?.get(valueOf(command.words[1]));
+  if (script === undefined) return command;
+  const run = script === '' ? [word('run')] : [word('run'), word(script)];
+  return { ...command, words: [command.words[0] as Word, ...run, ...command.words.slice(2)] };
 }
 
 export const scripts: Rule = {

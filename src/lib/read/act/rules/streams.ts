@@ -3,18 +3,23 @@
  * line, sending stderr into stdout (`2>&1`) or discarding output
  * (`> /dev/null`, `2>/dev/null`, `&>/dev/null`) changes what the model reads,
  * not what runs. A command that also writes to a file keeps all its
- * redirections: `>log 2>&1` and `>log` write different files.
+ * redirections: `>log 2>&1` and `>log` write different files, and so do
+ * `>&log 2>/dev/null` and `>&log` (bash's `>&log` is `&>log`).
  */
 import type { Rule } from '../rule.js';
-import { mapCommands, withLastPipeline, type Command, type Line, type Redirect } from '../syntax.js';
+import { copiesDescriptor, mapCommands, withLastPipeline, type Command, type Line, type Redirect } from '../syntax.js';
 
 const DEFAULT_FD: Readonly<Record<string, string>> = { '>': '1', '>>': '1', '>|': '1', '>&': '1', '<': '0', '<&': '0' };
 const WRITES = new Set(['>', '>>', '>|', '&>', '&>>']);
 
-function defaultFd(command: Command): Command {
-  if (!command.redirects.some((r) => r.fd !== '' && DEFAULT_FD[r.op] === r.fd)) return command;
-  return { ...command, redirects: command.redirects.map((r) => (r.fd !== '' && DEFAULT_FD[r.op] === r.fd ? { ...r, fd: '' } : r)) };
-}
+/** `1>` as `>` and `0<` as `<`. */
+const defaultFd = (command: Command): Command => ({
+  ...command,
+  redirects: command.redirects.map((r) => (DEFAULT_FD[r.op] === r.fd ? { ...r, fd: '' } : r)),
+});
+
+/** A redirection that writes a file: `>`, `>>`, `&>`, and `>&` before a file (bash's `&>`). */
+const writesFile = (r: Redirect): boolean => WRITES.has(r.op) || (r.op === '>&' && !copiesDescriptor(r));
 
 /** `2>&1`, or any output redirection to /dev/null. */
 function isPlumbing(r: Redirect): boolean {
@@ -23,12 +28,14 @@ function isPlumbing(r: Redirect): boolean {
 }
 
 function dropPlumbing(line: Line): Line {
+  // Stryker disable next-line ArrayDeclaration: a line always has a pipeline; the fallback only gives the type.
   const last = line.pipelines[line.pipelines.length - 1] ?? [];
-  const command = last[last.length - 1];
+  // A pipeline always has a command.
+  const command = last[last.length - 1] as Command;
   // A command that is only redirections (`>/dev/null` truncates nothing, but it is all there is) stays.
-  if (command === undefined || command.words.length === 0 || !command.redirects.some(isPlumbing)) return line;
+  if (command.words.length === 0) return line;
   // Another write on the same command: the file's content depends on the plumbing.
-  if (command.redirects.some((r) => !isPlumbing(r) && WRITES.has(r.op))) return line;
+  if (command.redirects.some((r) => !isPlumbing(r) && writesFile(r))) return line;
   return withLastPipeline(line, [...last.slice(0, -1), { ...command, redirects: command.redirects.filter((r) => !isPlumbing(r)) }]);
 }
 
@@ -51,6 +58,7 @@ export const streams: Rule = {
   keeps: [
     ['make build > build.log', 'make build'],
     ['make build > build.log 2>&1', 'make build > build.log'],
+    ['make build >&build.log 2>/dev/null', 'make build >&build.log'],
     ['pytest 2>&1 | grep FAIL', 'pytest | grep FAIL'],
     ['make build 2> err.log', 'make build'],
     ['sort < input.txt', 'sort'],

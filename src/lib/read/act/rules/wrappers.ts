@@ -3,6 +3,12 @@
  * `stdbuf -oL make` and `command make` all run `make`. The project already
  * strips `timeout` for `cmd:`; `act:` strips these wrappers with their own
  * options, and nothing else: `sudo`, `doas` and `env -i` change what runs.
+ *
+ * A wrapper goes only when it would run the command: it stays when it refuses
+ * its options (`nice -n x`, `stdbuf -iL`, `timeout -s NOPE`), when `time` is
+ * not bash's keyword, and when what follows a program (`timeout`, `nice`,
+ * `nohup`, `stdbuf`) is a shell builtin or keyword, which a program cannot run
+ * (`timeout 5 cd d` fails; `nice time make` runs /usr/bin/time, if installed).
  */
 import { isDuration } from '../../command.js';
 import type { Rule } from '../rule.js';
@@ -11,62 +17,156 @@ import { mapCommands, type Command, type Word } from '../syntax.js';
 /** Given the words and the wrapper's index, the index of the command it wraps; `-1` when the wrapper is not read. */
 type Skip = (words: readonly Word[], from: number) => number;
 
+/** What a wrapper accepts as an option's value; it refuses to run on any other. */
+type Accepts = (value: string) => boolean;
+
 const value = (words: readonly Word[], at: number): string | null => words[at]?.value ?? null;
 
-/** `timeout [--foreground|--preserve-status|-v|-s SIG|-k DUR …] DURATION`. */
-const timeout: Skip = (words, from) => {
+/** An option word split the way getopt reads it: `-sKILL` is `-s` with `KILL`, `--signal=KILL` is `--signal` with `KILL`. */
+function splitOption(v: string): readonly [name: string, attached: string | null] {
+  if (v.startsWith('--')) {
+    const eq = v.indexOf('=');
+    return eq === -1 ? [v, null] : [v.slice(0, eq), v.slice(eq + 1)];
+  }
+  return v.length > 2 ? [v.slice(0, 2), v.slice(2)] : [v, null];
+}
+
+/**
+ * Reads the wrapper's options from `from + 1`: `flags`, and options with a value
+ * (attached or the next word) that `valued` accepts. The index of the first
+ * other word; `-1` when an option lacks its value or has one the wrapper refuses.
+ */
+function readOptions(words: readonly Word[], from: number, flags: ReadonlySet<string>, valued: ReadonlyMap<string, Accepts>): number {
   let at = from + 1;
   for (;;) {
     const v = value(words, at);
-    if (v === null) return -1;
-    if (v === '--foreground' || v === '--preserve-status' || v === '-v' || v === '--verbose') at += 1;
-    else if (v === '-s' || v === '-k' || v === '--signal' || v === '--kill-after') at += 2;
-    else if (/^(?:-[sk].|--signal=|--kill-after=)/.test(v)) at += 1;
-    else break;
+    if (v === null) return at;
+    if (flags.has(v)) {
+      at += 1;
+      continue;
+    }
+    const [name, attached] = splitOption(v);
+    const accepts = valued.get(name);
+    if (accepts === undefined) return at;
+    const given = attached ?? value(words, at + 1);
+    if (given === null || !accepts(given)) return -1;
+    at += attached === null ? 2 : 1;
   }
+}
+
+// The signals every POSIX system has, by name (any case, SIG optional) or number.
+const SIGNAL = /^(?:(?:SIG)?(?:HUP|INT|QUIT|ILL|TRAP|ABRT|BUS|FPE|KILL|USR1|SEGV|USR2|PIPE|ALRM|TERM|CHLD|CONT|STOP|TSTP|TTIN|TTOU|URG|XCPU|XFSZ|VTALRM|PROF|SYS)|[12]?\d|3[01])$/i;
+const isSignal: Accepts = (v) => SIGNAL.test(v);
+
+const TIMEOUT_FLAGS: ReadonlySet<string> = new Set(['--foreground', '--preserve-status', '-v', '--verbose']);
+const TIMEOUT_VALUED: ReadonlyMap<string, Accepts> = new Map([
+  ['-s', isSignal],
+  ['--signal', isSignal],
+  ['-k', isDuration],
+  ['--kill-after', isDuration],
+]);
+
+/** `timeout [--foreground|--preserve-status|-v|-s SIG|-k DUR …] DURATION`. */
+const timeout: Skip = (words, from) => {
+  const at = readOptions(words, from, TIMEOUT_FLAGS, TIMEOUT_VALUED);
   const duration = value(words, at);
   return duration !== null && isDuration(duration) ? at + 1 : -1;
 };
 
-/** `nice [-n N | -nN | -N | --adjustment=N | --adjustment N]`. */
+const NO_FLAGS: ReadonlySet<string> = new Set();
+// GNU nice reads the adjustment as a whole signed number; it refuses `-n x` or `-n 5x`.
+const isAdjustment: Accepts = (v) => /^[+-]?\d+$/.test(v);
+const NICE_VALUED: ReadonlyMap<string, Accepts> = new Map([
+  ['-n', isAdjustment],
+  ['--adjustment', isAdjustment],
+]);
+
+/** `nice [-n N | -nN | -N | --N | --adjustment=N | --adjustment N]`. */
 const nice: Skip = (words, from) => {
-  const v = value(words, from + 1);
-  if (v === '-n' || v === '--adjustment') return value(words, from + 2) === null ? -1 : from + 3;
-  if (v !== null && /^(?:-n-?\d+|--?\d+|--adjustment=-?\d+)$/.test(v)) return from + 2;
-  return from + 1;
+  // The obsolete `nice -10` (and `nice --10` for -10), which GNU reads before getopt does.
+  // Stryker disable next-line StringLiteral: '' stands for a word that expands, which is no adjustment, as no text put in its place is
+  if (/^--?\d+$/.test(value(words, from + 1) ?? '')) return from + 2;
+  return readOptions(words, from, NO_FLAGS, NICE_VALUED);
 };
 
-/** `time [-p]` (the shell keyword; GNU time's other options, such as `-o file`, stay). */
+/** `time [-p]`: bash's keyword (GNU time's options, such as `-o file`, stay). */
 const time: Skip = (words, from) => (value(words, from + 1) === '-p' ? from + 2 : from + 1);
 
-/** `stdbuf -oL -eL …`: buffering of the streams only. */
+// stdbuf's modes: `L` (line buffered) or a buffer size, `0` unbuffered; nine digits fit any size_t.
+// Line buffering stdin is refused, as is a size with a suffix stdbuf does not know; sizes with suffixes are not folded.
+const isMode: Accepts = (v) => /^(?:L|\d{1,9})$/.test(v);
+const isInputMode: Accepts = (v) => /^\d{1,9}$/.test(v);
+const STDBUF_VALUED: ReadonlyMap<string, Accepts> = new Map([
+  ['-i', isInputMode],
+  ['--input', isInputMode],
+  ['-o', isMode],
+  ['--output', isMode],
+  ['-e', isMode],
+  ['--error', isMode],
+]);
+
+/** `stdbuf -oL -eL …`: buffering of the streams only; stdbuf runs nothing without one. */
 const stdbuf: Skip = (words, from) => {
-  let at = from + 1;
-  for (;;) {
-    const v = value(words, at);
-    if (v === '-i' || v === '-o' || v === '-e') at += 2;
-    else if (v !== null && /^(?:-[ioe].|--(?:input|output|error)=)/.test(v)) at += 1;
-    else break;
-  }
+  const at = readOptions(words, from, NO_FLAGS, STDBUF_VALUED);
   return at > from + 1 ? at : -1;
 };
 
 /** `nohup` and `command` take no options here (`command -v x` asks a question; it runs nothing). */
 const bare: Skip = (_words, from) => from + 1;
 
-const WRAPPERS: Readonly<Record<string, Skip>> = { timeout, nice, time, nohup: bare, stdbuf, command: bare };
+interface Wrapper {
+  readonly skip: Skip;
+  /** A program rather than part of the shell: it looks its command up on PATH, where no builtin is. */
+  readonly program: boolean;
+}
 
-function unwrap(command: Command): Command {
+const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map([
+  ['timeout', { skip: timeout, program: true }],
+  ['nice', { skip: nice, program: true }],
+  ['nohup', { skip: bare, program: true }],
+  ['stdbuf', { skip: stdbuf, program: true }],
+  ['command', { skip: bare, program: false }],
+]);
+
+// `time` is bash's keyword only as the first word of a pipeline, with no assignment before it;
+// anywhere else it is /usr/bin/time, which may not be installed. (After a wrapper it is a plain
+// word: the keyword check below stops there.)
+const TIME: Wrapper = { skip: time, program: false };
+
+// bash's keywords (`compgen -k`). After a wrapper one is a plain word (`command if` looks for a
+// program named if, `time !` negates); unwrapped, it would read as syntax.
+const KEYWORDS: ReadonlySet<string> = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', '{', '}', '!', '[[', ']]', 'coproc']);
+
+// bash's builtins (`compgen -b`). A program cannot run them (`timeout 5 cd d` fails), or runs
+// another program of the same name (`nice pwd` prints the physical directory).
+const BUILTINS: ReadonlySet<string> = new Set([
+  '.', ':', '[', 'alias', 'bg', 'bind', 'break', 'builtin', 'caller', 'cd', 'command', 'compgen', 'complete', 'compopt',
+  'continue', 'declare', 'dirs', 'disown', 'echo', 'enable', 'eval', 'exec', 'exit', 'export', 'false', 'fc', 'fg',
+  'getopts', 'hash', 'help', 'history', 'jobs', 'kill', 'let', 'local', 'logout', 'mapfile', 'popd', 'printf', 'pushd',
+  'pwd', 'read', 'readarray', 'readonly', 'return', 'set', 'shift', 'shopt', 'source', 'suspend', 'test', 'times',
+  'trap', 'true', 'type', 'typeset', 'ulimit', 'umask', 'unalias', 'unset', 'wait',
+]);
+
+/** The wrapper at word `start` of the command at `place` in its pipeline, if any. */
+function wrapperAt(command: Command, place: number, start: number): Wrapper | undefined {
+  const name = value(command.words, start);
+  if (name === 'time') return place === 0 && command.assigns.length === 0 ? TIME : undefined;
+  // Stryker disable next-line StringLiteral: '' stands for a word that expands, which is no wrapper, as no text put in its place is
+  return WRAPPERS.get(name ?? '');
+}
+
+function unwrap(command: Command, place: number): Command {
   const words = command.words;
   // One slice at the end: slicing per wrapper would be quadratic in a chain of thousands.
   let start = 0;
   for (;;) {
-    const name = value(words, start);
-    if (name === null || !Object.hasOwn(WRAPPERS, name)) break;
-    const at = (WRAPPERS[name] as Skip)(words, start);
-    const next = words[at];
-    // The wrapped command must be there, and must not look like one more option.
-    if (at < 0 || next === undefined || next.value === null || next.value.startsWith('-')) break;
+    const wrapper = wrapperAt(command, place, start);
+    if (wrapper === undefined) break;
+    const at = wrapper.skip(words, start);
+    // `-1` (the wrapper is not read) reads as no word.
+    const wrapped = value(words, at);
+    // The wrapped command must be there, must not look like one more option, and must be what the wrapper runs.
+    if (wrapped === null || wrapped.startsWith('-') || KEYWORDS.has(wrapped) || (wrapper.program && BUILTINS.has(wrapped))) break;
     start = at;
   }
   return start === 0 ? command : { ...command, words: words.slice(start) };
@@ -97,5 +197,8 @@ export const wrappers: Rule = {
     ['time -o t.txt make', 'make'],
     ['doas make install', 'make install'],
     ['timeout 60 make test', 'timeout 60 make lint'],
+    ['nice -n x make', 'make'],
+    ['timeout 5 cd /tmp && make', 'cd /tmp && make'],
+    ['A=1 time make', 'A=1 make'],
   ],
 };

@@ -1,0 +1,368 @@
+/**
+ * Edges of the URL reader and of the texts, each pinned on its own: the
+ * shortcuts of the URL reader that only the reference or `new URL` can judge
+ * (so the expectations come from them, never from a hand-copied answer), the
+ * cuts and counts of the gate's texts and summaries at their exact limits,
+ * and the bounded books at exactly `BOOK_LIMIT` entries.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { askMessage, denyMessage, preview, quoteResult, renderHead, renderResult, spentMessage, type Hit, type HitWords } from '../../src/lib/text/message.js';
+import { cycleSummary, failureSummary, occurrenceSummary, summaryLabel } from '../../src/lib/text/notice.js';
+import { add, BOOK_LIMIT, keep } from '../../src/lib/tracks/book.js';
+import { extractUrls, isLocalHost, normUrl, plainUrl, siteOf, siteSlice } from '../../src/lib/read/url.js';
+import { loadOracleModule } from '../parity/oracle.js';
+
+/** A track's words as the gate's texts use them; what each says is marked with the track's name. */
+function wordsOf(track: string, listed: number, note: string | null): HitWords {
+  return {
+    track,
+    listed,
+    heading: `${track} heading:`,
+    why: (hit) => `${track} why ${hit.count}/${hit.cap}`,
+    line: (hit) => `${track} line ${hit.quote}`,
+    asking: (hit) => `${track} asks ${hit.count}`,
+    detail: (hit) => `${track} detail ${hit.quote}`,
+    note,
+  };
+}
+
+interface OracleUrls {
+  extractUrls(command: unknown): string[];
+  normUrl(raw: unknown, aliases?: unknown): unknown;
+  isLocalHost(host: unknown): boolean;
+}
+const oracle = await loadOracleModule<OracleUrls>('lib/normalize.js');
+
+const REPEAT = wordsOf('repeat', 0, null);
+const FAILURE = wordsOf('failure', 1, 'failure note');
+const SEQUENCE = wordsOf('sequence', 2, 'sequence note');
+const hit = (words: HitWords, quote: string, count = 3, cap = 3): Hit => ({ words, quote, count, cap, detail: '' });
+
+const INSTEAD = 'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.';
+const SPELLING = 'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.';
+
+describe('the denial names its tracks and notes', () => {
+  test('a denial by one track names that track, quotes its hit and adds no blank line for a track without a note', () => {
+    assert.equal(
+      denyMessage({ name: 'bash', hits: [hit(REPEAT, 'a')], lastResult: '', refused: false }),
+      [
+        'REPEAT_TOOL_BLOCKED: bash call not run: repeat why 3/3. It was stopped before it ran, by the repeat track of the loop breaker:',
+        '- repeat line a',
+        SPELLING,
+        'The previous result is already in the conversation history.',
+        INSTEAD,
+      ].join('\n'),
+    );
+  });
+
+  test('a denial by the failure track alone names the failure track', () => {
+    const text = denyMessage({ name: 'bash', hits: [hit(FAILURE, 'f')], lastResult: 'out', refused: false });
+    assert.match(text, /^REPEAT_TOOL_BLOCKED: bash call not run: failure why 3\/3\. It was stopped before it ran, by the failure track of the loop breaker:\n/);
+  });
+
+  test('two tracks are named in their listed order whatever order their hits come in, and each note is added once', () => {
+    const text = denyMessage({ name: 'bash', hits: [hit(SEQUENCE, 's'), hit(FAILURE, 'f1'), hit(FAILURE, 'f2')], lastResult: 'out', refused: false });
+    assert.equal(
+      text,
+      [
+        'REPEAT_TOOL_BLOCKED: bash call not run: sequence why 3/3. It was stopped before it ran, by the failure and sequence tracks of the loop breaker:',
+        '- sequence line s',
+        '- failure line f1',
+        '- failure line f2',
+        SPELLING,
+        'sequence note',
+        'failure note',
+        'Previous result:\nout',
+        INSTEAD,
+      ].join('\n'),
+    );
+  });
+
+  test('three tracks are named as a list: the first ones by commas, the last after "and"', () => {
+    const text = denyMessage({ name: 'bash', hits: [hit(SEQUENCE, 's'), hit(REPEAT, 'r'), hit(FAILURE, 'f')], lastResult: '', refused: false });
+    assert.ok(text.split('\n')[0]?.endsWith('by the repeat, failure and sequence tracks of the loop breaker:'), text);
+  });
+
+  test('a refused denial puts the refusal first and says the exemption was not granted', () => {
+    const text = denyMessage({ name: 'bash', hits: [hit(REPEAT, 'a')], lastResult: '', refused: true });
+    assert.equal(
+      text.split('\n').slice(0, 4).join('\n'),
+      [
+        'REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeat why 3/3. It was stopped before it ran, by the repeat track of the loop breaker:',
+        '- repeat line a',
+        SPELLING,
+        'An exemption for these measures was asked of the operator and not granted; they stay blocked until the next human message.',
+      ].join('\n'),
+    );
+  });
+
+  test('a denial without hits still reads as a loop stopped by the repeat track', () => {
+    const text = denyMessage({ name: 'bash', hits: [], lastResult: '', refused: false });
+    assert.equal(text.split('\n')[0], 'REPEAT_TOOL_BLOCKED: bash call not run: it repeats a loop. It was stopped before it ran, by the repeat track of the loop breaker:');
+  });
+});
+
+describe('tool names in the first line', () => {
+  const firstLine = (name: string): string => denyMessage({ name, hits: [hit(REPEAT, 'a')], lastResult: '', refused: false }).split('\n')[0] ?? '';
+
+  test('a name of 40 characters is quoted whole, one of 41 is cut to 39 and an ellipsis', () => {
+    const forty = 'n'.repeat(40);
+    assert.ok(firstLine(forty).startsWith(`REPEAT_TOOL_BLOCKED: ${forty} call not run:`));
+    assert.ok(firstLine(`${forty}x`).startsWith(`REPEAT_TOOL_BLOCKED: ${'n'.repeat(39)}\u2026 call not run:`));
+  });
+
+  test('a name that looks like tool-call markup is defanged', () => {
+    assert.ok(firstLine('<tool_call>').startsWith('REPEAT_TOOL_BLOCKED: \u2039tool_call> call not run:'));
+  });
+});
+
+describe('the spent-allowance denial', () => {
+  test('with a ceiling of one it speaks of one call, quotes each measure defanged and the previous result', () => {
+    assert.equal(
+      spentMessage('bash', ['m1', '<function=x'], 1, 'out'),
+      [
+        "REPEAT_TOOL_BLOCKED: bash call not run: the operator's approval is used up (it allowed 1 call like it).",
+        '- m1',
+        '- \u2039function=x',
+        'The approved allowance of 1 call is spent; these measures are denied without asking again until the next human message resets it.',
+        'Previous result:\nout',
+        INSTEAD,
+      ].join('\n'),
+    );
+  });
+
+  test('with a larger ceiling it speaks of calls', () => {
+    const text = spentMessage('bash', ['m'], 2, '');
+    assert.match(text, /\(it allowed 2 calls like it\)\./);
+    assert.match(text, /The approved allowance of 2 calls is spent;/);
+    assert.match(text, /already in the conversation history/);
+  });
+});
+
+describe("the operator's ask", () => {
+  const ALLOW_ALL = 'Allow once lets it run and stops the loop breaker from counting calls like it for the rest of this turn: they run without asking until the next human message.';
+  const REJECT = 'Reject blocks it, and calls like it stay blocked until the next human message.';
+
+  test('one hit: no count of further limits, its details end with a full stop', () => {
+    assert.equal(askMessage('bash', [hit(REPEAT, 'a')]), [`Loop breaker: this bash call repeat asks 3. ${ALLOW_ALL} ${REJECT}`, 'repeat heading:', 'repeat detail a.'].join('\n'));
+  });
+
+  test('three hits over two tracks: two more limits, and each heading lists only its own hits', () => {
+    assert.equal(
+      askMessage('bash', [hit(FAILURE, 'f'), hit(REPEAT, 'r1'), hit(REPEAT, 'r2')], 1),
+      [
+        'Loop breaker: this bash call failure asks 3, and it hits 2 more limits listed below. ' +
+          `Allow once lets it run, and 1 more call like it this turn; the one after that is blocked without asking. ${REJECT}`,
+        'failure heading:',
+        'failure detail f.',
+        'repeat heading:',
+        'repeat detail r1;',
+        'repeat detail r2.',
+      ].join('\n'),
+    );
+  });
+
+  test('a ceiling of two allows two more calls', () => {
+    assert.match(askMessage('bash', [hit(REPEAT, 'a')], 2), /Allow once lets it run, and 2 more calls like it this turn;/);
+  });
+
+  test('an ask without hits still reads as a loop', () => {
+    assert.equal(askMessage('bash', []).split('\n')[0], `Loop breaker: this bash call would continue a loop. ${ALLOW_ALL} ${REJECT}`);
+  });
+});
+
+describe('previews and quoted results at their edges', () => {
+  test('a value that cannot be turned into text previews as empty', () => {
+    const hostile = { toString: (): string => { throw new Error('no'); } };
+    assert.equal(preview(hostile, 3), '');
+  });
+
+  test('the newline between two blocks counts toward the limit', () => {
+    const result = { content: [{ type: 'text', text: 'ab' }, { type: 'text', text: 'c' }] };
+    assert.equal(renderHead(result, 3), 'ab\n');
+    assert.equal(quoteResult(result, 3), 'ab\n\u2026 (+1 more chars)');
+  });
+
+  test('the head stops reading at its limit: a block past it is never read', () => {
+    const unreadable = { type: 'text', get text(): string { throw new Error('no'); } };
+    assert.equal(renderHead({ content: [{ type: 'text', text: 'abc' }, unreadable] }, 3), 'abc');
+    assert.equal(renderHead({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, unreadable] }, 3), 'a\nb');
+  });
+
+  test('a result whose blocks cannot be read quotes as empty, with no marker', () => {
+    const unreadable = { type: 'text', get text(): string { throw new Error('no'); } };
+    const result = { content: [{ type: 'text', text: 'abc' }, unreadable] };
+    assert.equal(renderHead(result, 10), '');
+    assert.equal(quoteResult(result, 10), '');
+  });
+
+  test('content that is iterable but not an array is no content', () => {
+    const result = { content: new Set([{ type: 'text', text: 'abc' }]) };
+    assert.equal(renderResult(result), '');
+    assert.equal(quoteResult(result, 2), '');
+  });
+
+  test('the cut marker counts only non-empty text blocks', () => {
+    assert.equal(quoteResult({ content: [{ type: 'text', text: 'abc' }, { type: 'text', text: '' }, { type: 'image' }] }, 3), 'abc');
+    assert.equal(quoteResult({ content: [{ type: 'text', text: 'abcdef' }, { type: 'text', text: 5 }] }, 3), 'abc\u2026 (+3 more chars)');
+  });
+});
+
+describe('summaries at the label limit', () => {
+  test('a label of 96 characters is whole, one of 97 is cut to 95 and an ellipsis', () => {
+    assert.equal(summaryLabel('f'.repeat(96)), 'f'.repeat(96));
+    assert.equal(summaryLabel('f'.repeat(97)), `${'f'.repeat(95)}\u2026`);
+  });
+
+  test('the three summaries: occurrences, failures and a cycle joined by arrows', () => {
+    assert.equal(occurrenceSummary('host:a', 4), 'host:a \u00d7 4');
+    assert.equal(failureSummary('host:a', 2), 'host:a failed x2');
+    assert.equal(cycleSummary(['curl', 'jq'], 3), 'cycle curl \u2192 jq \u00d7 3');
+    assert.equal(cycleSummary(['c'.repeat(100)], 3), `${`cycle ${'c'.repeat(100)}`.slice(0, 95)}\u2026 \u00d7 3`);
+  });
+});
+
+describe('the bounded books', () => {
+  test('a set book of exactly BOOK_LIMIT keys keeps them all; one more lets the oldest go', () => {
+    const book = new Set<string>();
+    for (let i = 0; i < BOOK_LIMIT; i += 1) add(book, `k${i}`);
+    assert.equal(book.size, BOOK_LIMIT);
+    assert.ok(book.has('k0'));
+    add(book, 'k0'); // k0 becomes the newest, so k1 is now the oldest
+    add(book, 'new');
+    assert.equal(book.size, BOOK_LIMIT);
+    assert.ok(book.has('k0') && !book.has('k1') && book.has('new'));
+  });
+
+  test('a map book keeps the newest value of a key and lets its oldest key go past the limit', () => {
+    const book = new Map<string, number>();
+    for (let i = 0; i < BOOK_LIMIT; i += 1) keep(book, `k${i}`, i);
+    assert.equal(book.size, BOOK_LIMIT);
+    keep(book, 'k0', -1);
+    keep(book, 'new', 0);
+    assert.equal(book.size, BOOK_LIMIT);
+    assert.equal(book.get('k0'), -1);
+    assert.ok(!book.has('k1'));
+  });
+});
+
+describe("plainUrl's fast path", () => {
+  // Each spelling puts one character class or separator at the edge the fast path checks.
+  const TAKEN = [
+    'https://0z.9a.Az.Za.a0.z9.example/p', // every end of the digit and letter ranges, first and last in a label
+    'http://x.example',
+    'https://Example.COM.', // one trailing dot
+    'https://ex-am-ple.com', // inner hyphens
+    'https://1.example', // a number only as a first label
+    'https://a.x0',
+    'https://a.1-2', // digits with a hyphen are no number
+    'https://a.a0x', // 0x only counts at the start
+    'https://xa--b.an--b.xn-b.bxn--c.example', // near-misses of an xn-- label
+    'https://example.com/a/b?y=2&x=1#f',
+    'https://example.com?q=1', // a query without a path
+    'https://example.com#f?x/y', // a ? and / after the fragment
+    'https://example.com?q#/x',
+    'https://example.com/a?b/c?d', // a / and ? inside the query
+    'https://example.com/.well-known/a./..b', // dots that are no dot-segment
+    'https://example.com/~!$&()*+,;=:@',
+    'https://example.com/',
+  ];
+  // Hosts, paths and queries the URL parser rewrites, rejects or reads as an address, and spellings it is merely not sure to read as they are.
+  const HANDED_OVER = [
+    'https://xn--bcher-kva.example', 'https://XN--a.example', 'https://a.Xn--b', 'https://a.xN--b',
+    'https://1.2', 'https://a.0x1f', 'https://a.0X', 'https://a.1.', 'https://a.0xg',
+    'https://-x.example', 'https://x-.example', 'https://a.b-', 'https://a..b', 'https://.a', 'https://.', 'https://',
+    'https://a_b.example', 'https://\u00e4.example', 'https://u@example.com', 'https://example.com:8080/',
+    'ftp://example.com', 'HTTPS://example.com', 'example.com', 'a.com/x',
+    'https://example.com/a b', 'https://example.com/%7e', "https://example.com/q'", 'https://example.com/./x', 'https://example.com/a/..', 'https://example.com/a/.',
+    'https://example.com/a?b c', 'https://example.com/a?%41',
+  ];
+
+  test('reads the common spellings directly, as new URL reads them', () => {
+    for (const text of TAKEN) {
+      const slow = new URL(text);
+      assert.deepEqual(plainUrl(text), { hostname: slow.hostname, pathname: slow.pathname, search: slow.search }, text);
+    }
+  });
+
+  test('hands every other spelling to the URL parser', () => {
+    for (const text of HANDED_OVER) assert.equal(plainUrl(text), null, text);
+  });
+});
+
+describe('URLs read as the reference reads them, at their edges', () => {
+  const COMMANDS = [
+    // A bare scheme, near-miss schemes, a scheme inside a word, back-to-back schemes.
+    'curl https:// x', 'curl https://', 'curl http:/a.com', 'curl httpx://a.com', 'curl https:a.com', 'xhttps://a.com/x', 'httphttps://a.com', 'http', 'curl https://a.com/https://b.com',
+    // Every stop character and kinds of whitespace end a URL.
+    'https://a.com"b', "https://a.com'b", 'https://a.com\\b', 'https://a.com<b', 'https://a.com>b', 'https://a.com`b', 'https://a.com\tb', 'https://a.com\nb', 'https://a.com\u00a0b', 'https://a.com\u3000b',
+    // Trailing punctuation, all the way back to the scheme.
+    'https://a.com/x...', 'https://a.com/x?!', 'https://a.com/(x)', 'https://a.com/[x]', '{https://a.com/x}', 'https://a.com/x;:,', 'https://.', 'https://...)', 'https://a.com/x).',
+    // Duplicates by raw spelling.
+    'https://a.com/x https://a.com/x https://A.com/x', 'https://a.com/x. https://a.com/x', 'at https://a.com/x',
+  ];
+  const URLS = [
+    // Paths: slashes only, trailing runs.
+    'https://a.com', 'https://a.com/', 'https://a.com//', 'https://a.com///', 'https://a.com/a//', 'https://a.com/a/b/', 'https://a.com/A',
+    // Queries: empty pairs, keys without =, tracking keys and near misses, escapes and +.
+    'https://a.com/?', 'https://a.com/?a', 'https://a.com/?a=', 'https://a.com/?&', 'https://a.com/?b=2&&a=1', 'https://a.com/?a=1&a=0', 'https://a.com/?=x',
+    'https://a.com/?utm_source=1&k=1', 'https://a.com/?UTM_X=1', 'https://a.com/?xutm_a=1', 'https://a.com/?utm_a-b=1', 'https://a.com/?utm_', 'https://a.com/?utm_=1',
+    'https://a.com/?fbclid&k', 'https://a.com/?fbclidx=1', 'https://a.com/?_ga=1', 'https://a.com/?%5Fga=1&k=1', 'https://a.com/?a=%2B', 'https://a.com/?a=b+c', 'https://a.com/?a%3D=1', 'https://a.com/?%41=1',
+    // Hosts: www and trailing dots, empty, numbers, IPv6, the site's labels.
+    'https://www.a.com', 'https://WWW.a.com', 'https://www.www.a.com', 'https://www.a.com.', 'https://www.', 'https://www', 'https://a.com.', 'https://127', 'https://[::1]:8/x',
+    'https://a.b.c', 'https://a.b', 'https://a', 'https://x.co.uk', 'https://1.2.3.4', 'https://1.2.3.4.5', 'https://a.-b.c', 'https://a-.b.c', 'https://-a.b.c', 'https://.a.b.c', 'https://a..b.c', 'https://a.b..c', 'https://a.b.c..',
+    // Schemes and bare hosts.
+    'https://.', 'https://.a', 'https://a..', 'https://a.b..', 'foo://A.COM/x', 'foo:///x',
+    'a.com/x', 'foo://a.com/x', '1a://a.com', 'a+b.c-d://a.com', 'a_b://a.com', '  https://a.com  ', '', '   ', 'http://', 'https:///a',
+  ];
+  const ownAlias = Object.assign(() => 0, { 'a.com': 'f.com' });
+  const ALIASES: unknown[] = [{ 'a.com': 'B.com', 'www.a.com': 'c.com' }, { 'a.com': '' }, { 'a.com': 5 }, { 'a.com': { length: 1, toLowerCase: () => 'not-a-string.com' } }, Object.create({ 'a.com': 'inherited.com' }), ownAlias, 'a.com', ['a.com']];
+
+  test('extractUrls agrees with the reference on stops, punctuation, schemes and duplicates', () => {
+    for (const command of COMMANDS) assert.deepEqual(extractUrls(command), oracle.extractUrls(command), JSON.stringify(command));
+    for (const odd of [undefined, 5, ['https://a.com']]) assert.deepEqual(extractUrls(odd), oracle.extractUrls(odd));
+  });
+
+  test('normUrl agrees with the reference on paths, queries, hosts, schemes and aliases', () => {
+    for (const url of URLS) {
+      assert.deepEqual(normUrl(url), oracle.normUrl(url), JSON.stringify(url));
+      for (const aliases of ALIASES) {
+        assert.deepEqual(normUrl(url, aliases as Record<string, string>), oracle.normUrl(url, aliases), `${JSON.stringify(url)} with ${JSON.stringify(aliases)}`);
+      }
+    }
+    assert.equal(normUrl(5), oracle.normUrl(5));
+  });
+
+  test('a table that is no table, or throws when read, has no alias', () => {
+    const hostile = new Proxy({}, { has: () => { throw new Error('no'); }, getOwnPropertyDescriptor: () => { throw new Error('no'); } });
+    for (const aliases of [null, hostile]) assert.equal(normUrl('https://a.com/x', aliases as unknown as Record<string, string>)?.host, 'a.com');
+  });
+
+  test('siteOf keeps an IPv4 address and anything with a colon whole, and gives a non-string nothing', () => {
+    assert.equal(siteOf('1.2.3.4'), '1.2.3.4');
+    assert.equal(siteOf('1.2.3.4.5'), '4.5');
+    assert.equal(siteOf('a1.2.3.4'), '3.4');
+    assert.equal(siteOf('x:y.a.b'), 'x:y.a.b');
+    assert.equal(siteOf(5 as unknown as string), '');
+  });
+
+  test("siteSlice reads the common host's last two labels, and hands over a host with an empty label or fewer than three", () => {
+    assert.equal(siteSlice('a.b.c'), 'b.c');
+    assert.equal(siteSlice('www.api.example.co'), 'example.co');
+    for (const host of ['a.b', 'ab', '.a.b', 'a.b.', 'a.b.c.', 'a..b.c', 'a.b..c', '..a.b', '']) assert.equal(siteSlice(host), null, host);
+  });
+
+  test('isLocalHost agrees with the adjusted reference at the edges of each range and form', () => {
+    const hosts = [
+      'localhost', 'LOCALHOST', 'a.localhost', 'localhost.', 'xlocalhost', '.localhost', '0.0.0.0', '0.0.0.1', '00.0.0.0',
+      '127.0.0.1', '127.', '127x', 'a127.0.0.1', '10.0.0.1', '100.0.0.1', '1.10.0.0', '192.168.0.1', '192.169.0.1', '169.254.0.1', '169.255.0.1',
+      '172.15.0.1', '172.16.0.1', '172.19.0.1', '172.20.0.1', '172.29.0.1', '172.30.0.1', '172.31.0.1', '172.32.0.1', '172.3.0.1', '172.1.0.1', '172.2a.0.1',
+      '::1', '0:0:0:0:0:0:0:1', '::2', 'fc00::1', 'FD12::1', 'fe00::1', 'fcg0::1', 'fc0::1', 'fe80::1', 'FE80::1', 'afe80::1', 'xfc00::1',
+      '[::1]', '[0:0:0:0:0:0:0:1]', '[fd00::1]', '[fe80::1]', '[2001:db8::1]', '[::1', '::1]', '[]', '',
+      '1127.0.0.1', '110.0.0.1', '1192.168.0.1', '1172.16.0.1', '1169.254.0.1', 'fe80::1]', '[fe80::1', 'fc00::1]', '[fc00::1',
+      '/', ':', '9.9.9.9', 'a', 5, null,
+    ];
+    for (const host of hosts) assert.equal(isLocalHost(host), oracle.isLocalHost(host), JSON.stringify(host));
+  });
+});
