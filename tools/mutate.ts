@@ -1,5 +1,5 @@
 /**
- * `npm run mutate [-- <file or glob> …] [--force] [--concurrency N] | --standing [<file or glob> …] | --score [--survivors]`
+ * `npm run mutate [-- <file or glob> …] [--force] [--concurrency N] | --standing [--timeouts] [<file or glob> …] | --score [--survivors]`
  *
  * The mutation campaign over src/lib (docs/mutation.md), run one chunk at a
  * time: the files of src/lib in path order, cut every 600 lines or so.
@@ -8,7 +8,7 @@
  * campaign stopped half-way keeps what it finished and a rerun tests only what
  * changed. `--standing` runs every stored survivor again, or those of the
  * given files, in one run (after tests were added, which incremental mode does
- * not always see); `--score`
+ * not always see), with `--timeouts` the timed-out ones too; `--score`
  * only prints the score of the stored results, `--survivors` lists them.
  *
  * Exit status: 0 when every chunk ran, 1 when one failed, 2 for a usage error.

@@ -28,6 +28,15 @@ describe('act: the option reader', () => {
     assert.deepEqual(readArgs(spec('tree'), words('--noreport', 'x'))?.longs, ['--noreport']);
   });
 
+  // The line-count rule rewrites `--lines N` before any rule reads head or tail, so only the reader itself shows this entry.
+  test("head's and tail's --lines takes the next word as its value, not as a file", () => {
+    for (const name of ['head', 'tail']) {
+      const read = readArgs(spec(name), words('--lines', '5', 'x'));
+      assert.deepEqual(read?.options.map((w) => w.value), ['--lines=5'], name);
+      assert.deepEqual(read?.operands, [{ at: 2, path: true }], name);
+    }
+  });
+
   test('--x=y is one option, whatever --x is, and takes no next word', () => {
     const lines = readArgs(spec('head'), words('--lines=5', 'x'));
     assert.deepEqual(lines?.options, [word('--lines=5')]);
@@ -79,6 +88,14 @@ describe('act: the option reader', () => {
       { at: 2, path: false },
       { at: 3, path: true },
     ]);
+  });
+
+  test('grep, rg and sed each take the pattern or script from -e and -f, so their first operand is then a file', () => {
+    for (const name of ['grep', 'rg', 'sed']) {
+      for (const flag of ['-e', '-f']) {
+        assert.deepEqual(readArgs(spec(name), words(flag, 'pat', 'a'))?.operands, [{ at: 2, path: true }], `${name} ${flag}`);
+      }
+    }
   });
 
   test('a terminal flag ends the options, and its operands are the program’s arguments, not paths', () => {

@@ -9,9 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { actOf } from '../../src/lib/read/act/index.js';
+import { apart, same } from '../support/act.js';
 
-const same = (a: string, b: string): void => assert.equal(actOf(a), actOf(b), `${a}  vs  ${b}`);
-const apart = (a: string, b: string): void => assert.notEqual(actOf(a), actOf(b), `${a}  vs  ${b}`);
 /** The cat is still there, piped into its reader: the rule left the pipeline as it was. */
 const unfolded = (command: string): void => assert.match(actOf(command), /\bcat\b.* \| /, command);
 

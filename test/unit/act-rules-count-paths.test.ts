@@ -10,9 +10,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { actOf } from '../../src/lib/read/act/index.js';
 import { paths } from '../../src/lib/read/act/rules/paths.js';
+import { apart, same } from '../support/act.js';
 
-const same = (a: string, b: string): void => assert.equal(actOf(a), actOf(b), `${a}  vs  ${b}`);
-const apart = (a: string, b: string): void => assert.notEqual(actOf(a), actOf(b), `${a}  vs  ${b}`);
 /** The rules leave the command as written (it is already in its canonical spelling). */
 const kept = (command: string): void => assert.equal(actOf(command), command);
 

@@ -11,9 +11,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { actOf } from '../../src/lib/read/act/index.js';
+import { apart, same } from '../support/act.js';
 
-const same = (a: string, b: string): void => assert.equal(actOf(a), actOf(b), `${a}  vs  ${b}`);
-const apart = (a: string, b: string): void => assert.notEqual(actOf(a), actOf(b), `${a}  vs  ${b}`);
 
 describe('act rule scripts: the subcommands that run a script', () => {
   test('run with no script after it lists the scripts, however it is spelled', () => {

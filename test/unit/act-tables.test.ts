@@ -12,9 +12,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { actOf } from '../../src/lib/read/act/index.js';
 import { COMMANDS } from '../../src/lib/read/act/commands.js';
+import { apart, same } from '../support/act.js';
 
-const same = (a: string, b: string): void => assert.equal(actOf(a), actOf(b), `${a}  vs  ${b}`);
-const apart = (a: string, b: string): void => assert.notEqual(actOf(a), actOf(b), `${a}  vs  ${b}`);
 
 describe('act: every entry of the rules’ tables', () => {
   test('module-runners: python -m runs each listed tool as the tool itself', () => {

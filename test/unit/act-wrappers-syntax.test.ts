@@ -22,9 +22,8 @@ import {
   type Line,
 } from '../../src/lib/read/act/syntax.js';
 import { isAgent, readCall } from '../../src/lib/read/call.js';
+import { apart, same } from '../support/act.js';
 
-const same = (a: string, b: string): void => assert.equal(actOf(a), actOf(b), `${a}  vs  ${b}`);
-const apart = (a: string, b: string): void => assert.notEqual(actOf(a), actOf(b), `${a}  vs  ${b}`);
 const kept = (command: string): void => assert.equal(actOf(command), command, command);
 const lineOf = (command: string): Line => {
   const line = readLine(command, 'posix');

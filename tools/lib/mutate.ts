@@ -170,12 +170,12 @@ export function survivorList(report: Report): string {
  * file, incremental mode would reuse them (a TAP test is known by its file
  * name, not its content), so they are run again with `--force`.
  */
-export function standingRanges(store: Report, file: string): string[] {
+export function standingRanges(store: Report, file: string, timeouts = false): string[] {
   const result = store.files[file];
   if (result === undefined) return [];
   // Stryker's columns are 0-based where the report's are 1-based.
   return result.mutants
-    .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+    .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage' || (timeouts && m.status === 'Timeout'))
     .map((m) => `${file}:${m.location.start.line}:${m.location.start.column - 1}-${m.location.end.line}:${m.location.end.column - 1}`);
 }
 
@@ -215,19 +215,22 @@ export async function mutateCli(argv: readonly string[]): Promise<number> {
     return 2;
   }
   args = at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
-  const unknown = args.find((a) => a.startsWith('-') && a !== '--force' && a !== '--standing');
+  const unknown = args.find((a) => a.startsWith('-') && a !== '--force' && a !== '--standing' && a !== '--timeouts');
   if (unknown !== undefined) {
-    console.error(`unknown option ${unknown}; usage: npm run mutate [-- <file or glob> …] [--force] [--concurrency N] | --standing [<file or glob> …] | --score [--survivors]`);
+    console.error(`unknown option ${unknown}; usage: npm run mutate [-- <file or glob> …] [--force] [--concurrency N] | --standing [--timeouts] [<file or glob> …] | --score [--survivors]`);
     return 2;
   }
   const given = args.filter((a) => !a.startsWith('-')).map((a) => relative(process.cwd(), a));
   const extra = [...(args.includes('--force') ? ['--force'] : []), ...(concurrency === undefined ? [] : ['--concurrency', concurrency])];
   let ok = true;
   if (args.includes('--standing')) {
-    // Run again every stored survivor and uncovered mutant (of the given files, when some are given) in one Stryker run.
+    // Run again every stored survivor and uncovered mutant (of the given files, when some are given) in one Stryker run;
+    // with --timeouts the timed-out ones too, since a run on a loaded machine can time out a mutant that would survive.
     const store = readReport(STORE);
-    const files = Object.keys(store?.files ?? {}).filter((file) => (store === null ? [] : standingRanges(store, file)).length > 0 && (given.length === 0 || given.some((chunk) => inChunk(file, chunk))));
-    const ranges = files.flatMap((file) => (store === null ? [] : standingRanges(store, file)));
+    const timeouts = args.includes('--timeouts');
+    const standing = (file: string): string[] => (store === null ? [] : standingRanges(store, file, timeouts));
+    const files = Object.keys(store?.files ?? {}).filter((file) => standing(file).length > 0 && (given.length === 0 || given.some((chunk) => inChunk(file, chunk))));
+    const ranges = files.flatMap(standing);
     if (ranges.length > 0) ok = runChunk(files.join(','), ['--force', ...extra.filter((a) => a !== '--force')], ranges);
     const after = readReport(STORE);
     if (after !== null) console.log(`\n${scoreTable(after)}`);

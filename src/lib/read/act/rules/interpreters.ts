@@ -7,8 +7,8 @@ import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, word, type Command } from '../syntax.js';
 
 const ALIASES: readonly (readonly [RegExp, string])[] = [
-  [/^python(?:3(?:\.\d+)?)?$/, 'python'],
-  [/^pip(?:3(?:\.\d+)?)?$/, 'pip'],
+  [/^python3(?:\.\d+)?$/, 'python'],
+  [/^pip3(?:\.\d+)?$/, 'pip'],
   [/^py\.test$/, 'pytest'],
   [/^nodejs$/, 'node'],
 ];
