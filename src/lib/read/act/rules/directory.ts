@@ -10,7 +10,7 @@
  */
 import type { Rule } from '../rule.js';
 import { splitDirectory } from '../directory-flags.js';
-import { copiesDescriptor, word, type Command, type Line, type Redirect } from '../syntax.js';
+import { copiesDescriptor, lastPipeline, word, type Command, type Line, type Redirect } from '../syntax.js';
 
 /** A redirection that means the same from any directory: a descriptor copy or close, or an absolute path. */
 function placeless(r: Redirect): boolean {
@@ -21,8 +21,7 @@ function placeless(r: Redirect): boolean {
 }
 
 function cdForm(line: Line): Line {
-  // Stryker disable next-line ArrayDeclaration: a line always has a pipeline; the fallback only gives the type.
-  const last = line.pipelines[line.pipelines.length - 1] ?? [];
+  const last = lastPipeline(line);
   const only = last.length === 1 ? last[0] : undefined;
   if (only === undefined || line.connectors[line.connectors.length - 1] === '||' || !only.redirects.every(placeless)) return line;
   const split = splitDirectory(only);

@@ -4,7 +4,7 @@
  * `git --no-pager` or `GIT_PAGER=cat` only say so explicitly.
  */
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
+import { lastPipeline, mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
 
 const PAGERS: ReadonlySet<string | null> = new Set(['cat', 'less', 'more']);
 const PAGER_VARIABLES = new Set(['PAGER', 'GIT_PAGER']);
@@ -32,8 +32,7 @@ function quiet(command: Command): Command {
 }
 
 function dropTrailingPagers(line: Line): Line {
-  // Stryker disable next-line ArrayDeclaration: a line always has a pipeline; the fallback only gives the type.
-  const last = line.pipelines[line.pipelines.length - 1] ?? [];
+  const last = lastPipeline(line);
   let end = last.length;
   while (end > 1 && isBarePager(last[end - 1] as Command)) end -= 1;
   return withLastPipeline(line, last.slice(0, end));

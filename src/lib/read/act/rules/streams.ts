@@ -7,7 +7,7 @@
  * `>&log 2>/dev/null` and `>&log` (bash's `>&log` is `&>log`).
  */
 import type { Rule } from '../rule.js';
-import { copiesDescriptor, mapCommands, withLastPipeline, type Command, type Line, type Redirect } from '../syntax.js';
+import { copiesDescriptor, lastPipeline, mapCommands, withLastPipeline, type Command, type Line, type Redirect } from '../syntax.js';
 
 const DEFAULT_FD: Readonly<Record<string, string>> = { '>': '1', '>>': '1', '>|': '1', '>&': '1', '<': '0', '<&': '0' };
 const WRITES = new Set(['>', '>>', '>|', '&>', '&>>']);
@@ -28,8 +28,7 @@ function isPlumbing(r: Redirect): boolean {
 }
 
 function dropPlumbing(line: Line): Line {
-  // Stryker disable next-line ArrayDeclaration: a line always has a pipeline; the fallback only gives the type.
-  const last = line.pipelines[line.pipelines.length - 1] ?? [];
+  const last = lastPipeline(line);
   // A pipeline always has a command.
   const command = last[last.length - 1] as Command;
   // A command that is only redirections (`>/dev/null` truncates nothing, but it is all there is) stays.

@@ -8,7 +8,7 @@
  */
 import { splitDirectory } from '../directory-flags.js';
 import type { Rule } from '../rule.js';
-import { nameOf, valueOf, withLastPipeline, type Command, type Line } from '../syntax.js';
+import { lastPipeline, nameOf, valueOf, withLastPipeline, type Command, type Line } from '../syntax.js';
 
 /** Programs whose output is the log of a run. A subcommand list limits a manager to its running subcommands. */
 // A map: a name that is not listed (`constructor` included) gets undefined.
@@ -71,8 +71,7 @@ function isView(command: Command): boolean {
 }
 
 function dropViews(line: Line): Line {
-  // Stryker disable next-line ArrayDeclaration: a line always has a pipeline; the fallback only gives the type.
-  const last = line.pipelines[line.pipelines.length - 1] ?? [];
+  const last = lastPipeline(line);
   // A pipeline always has a command; a run alone has no view to drop, and is written back as it was.
   const run = last[0] as Command;
   if (!isRunner(run) || !last.slice(1).every(isView)) return line;
