@@ -301,6 +301,8 @@ describe('URLs read as the reference reads them, at their edges', () => {
     'https://a.com/x...', 'https://a.com/x?!', 'https://a.com/(x)', 'https://a.com/[x]', '{https://a.com/x}', 'https://a.com/x;:,', 'https://.', 'https://...)', 'https://a.com/x).',
     // Duplicates by raw spelling.
     'https://a.com/x https://a.com/x https://A.com/x', 'https://a.com/x. https://a.com/x', 'at https://a.com/x',
+    // Another four-letter scheme at the very start: the search must find `http` before it reads a scheme.
+    'sftp://a.com/x', 'ftps://a.com/x https://b.com',
   ];
   const URLS = [
     // Paths: slashes only, trailing runs.
