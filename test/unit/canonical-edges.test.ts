@@ -247,6 +247,11 @@ test('decoys are dropped from the top level as the reference drops them, for eve
   assert.deepEqual(Object.keys(copy), ['__proto__', 'a']);
 });
 
+test('every member of the copy is an ordinary data property, as object spread makes it, `__proto__` too', () => {
+  const args = JSON.parse('{"__proto__":{"p":1},"a":1,"toString":2}') as Record<string, unknown>;
+  assert.deepEqual(Object.getOwnPropertyDescriptors(stripDecoys('x', args, TABLE)), Object.getOwnPropertyDescriptors({ ...args }));
+});
+
 test('decoy names may be numbers, as the reference deletes them by property name', () => {
   const table = { '*': [10, 'a'] } as unknown as Table;
   const args = { 10: 'ten', a: 1, b: 2 };
@@ -263,6 +268,11 @@ test('a table lists the `*` names for every tool and its own names only for the 
     assert.deepEqual([...decoysFor('', TABLE)].sort(), ['description', 'empty', 'reason'], `round ${round}`);
     assert.deepEqual([...decoysFor('*', TABLE)].sort(), ['description', 'reason'], `round ${round}`);
   }
+});
+
+test('a table is listed once: each later call hands back the very set the first one listed', () => {
+  const table = { '*': ['reason'], bash: ['workdir'] };
+  for (const name of ['bash', 'other']) assert.equal(decoysFor(name, table), decoysFor(name, table), name);
 });
 
 test('P5: hostile arguments lose what cannot be read, and never throw (0.5.2 throws on them)', () => {
