@@ -24,6 +24,12 @@ export const MUTATION_TEST_FILES = [
   'test/unit/act-rules-count-paths.test.ts',
   'test/unit/act-rules-streams-views.test.ts',
   'test/unit/act-wrappers-syntax.test.ts',
+  // The act: measure's whole-command files, right after its unit files: a rule's mutant only
+  // they kill ran every covering file ahead of them first (by the store: 12.3 files per
+  // rule mutant with these last, 9.5 here).
+  'test/unit/act-rules.test.ts',
+  'test/unit/act-measure.test.ts',
+  'test/unit/act-corpus.test.ts',
   'test/unit/local-hosts.test.ts',
   'test/unit/url-fast-paths.test.ts',
   'test/unit/url-text-edges.test.ts',
@@ -50,9 +56,6 @@ export const MUTATION_TEST_FILES = [
   'test/unit/duplicate-text.test.ts',
   'test/unit/tracks-edges.test.ts',
   'test/unit/tracks-stages.test.ts',
-  'test/unit/act-rules.test.ts',
-  'test/unit/act-measure.test.ts',
-  'test/unit/act-corpus.test.ts',
   'test/unit/opt-in-config.test.ts',
   'test/unit/live-settings.test.ts',
   'test/unit/card-form.test.ts',

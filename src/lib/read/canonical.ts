@@ -194,9 +194,9 @@ export function canonicalIterative(value: unknown): string {
   for (let frame = w.stack.at(-1); frame !== undefined; frame = w.stack.at(-1)) writeNext(w, frame);
   try {
     return w.out.join('');
-    // Stryker disable next-line BlockStatement: only an output past the engine's string limit (2^29 characters) lands here, more than a test may allocate
-  } catch {
-    // Only an output beyond the engine's string limit lands here.
+  }
+  // Stryker disable next-line BlockStatement: only an output past the engine's string limit (2^29 characters) lands here, more than a test may allocate
+  catch {
     return UNREADABLE;
   }
 }
@@ -257,15 +257,16 @@ export function withoutDecoys(args: unknown, decoys: ReadonlySet<string>): Recor
   // Nothing to copy.
   // Stryker disable next-line ConditionalExpression: without the null check null reaches Object.keys, whose throw the catch below turns into the same {}
   if (args === null || args === undefined) return {};
-  // Only a non-array object is copied key by key; strings, numbers, arrays and the like are wrapped whole.
-  if (typeof args !== 'object' || isArraySafe(args)) return decoys.has('value') ? {} : { value: args };
-  let keys: string[];
+  // Only a non-array object is listed key by key (null is what means "whole").
+  let keys: string[] | null;
   try {
-    keys = Object.keys(args);
+    keys = typeof args !== 'object' || Array.isArray(args) ? null : Object.keys(args);
   } catch {
-    // An object that cannot be listed (a revoked Proxy, a throwing trap) reads as no arguments.
+    // An object that cannot be read as either (a revoked Proxy, a throwing trap) reads as no arguments.
     keys = [];
   }
+  // Strings, numbers, arrays and the like are wrapped whole.
+  if (keys === null) return decoys.has('value') ? {} : { value: args };
   const copy: Record<string, unknown> = {};
   for (const key of keys) {
     let value: unknown;
@@ -281,14 +282,4 @@ export function withoutDecoys(args: unknown, decoys: ReadonlySet<string>): Recor
     Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
   }
   return copy;
-}
-
-/** Array.isArray that answers `false` instead of throwing on a revoked Proxy (whose keys cannot be listed either). */
-function isArraySafe(value: object): boolean {
-  try {
-    return Array.isArray(value);
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined, which the one caller reads as false all the same
-  } catch {
-    return false;
-  }
 }
