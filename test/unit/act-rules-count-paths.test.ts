@@ -172,7 +172,12 @@ describe('act rule paths: which words are paths', () => {
 
   test('a word with a colon is left as written outside a pytest node id', () => {
     kept('cat ./notes::v2.txt');
+    // A redirection's target is never read as a node id.
+    kept('echo done >./notes::v2.txt');
     same('pytest ./tests/a.py::test_x', 'pytest tests/a.py::test_x');
+    // The node id keeps its test: two tests of one file are two actions.
+    assert.equal(actOf('pytest ./tests/a.py::test_x'), 'pytest tests/a.py::test_x');
+    apart('pytest tests/a.py::test_x', 'pytest tests/a.py::test_y');
     // A node id with no :: is a path like any other.
     same('pytest ./tests/unit/', 'pytest tests/unit');
   });
