@@ -101,13 +101,13 @@ export function mapCommands(line: Line, rewrite: (command: Command, place: numbe
   });
 }
 
-/** The line with its last pipeline replaced. */
 /** The line's last pipeline: the one after which the shell's state no longer matters. */
 export function lastPipeline(line: Line): readonly Command[] {
   // Stryker disable next-line ArrayDeclaration: a line always has a pipeline; the fallback only gives the type.
   return line.pipelines[line.pipelines.length - 1] ?? [];
 }
 
+/** The line with its last pipeline replaced. */
 export function withLastPipeline(line: Line, pipeline: readonly Command[]): Line {
   return { ...line, pipelines: [...line.pipelines.slice(0, -1), pipeline] };
 }
