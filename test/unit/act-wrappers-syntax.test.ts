@@ -133,6 +133,13 @@ describe('act rule wrappers: time, nohup, command', () => {
     apart('command -p make', 'make');
     kept('nohup');
   });
+
+  test('a wrapper that refuses its options stays with its words when an outer wrapper goes', () => {
+    // The outer timeout runs nice (a program), which refuses `-n x`: the command is nice's, not make's.
+    assert.equal(actOf('timeout 5 nice -n x make'), 'nice -n x make');
+    assert.equal(actOf('nohup stdbuf -iL make'), 'stdbuf -iL make');
+    assert.equal(actOf('timeout 5 stdbuf -o Lx make'), 'stdbuf -o Lx make');
+  });
 });
 
 // bash 5.2's `compgen -k` and `compgen -b`.
