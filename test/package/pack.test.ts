@@ -64,15 +64,15 @@ test('an offline install of the tarball imports as a DSH plugin', () => {
 
 test('package.json declares the browser card the way DSH finds it: dsh.client for the web and exports["./client"]', () => {
   assert.equal(pkg.dsh.client.platform, 'web');
-  assert.ok(Array.isArray(pkg.dsh.client.inject));
+  assert.ok(Array.isArray(pkg.dsh.client.inject), 'the browser card lists what it injects');
   assert.equal(pkg.exports['./client'], './dist/client.js');
-  assert.ok(pkg.files.includes('dist'));
+  assert.ok(pkg.files.includes('dist'), 'the package ships dist');
 });
 
 test('package.json: no dependencies, types first, Node 20+, bundle patch declared', () => {
   assert.equal(pkg.dependencies, undefined);
   const keys = Object.keys(pkg.exports['.']);
-  assert.ok(keys.includes('types') && keys.includes('default'));
+  assert.ok(keys.includes('types') && keys.includes('default'), `the main export has types and a default: ${keys.join(', ')}`);
   assert.ok(keys.indexOf('types') < keys.indexOf('default'), `exports order: ${keys.join(', ')}`);
   assert.equal(pkg.engines.node, '>=20');
   assert.equal(pkg.dsh.bundle.patch, './cordis.patch.yml');

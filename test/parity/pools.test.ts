@@ -38,7 +38,7 @@ test('a pool is 2 to 8 consecutive calls of one agent object, all to parallel-sa
       at = end;
     }
   }
-  assert.ok(pools > 0);
+  assert.ok(pools > 0, 'the generated sessions hold at least one pool');
 });
 
 test('pools change no call, result or answer: without them a session is the one its seed gave before', () => {

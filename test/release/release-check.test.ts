@@ -139,8 +139,11 @@ describe('the repository check', () => {
 describe('the tarball check', () => {
   test('the built tree packs exactly the expected files: package.json, docs, patch, the browser card and four files per module', () => {
     const expected = expectedTarball(root);
-    assert.ok(expected.includes('dist/index.js') && expected.includes('dist/lib/breaker/breaker.d.ts') && expected.includes('cordis.patch.yml'));
-    assert.ok(expected.includes('dist/client.js'));
+    assert.ok(
+      expected.includes('dist/index.js') && expected.includes('dist/lib/breaker/breaker.d.ts') && expected.includes('cordis.patch.yml'),
+      'the expected files include the entry point, its declarations and the patch',
+    );
+    assert.ok(expected.includes('dist/client.js'), 'the expected files include the browser card');
     const verdict = checkTarball(packedFiles(root), expected);
     assert.equal(verdict.ok, true, verdict.detail);
   });
@@ -187,8 +190,8 @@ describe('the OIDC claims printer', () => {
 
   test('prints the matched claims first and never the token', () => {
     const text = describeClaims(decodeClaims(jwt));
-    assert.ok(text.indexOf('repository:') < text.indexOf('other claims:'));
+    assert.ok(text.indexOf('repository:') < text.indexOf('other claims:'), 'the matched claims are printed before the others');
     assert.match(text, /job_workflow_ref: "owner\/repo\/\.github\/workflows\/publish\.yml@refs\/heads\/main"/);
-    assert.ok(!text.includes('signature'));
+    assert.ok(!text.includes('signature'), 'the token itself is never printed');
   });
 });

@@ -120,7 +120,7 @@ describe('publish.yml', () => {
 
   test('every action is pinned to a full commit SHA', () => {
     const used = steps.flatMap((s) => (s.uses === undefined ? [] : [s.uses]));
-    assert.ok(used.length >= 2);
+    assert.ok(used.length >= 2, 'publish.yml uses at least two actions');
     for (const ref of used) assert.match(ref, /^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/, ref);
   });
 });
@@ -129,14 +129,14 @@ describe('ci.yml', () => {
   const flow = parse(read('ci.yml')) as Workflow;
 
   test('runs the tests on pushes and pull requests, on Node 20 and 22', () => {
-    assert.ok('push' in flow.on && 'pull_request' in flow.on);
+    assert.ok('push' in flow.on && 'pull_request' in flow.on, 'ci.yml runs on pushes and pull requests');
     const matrices = Object.values(flow.jobs).map((job) => job.strategy?.matrix?.node);
     assert.ok(
       matrices.some((nodes) => JSON.stringify(nodes) === JSON.stringify([20, 22])),
       JSON.stringify(matrices),
     );
     const steps = Object.values(flow.jobs).flatMap((job) => job.steps);
-    assert.ok(steps.some((s) => s.run === 'npm test'));
+    assert.ok(steps.some((s) => s.run === 'npm test'), 'a ci.yml step runs npm test');
   });
 });
 

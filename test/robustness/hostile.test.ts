@@ -156,7 +156,7 @@ describe('a call the plugin cannot read is transparent', () => {
     const hooks = captureHooks(plugin, DENY);
     const denials: (string | undefined)[] = [];
     for (let i = 0; i < 3; i += 1) denials.push((await drive(hooks, { toolName: 'bash', args: { command: 'ls' }, exec: { agent } }, ok())).denial);
-    assert.ok(denials[2]?.startsWith('REPEAT_TOOL_BLOCKED:'));
+    assert.ok(denials[2]?.startsWith('REPEAT_TOOL_BLOCKED:'), 'the third call in host spellings is denied');
   });
 });
 
@@ -186,7 +186,7 @@ describe('hostile agent/pre-step payloads', () => {
     const hooks = captureHooks(plugin, DENY);
     const call = { name: 'bash', arguments: { command: 'ls' }, agent };
     for (let i = 0; i < 3; i += 1) await drive(hooks, { ...call }, ok());
-    assert.ok((await drive(hooks, { ...call }, ok())).denial !== undefined);
+    assert.ok((await drive(hooks, { ...call }, ok())).denial !== undefined, 'the fourth call is denied before the human message');
     hooks.step({ agent, messages: [null, throwingProxy({}), human] });
     assert.equal((await drive(hooks, { ...call }, ok())).denial, undefined);
   });

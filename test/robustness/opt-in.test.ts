@@ -30,7 +30,7 @@ describe('the opt-in features keep memory bounded (P6)', () => {
     const outcomes = [];
     for (let i = 0; i < 14; i += 1) outcomes.push(await drive(hooks, { callId: `c${i}`, ...calls[i % 4], agent }, ok));
     assert.equal(outcomes[7]?.notices.length, 1, 'the advisory at two repetitions');
-    assert.ok((outcomes[7]?.notices[0]?.content[0]?.text.length ?? 0) < 2000);
+    assert.ok((outcomes[7]?.notices[0]?.content[0]?.text.length ?? 0) < 2000, 'the advisory stays under 2000 characters');
     assert.ok(outcomes[12]?.denial?.startsWith('REPEAT_TOOL_BLOCKED:'), 'denied after three repetitions');
     assert.ok((outcomes[12]?.denial?.length ?? 0) < 3000, String(outcomes[12]?.denial?.length));
   });

@@ -57,7 +57,7 @@ describe('the mock model’s stream', () => {
     const deltas = textDeltas('All done here.', 7, { seed: 5 });
     const text = deltas.map((d) => d.delta.content ?? '').join('');
     assert.equal(text, 'All done here.');
-    assert.ok(deltas.filter((d) => typeof d.delta.content === 'string').length >= 2);
+    assert.ok(deltas.filter((d) => typeof d.delta.content === 'string').length >= 2, 'the text comes in two pieces or more');
     assert.deepEqual(deltas.at(-1), { delta: {}, finishReason: 'stop' });
   });
 
@@ -70,6 +70,6 @@ describe('the mock model’s stream', () => {
 
   it('can leave reasoning out', () => {
     const deltas = toolStepDeltas(read, 0, { seed: 1, reasoning: false });
-    assert.ok(deltas.every((d) => d.delta.reasoning_content === undefined));
+    assert.ok(deltas.every((d) => d.delta.reasoning_content === undefined), 'no delta carries reasoning');
   });
 });

@@ -43,7 +43,7 @@ test("a chunk's results replace its own files in the store and leave the others"
 
 test('the score: timeouts count as killed, uncovered mutants as survivors, the rest is not counted', () => {
   const [s] = scores(report({ 'a.ts': ['Killed', 'Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored', 'RuntimeError'] }));
-  assert.ok(s !== undefined);
+  assert.ok(s !== undefined, 'the report gives a score for its file');
   assert.deepEqual({ ...s }, { file: 'a.ts', killed: 2, timeout: 1, survived: 1, noCoverage: 1, other: 2 });
   assert.equal(scoreOf(s), 60);
 });

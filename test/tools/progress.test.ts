@@ -11,7 +11,7 @@ describe('the progress line', () => {
   it('shows on a terminal for a run of many files, and is erased at the end', () => {
     const tty = stream(true);
     const onFile = progressLine('replayed', MANY + 1, tty);
-    assert.ok(onFile !== undefined);
+    assert.ok(onFile !== undefined, 'a terminal run of many files gets a progress line');
     for (let done = 1; done <= MANY + 1; done += 1) onFile(done, MANY + 1);
     assert.equal(tty.written[0], `\rreplayed 1/${MANY + 1} files`);
     assert.equal(tty.written.at(-1), '\r\u001b[K');

@@ -49,7 +49,7 @@ function comparable(call: RecordedCall): RecordedCall {
 describe('replay fidelity against the recorded corpus', () => {
   it('the corpus names at least one recorded session, each with its log', () => {
     const scenarios = Object.keys(recorded);
-    assert.ok(scenarios.length > 0);
+    assert.ok(scenarios.length > 0, 'the corpus names at least one recorded session');
     for (const scenario of scenarios) {
       const logs = ['session.jsonl.zstd', 'session.jsonl'].filter((file) => existsSync(join(CORPUS, scenario, file)));
       assert.ok(logs.length > 0, `${scenario} has a session log`);

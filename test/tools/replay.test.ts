@@ -57,7 +57,7 @@ describe('replaying one session', () => {
     const report = await replay(stuckSteps(14), {}, 'approve');
     assert.equal(report.asked, 1);
     assert.equal(report.denied, 0);
-    assert.ok(report.trajectory.every((call) => call.outcome === 'ran'));
+    assert.ok(report.trajectory.every((call) => call.outcome === 'ran'), 'every call runs once the operator approves');
   });
 
   it('denies without asking under onLimit: deny', async () => {

@@ -17,7 +17,7 @@ describe('reading session logs', () => {
     const path = writeSession(tempDir(), 'multi', bytes, 'session.jsonl.zstd');
     const log = readSessionLog(path);
     assert.equal(log.steps.length, 6);
-    assert.ok(log.steps.every((step) => step.settled && step.text === 'same-output\n'));
+    assert.ok(log.steps.every((step) => step.settled && step.text === 'same-output\n'), 'every step of every frame is read whole and settled');
   });
 
   it('names the truncated frame of a cut-off zstd log', zstd, () => {

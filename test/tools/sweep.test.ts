@@ -49,7 +49,7 @@ function assertWellFormed(svg: string): void {
   assert.deepEqual(stack, [], 'every tag is closed');
   const text = svg.replace(/<[^>]*>/g, '');
   assert.doesNotMatch(text, /[<>]|&(?!#\d+;|amp;|lt;|gt;|quot;)/, 'text holds no raw markup characters');
-  assert.ok(consumed > 0 && svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'));
+  assert.ok(consumed > 0 && svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'), 'the chart is an SVG element with its namespace');
 }
 
 describe('the sweep grid', () => {
@@ -74,7 +74,7 @@ describe('the sweep grid', () => {
         ['hostCap', [null]],
       ]),
     );
-    assert.ok(setting !== undefined);
+    assert.ok(setting !== undefined, 'the grid expands to one setting');
     assert.deepEqual(configOf({ limits: { 'verb:curl': 30 }, window: 20 }, setting), {
       window: 20,
       limits: { 'verb:curl': 30, exact: 9, cmd: 9, net: 9, sink: 9, host: null },
@@ -317,8 +317,8 @@ describe('the sweep chart', () => {
     );
     assertWellFormed(svg);
     assert.equal(svg.match(/<circle /g)?.length, 2);
-    assert.ok(svg.includes(escapeXml('warnAt=5 <a&b>')));
-    assert.ok(svg.includes('>warnAt=7</text>'));
+    assert.ok(svg.includes(escapeXml('warnAt=5 <a&b>')), 'a label with markup characters is shown escaped');
+    assert.ok(svg.includes('>warnAt=7</text>'), 'a plain label is shown as it is');
   });
 
   it('puts round ticks up to at least the largest value', () => {

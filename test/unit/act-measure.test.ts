@@ -33,7 +33,7 @@ async function respelledLoop(config: unknown, n: number, answer: 'none' | 'appro
 
 describe('act: is opt-in', () => {
   test('DEFAULTS lists act with a null cap, so every decision stays the reference’s', () => {
-    assert.ok(Object.hasOwn(DEFAULTS.limits, 'act'));
+    assert.ok(Object.hasOwn(DEFAULTS.limits, 'act'), 'DEFAULTS.limits lists act');
     assert.equal(DEFAULTS.limits.act, null);
   });
 
@@ -88,8 +88,8 @@ describe('act: among the fingerprints', () => {
   });
 
   test('its tie-break rank sits between cmd: and exact:, and it is an action measure', () => {
-    assert.ok(measureRank('cmd:x:x') < measureRank('act:x'));
-    assert.ok(measureRank('act:x') < measureRank('exact:bash:{}'));
+    assert.ok(measureRank('cmd:x:x') < measureRank('act:x'), 'act: ranks after cmd:');
+    assert.ok(measureRank('act:x') < measureRank('exact:bash:{}'), 'act: ranks before exact:');
     assert.equal(isActionKey('act:x'), true);
   });
 
@@ -97,10 +97,10 @@ describe('act: among the fingerprints', () => {
     const command = `echo ${'x'.repeat(1 << 20)}`;
     const act = actOfCall(command) as string;
     assert.equal(act.length, command.length + 4);
-    assert.ok(identityKey(act).length < 200);
+    assert.ok(identityKey(act).length < 200, 'a huge action is counted under a short identity key');
     const [mark] = markAll([act], resolveConfig({ limits: { act: 12 } }));
-    assert.ok((mark?.quote.length ?? 0) < 500);
-    assert.ok((mark?.label.length ?? 0) <= 96);
+    assert.ok((mark?.quote.length ?? 0) < 500, 'a huge action is quoted in under 500 characters');
+    assert.ok((mark?.label.length ?? 0) <= 96, 'the label of a huge action fits in 96 characters');
   });
 });
 
@@ -132,7 +132,7 @@ describe('act: in the occurrence track', () => {
     assert.deepEqual(deniedAt(refused), [cap, cap + 1, cap + 2]);
     const approved = await respelledLoop({ limits: { act: cap } }, cap + 4, 'approve');
     assert.equal(approved.filter((o) => o.asked).length, 1);
-    assert.ok((approved[cap - 1]?.askReason ?? '').includes(RESPELLED_PYTEST_ACT));
+    assert.ok((approved[cap - 1]?.askReason ?? '').includes(RESPELLED_PYTEST_ACT), 'the question at the cap names the action');
     assert.deepEqual(deniedAt(approved), []);
   });
 });
@@ -141,9 +141,9 @@ describe('act: in the failure track', () => {
   test('failures of one action in changing spellings are one streak: warned at 3, gated after 5', async () => {
     const outcomes = await respelledLoop({ onLimit: 'deny', limits: { act: 12 } }, 7, 'none', failing(1, 'FAILED tests/test_api.py::test_login'));
     assert.deepEqual(noticedAt(outcomes), [3]);
-    assert.ok(summaries(outcomes[2] as CallOutcome)[0]?.startsWith(`${RESPELLED_PYTEST_ACT} failed`));
+    assert.ok(summaries(outcomes[2] as CallOutcome)[0]?.startsWith(`${RESPELLED_PYTEST_ACT} failed`), 'the failure advisory names the action');
     assert.deepEqual(deniedAt(outcomes), [6, 7]);
-    assert.ok((outcomes[5]?.denyReason ?? '').includes(`- ${RESPELLED_PYTEST_ACT} `));
+    assert.ok((outcomes[5]?.denyReason ?? '').includes(`- ${RESPELLED_PYTEST_ACT} `), 'the denial lists the failing action');
   });
 
   test('without act:, the same failing loop never builds a streak', async () => {

@@ -30,7 +30,7 @@ for (const rule of RULES) {
       });
     }
     test('has examples both ways', () => {
-      assert.ok(rule.folds.length > 0 && rule.keeps.length > 0);
+      assert.ok(rule.folds.length > 0 && rule.keeps.length > 0, `${rule.name} has examples it folds and examples it keeps`);
     });
     // A blank or unreadable example would pass "never folds" while saying nothing.
     test('every example is a command line the reader reads', () => {

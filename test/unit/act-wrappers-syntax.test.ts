@@ -284,7 +284,7 @@ describe('reading a tool call', () => {
     for (const exec of [throwing, hostile]) {
       const call = readCall(exec);
       assert.deepEqual(call, { name: '', args: {}, agent: null });
-      assert.ok(Object.isFrozen(call));
+      assert.ok(Object.isFrozen(call), 'the empty call read is frozen');
     }
   });
 

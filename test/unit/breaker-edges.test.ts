@@ -158,7 +158,7 @@ describe('the exemption ceiling at the gate', () => {
     const agent = {};
     const steps = [0, 1, 2, 3].map(() => step(breaker, agent, CURL));
     assert.deepEqual(steps.map((s) => s.asked), [false, true, false, true]);
-    assert.ok(steps.every((s) => s.denial === undefined));
+    assert.ok(steps.every((s) => s.denial === undefined), 'no call is denied');
   });
 
   test('without a ceiling, a second measure at its cap is asked about while an approved one runs on', () => {
@@ -166,7 +166,7 @@ describe('the exemption ceiling at the gate', () => {
     const agent = {};
     const steps = [0, 1, 2, 3, 4, 5].map(() => step(breaker, agent, CURL));
     assert.deepEqual(steps.map((s) => s.asked), [false, true, false, true, false, false]);
-    assert.ok(steps.every((s) => s.denial === undefined));
+    assert.ok(steps.every((s) => s.denial === undefined), 'no call is denied');
   });
 
   test('a ceiling set mid-turn gives exemptions approved before it a fresh allowance', () => {

@@ -40,8 +40,8 @@ describe('the card lists every setting', () => {
       assert.ok(paths.has(key), `no field for ${key}`);
     }
     for (const cap of Object.keys(DEFAULTS.limits)) assert.ok(paths.has(`limits.${cap}`), `no field for limits.${cap}`);
-    for (const sub of ['length', 'count', 'limit']) assert.ok(paths.has(`sequence.${sub}`));
-    for (const sub of ['minChars', 'threshold', 'windowMs', 'cooldownMs']) assert.ok(paths.has(`duplicateText.${sub}`));
+    for (const sub of ['length', 'count', 'limit']) assert.ok(paths.has(`sequence.${sub}`), `no field for sequence.${sub}`);
+    for (const sub of ['minChars', 'threshold', 'windowMs', 'cooldownMs']) assert.ok(paths.has(`duplicateText.${sub}`), `no field for duplicateText.${sub}`);
   });
 
   test('every shipped cap, act: included, has a hint of its own and is listed in the order of DEFAULTS.limits', () => {

@@ -36,7 +36,7 @@ describe('an offending value in a config error', () => {
 
   test('up to 80 characters are shown whole; a longer value is cut at 80 with an ellipsis', () => {
     const fits = `"${'x'.repeat(78)}"`;
-    assert.ok(errorOf({ window: 'x'.repeat(78) }).includes(`(got ${fits});`));
+    assert.ok(errorOf({ window: 'x'.repeat(78) }).includes(`(got ${fits});`), 'a 78-character value is shown whole');
     const long = errorOf({ window: 'y'.repeat(500) });
     assert.ok(long.includes(`(got "${'y'.repeat(79)}\u2026)`), long);
   });

@@ -29,11 +29,11 @@ const asRecord = (value: unknown) => value as Record<string, unknown>;
 
 describe('the shipped defaults', () => {
   test('DEFAULTS is frozen at every level', () => {
-    assert.ok(Object.isFrozen(DEFAULTS));
+    assert.ok(Object.isFrozen(DEFAULTS), 'DEFAULTS is frozen');
     for (const key of ['limits', 'ignoreArgs', 'hostAliases', 'exclude', 'include'] as const) {
       assert.ok(Object.isFrozen(DEFAULTS[key]), key);
     }
-    for (const list of Object.values(DEFAULTS.ignoreArgs)) assert.ok(Object.isFrozen(list));
+    for (const list of Object.values(DEFAULTS.ignoreArgs)) assert.ok(Object.isFrozen(list), 'every ignoreArgs list is frozen');
   });
 
   test('the non-numeric defaults are the documented ones', () => {

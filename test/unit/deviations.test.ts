@@ -77,7 +77,10 @@ describe('P1: the curl write-out status counts as a failure', () => {
     const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 1, { ...bash(cmd), body });
     assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`host:weather.gc.ca failed x${failWarnAt}`]);
     assert.deepEqual(deniedAt(outcomes), [failLimit + 1]);
-    assert.ok((outcomes[failLimit]?.denyReason ?? '').includes(describeFailure({ reason: 'http', detail: '404' })));
+    assert.ok(
+      (outcomes[failLimit]?.denyReason ?? '').includes(describeFailure({ reason: 'http', detail: '404' })),
+      outcomes[failLimit]?.denyReason ?? 'no denial',
+    );
   });
 });
 
@@ -91,12 +94,12 @@ describe('P2: an exempted measure stays quiet for the rest of the turn', () => {
     const after = await repeat(host, agent, 2 * window, bash('cat /etc/hosts'));
     assert.deepEqual(noticedAt(before), [warnAt, summarizeAt]);
     assert.deepEqual(noticedAt([approved, ...after]), []);
-    assert.ok(after.every((o) => o.ran && !o.asked));
+    assert.ok(after.every((o) => o.ran && !o.asked), 'every later call runs, and none is asked');
   });
 
   test('P2: the silence covers only the exempted measures: host: still reaches its own stage', async () => {
     const stage = cap + 2;
-    assert.ok(stage < defaultCap('host'));
+    assert.ok(stage < defaultCap('host'), 'the host: warning comes before the host: cap');
     const host = newHost({ warnAt: stage, summarizeAt: null });
     const agent = {};
     const z = bash('curl -s https://h.com/z');
@@ -114,13 +117,13 @@ describe('P3: bracketed IPv6 loopback, link-local and unique-local hosts are loc
     test(`P3: ${host} is local, so it gets no host: by default`, () => {
       const { fps, local } = fpsOf(`curl http://${host}:8080/x`);
       assert.ok(!fps.some((fp) => fp.startsWith('host:')), fps.join('  '));
-      assert.ok(fps.some((fp) => fp.startsWith('net:')));
+      assert.ok(fps.some((fp) => fp.startsWith('net:')), 'a local host keeps its net: fingerprint');
       assert.equal(local, true);
     });
   }
 
   test('P3: other bracketed IPv6 addresses stay public', () => {
-    assert.ok(fpsOf('curl http://[2001:db8::1]/x').fps.includes('host:[2001:db8::1]'));
+    assert.ok(fpsOf('curl http://[2001:db8::1]/x').fps.includes('host:[2001:db8::1]'), 'a public IPv6 host gets host:');
   });
 
   test('P3: under localHosts: allow a [::1] call keeps only exact: and cmd:', () => {
@@ -131,7 +134,10 @@ describe('P3: bracketed IPv6 loopback, link-local and unique-local hosts are loc
   });
 
   test('P3: includeLocal: true gives [::1] its host: fingerprint back', () => {
-    assert.ok(fpsOf('curl http://[::1]:8080/x', { includeLocal: true }).fps.includes('host:[::1]'));
+    assert.ok(
+      fpsOf('curl http://[::1]:8080/x', { includeLocal: true }).fps.includes('host:[::1]'),
+      'includeLocal gives [::1] its host: back',
+    );
   });
 });
 
@@ -145,9 +151,12 @@ describe('P4: one call is one occurrence', () => {
     assert.equal(failLimit, 5, 'this scenario is the contract’s, written for failLimit 5 and exact: 6');
     assert.deepEqual(deniedAt(outcomes), [6, 7]);
     const exact = 'exact:web_fetch:{"url":"https://api.example.com/missing"}';
-    assert.ok(hitLines(outcomes[5]?.denyReason).includes(`- ${exact} 6/6`), outcomes[5]?.denyReason);
-    assert.ok(hitLines(outcomes[6]?.denyReason).includes(`- ${exact} 7/6`), outcomes[6]?.denyReason);
-    assert.ok(hitLines(outcomes[6]?.denyReason).includes(`- ${exact} — 5 consecutive failures (${describeFailure({ reason: 'http', detail: '404' })})`));
+    assert.ok(hitLines(outcomes[5]?.denyReason).includes(`- ${exact} 6/6`), outcomes[5]?.denyReason ?? 'no denial');
+    assert.ok(hitLines(outcomes[6]?.denyReason).includes(`- ${exact} 7/6`), outcomes[6]?.denyReason ?? 'no denial');
+    assert.ok(
+      hitLines(outcomes[6]?.denyReason).includes(`- ${exact} — 5 consecutive failures (${describeFailure({ reason: 'http', detail: '404' })})`),
+      outcomes[6]?.denyReason ?? 'no denial',
+    );
   });
 });
 
@@ -195,7 +204,7 @@ describe('P5: nothing a model sends makes the plugin throw or stall', () => {
     };
     const outcomes = await repeat(host, agent, cap + 1, { name: 'bash', arguments: args() });
     for (const outcome of outcomes) assert.equal(typeof outcome.denied, 'boolean');
-    assert.ok(outcomes[0]?.ran);
+    assert.ok(outcomes[0]?.ran, 'the first call runs');
   });
 
   test('P5: a proxy that throws on every trap still gets a decision', async () => {
@@ -265,7 +274,7 @@ describe('P5: an agent that is not an object', () => {
     for (const agent of ['agent-1', 42, true]) {
       const outcomes = await repeat(host, agent as unknown as object, cap + 2, bash('ls /tmp'));
       assert.deepEqual(deniedAt(outcomes), []);
-      assert.ok(outcomes.every((outcome) => outcome.ran && outcome.notices.length === 0));
+      assert.ok(outcomes.every((outcome) => outcome.ran && outcome.notices.length === 0), 'every call runs, and no notice is given');
     }
   });
 });
@@ -274,7 +283,7 @@ describe('P6: memory per agent stays bounded whatever the argument size', () => 
   const mb = (seed: string) => seed + 'x'.repeat(1024 * 1024);
 
   test('P6: the identity key of a 1 MB fingerprint is short', () => {
-    assert.ok(identityKey(`exact:write:${mb('a')}`).length <= 200);
+    assert.ok(identityKey(`exact:write:${mb('a')}`).length <= 200, 'the key of a 1 MB fingerprint stays within 200 characters');
   });
 
   test('P6: distinct 1 MB fingerprints get distinct keys, even when they differ only at the end', () => {
@@ -296,7 +305,10 @@ describe('P6: memory per agent stays bounded whatever the argument size', () => 
     assert.deepEqual(deniedAt(outcomes), [cap]);
     const fp = `exact:write:${JSON.stringify({ content, path: '/w/big.txt' })}`;
     const previewChars = on(DEFAULTS.previewChars);
-    assert.ok(hitLines(outcomes[cap - 1]?.denyReason).includes(`- ${fp.slice(0, previewChars)}\u2026 (+${fp.length - previewChars} more chars) ${cap}/${cap}`));
+    assert.ok(
+      hitLines(outcomes[cap - 1]?.denyReason).includes(`- ${fp.slice(0, previewChars)}\u2026 (+${fp.length - previewChars} more chars) ${cap}/${cap}`),
+      outcomes[cap - 1]?.denyReason ?? 'no denial',
+    );
   });
 
   test('P6: sixteen-plus distinct 1 MB writes on one agent do not retain their text', async (t) => {
@@ -344,7 +356,7 @@ describe('P7: a notice summary stays within 120 characters', () => {
   test('P7: a large repeated write reaches its warning with a summary within 120 characters', async () => {
     const outcomes = await repeat(newHost(), {}, warnAt, { name: 'write', arguments: { path: '/w/a', content: 'q'.repeat(10_000) } });
     const [summary] = summaries(outcomes[warnAt - 1]!);
-    assert.ok(summary !== undefined);
+    assert.ok(summary !== undefined, 'the warning carries a summary');
     assert.ok(summary.length <= 120, summary);
     assert.ok(summary.startsWith('exact:write:{"content":"qqq'), summary);
     assert.ok(summary.endsWith(`\u2026 \u00d7 ${warnAt}`), summary);
@@ -374,7 +386,7 @@ describe('P8: inside a pool of parallel calls, the operator is asked once per me
     assert.equal(fourteenth?.asked, false);
     assert.match(thirteenth?.denyReason ?? '', /^REPEAT_TOOL_BLOCKED:/);
     assert.match(thirteenth?.denyReason ?? '', /asked of the operator and not granted|did not approve/);
-    assert.ok(hitLines(thirteenth?.denyReason).includes(`- exact:read:{"file_path":"logs/build.log"} ${cap + 1}/${cap}`), thirteenth?.denyReason);
+    assert.ok(hitLines(thirteenth?.denyReason).includes(`- exact:read:{"file_path":"logs/build.log"} ${cap + 1}/${cap}`), thirteenth?.denyReason ?? 'no denial');
   });
 
   test('P8: a declined ask inside a pool is spent once, as if the pool had settled it first', async () => {

@@ -62,7 +62,7 @@ function throwsNaming(config: unknown, ...parts: string[]): void {
   assert.throws(
     () => resolveConfig(config),
     (error: unknown) => {
-      assert.ok(error instanceof Error);
+      assert.ok(error instanceof Error, 'a bad config throws an Error');
       assert.ok(error.message.startsWith(PREFIX), error.message);
       for (const part of parts) assert.ok(error.message.includes(part), `"${error.message}" should mention ${part}`);
       return true;
@@ -162,7 +162,10 @@ describe('text normalisation and fingerprint', () => {
     assert.equal(sourceLabel({ source: { kind: 'plugin', plugin: 'context-echo', form: 'notice' } }), 'plugin:context-echo');
     assert.equal(sourceLabel({ source: { kind: 'skill-invocation', name: 'deploy' } }), 'skill-invocation:deploy');
     assert.equal(sourceLabel({}), 'unknown');
-    assert.ok(sourceLabel({ source: { kind: 'plugin', plugin: 'p'.repeat(10_000) } }).length <= 60);
+    assert.ok(
+      sourceLabel({ source: { kind: 'plugin', plugin: 'p'.repeat(10_000) } }).length <= 60,
+      'a long plugin name is cut to 60 characters',
+    );
   });
 });
 
@@ -182,13 +185,13 @@ describe('the duplicated-context book', () => {
       { ...notice.source, summary: undefined },
       { kind: 'plugin', plugin: 'repeat-tool-breaker', form: 'notice', summary: undefined },
     );
-    assert.ok(Object.isFrozen(notice));
+    assert.ok(Object.isFrozen(notice), 'the notice is frozen');
     const said: string = notice.content[0].text;
     assert.match(said, /^DUPLICATED_CONTEXT: /);
     assert.match(said, /3 times in 3 messages, from plugin:context-echo ×3/);
     assert.match(said, /\(2000 characters\)/);
     assert.match(said, /"context-echo|"notes: the deployment notes/);
-    assert.ok(notice.source.summary.length <= 120, notice.source.summary);
+    assert.ok(notice.source.summary.length <= 120, String(notice.source.summary));
     assert.match(notice.source.summary, /^duplicated context × 3: notes: the deployment/);
   });
 
@@ -203,7 +206,7 @@ describe('the duplicated-context book', () => {
     const quoted = said.match(/^- "(.*)" \(50000 characters\)/m)?.[1] ?? '';
     assert.ok(quoted.startsWith('x: the deployment notes say'), quoted);
     assert.equal(quoted.length, PREVIEW_CHARS + 1, 'the preview and an ellipsis');
-    assert.ok(quoted.endsWith('\u2026'));
+    assert.ok(quoted.endsWith('\u2026'), 'the preview ends with an ellipsis');
   });
 
   test('texts shorter than minChars are not counted', () => {
@@ -437,7 +440,7 @@ describe('the duplicated-context hook through the fake host', () => {
     assert.equal(decision.messages?.length, 2, 'the human copy is the second occurrence');
     const after = await repeat(fake, agent, 1, bash('cat /etc/hosts'));
     assert.equal(after[0]?.denied, false, 'the human message reset the window');
-    assert.ok(after.every((o) => noticesOf(o).length === 0));
+    assert.ok(after.every((o) => noticesOf(o).length === 0), 'the call after the human message gets no notice');
   });
 
   test('on: the tool hooks are unchanged (the track lives in pre-step only)', async () => {

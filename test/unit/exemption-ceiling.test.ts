@@ -62,7 +62,7 @@ describe('the exemption ceiling through the hooks', () => {
     const agent = {};
     await repeat(host, agent, cap, { ...X, answer: 'approve' });
     const later = await repeat(host, agent, 50, { ...X, answer: 'approve' });
-    assert.ok(later.every((o) => o.ran && !o.asked));
+    assert.ok(later.every((o) => o.ran && !o.asked), 'the approved measure runs on, never asked again');
   });
 
   test('with a ceiling of 3, the approved call and three more run; the next is denied without asking', async () => {
@@ -102,7 +102,7 @@ describe('the exemption ceiling through the hooks', () => {
     assert.deepEqual(deniedAt(first), [cap + 2]);
     await host.human(agent);
     const after = await repeat(host, agent, cap - 1, { ...X, answer: 'approve' });
-    assert.ok(after.every((o) => o.ran && !o.asked));
+    assert.ok(after.every((o) => o.ran && !o.asked), 'the measure counts from zero: every call runs unasked');
   });
 
   test('a spent measure blocks a different call that carries it, without an ask', async () => {
@@ -134,6 +134,6 @@ describe('the exemption ceiling through the hooks', () => {
     assert.equal(outcomes[4]!.asked, true, 'the fifth call would start a third repetition');
     assert.deepEqual(deniedAt(outcomes), [8, 9]);
     assert.equal(outcomes[7]!.asked, false);
-    assert.ok((outcomes[7]!.denyReason ?? '').includes('- echo done \u2192 grep -rn TODO src'), outcomes[7]!.denyReason);
+    assert.ok((outcomes[7]!.denyReason ?? '').includes('- echo done \u2192 grep -rn TODO src'), outcomes[7]!.denyReason ?? 'no denial');
   });
 });

@@ -140,7 +140,7 @@ describe('describeFailure (§4.2)', () => {
     test(`a ${reason} failure with an empty detail reads cleanly`, () => {
       const described = describeFailure({ reason, detail: '' });
       assert.match(described, pattern);
-      assert.ok(described.trim().length > 0);
+      assert.ok(described.trim().length > 0, 'the description is not blank');
       assert.doesNotMatch(described, /\s{2}|\(\s*\)|\(\s|\s\)|^\s|\s$/);
       assert.notEqual(described, describeFailure({ reason, detail: 'D42' }));
     });
@@ -148,7 +148,7 @@ describe('describeFailure (§4.2)', () => {
 
   test('an unknown reason still gives a sentence', () => {
     const described = describeFailure({ reason: 'mystery' as unknown as FailureReason, detail: '' });
-    assert.ok(described.length > 0);
+    assert.ok(described.length > 0, 'an unknown reason is still described');
     assert.doesNotMatch(described, /\s{2}/);
   });
 

@@ -34,8 +34,8 @@ const fail = { ...bash(NOPE), body: failing(1) };
 
 describe('the failure advisory', () => {
   test('the defaults advise before they gate, and both come well before the occurrence warning', () => {
-    assert.ok(failWarnAt < failLimit);
-    assert.ok(failLimit + 1 < warnAt);
+    assert.ok(failWarnAt < failLimit, 'the failure advisory comes before the failure gate');
+    assert.ok(failLimit + 1 < warnAt, 'the failure gate comes before the occurrence warning');
   });
 
   test('consecutive failures of one call warn once, at failWarnAt, naming cmd: and the failure', async () => {
@@ -62,15 +62,15 @@ describe('the failure advisory', () => {
     const outcomes = await repeat(newHost({ warnAt: failWarnAt }), {}, failWarnAt, fail);
     const got = summaries(outcomes[failWarnAt - 1]!);
     assert.equal(got.length, 2);
-    assert.ok(got[0]?.endsWith(`failed x${failWarnAt}`), got[0]);
-    assert.ok(got[1]?.endsWith(`× ${failWarnAt}`), got[1]);
+    assert.ok(got[0]?.endsWith(`failed x${failWarnAt}`), got[0] ?? 'no notice');
+    assert.ok(got[1]?.endsWith(`× ${failWarnAt}`), got[1] ?? 'no notice');
   });
 });
 
 describe('the failure gate', () => {
   test('after failLimit failures the NEXT call carrying the fingerprint is blocked', async () => {
     const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 1, fail);
-    assert.ok(outcomes.slice(0, failLimit).every((o) => o.ran));
+    assert.ok(outcomes.slice(0, failLimit).every((o) => o.ran), `the first ${failLimit} failing calls run`);
     assert.deepEqual(deniedAt(outcomes), [failLimit + 1]);
     const reason = outcomes[failLimit]?.denyReason ?? '';
     assert.ok(reason.startsWith('REPEAT_TOOL_BLOCKED:'), reason);
@@ -83,7 +83,7 @@ describe('the failure gate', () => {
     const outcomes = await repeat(newHost(), {}, failLimit + 1, fail);
     assert.equal(outcomes[failLimit]?.asked, true);
     assert.equal(outcomes[failLimit]?.ran, false);
-    assert.ok((outcomes[failLimit]?.askReason ?? '').includes(CMD));
+    assert.ok((outcomes[failLimit]?.askReason ?? '').includes(CMD), outcomes[failLimit]?.askReason ?? 'no ask');
   });
 
   test('a recovery call, or a different target, is not blocked by the failure gate', async () => {
@@ -103,7 +103,10 @@ describe('the failure gate', () => {
     const agent = {};
     for (const code of [1, 1, 2, 3, 4]) await host.call({ agent, ...bash(NOPE), body: failing(code) });
     const denied = await host.call({ agent, ...fail });
-    assert.ok(hitLines(denied.denyReason).includes(`- ${CMD} — ${failLimit} consecutive failures (${describeFailure({ reason: 'exit', detail: '4' })})`));
+    assert.ok(
+      hitLines(denied.denyReason).includes(`- ${CMD} — ${failLimit} consecutive failures (${describeFailure({ reason: 'exit', detail: '4' })})`),
+      denied.denyReason ?? 'no denial',
+    );
   });
 });
 
@@ -146,7 +149,7 @@ describe('what counts as a failure', () => {
     for (const outcome of outcomes.slice(failLimit)) {
       assert.equal(outcome.denied, true);
       assert.equal(outcome.notices.length, 0);
-      assert.ok(hitLines(outcome.denyReason).includes(`- ${CMD} — ${failLimit} consecutive failures (${exit1})`));
+      assert.ok(hitLines(outcome.denyReason).includes(`- ${CMD} — ${failLimit} consecutive failures (${exit1})`), outcome.denyReason ?? 'no denial');
     }
   });
 
@@ -169,7 +172,10 @@ describe('what counts as a failure', () => {
     const body = (): HostResult => ({ isError: true, content: [{ type: 'text', text: 'Error: boom' }], error: { message: 'boom' } });
     const outcomes = await repeat(newHost(), {}, failWarnAt, { name: 'read', arguments: { path: '/x' }, body });
     assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`exact:read:{"path":"/x"} failed x${failWarnAt}`]);
-    assert.ok((noticeTexts(outcomes[failWarnAt - 1]!)[0] ?? '').includes(describeFailure({ reason: 'error', detail: '' })));
+    assert.ok(
+      (noticeTexts(outcomes[failWarnAt - 1]!)[0] ?? '').includes(describeFailure({ reason: 'error', detail: '' })),
+      'the advisory describes the failure as an error',
+    );
   });
 
   test('a thrown tool error is described with the code at error.info.code, in the advisory and the denial', async () => {
@@ -179,14 +185,17 @@ describe('what counts as a failure', () => {
     const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 1, { name: 'read', arguments: { path: '/missing' }, body });
     const advisory = noticeTexts(outcomes[failWarnAt - 1]!)[0] ?? '';
     assert.ok(advisory.includes(describeFailure({ reason: 'error', detail: 'ENOENT' })), advisory);
-    assert.ok((outcomes[failLimit]?.denyReason ?? '').includes('ENOENT'));
+    assert.ok((outcomes[failLimit]?.denyReason ?? '').includes('ENOENT'), outcomes[failLimit]?.denyReason ?? 'no denial');
   });
 
   test('a result carrying error.code is described with that code', async () => {
     const body = (): HostResult => ({ isError: true, content: [{ type: 'text', text: 'Error: denied' }], error: { message: 'denied', code: 'EACCES' } });
     const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 1, { name: 'write', arguments: { path: '/etc/x' }, body });
-    assert.ok((noticeTexts(outcomes[failWarnAt - 1]!)[0] ?? '').includes(describeFailure({ reason: 'error', detail: 'EACCES' })));
-    assert.ok((outcomes[failLimit]?.denyReason ?? '').includes('EACCES'));
+    assert.ok(
+      (noticeTexts(outcomes[failWarnAt - 1]!)[0] ?? '').includes(describeFailure({ reason: 'error', detail: 'EACCES' })),
+      'the advisory describes the failure with its code EACCES',
+    );
+    assert.ok((outcomes[failLimit]?.denyReason ?? '').includes('EACCES'), outcomes[failLimit]?.denyReason ?? 'no denial');
   });
 
   test('a started background job is not a failure, whatever its exit code', async () => {

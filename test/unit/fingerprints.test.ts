@@ -214,10 +214,13 @@ describe('the fingerprint matrix of contract §2.14', () => {
   });
 
   test('a URL tool takes its URL from url, then href, then uri', () => {
-    assert.ok(fpsOf('web_fetch', { href: 'https://b.com/h' }).includes('net:b.com/h'));
-    assert.ok(fpsOf('web_fetch', { uri: 'https://c.com/u' }).includes('net:c.com/u'));
-    assert.ok(fpsOf('web_fetch', { url: 'https://a.com/1', href: 'https://b.com/2' }).includes('net:a.com/1'));
-    assert.ok(!fpsOf('web_fetch', { url: 'https://a.com/1', href: 'https://b.com/2' }).includes('net:b.com/2'));
+    assert.ok(fpsOf('web_fetch', { href: 'https://b.com/h' }).includes('net:b.com/h'), 'with no url, a URL tool reads href');
+    assert.ok(fpsOf('web_fetch', { uri: 'https://c.com/u' }).includes('net:c.com/u'), 'with no url or href, a URL tool reads uri');
+    assert.ok(fpsOf('web_fetch', { url: 'https://a.com/1', href: 'https://b.com/2' }).includes('net:a.com/1'), 'url comes before href');
+    assert.ok(
+      !fpsOf('web_fetch', { url: 'https://a.com/1', href: 'https://b.com/2' }).includes('net:b.com/2'),
+      'href is not read when url is set',
+    );
   });
 
   test('any tool whose name mentions fetch, search, browse or web_ is a URL tool, case-insensitively', () => {
@@ -242,8 +245,8 @@ describe('the fingerprint matrix of contract §2.14', () => {
     assert.equal(isShell('shell'), true);
     assert.equal(isShell('Bash'), false);
     assert.equal(isShell('zsh'), false);
-    assert.ok(fpsOf('pwsh', { command: 'ls -la' }).includes('cmd:ls:ls -la'));
-    assert.ok(fpsOf('shell', { command: 'ls -la' }).includes('cmd:ls:ls -la'));
+    assert.ok(fpsOf('pwsh', { command: 'ls -la' }).includes('cmd:ls:ls -la'), 'pwsh is a shell tool');
+    assert.ok(fpsOf('shell', { command: 'ls -la' }).includes('cmd:ls:ls -la'), 'shell is a shell tool');
   });
 
   test('object keys are sorted at every depth inside exact:', () => {
@@ -314,8 +317,14 @@ describe('host aliases fold spellings of one host', () => {
 
   test('a user alias folds its host, and the default alias still folds', () => {
     const cfg = { hostAliases: { 'mirror.example.com': 'example.com' } };
-    assert.ok(fpsOf('web_fetch', { url: 'https://mirror.example.com/p' }, cfg).includes('host:example.com'));
-    assert.ok(fpsOf('web_fetch', { url: 'https://open-data.canada.ca/p' }, cfg).includes('host:open.canada.ca'));
+    assert.ok(
+      fpsOf('web_fetch', { url: 'https://mirror.example.com/p' }, cfg).includes('host:example.com'),
+      'the user alias folds mirror.example.com into example.com',
+    );
+    assert.ok(
+      fpsOf('web_fetch', { url: 'https://open-data.canada.ca/p' }, cfg).includes('host:open.canada.ca'),
+      'the default alias still folds open-data.canada.ca',
+    );
   });
 
   test('host-spelling ping-pong with churning --max-time is denied at the net: cap although every exact: differs', async () => {
@@ -350,7 +359,10 @@ describe('sinks', () => {
   });
 
   test('any shell command that writes a file emits sink:, not only HTTP verbs', () => {
-    assert.ok(fpsOf('bash', { command: 'python3 x.py > report.md' }).includes('sink:report.md'));
+    assert.ok(
+      fpsOf('bash', { command: 'python3 x.py > report.md' }).includes('sink:report.md'),
+      'a file written by a redirection is a sink',
+    );
   });
 
   test('four different URLs written to /dev/null are all allowed end to end, even with a sink: cap of 2', async () => {
@@ -361,7 +373,7 @@ describe('sinks', () => {
       outcomes.push(await host.call({ agent, ...bash(`curl -s -o /dev/null -w '%{http_code}' https://${site}/`) }));
     }
     assert.deepEqual(deniedAt(outcomes), []);
-    assert.ok(outcomes.every((o) => o.ran));
+    assert.ok(outcomes.every((o) => o.ran), 'every write to /dev/null runs');
   });
 
   test('a real file sink does collide across different URLs', async () => {
@@ -379,9 +391,9 @@ describe('host: versus net: versus pagination', () => {
   test('?page=N is a different net: resource on every page', () => {
     const one = fpsOf('bash', { command: 'curl -s "https://api.example.com/items?page=1"' });
     const two = fpsOf('bash', { command: 'curl -s "https://api.example.com/items?page=2"' });
-    assert.ok(one.includes('net:api.example.com/items?page=1'));
-    assert.ok(two.includes('net:api.example.com/items?page=2'));
-    assert.ok(one.includes('host:api.example.com') && two.includes('host:api.example.com'));
+    assert.ok(one.includes('net:api.example.com/items?page=1'), 'page 1 is its own net: resource');
+    assert.ok(two.includes('net:api.example.com/items?page=2'), 'page 2 is its own net: resource');
+    assert.ok(one.includes('host:api.example.com') && two.includes('host:api.example.com'), 'both pages share one host:');
   });
 
   test('eight pages of one endpoint never block on net:, even with a net: cap of 2', async () => {

@@ -39,8 +39,8 @@ describe('the recorded session corpus', () => {
 
   test('every scenario is labelled good or stuck, and the corpus has both', () => {
     for (const [name, label] of Object.entries(labels)) assert.ok(label === 'good' || label === 'stuck', `${name}: ${String(label)}`);
-    assert.ok(Object.values(labels).includes('good'));
-    assert.ok(Object.values(labels).includes('stuck'));
+    assert.ok(Object.values(labels).includes('good'), 'the corpus has a good scenario');
+    assert.ok(Object.values(labels).includes('stuck'), 'the corpus has a stuck scenario');
   });
 
   test('every scenario keeps its log as DSH writes it by default: session.jsonl.zstd, zstd frames', () => {

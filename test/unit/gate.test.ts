@@ -35,7 +35,7 @@ describe('asking the operator (onLimit: ask)', () => {
     assert.equal(approved.asked, true);
     assert.equal(approved.ran, true);
     const later = await repeat(host, agent, 2 * cap, X);
-    assert.ok(later.every((o) => o.ran && !o.asked && !o.denied));
+    assert.ok(later.every((o) => o.ran && !o.asked && !o.denied), 'identical calls run unasked for the rest of the turn');
   });
 
   test('an approval exempts exactly the measures that hit: host: keeps counting and is asked about later', async () => {
@@ -45,7 +45,7 @@ describe('asking the operator (onLimit: ask)', () => {
     await repeat(host, agent, cap - 1, z);
     const approved = await host.call({ agent, ...z, answer: 'approve' });
     assert.equal(approved.asked, true);
-    assert.ok((approved.askReason ?? '').includes('net:h.com/z'));
+    assert.ok((approved.askReason ?? '').includes('net:h.com/z'), 'the ask names the net: measure that hit');
     assert.ok(!(approved.askReason ?? '').includes('host:h.com'), 'host: has not hit yet');
     const after = await repeat(host, agent, hostCap - cap, z);
     const asked = after.map((o) => o.asked);
@@ -62,7 +62,7 @@ describe('asking the operator (onLimit: ask)', () => {
     const fail = { ...bash('cat /nope'), body: failing(1), answer: 'approve' as const };
     const outcomes = await repeat(host, agent, failLimit + 6, fail);
     assert.equal(outcomes[failLimit]?.asked, true);
-    assert.ok(outcomes.every((o) => o.ran));
+    assert.ok(outcomes.every((o) => o.ran), 'the approved failing call keeps running');
     assert.deepEqual(noticedAt(outcomes.slice(failLimit)), []);
   });
 });
@@ -79,7 +79,7 @@ describe('declining', () => {
     for (const outcome of later) {
       assert.equal(outcome.asked, false);
       assert.equal(outcome.denied, true);
-      assert.ok(outcome.denyReason?.startsWith('REPEAT_TOOL_BLOCKED:'), outcome.denyReason);
+      assert.ok(outcome.denyReason?.startsWith('REPEAT_TOOL_BLOCKED:'), outcome.denyReason ?? 'no denial');
       assert.match(outcome.denyReason ?? '', REFUSAL);
     }
   });
@@ -90,7 +90,7 @@ describe('declining', () => {
     await repeat(host, agent, cap - 1, X);
     await host.call({ agent, ...X, answer: 'decline' });
     const next = await host.call({ agent, ...X });
-    assert.ok(hitLines(next.denyReason).includes(`- ${CMD} ${cap + 1}/${cap}`), next.denyReason);
+    assert.ok(hitLines(next.denyReason).includes(`- ${CMD} ${cap + 1}/${cap}`), next.denyReason ?? 'no denial');
   });
 
   test('an unattended ask (no answerer) is a decline: the first gated call is denied, later ones get REPEAT_TOOL_BLOCKED', async () => {
@@ -101,7 +101,7 @@ describe('declining', () => {
     assert.deepEqual(deniedAt(outcomes), [cap, cap + 1, cap + 2]);
     for (const outcome of outcomes.slice(cap)) {
       assert.equal(outcome.asked, false);
-      assert.ok(outcome.denyReason?.startsWith('REPEAT_TOOL_BLOCKED:'));
+      assert.ok(outcome.denyReason?.startsWith('REPEAT_TOOL_BLOCKED:'), 'a later call gets REPEAT_TOOL_BLOCKED');
       assert.match(outcome.denyReason ?? '', REFUSAL);
     }
   });
@@ -133,9 +133,9 @@ describe('declining', () => {
 describe('onLimit: deny', () => {
   test('never asks, and denies the cap-th call outright', async () => {
     const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, cap + 1, { ...X, answer: 'approve' });
-    assert.ok(outcomes.every((o) => !o.asked));
+    assert.ok(outcomes.every((o) => !o.asked), 'onLimit: deny never asks');
     assert.deepEqual(deniedAt(outcomes), [cap, cap + 1]);
-    assert.ok(outcomes[cap - 1]?.denyReason?.startsWith('REPEAT_TOOL_BLOCKED:'));
+    assert.ok(outcomes[cap - 1]?.denyReason?.startsWith('REPEAT_TOOL_BLOCKED:'), 'the cap-th call is denied outright');
   });
 });
 
@@ -156,7 +156,7 @@ describe('a human message ends the turn', () => {
     await host.human(agent);
     const fresh = await repeat(host, agent, cap, X);
     assert.equal(fresh[cap - 1]?.asked, true);
-    assert.ok(fresh.slice(0, cap - 1).every((o) => o.ran));
+    assert.ok(fresh.slice(0, cap - 1).every((o) => o.ran), 'the calls before the cap run again');
   });
 
   test('a human message clears an approval, so the measure is gated again next turn', async () => {

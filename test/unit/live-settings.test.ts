@@ -138,7 +138,10 @@ describe('the namespace schema', () => {
       assert.match(errorOf(() => schema(bad)), /^repeat-tool-breaker: /);
     }
     const verdict = schema['~standard'].validate({ window: 2 });
-    assert.ok('issues' in verdict && verdict.issues[0]?.message === errorOf(() => resolveConfig({ window: 2 })));
+    assert.ok(
+      'issues' in verdict && verdict.issues[0]?.message === errorOf(() => resolveConfig({ window: 2 })),
+      'the standard validate reports the load error as its issue',
+    );
   });
 
   test('toJSON is schemastery’s serialised form, with every setting and every measure of DEFAULTS.limits', () => {
@@ -175,7 +178,7 @@ describe('the namespace through the hooks', () => {
     const { settings, log } = liveHost({ onLimit: 'deny', limits: { exact: 6 } });
     assert.deepEqual(log.asked, [['settings']]);
     const registration = settings.registrations.get(NS);
-    assert.ok(registration);
+    assert.ok(registration, 'the namespace is registered');
     assert.deepEqual(registration.base, { onLimit: 'deny', limits: { exact: 6 } });
     assert.equal(registration.applies, 'live');
     assert.deepEqual(settings.get(NS), resolveConfig({ onLimit: 'deny', limits: { exact: 6 } }));

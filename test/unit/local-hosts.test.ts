@@ -38,7 +38,7 @@ describe('includeLocal', () => {
   });
 
   test('E14: includeLocal: true gives a local host its host: fingerprint', () => {
-    assert.ok(fpsOf('curl -s http://localhost:3000/x', { includeLocal: true }).includes('host:localhost'));
+    assert.ok(fpsOf('curl -s http://localhost:3000/x', { includeLocal: true }).includes('host:localhost'), 'the local host gets host:');
   });
 
   test('distinct local paths never trip host: by default', async () => {
@@ -72,9 +72,9 @@ describe('localHosts', () => {
     const allowed = run('bash', { command }, { localHosts: 'allow' });
     assert.equal(allowed.local, false);
     assert.deepEqual(allowed.fps, fpsOf(command));
-    assert.ok(allowed.fps.includes('net:127.0.0.1/x'));
-    assert.ok(allowed.fps.includes('host:example.com'));
-    assert.ok(allowed.fps.includes('verb:curl'));
+    assert.ok(allowed.fps.includes('net:127.0.0.1/x'), 'the local URL still counts as net:');
+    assert.ok(allowed.fps.includes('host:example.com'), 'the public URL gets host:');
+    assert.ok(allowed.fps.includes('verb:curl'), 'the call is not local, so verb: stays');
   });
 
   test('a shell call with no URL is never local, so it still emits verb: and sink: under localHosts: allow', () => {
@@ -105,7 +105,7 @@ describe('localHosts', () => {
     for (let i = 1; i <= cap; i += 1) outcomes.push(await host.call({ agent, ...bash('curl -s http://127.0.0.1:18999/health -o /tmp/h') }));
     assert.deepEqual(deniedAt(outcomes), [cap]);
     const lines = hitLines(outcomes[cap - 1]?.denyReason);
-    assert.ok(lines.some((line) => line.startsWith('- exact:')));
+    assert.ok(lines.some((line) => line.startsWith('- exact:')), 'the identical local call hits exact:');
     assert.ok(!lines.some((line) => /^- (net|sink|host):/.test(line)), lines.join('\n'));
   });
 
@@ -117,6 +117,6 @@ describe('localHosts', () => {
     const outcomes = [];
     for (let i = 1; i <= cap; i += 1) outcomes.push(await host.call({ agent, ...bash(`curl -s --max-time ${i} http://localhost:3000/x`) }));
     assert.deepEqual(deniedAt(outcomes), [cap]);
-    assert.ok(hitLines(outcomes[cap - 1]?.denyReason).includes(`- net:localhost/x ${cap}/${cap}`));
+    assert.ok(hitLines(outcomes[cap - 1]?.denyReason).includes(`- net:localhost/x ${cap}/${cap}`), 'the local URL hits net: at its cap');
   });
 });

@@ -70,7 +70,7 @@ describe('the denial (REPEAT_TOOL_BLOCKED)', () => {
   });
 
   test('quotes the previous result', async () => {
-    assert.ok((await denialOf()).includes('PREVIOUS-RESULT-MARKER'));
+    assert.ok((await denialOf()).includes('PREVIOUS-RESULT-MARKER'), 'the denial quotes the previous result');
   });
 
   test('cuts the quoted previous result to resultPreviewChars and says how much was cut', async () => {
@@ -101,7 +101,7 @@ describe('the denial (REPEAT_TOOL_BLOCKED)', () => {
   test('Q6: with no previous result it says the result is already in the history', async () => {
     const denial = await denialOf({}, empty);
     assert.match(denial, /history/i);
-    assert.ok(!denial.includes('PREVIOUS-RESULT-MARKER'));
+    assert.ok(!denial.includes('PREVIOUS-RESULT-MARKER'), 'there is no previous result to quote');
   });
 
   test('Q6: the quoted result is the last result of any tracked call, not of the denied action', async () => {
@@ -110,8 +110,8 @@ describe('the denial (REPEAT_TOOL_BLOCKED)', () => {
     await repeat(host, agent, cap - 1, { ...X, body: succeeding('HOSTS-FILE') });
     await host.call({ agent, ...bash('uname -a'), body: succeeding('LINUX-KERNEL') });
     const denied = await host.call({ agent, ...X });
-    assert.ok(denied.denyReason?.includes('LINUX-KERNEL'), denied.denyReason);
-    assert.ok(!denied.denyReason?.includes('HOSTS-FILE'));
+    assert.ok(denied.denyReason?.includes('LINUX-KERNEL'), denied.denyReason ?? 'no denial');
+    assert.ok(!denied.denyReason?.includes('HOSTS-FILE'), 'the older result of the denied action is not quoted');
   });
 
   test('a denial never becomes the previous result of the next denial', async () => {
@@ -119,7 +119,7 @@ describe('the denial (REPEAT_TOOL_BLOCKED)', () => {
     const outcomes = await repeat(host, {}, cap + 1, { ...X, body: succeeding('HOSTS-FILE') });
     const second = outcomes[cap]?.denyReason ?? '';
     assert.equal(second.split('REPEAT_TOOL_BLOCKED').length - 1, 1, second);
-    assert.ok(second.includes('HOSTS-FILE'));
+    assert.ok(second.includes('HOSTS-FILE'), 'the second denial still quotes the last real result');
   });
 
   test('a human message forgets the previous result', async () => {
@@ -254,7 +254,7 @@ describe('no message carries tool-call template markup', () => {
     for (const o of fails) texts.push(...noticeTexts(o), o.askReason ?? '', o.denyReason ?? '');
     const denyHost = newHost({ onLimit: 'deny' });
     for (const o of await repeat(denyHost, {}, cap, X)) texts.push(o.denyReason ?? '');
-    assert.ok(texts.filter(Boolean).length >= 8);
+    assert.ok(texts.filter(Boolean).length >= 8, 'enough messages were produced to check');
     for (const t of texts) {
       assert.ok(!t.includes('<tool_call>'), t);
       assert.ok(!t.includes('<function='), t);

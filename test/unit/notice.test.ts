@@ -15,7 +15,7 @@ function assertNoticeShape(notice: unknown, text: string, summary: string): void
   assert.deepEqual(Object.keys(n).sort(), ['content', 'id', 'role', 'source']);
   assert.equal(typeof n.id, 'string');
   assert.ok((n.id as string).startsWith(PREFIX), n.id as string);
-  assert.ok((n.id as string).length > PREFIX.length);
+  assert.ok((n.id as string).length > PREFIX.length, 'the id has its own part after the prefix');
   assert.equal(n.role, 'user');
   assert.deepEqual(n.content, [{ type: 'text', text }]);
   assert.deepEqual(n.source, { kind: 'plugin', plugin: 'repeat-tool-breaker', form: 'notice', summary });
@@ -69,7 +69,7 @@ describe('notices delivered by the hooks', () => {
     const warnAt = on(DEFAULTS.warnAt);
     const outcomes = await repeat(newHost(), {}, warnAt, bash('cat /etc/hosts'));
     const [notice] = noticesOf(outcomes[warnAt - 1]!);
-    assert.ok(notice);
+    assert.ok(notice, 'the warnAt-th call carries a notice');
     assertNoticeShape(notice, notice.content[0]!.text, `cmd:cat:cat /etc/hosts × ${warnAt}`);
     assertDeepFrozen(notice);
   });
@@ -78,7 +78,7 @@ describe('notices delivered by the hooks', () => {
     const failWarnAt = on(DEFAULTS.failWarnAt);
     const outcomes = await repeat(newHost(), {}, failWarnAt, { ...bash('cat /nope'), body: failing(1) });
     const [notice] = noticesOf(outcomes[failWarnAt - 1]!);
-    assert.ok(notice);
+    assert.ok(notice, 'the failWarnAt-th failure carries a notice');
     assertNoticeShape(notice, notice.content[0]!.text, `cmd:cat:cat /nope failed x${failWarnAt}`);
     assertDeepFrozen(notice);
   });
@@ -92,7 +92,7 @@ describe('notices delivered by the hooks', () => {
     assert.deepEqual(outcomes[0]?.notices, [foreign], 'nothing owed: downstream unchanged');
     const at = noticesOf(outcomes[warnAt - 1]!);
     assert.equal(at.length, 2);
-    assert.ok(at[0]?.id.startsWith(PREFIX));
+    assert.ok(at[0]?.id.startsWith(PREFIX), "the plugin's own notice comes first");
     assert.equal(at[1], foreign as unknown);
   });
 });

@@ -96,7 +96,7 @@ describe('stage settings are independent', () => {
 
   test('a cap at or below a stage gates without ever advising', async () => {
     const outcomes = await repeat(newHost({ onLimit: 'deny', limits: { exact: 5, cmd: 5 } }), {}, 8, X);
-    assert.ok(warnAt >= 5);
+    assert.ok(warnAt >= 5, 'the default warnAt is not below the cap of 5');
     assert.deepEqual(deniedAt(outcomes), [5, 6, 7, 8]);
     assert.deepEqual(noticedAt(outcomes), []);
   });

@@ -34,7 +34,7 @@ describe('the opt-in settings are off by default', () => {
 
   test('the sequence defaults are length 4, count 3, no limit, frozen', () => {
     assert.deepEqual({ ...SEQUENCE_DEFAULTS }, { length: 4, count: 3, limit: null });
-    assert.ok(Object.isFrozen(SEQUENCE_DEFAULTS));
+    assert.ok(Object.isFrozen(SEQUENCE_DEFAULTS), 'the sequence defaults are frozen');
   });
 });
 

@@ -83,7 +83,7 @@ describe('the live settings namespace', () => {
   test('the registration validates with our checks, naming the setting', () => {
     const { registered } = offer();
     const validate = registered[0]?.options.validate;
-    assert.ok(validate !== undefined);
+    assert.ok(validate !== undefined, 'the registration carries a validate');
     assert.doesNotThrow(() => validate({ window: 8 }));
     assert.throws(() => validate({ window: 2 }), /repeat-tool-breaker: `window`/);
   });
@@ -92,7 +92,7 @@ describe('the live settings namespace', () => {
     const seen = offer({ limits: { exact: 6 } });
     assert.deepEqual(seen.followed.map((cfg) => cfg.limits.exact), [6]);
     const watcher = seen.watchers[0];
-    assert.ok(watcher !== undefined);
+    assert.ok(watcher !== undefined, 'the stored value is watched');
     watcher({ limits: { exact: 9 } });
     assert.doesNotThrow(() => watcher({ window: 2 }));
     assert.deepEqual(seen.followed.map((cfg) => cfg.limits.exact), [6, 9]);
@@ -100,7 +100,7 @@ describe('the live settings namespace', () => {
 
   test('when the plugin is disposed, the breaker goes back to its YAML config', () => {
     const seen = offer({ limits: { exact: 6 } }, { limits: { exact: 4 } });
-    assert.ok(seen.dispose !== undefined);
+    assert.ok(seen.dispose !== undefined, 'offering the namespace gives a dispose');
     seen.dispose();
     assert.deepEqual(seen.followed.map((cfg) => cfg.limits.exact), [6, 4]);
   });

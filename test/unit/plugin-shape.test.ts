@@ -70,7 +70,7 @@ describe('registration and teardown', () => {
     host.dispose();
     const outcomes = await repeat(host, {}, defaultCap('exact') + 2, bash('cat /etc/hosts'));
     assert.deepEqual(deniedAt(outcomes), []);
-    assert.ok(outcomes.every((o) => o.notices.length === 0));
+    assert.ok(outcomes.every((o) => o.notices.length === 0), 'nothing is advised after teardown');
   });
 
   test('the teardown swallows a disposer that throws, and still runs the others', () => {
@@ -131,7 +131,7 @@ describe('reading a call (§2.1)', () => {
       },
     };
     apply(ctx as never, config as never);
-    assert.ok(guard);
+    assert.ok(guard, 'the plugin registers a tool guard');
     return guard;
   }
   const cap = defaultCap('exact');
@@ -156,7 +156,7 @@ describe('reading a call (§2.1)', () => {
     const agent = {};
     const guard = guardOf({ onLimit: 'deny' });
     const got = verdicts(guard, () => ({ name: '', toolName: 'bash', arguments: { command: 'cat /etc/hosts' }, agent }), cap + 2);
-    assert.ok(got.every((denied) => !denied));
+    assert.ok(got.every((denied) => !denied), 'the untracked call is never denied');
   });
 
   test('a call whose agent is missing or not an object is transparent', () => {

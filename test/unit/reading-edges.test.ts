@@ -47,9 +47,12 @@ test(`a command names at most ${URL_LIMIT} URLs' targets; the rest are still in 
   const urls = Array.from({ length: URL_LIMIT + 6 }, (_, i) => `https://h${i}.example.com/p`);
   const fps = fpsOf(`curl ${urls.join(' ')}`);
   assert.equal(fps.filter((fp) => fp.startsWith('net:')).length, URL_LIMIT);
-  assert.ok(fps.includes(`net:h${URL_LIMIT - 1}.example.com/p`));
-  assert.ok(!fps.includes(`net:h${URL_LIMIT}.example.com/p`));
-  assert.ok(fps.some((fp) => fp.startsWith('cmd:curl:') && fp.endsWith(`h${URL_LIMIT + 5}.example.com/p`)));
+  assert.ok(fps.includes(`net:h${URL_LIMIT - 1}.example.com/p`), 'the last URL within the limit gets net:');
+  assert.ok(!fps.includes(`net:h${URL_LIMIT}.example.com/p`), 'a URL past the limit gets no net:');
+  assert.ok(
+    fps.some((fp) => fp.startsWith('cmd:curl:') && fp.endsWith(`h${URL_LIMIT + 5}.example.com/p`)),
+    'the URLs past the limit are still in cmd:',
+  );
 });
 
 test('cmd: needs a verb and something left once the volatile flags go', () => {
@@ -57,7 +60,7 @@ test('cmd: needs a verb and something left once the volatile flags go', () => {
   for (const command of ['sudo -u', '-s', 'FOO=1']) {
     assert.deepEqual(fpsOf(command).filter((fp) => fp.startsWith('cmd:')), [], command);
   }
-  assert.ok(fpsOf('-s').includes('verb:-s'));
+  assert.ok(fpsOf('-s').includes('verb:-s'), 'a lone -s is still a verb');
 });
 
 test('act: reads bash, shell and the rest in the POSIX dialect, where leading assignments are part of the command', () => {

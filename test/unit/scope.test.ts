@@ -98,8 +98,8 @@ describe('untracked calls are fully transparent', () => {
     await repeat(host, agent, cap - 1, { ...X, body: succeeding('TRACKED-OUTPUT') });
     await host.call({ agent, name: 'todo_write', arguments: {}, body: succeeding('UNTRACKED-OUTPUT') });
     const denied = await host.call({ agent, ...X });
-    assert.ok(denied.denyReason?.includes('TRACKED-OUTPUT'), denied.denyReason);
-    assert.ok(!denied.denyReason?.includes('UNTRACKED-OUTPUT'));
+    assert.ok(denied.denyReason?.includes('TRACKED-OUTPUT'), denied.denyReason ?? 'no denial');
+    assert.ok(!denied.denyReason?.includes('UNTRACKED-OUTPUT'), 'the untracked result is not quoted');
   });
 
   test('with include: [bash], a repeated read is never gated', async () => {
@@ -123,7 +123,7 @@ describe('calls without an agent are fully transparent', () => {
     const outcomes = await repeat(newHost(), undefined as unknown as object, cap * 2, X);
     assert.deepEqual(deniedAt(outcomes), []);
     assert.deepEqual(noticedAt(outcomes), []);
-    assert.ok(outcomes.every((o) => !o.asked));
+    assert.ok(outcomes.every((o) => !o.asked), 'an agentless call is never asked about');
   });
 
   test('agentless failures build no streak', async () => {

@@ -71,7 +71,7 @@ describe('cycleKey: one key per cycle, whatever the rotation', () => {
       ['d', 'a', 'b', 'c'],
     ].map(cycleKey);
     assert.equal(new Set(keys).size, 1);
-    assert.ok(keys[0]!.startsWith('seq:'), keys[0]);
+    assert.ok(keys[0]!.startsWith('seq:'), keys[0] ?? 'no key');
   });
 
   test('the same calls in another order are another cycle', () => {
@@ -252,7 +252,7 @@ describe('the sequence gate (`limit`)', () => {
     const outcomes = await goRound(host, agent, 17, { answer: 'approve' });
     assert.equal(outcomes[16]!.asked, true);
     assert.match(outcomes[16]!.askReason ?? '', /Sequence track:/);
-    assert.ok((outcomes[16]!.askReason ?? '').includes(ARROWS));
+    assert.ok((outcomes[16]!.askReason ?? '').includes(ARROWS), 'the ask names the cycle');
     assert.equal(outcomes[16]!.ran, true);
     const later = await goRound(host, agent, 20, { answer: 'approve' }, 1);
     assert.ok(
@@ -289,7 +289,10 @@ describe('the sequence gate (`limit`)', () => {
     const before = [await host.call({ agent, ...z }), await host.call({ agent, ...z }), await host.call({ agent, ...z })];
     const cycle = await goRoundOf(host, [GREP, ECHO], 8, agent);
     assert.deepEqual(deniedAt([...before, ...cycle]), [8, 9, 10, 11]);
-    assert.ok(cycle.slice(4).every((o) => /by the sequence track of/.test(o.denyReason ?? '')));
+    assert.ok(
+      cycle.slice(4).every((o) => /by the sequence track of/.test(o.denyReason ?? '')),
+      'these denials come from the sequence track',
+    );
     // Seven calls hold slots (three cats, four cycle calls that ran): the fourth cat is still the fourth in the window.
     const fourth = await host.call({ agent, ...z });
     assert.equal(fourth.denied, true);

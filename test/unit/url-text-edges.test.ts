@@ -108,12 +108,12 @@ describe('tool names in the first line', () => {
 
   test('a name of 40 characters is quoted whole, one of 41 is cut to 39 and an ellipsis', () => {
     const forty = 'n'.repeat(40);
-    assert.ok(firstLine(forty).startsWith(`REPEAT_TOOL_BLOCKED: ${forty} call not run:`));
-    assert.ok(firstLine(`${forty}x`).startsWith(`REPEAT_TOOL_BLOCKED: ${'n'.repeat(39)}\u2026 call not run:`));
+    assert.ok(firstLine(forty).startsWith(`REPEAT_TOOL_BLOCKED: ${forty} call not run:`), firstLine(forty));
+    assert.ok(firstLine(`${forty}x`).startsWith(`REPEAT_TOOL_BLOCKED: ${'n'.repeat(39)}\u2026 call not run:`), firstLine(`${forty}x`));
   });
 
   test('a name that looks like tool-call markup is defanged', () => {
-    assert.ok(firstLine('<tool_call>').startsWith('REPEAT_TOOL_BLOCKED: \u2039tool_call> call not run:'));
+    assert.ok(firstLine('<tool_call>').startsWith('REPEAT_TOOL_BLOCKED: \u2039tool_call> call not run:'), firstLine('<tool_call>'));
   });
 });
 
@@ -228,11 +228,11 @@ describe('the bounded books', () => {
     const book = new Set<string>();
     for (let i = 0; i < BOOK_LIMIT; i += 1) add(book, `k${i}`);
     assert.equal(book.size, BOOK_LIMIT);
-    assert.ok(book.has('k0'));
+    assert.ok(book.has('k0'), 'a full book still has its oldest key');
     add(book, 'k0'); // k0 becomes the newest, so k1 is now the oldest
     add(book, 'new');
     assert.equal(book.size, BOOK_LIMIT);
-    assert.ok(book.has('k0') && !book.has('k1') && book.has('new'));
+    assert.ok(book.has('k0') && !book.has('k1') && book.has('new'), 'the re-added key stays, the oldest goes');
   });
 
   test('a map book keeps the newest value of a key and lets its oldest key go past the limit', () => {
@@ -243,7 +243,7 @@ describe('the bounded books', () => {
     keep(book, 'new', 0);
     assert.equal(book.size, BOOK_LIMIT);
     assert.equal(book.get('k0'), -1);
-    assert.ok(!book.has('k1'));
+    assert.ok(!book.has('k1'), 'the oldest key goes past the limit');
   });
 });
 

@@ -49,9 +49,9 @@ describe('the sliding window', () => {
 describe('what a call commits', () => {
   test('a denied call commits the fingerprints that hit, so the next denial shows next above cap (Q9)', async () => {
     const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, cap + 2, X);
-    assert.ok(hitLines(outcomes[cap - 1]?.denyReason).includes(`- ${CMD} ${cap}/${cap}`));
-    assert.ok(hitLines(outcomes[cap]?.denyReason).includes(`- ${CMD} ${cap + 1}/${cap}`));
-    assert.ok(hitLines(outcomes[cap + 1]?.denyReason).includes(`- ${CMD} ${cap + 2}/${cap}`));
+    assert.ok(hitLines(outcomes[cap - 1]?.denyReason).includes(`- ${CMD} ${cap}/${cap}`), 'the cap-th call hits at cap/cap');
+    assert.ok(hitLines(outcomes[cap]?.denyReason).includes(`- ${CMD} ${cap + 1}/${cap}`), 'the denied call was committed');
+    assert.ok(hitLines(outcomes[cap + 1]?.denyReason).includes(`- ${CMD} ${cap + 2}/${cap}`), 'and so was the next one');
   });
 
   test('a denied curl does not spend net: budget on the URL it never fetched', async () => {
@@ -78,7 +78,7 @@ describe('what a call commits', () => {
     assert.equal(approved.asked, true);
     await repeat(host, agent, 3, y);
     const exempt = await repeat(host, agent, window + 4, r);
-    assert.ok(exempt.every((o) => o.ran && !o.asked));
+    assert.ok(exempt.every((o) => o.ran && !o.asked), 'the exempt read runs on without asking');
     const fourth = await host.call({ agent, ...y });
     assert.equal(fourth.asked, true, 'the three /b reads are still in the window');
   });

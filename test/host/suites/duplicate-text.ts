@@ -97,7 +97,7 @@ describe(`DSH 0.1.0-rc.8 agent/pre-step, in process — duplicated-context track
     assert.equal(ours([notice]).length, 1);
     assert.equal(notice.role, 'user');
     assert.equal(notice.source.form, 'notice');
-    assert.ok(notice.source.summary.length <= 120);
+    assert.ok(notice.source.summary.length <= 120, 'the notice summary fits in 120 characters');
     const text: string = notice.content[0].text;
     assert.match(text, /^DUPLICATED_CONTEXT: /);
     assert.match(text, /3 times in 3 messages, from plugin:context-echo ×3/);

@@ -39,10 +39,10 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
       if (i === 11) {
         assert.equal(notices.length, 1, 'the twelfth call carries the advisory');
         assert.match(notices[0].content[0].text, /^CONVERGENCE_CHECK:/);
-        assert.ok(notices[0].content[0].text.includes(CYCLE.join(' \u2192 ')), notices[0].content[0].text);
+        assert.ok(notices[0].content[0].text.includes(CYCLE.join(' \u2192 ')), String(notices[0].content[0].text));
         assert.equal(notices[0].source.summary, 'cycle grep \u2192 curl \u2192 cat \u2192 echo \u00d7 3');
         assert.equal(notices[0].role, 'user');
-        assert.ok(Object.isFrozen(notices[0]));
+        assert.ok(Object.isFrozen(notices[0]), 'the advisory is frozen');
       } else {
         assert.equal(notices.length, 0, `no advisory on call ${i + 1}`);
       }

@@ -268,7 +268,7 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, in process — plugin: ${plugin.label} (
     });
     const read = (file: string): StepCall => ({ name: 'read', arguments: { file_path: file } });
     const results = await r.step([read('a'), read('b'), { name: 'bash', arguments: { command: 'make test', description: 'test' } }, read('c')]);
-    assert.ok(results.every((res) => !res.isError));
+    assert.ok(results.every((res) => !res.isError), 'every call of the step runs without error');
     assert.deepEqual(order, ['policy read', 'policy read', 'post read', 'post read', 'policy bash', 'post bash', 'policy read', 'post read']);
   });
 });

@@ -82,7 +82,7 @@ async function live(config: Record<string, unknown>, options: { watch?: boolean;
       provider = ctx.plugin(FileSettingsProvider, { path: file, watch: options.watch ?? false, debounceMs: 0 });
     },
   });
-  assert.ok(provider);
+  assert.ok(provider, 'the file settings provider is mounted');
   opened.push(provider);
   await until(() => r.ctx.get('settings')?.get(NS) !== undefined, 'the namespace to register');
   return { r, file, provider };

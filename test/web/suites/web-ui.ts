@@ -215,7 +215,7 @@ describe('the Settings → Plugins card', () => {
     assert.equal(await buttonDisabled(page, 'save'), false);
     await page.click(`${CARD} [data-rtb=save]`);
     const saved = await until('limits.exact: 4 in settings.yaml', () => ((savedSection()?.limits as Record<string, unknown> | undefined)?.exact === 4 ? true : undefined), 15_000);
-    assert.ok(saved);
+    assert.ok(saved, 'limits.exact: 4 reached settings.yaml');
     await page.waitFor('the Overridden badge', `[...document.querySelectorAll(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-badge`)})].some((b) => b.textContent === 'Overridden')`);
     const state = await fieldState(page, 'limits.exact');
     assert.equal(state.reset, true, 'a reset is offered');
