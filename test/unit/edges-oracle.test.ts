@@ -124,6 +124,15 @@ test('a block without text adds an empty line, so a status on the next block sti
   assert.deepEqual(classifyFailure(result, options), failures.classifyFailure(result, options));
 });
 
+test('a block whose text is not a string carries no evidence, however it would print', () => {
+  for (const text of [['[exit code: 2]'], { toString: () => '[exit code: 2]' }, 404]) {
+    const result = { isError: false, value: { exitCode: 0 }, content: [{ type: 'text', text }] };
+    const options = { shell: true, command: "curl -s -w '%{http_code}' https://a.test/x" };
+    assert.equal(classifyFailure(result, options), null, String(text));
+    assert.deepEqual(classifyFailure(result, options), failures.classifyFailure(result, options), String(text));
+  }
+});
+
 test('content that is not an array is read as no text, and content that cannot be read is no verdict', () => {
   const evidence = { type: 'text', text: '[exit code: 2]' };
   assert.equal(classifyFailure({ isError: false, content: new Set([evidence]) }, { shell: true }), null);

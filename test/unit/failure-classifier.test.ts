@@ -5,7 +5,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyFailure, describeFailure, type FailureReason } from '../../src/lib/read/failure.js';
+import { classifyFailure, describeFailure, TEXT_MARKS, type FailureReason } from '../../src/lib/read/failure.js';
+import { mulberry32 } from '../support/prng.js';
+import { exampleOf } from '../support/regex-examples.js';
 
 type Failure = { reason: string; detail: string } | null;
 
@@ -154,5 +156,23 @@ describe('describeFailure (§4.2)', () => {
 
   test('no failure describes as the empty string', () => {
     assert.equal(describeFailure(null), '');
+  });
+});
+
+describe('the text marks the generators draw from', () => {
+  test('each exported mark gives its verdict, and together they reach every text reason', () => {
+    const random = mulberry32(16);
+    const reached = new Set<string>();
+    for (const mark of TEXT_MARKS) {
+      const verdicts = new Set<string>();
+      for (let draw = 0; draw < 20; draw += 1) {
+        const body = typeof mark === 'string' ? `${mark}SIGTERM]` : exampleOf(mark, random);
+        const verdict = classifyFailure(text(body), { shell: true });
+        if (verdict !== null) verdicts.add(verdict.reason);
+      }
+      assert.ok(verdicts.size > 0, `${String(mark)} gave no verdict in 20 draws`);
+      for (const reason of verdicts) reached.add(reason);
+    }
+    assert.deepEqual([...reached].sort(), ['curl', 'exception', 'exit', 'http', 'sandbox', 'signal', 'timeout']);
   });
 });

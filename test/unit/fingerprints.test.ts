@@ -429,9 +429,11 @@ describe('host: versus net: versus pagination', () => {
 });
 
 describe('measures, ranks and caps', () => {
-  test('measureOf is the prefix before the first colon', () => {
+  test('measureOf is the prefix before the first colon: empty when the colon leads, the whole text without one', () => {
     assert.equal(measureOf('net:a.com/x?y=1:2'), 'net');
     assert.equal(measureOf('family:http-fetch'), 'family');
+    assert.equal(measureOf(':x'), '');
+    assert.equal(measureOf('bare'), 'bare');
   });
 
   test('measureRank prefers host, net, site, sink, cmd, exact and puts every other kind last', () => {

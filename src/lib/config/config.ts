@@ -295,10 +295,8 @@ function sequenceOf(value: unknown, window: number): SequenceConfig | null {
  * `window`, which bounds what it can ever see.
  */
 export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
-  const { window, localHosts, onLimit, includeLocal, failLimit } = merged;
-  if (typeof window !== 'number' || !Number.isInteger(window) || window < 4) {
-    fail(`\`window\` must be an integer >= 4 (got ${shown(window)}); it is how many recent calls per agent are counted`);
-  }
+  const { localHosts, onLimit, includeLocal, failLimit } = merged;
+  const window = atLeast(merged.window, 'window', 4, 'how many recent calls per agent are counted');
   if (localHosts === 'ask') {
     fail('`localHosts: ask` was removed in 0.4.0; asking now covers every measure: set `onLimit: ask` and `localHosts: deny` or `allow`');
   }
