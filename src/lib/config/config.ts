@@ -4,6 +4,9 @@
  * value it got and what would be accepted, so a broken profile is fixed in one read.
  */
 
+import { nearestName } from './nearest.js';
+import { layConfig, PRESET_NAMES, PRESETS, presetConfig } from './preset.js';
+
 export type OnLimit = 'ask' | 'deny';
 export type LocalHosts = 'deny' | 'allow';
 export type Progress = 'ignore' | 'results';
@@ -63,6 +66,8 @@ export interface BreakerConfig {
   readonly exemptionCeiling: number | null;
   /** The duplicated-context track; `null` (the default) when off. */
   readonly duplicateText: DuplicateTextConfig | null;
+  /** The preset laid under the user's settings (preset.ts); `null`: none, every setting as written or the default. */
+  readonly preset: string | null;
 }
 
 const DECOYS_EVERYWHERE = ['description', 'timeoutMs', 'run_in_background', 'justification', 'reason', 'title', 'comment'];
@@ -120,6 +125,7 @@ export const DEFAULTS: BreakerConfig = deepFreeze({
   progress: 'ignore',
   exemptionCeiling: null,
   duplicateText: null,
+  preset: null,
 });
 
 /** What `duplicateText: {}` turns on; each sub-key may be given alone. */
@@ -175,12 +181,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * merge one level deep (a user entry replaces that entry's default value), and a
  * key present with the value `undefined` still replaces. Unknown keys pass through.
  */
-export function mergeConfig(config: unknown = {}): Record<string, unknown> {
-  if (!isPlainObject(config)) fail(`the config must be an object (got ${shown(config)}); give a mapping of settings or omit it`);
-  for (const key of Object.keys(config)) {
+export function mergeConfig(given: unknown = {}): Record<string, unknown> {
+  if (!isPlainObject(given)) fail(`the config must be an object (got ${shown(given)}); give a mapping of settings or omit it`);
+  for (const key of Object.keys(given)) {
     // Own keys only: `constructor` or `toString` is an unknown key, passed through, not a removed one.
     if (Object.hasOwn(REMOVED_KEYS, key)) fail(`\`${key}\` was removed in 0.2.0; ${REMOVED_KEYS[key]}`);
   }
+  const config = withPreset(given);
   const merged: Record<string, unknown> = { ...DEFAULTS, ...config };
   for (const key of MAP_KEYS) {
     const value = config[key];
@@ -199,6 +206,23 @@ export function mergeConfig(config: unknown = {}): Record<string, unknown> {
     merged[key] = [...(value as string[])];
   }
   return merged;
+}
+
+/**
+ * The user's config with its preset laid underneath (preset.ts): the preset's
+ * settings, then every key the user wrote. No preset: the config as given.
+ */
+function withPreset(config: Record<string, unknown>): Record<string, unknown> {
+  const name = config.preset;
+  if (name === undefined || name === null) return config;
+  if (typeof name !== 'string' || !Object.hasOwn(PRESETS, name)) {
+    const near = typeof name === 'string' ? nearestName(name, PRESET_NAMES) : undefined;
+    fail(
+      `\`preset\` must be one of ${PRESET_NAMES.map((known) => `\`${known}\``).join(', ')}, or null for none (got ${shown(name)})` +
+        (near === undefined ? '' : `; did you mean \`${near}\`?`),
+    );
+  }
+  return layConfig(presetConfig(PRESETS[name] as (typeof PRESETS)[string]), config);
 }
 
 /** A stage threshold: off when absent, zero or negative; otherwise a positive integer. */
@@ -334,6 +358,7 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
     atLeast(exemptionCeiling, 'exemptionCeiling', 1, 'how many calls an approved exemption allows; null leaves exemptions unlimited');
   }
   const duplicateText = duplicateTextConfig(merged.duplicateText);
+  const preset = merged.preset ?? null;
   return {
     ...(merged as unknown as BreakerConfig),
     sequence,
@@ -344,6 +369,7 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
     failWarnAt,
     failLimit: failLimit as number | null,
     duplicateText,
+    preset: preset as string | null,
   };
 }
 

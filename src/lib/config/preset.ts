@@ -1,0 +1,67 @@
+/**
+ * Presets: named bundles of settings chosen from measurement, so a user turns
+ * on what works on real sessions with one line (`preset: recommended`)
+ * instead of a dozen keys. A preset is laid between the defaults and the
+ * user's config: every key the user writes overrides it (maps such as
+ * `limits` and mappings such as `stale` merge one level deep, so
+ * `limits: { exact: 9 }` changes one cap and keeps the preset's others).
+ *
+ * Each preset is a list of parts, one idea each, so the eval can turn them off
+ * one at a time (`npm run eval -- --ablate`) and every part earns its place.
+ * docs/efficacy.md gives the figures each part was chosen from.
+ */
+
+export interface PresetPart {
+  /** A short name, used by `--ablate`. */
+  readonly name: string;
+  /** What the part does, in one line. */
+  readonly what: string;
+  /** The settings it adds, as a user would write them. */
+  readonly config: Readonly<Record<string, unknown>>;
+}
+
+export interface Preset {
+  readonly description: string;
+  readonly parts: readonly PresetPart[];
+}
+
+function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const member of Object.values(value)) frozen(member);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export const PRESETS: Readonly<Record<string, Preset>> = frozen({
+  recommended: {
+    description: 'The mechanisms and values that catch the loops real models make, chosen on recorded sessions (docs/efficacy.md).',
+    parts: [],
+  },
+});
+
+export const PRESET_NAMES: readonly string[] = Object.freeze(Object.keys(PRESETS));
+
+/** Keys whose value is a map or mapping merged one level deep when a user config meets a preset. */
+const MERGED = new Set(['limits', 'ignoreArgs', 'hostAliases', 'sequence', 'duplicateText']);
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Lays `over` on `under`: top-level keys replace, the merged keys merge one level when both sides are mappings. */
+export function layConfig(under: Readonly<Record<string, unknown>>, over: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...under };
+  for (const [key, value] of Object.entries(over)) {
+    const below = out[key];
+    out[key] = MERGED.has(key) && isMapping(below) && isMapping(value) ? { ...below, ...value } : value;
+  }
+  return out;
+}
+
+/** A preset's settings, its parts laid in order; `skip` names parts left out (the ablation). */
+export function presetConfig(preset: Preset, skip: ReadonlySet<string> = new Set()): Record<string, unknown> {
+  let config: Record<string, unknown> = {};
+  for (const part of preset.parts) if (!skip.has(part.name)) config = layConfig(config, part.config);
+  return config;
+}

@@ -1,0 +1,218 @@
+/**
+ * The body of `npm run eval` (tools/eval/main.ts), callable in process.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { resolveConfig } from '../../src/lib/config/config.js';
+import { layConfig, PRESETS, presetConfig } from '../../src/lib/config/preset.js';
+import { asUsage, runCli, UsageError, type Io } from '../lib/cli.js';
+import { loadConfigFile } from '../lib/config-file.js';
+import { progressLine } from '../lib/progress.js';
+import { AXES, configOf, parseAxis, type Axis, type AxisValue } from '../lib/sweep.js';
+import { userPath } from '../lib/user-path.js';
+import { EXPECTED_PATH, expectedOf, readExpected, regressions } from './check.js';
+import { readCorpus } from './corpus.js';
+import { evaluate, type SystemRun } from './evaluate.js';
+import { readLabels } from './from-session-log.js';
+import { ablationTable, metricsTable, sessionsTable } from './report.js';
+import { builtPlugin, referencePlugin, reminderPlugin, REMINDER_DEFAULTS, type System } from './systems.js';
+
+export const EVAL_USAGE = `usage: npm run eval -- <corpus directories or files> [config] [options]
+
+Replays labelled trajectories (the format of ../shared/corpus/real-dev/README.md) and DSH
+session logs through the built plugin, side by side with 0.5.2 and DSH's repeat-tool-reminder,
+and prints the corpus's metrics: loops noticed and gated, calls from the loop's start to the
+first notice and the first denial (median/max), good sessions noticed and gated, progress
+sessions gated.
+
+config (laid over onLimit: deny; the last one given wins):
+  --config <file>      plugin config: .json or YAML, or a DSH patch overlay with the row
+  --preset <name>      a preset (recommended)
+  --set <key>=<json>   one setting, e.g. --set stale='{"limit":3}' or --set warnAt=5
+  --window 16  --warnAt 7  --summarizeAt 11  --cap 12  --hostCap 16  --act 12
+  --failWarnAt 3  --failLimit 5  --onLimit deny  --sequence 4x3x5  --progress results
+  --exemptionCeiling 5                 (one value each; npm run sweep takes grids)
+options:
+  --labels <file>      labels of DSH session logs: {"<session>": "good" | "stuck" | "loop" |
+                       "progress" | {"class": "loop", "loop_start": 12}}
+  --systems <list>     which systems: ours,0.5.2,reminder (default: all that are installed)
+  --sessions           one row per session: where each system first noticed and gated
+  --ablate             the preset, then the preset with each of its parts turned off
+  --check              exit 1 if this plugin's figures are worse than tools/eval/expected.json
+  --record             write this plugin's figures to tools/eval/expected.json
+  --markdown           tables as Markdown
+  --json               everything as JSON
+`;
+
+const SYSTEM_NAMES = ['ours', '0.5.2', 'reminder'] as const;
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `key=<json>`: the value parsed as JSON, or taken as a string when it is not JSON (`--set onLimit=ask`). */
+function parseSet(text: string): [string, unknown] {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new UsageError(`--set takes <key>=<value> (got ${JSON.stringify(text)})`);
+  const raw = text.slice(eq + 1);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = raw;
+  }
+  return [text.slice(0, eq), value];
+}
+
+interface Parsed {
+  readonly paths: string[];
+  readonly config: Record<string, unknown>;
+  readonly flags: Record<string, unknown>;
+}
+
+function parse(args: readonly string[]): Parsed {
+  const axisOptions = Object.fromEntries(AXES.map((axis) => [axis, { type: 'string' as const }]));
+  const { values, positionals } = asUsage(() =>
+    parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        ...axisOptions,
+        config: { type: 'string' },
+        preset: { type: 'string' },
+        set: { type: 'string', multiple: true },
+        labels: { type: 'string' },
+        systems: { type: 'string' },
+        sessions: { type: 'boolean', default: false },
+        ablate: { type: 'boolean', default: false },
+        check: { type: 'boolean', default: false },
+        record: { type: 'boolean', default: false },
+        markdown: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  const flags = values as Record<string, unknown>;
+  let config: Record<string, unknown> = { onLimit: 'deny' };
+  if (typeof flags.config === 'string') config = layConfig(config, asUsage(() => loadConfigFile(userPath(flags.config as string))));
+  if (typeof flags.preset === 'string') config = layConfig(config, { preset: flags.preset });
+  const grid: [Axis, AxisValue][] = [];
+  for (const axis of AXES) {
+    const text = flags[axis];
+    if (typeof text !== 'string') continue;
+    const choices = asUsage(() => parseAxis(axis, text));
+    if (choices.length !== 1) throw new UsageError(`--${axis} takes one value here (got ${text}); npm run sweep replays grids`);
+    grid.push([axis, choices[0] as AxisValue]);
+  }
+  config = configOf(config, { values: grid });
+  for (const entry of (flags.set as string[] | undefined) ?? []) {
+    const [key, value] = parseSet(entry);
+    config = layConfig(config, { [key]: value });
+  }
+  asUsage(() => resolveConfig(config));
+  return { paths: positionals.map(userPath), config, flags };
+}
+
+async function systemsFor(names: readonly string[], config: Record<string, unknown>, label: string): Promise<System[]> {
+  const systems: System[] = [];
+  for (const name of names) {
+    if (name === 'ours') systems.push({ label, plugin: 'repeat-tool-breaker', apply: await builtPlugin(), config, gates: true });
+    else if (name === '0.5.2') {
+      // 0.5.2 knows none of the later keys and ignores them; it gets the same onLimit.
+      systems.push({ label: '0.5.2', plugin: 'repeat-tool-breaker', apply: await referencePlugin(), config: { onLimit: config.onLimit }, gates: true });
+    } else {
+      const apply = await reminderPlugin();
+      if (apply !== undefined) systems.push({ label: 'repeat-tool-reminder rc.8', plugin: 'repeat-tool-reminder', apply, config: REMINDER_DEFAULTS, gates: false });
+    }
+  }
+  return systems;
+}
+
+/** How the table names this plugin's configuration. */
+function configLabel(config: Record<string, unknown>): string {
+  const { onLimit, preset, ...rest } = config;
+  const parts = [typeof preset === 'string' ? `preset ${preset}` : 'defaults'];
+  if (Object.keys(rest).length > 0) parts.push(JSON.stringify(rest));
+  if (onLimit !== 'deny') parts.push(`onLimit ${String(onLimit)}`);
+  return `this plugin, ${parts.join(' + ')}`;
+}
+
+/** The preset's parts, each turned off in turn, as configurations without the `preset` key. */
+function ablations(config: Record<string, unknown>): { label: string; config: Record<string, unknown> }[] {
+  const name = config.preset;
+  if (typeof name !== 'string') throw new UsageError('--ablate needs a preset (--preset recommended, or preset: in --config)');
+  const preset = PRESETS[name];
+  if (preset === undefined) throw new UsageError(`unknown preset ${JSON.stringify(name)}`);
+  const { preset: _named, ...rest } = config;
+  const variant = (skip: Set<string>): Record<string, unknown> => layConfig(presetConfig(preset, skip), rest);
+  return [
+    { label: `preset ${name}`, config: variant(new Set()) },
+    ...preset.parts.map((part) => ({ label: `without ${part.name}`, config: variant(new Set([part.name])) })),
+  ];
+}
+
+export function evalCli(args: readonly string[], io: Io): Promise<number> {
+  return runCli('eval', EVAL_USAGE, io, async () => {
+    const { paths, config, flags } = parse(args);
+    if (flags.help === true) {
+      io.out(EVAL_USAGE);
+      return 0;
+    }
+    if (paths.length === 0) throw new UsageError('name a corpus directory or trajectory files');
+    const names = typeof flags.systems === 'string' ? flags.systems.split(',').map((name) => name.trim()) : [...SYSTEM_NAMES];
+    for (const name of names) {
+      if (!(SYSTEM_NAMES as readonly string[]).includes(name)) throw new UsageError(`--systems takes ${SYSTEM_NAMES.join(', ')} (got ${JSON.stringify(name)})`);
+    }
+    const labels = typeof flags.labels === 'string' ? asUsage(() => readLabels(userPath(flags.labels as string))) : undefined;
+    const corpus = readCorpus(paths, labels);
+    for (const skipped of corpus.skipped) io.err(`eval: skipping ${skipped.path}: ${skipped.error}\n`);
+    if (corpus.episodes.length === 0) {
+      io.err(`eval: nothing readable under ${paths.join(', ')}\n`);
+      return 1;
+    }
+    const ours = configLabel(config);
+    const wanted = flags.check === true || flags.record === true ? ['ours'] : names;
+    const systems = await systemsFor(wanted, config, ours);
+    const variants = flags.ablate === true ? ablations(config) : [];
+    const total = corpus.episodes.length * (systems.length + variants.length);
+    const onSession = io.progress === undefined ? undefined : progressLine('replayed', total, io.progress);
+    let offset = 0;
+    const tick = onSession === undefined ? undefined : (done: number): void => onSession(offset + done, total);
+    const runs = await evaluate(corpus.episodes, systems, tick === undefined ? {} : { onSession: tick });
+    offset += corpus.episodes.length * systems.length;
+    const apply = await builtPlugin();
+    const ablated: SystemRun[] = [];
+    for (const variant of variants) {
+      const [run] = await evaluate(corpus.episodes, [{ label: variant.label, plugin: 'repeat-tool-breaker', apply, config: variant.config, gates: true }], tick === undefined ? {} : { onSession: tick });
+      ablated.push(run as SystemRun);
+      offset += corpus.episodes.length;
+    }
+    const mine = runs.find((run) => run.system === ours);
+    const corpusName = paths.join(', ');
+    let status = 0;
+    if (flags.record === true && mine !== undefined) {
+      writeFileSync(EXPECTED_PATH, `${JSON.stringify(expectedOf(mine.figures, corpusName, config), null, 2)}\n`);
+      io.err(`eval: recorded the figures in ${EXPECTED_PATH}\n`);
+    }
+    const worse = flags.check === true && mine !== undefined ? regressions(expectedOf(mine.figures, corpusName, config), readExpected()) : [];
+    if (flags.json === true) {
+      io.out(`${JSON.stringify({ version: 1, config, systems: runs, ablation: ablated, regressions: worse }, null, 2)}\n`);
+    } else {
+      const gates = new Map(systems.map((system) => [system.label, system.gates]));
+      const markdown = flags.markdown === true;
+      io.out(`${metricsTable(runs, gates, markdown)}\n`);
+      if (ablated.length > 0) io.out(`\n${ablationTable(ablated, markdown)}\n`);
+      if (flags.sessions === true) io.out(`\n${sessionsTable(runs, markdown)}\n`);
+    }
+    if (flags.check === true) {
+      if (worse.length > 0) {
+        io.err(`eval --check: worse than tools/eval/expected.json:\n${worse.map((line) => `  ${line}`).join('\n')}\n`);
+        status = 1;
+      } else io.err('eval --check: no figure is worse than tools/eval/expected.json\n');
+    }
+    const unlabelled = corpus.episodes.filter((episode) => episode.label === undefined).length;
+    if (unlabelled > 0) io.err(`eval: ${unlabelled} sessions carry no label and are counted nowhere (--labels)\n`);
+    return status;
+  });
+}
