@@ -189,6 +189,11 @@ const PLAIN_COMMANDS = [
   'python3 scripts/fetch.py --page 2 >> ././res.txt', 'echo done &> log.txt', '(curl https://example.com/x)',
   'timeout -s KILL 30 curl https://example.com/', 'C:\\tools\\Curl.EXE https://example.com/', 'jq .items data.json',
   'curl http://127\\.0\\.0\\.1:3080/', 'HTTPS://A.COM/x', 'env A=1 B=2 wget -q https://example.org/f -O f.bin',
+  // P9: -m and -s are not curl's here.
+  'python -m pytest -s -x tests', 'python -m http.server 8000', 'git commit -s -m "retry the fetch"', 'wget -m https://example.org/site/',
+  // P10: a script written out, and one fed to an interpreter.
+  "cat > fetch.py <<'EOF'\nimport requests\nprint(requests.get('https://api.example.com/v1/items').status_code)\nEOF",
+  "python3 - <<'EOF'\nimport urllib.request\nurllib.request.urlopen('https://example.org/x')\nEOF",
 ];
 
 function plainShellAction(rng: Rng): Action {
@@ -202,6 +207,29 @@ function plainShellAction(rng: Rng): Action {
       const args: Record<string, unknown> = { command, ...decoys(r, true) };
       if (workdir !== undefined) args.workdir = workdir;
       return { name: shell, arguments: args, family: 'shell' };
+    },
+  };
+}
+
+/**
+ * A script written out with a here-document (P10: its URL is no target), or fed
+ * to an interpreter (its URL is). The URL comes from the same hosts the fetches
+ * use, so `host:` counts meet either way.
+ */
+function heredocAction(rng: Rng, localBias: number): Action {
+  const t = target(rng, localBias);
+  const form = rng.weighted([
+    [3, "cat > fetch.py <<'EOF'\nimport requests\nprint(requests.get('URL').status_code)\nEOF"],
+    [1, 'cat <<EOF > notes.md\nSee URL for the data.\nEOF'],
+    [1, "tee get.sh <<'END' >/dev/null\ncurl -s URL\nEND"],
+    [1, "python3 - <<'EOF'\nimport urllib.request\nurllib.request.urlopen('URL')\nEOF"],
+    [1, 'cat <<EOF | sh\ncurl -s URL\nEOF'],
+  ]);
+  return {
+    failRate: rng.pick([0, 0, 0.5, 1]),
+    draw(r, n) {
+      const command = form.replace('URL', urlOf(r, t, n, true));
+      return { name: 'bash', arguments: { command, ...decoys(r, true) }, family: 'shell' };
     },
   };
 }
@@ -302,6 +330,7 @@ export function generateAction(rng: Rng, localBias: number): Action {
   return rng.weighted<() => Action>([
     [10, () => httpShellAction(rng, localBias)],
     [5, () => plainShellAction(rng)],
+    [2, () => heredocAction(rng, localBias)],
     [1, () => pwshAction(rng, localBias)],
     [4, () => urlToolAction(rng, localBias)],
     [1, () => searchAction(rng)],

@@ -3,7 +3,7 @@
  *
  * - the adjusted oracle against a second copy of itself: 0 mismatches (the
  *   driver, generator and comparison are deterministic);
- * - each adjustment (P1, P2, P3, P4, P7, P8) is exercised by the generator: leaving
+ * - each adjustment (P1, P2, P3, P4, P7, P8, P9, P10) is exercised by the generator: leaving
  *   it out makes sessions mismatch, and only sessions where its decision applies;
  * - the unpatched reference differs from the oracle only in sessions where some
  *   decision applies;
@@ -15,7 +15,7 @@ import { test } from 'node:test';
 import { FakeHost, type CallOutcome, type PluginModule } from '../support/fake-host.js';
 import { compareRuns, play, runSession, type Run } from './driver.js';
 import { generateSession } from './generator.js';
-import { DECISIONS, loadOracle, loadReference, type Decision } from './oracle.js';
+import { DECISIONS, loadOracle, loadOracleModule, loadReference, type Decision } from './oracle.js';
 import { poolCount, type Session } from './session.js';
 
 const SEED = 7;
@@ -46,6 +46,22 @@ async function outcomes(plugin: PluginModule, session: Session): Promise<CallOut
 }
 
 const WRITE_OUT = /%\{(?:http_code|response_code)\}/;
+
+type Strip = { stripVolatileFlags(command: string): string };
+/** The reference's `cmd:` reading with P9 and without it, loaded once. */
+let strips: Promise<[Strip, Strip]> | undefined;
+
+/** Whether P9 changes what `cmd:` reads of a command. */
+async function scopedDiffers(command: string): Promise<boolean> {
+  strips ??= Promise.all([loadOracleModule<Strip>('lib/normalize.js', ['P9']), loadOracleModule<Strip>('lib/normalize.js', [])]);
+  const [scoped, unscoped] = await strips;
+  return scoped.stripVolatileFlags(command) !== unscoped.stripVolatileFlags(command);
+}
+
+function commandOf(call: { arguments: unknown }): string | undefined {
+  const command = (call.arguments as { command?: unknown } | null)?.command;
+  return typeof command === 'string' ? command : undefined;
+}
 
 /** Whether a decision can apply to a session, judged from the session and the oracle's run of it. */
 async function applies(decision: Decision, session: Session, oracle: PluginModule, run: Run): Promise<boolean> {
@@ -85,6 +101,15 @@ async function applies(decision: Decision, session: Session, oracle: PluginModul
           (run.views[i] as any)?.asked === true &&
           session.steps.slice(i + 1).some((t) => t.kind === 'call' && t.pool === s.pool && t.agent === s.agent),
       );
+    case 'P9':
+      for (const call of calls) {
+        const command = commandOf(call);
+        if (command !== undefined && (await scopedDiffers(command))) return true;
+      }
+      return false;
+    case 'P10':
+      // A here-document with a URL after its operator.
+      return calls.some((call) => /<<[\s\S]*https?:\/\//.test(commandOf(call) ?? ''));
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The adjusted oracle. The reference (`reference-breaker` = dsh-repeat-tool-breaker
  * 0.5.2) is the oracle for everything the contract leaves to it, but the contract
- * decides five places differently (P1–P4, P7). Each decision is encoded here as a
+ * decides some places differently (P1–P4, P7–P10). Each decision is encoded here as a
  * small source patch applied to a temporary copy of the reference at test setup;
  * every replacement asserts that it matched exactly once, so a different
  * reference version fails loudly instead of silently testing the wrong thing.
@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginModule } from '../support/fake-host.js';
 
-export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P7' | 'P8';
+export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P7' | 'P8' | 'P9' | 'P10';
 
 export interface Adjustment {
   decision: Decision;
@@ -58,6 +58,16 @@ export interface Adjustment {
  *   The port: once the agent's next call reaches policy, an ask the guard never
  *   consumed was not approved. Encoded by remembering each agent's outstanding
  *   ask and settling it as declined at the start of the next call's ask and guard.
+ * P9 — issue 26: volatile flags belong to their command. The reference strips
+ *   curl's `-m`, `-s`, `-L`, `-A`, … from every command (`python -m pytest` and
+ *   `python -m http.server` share one `cmd:`). The port strips them only in a
+ *   segment whose command is curl (wget: its `--user-agent`). Encoded by tracking
+ *   the command word of each segment (separated by a standalone `|`, `||`, `&&`,
+ *   `;`, `&`) in `stripVolatileFlags`, skipped past as `firstVerb` skips.
+ * P10 — issue 26: a URL in a here-document that `cat` or `tee` only writes out
+ *   is no target. Encoded by removing such bodies from the text `extractUrls`
+ *   reads (a body piped on, or fed to anything else, is kept), re-implemented here
+ *   from the rule, not imported from the port.
  */
 export const ADJUSTMENTS: readonly Adjustment[] = [
   {
@@ -170,9 +180,94 @@ export const ADJUSTMENTS: readonly Adjustment[] = [
     find: '    if (agent === null || !tracked(name)) return undefined\n',
     replace: '    if (agent === null || !tracked(name)) return undefined\n    settleEarlierAsk(exec, agent)\n',
   },
+  {
+    decision: 'P9',
+    file: 'lib/normalize.js',
+    find: '  const kept = []\n  for (let i = start; i < tokens.length; i += 1) {\n    const token = tokens[i]\n',
+    replace: String.raw`  const kept = []
+  const ownerAt = (from) => {
+    let i = from
+    while (i < tokens.length) {
+      const token = tokens[i]
+      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(token)) { i += 1; continue }
+      if (token === 'timeout') {
+        i += 1
+        while (i < tokens.length && tokens[i].startsWith('--')) i += 1
+        if (i < tokens.length && /^\d+(?:\.\d+)?[smhd]?$/.test(tokens[i])) i += 1
+        continue
+      }
+      if (PREFIX_WORDS.has(token)) {
+        i += 1
+        while (i < tokens.length && PREFIX_VALUE_OPTIONS.has(tokens[i])) i += 2
+        while (i < tokens.length && tokens[i].startsWith('-')) i += 1
+        continue
+      }
+      break
+    }
+    return tokens[i] === undefined ? '' : basename(tokens[i]).toLowerCase()
+  }
+  const owns = (owner, token) => owner === 'curl' || (owner === 'wget' && (token === '--user-agent' || token.startsWith('--user-agent=')))
+  let owner = ownerAt(start)
+  for (let i = start; i < tokens.length; i += 1) {
+    const token = tokens[i]
+    if (['|', '||', '&&', ';', '&'].includes(token)) {
+      kept.push(token)
+      owner = ownerAt(i + 1)
+      continue
+    }
+    if (!owns(owner, token)) {
+      kept.push(token)
+      continue
+    }
+`,
+  },
+  {
+    decision: 'P10',
+    file: 'lib/fingerprints.js',
+    find: '    const urls = extractUrls(command)\n',
+    replace: '    const urls = extractUrls(writtenBodiesOut(command))\n',
+  },
+  {
+    decision: 'P10',
+    file: 'lib/fingerprints.js',
+    find: "  stripVolatileFlags,\n} from './normalize.js'\n",
+    replace: "  stripVolatileFlags,\n  tokenize,\n} from './normalize.js'\n",
+  },
+  {
+    decision: 'P10',
+    file: 'lib/fingerprints.js',
+    find: 'export function fingerprints(',
+    replace: String.raw`// P10: the bodies of here-documents that cat or tee only write out, taken away.
+function writtenBodiesOut(command) {
+  const lines = command.split('\n')
+  const kept = []
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]
+    kept.push(line)
+    const match = /<<(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([^\s;|&<>()]+))(.*)$/.exec(line)
+    if (match === null || line.includes('<<<')) continue
+    const delimiter = (match[2] ?? match[3] ?? match[4]).replace(/\\/g, '')
+    let end = i + 1
+    while (end < lines.length && (match[1] === '-' ? lines[end].replace(/^\t+/, '') : lines[end]) !== delimiter) end += 1
+    if (end >= lines.length) {
+      kept.push(...lines.slice(i + 1))
+      break
+    }
+    const before = tokenize(line.slice(0, match.index))
+    let from = 0
+    before.forEach((word, at) => { if (['&&', '||', ';', '|', '&'].includes(word)) from = at + 1 })
+    const writer = ['cat', 'tee'].includes(firstVerb(before.slice(from).join(' '))) && !match[5].includes('|')
+    if (!writer) kept.push(...lines.slice(i + 1, end))
+    i = end - 1
+  }
+  return kept.join('\n')
+}
+
+export function fingerprints(`,
+  },
 ];
 
-export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7', 'P8'];
+export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7', 'P8', 'P9', 'P10'];
 
 /**
  * Host facts, applied to every oracle copy (they are not contract decisions, so the

@@ -16,7 +16,7 @@ function cycleAfter(calls: string, next: string, length = 4) {
   return findCycle(calls === '' ? [] : calls.split(' '), next, length);
 }
 
-describe('findCycle: a run of distinct calls repeating back to back', () => {
+describe('findCycle: a run of calls repeating back to back', () => {
   test('four distinct calls going round three times are one cycle of period 4 whose run is 12 calls', () => {
     const cycle = cycleAfter('A B C D A B C D A B C', 'D');
     assert.deepEqual(cycle, { period: 4, run: 12, start: 0 });
@@ -37,9 +37,14 @@ describe('findCycle: a run of distinct calls repeating back to back', () => {
     assert.equal(cycleAfter('A A A', 'A'), null);
   });
 
-  test('a period whose calls are not all distinct (A B B A) is not a cycle', () => {
-    assert.equal(cycleAfter('A B B', 'A'), null);
-    assert.equal(cycleAfter('A B B A B B', 'A'), null);
+  test('a period may hold one call twice, as real cycles do (edit → run → edit → run): A B B is period 3', () => {
+    assert.deepEqual(cycleAfter('A B B A B B', 'A'), { period: 3, run: 7, start: 0 });
+    assert.deepEqual(cycleAfter('E R F G R E R F G', 'R', 5), { period: 5, run: 10, start: 0 });
+  });
+
+  test('inside such a period, the doubled call is a cycle call, not a pure repeat: the longest run wins', () => {
+    // At the second B of A B B A B B, the repeat B B runs 2 calls and the cycle 6.
+    assert.deepEqual(cycleAfter('A B B A B', 'B', 3), { period: 3, run: 6, start: 0 });
   });
 
   test('a period longer than the configured length is not looked for', () => {
@@ -47,9 +52,9 @@ describe('findCycle: a run of distinct calls repeating back to back', () => {
     assert.equal(cycleAfter('A B C D E A B C D E', 'A', 5)?.period, 5);
   });
 
-  test('the period is the distance back to the call’s previous occurrence, so it is unique', () => {
-    // A B A B is periodic with 2 and 4, but a period of 4 would repeat a call inside it.
+  test('a cycle is named by its smallest period: A B A B is periodic with 2 and 4, and is period 2', () => {
     assert.equal(cycleAfter('A B A B A', 'B')?.period, 2);
+    assert.equal(cycleAfter('A B A B A B A', 'B')?.period, 2);
   });
 
   test('a call seen for the first time, or an empty history, continues nothing', () => {

@@ -117,13 +117,15 @@ function parse(args: readonly string[]): Parsed {
 async function systemsFor(names: readonly string[], config: Record<string, unknown>, label: string): Promise<System[]> {
   const systems: System[] = [];
   for (const name of names) {
-    if (name === 'ours') systems.push({ label, plugin: 'repeat-tool-breaker', apply: await builtPlugin(), config, gates: true });
+    if (name === 'ours') systems.push({ label, short: 'ours', plugin: 'repeat-tool-breaker', apply: await builtPlugin(), config, gates: true });
     else if (name === '0.5.2') {
       // 0.5.2 knows none of the later keys and ignores them; it gets the same onLimit.
-      systems.push({ label: '0.5.2', plugin: 'repeat-tool-breaker', apply: await referencePlugin(), config: { onLimit: config.onLimit }, gates: true });
+      systems.push({ label: '0.5.2', short: '0.5.2', plugin: 'repeat-tool-breaker', apply: await referencePlugin(), config: { onLimit: config.onLimit }, gates: true });
     } else {
       const apply = await reminderPlugin();
-      if (apply !== undefined) systems.push({ label: 'repeat-tool-reminder rc.8', plugin: 'repeat-tool-reminder', apply, config: REMINDER_DEFAULTS, gates: false });
+      if (apply !== undefined) {
+        systems.push({ label: 'repeat-tool-reminder rc.8', short: 'reminder', plugin: 'repeat-tool-reminder', apply, config: REMINDER_DEFAULTS, gates: false });
+      }
     }
   }
   return systems;
@@ -184,7 +186,7 @@ export function evalCli(args: readonly string[], io: Io): Promise<number> {
     const apply = await builtPlugin();
     const ablated: SystemRun[] = [];
     for (const variant of variants) {
-      const [run] = await evaluate(corpus.episodes, [{ label: variant.label, plugin: 'repeat-tool-breaker', apply, config: variant.config, gates: true }], tick === undefined ? {} : { onSession: tick });
+      const [run] = await evaluate(corpus.episodes, [{ label: variant.label, short: variant.label, plugin: 'repeat-tool-breaker', apply, config: variant.config, gates: true }], tick === undefined ? {} : { onSession: tick });
       ablated.push(run as SystemRun);
       offset += corpus.episodes.length;
     }
@@ -197,7 +199,9 @@ export function evalCli(args: readonly string[], io: Io): Promise<number> {
     }
     const worse = flags.check === true && mine !== undefined ? regressions(expectedOf(mine.figures, corpusName, config), readExpected()) : [];
     if (flags.json === true) {
-      io.out(`${JSON.stringify({ version: 1, config, systems: runs, ablation: ablated, regressions: worse }, null, 2)}\n`);
+      // Absent figures are written as null, so every session has the same fields.
+      const json = JSON.stringify({ version: 1, config, systems: runs, ablation: ablated, regressions: worse }, (_key, value: unknown) => value ?? null, 2);
+      io.out(`${json}\n`);
     } else {
       const gates = new Map(systems.map((system) => [system.label, system.gates]));
       const markdown = flags.markdown === true;

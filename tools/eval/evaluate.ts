@@ -9,6 +9,8 @@ import type { System } from './systems.js';
 
 export interface SystemRun {
   readonly system: string;
+  /** The system's short name, for column headings. */
+  readonly short: string;
   readonly figures: Figures;
   readonly sessions: readonly SessionResult[];
 }
@@ -29,7 +31,7 @@ export async function evaluate(episodes: readonly Episode[], systems: readonly S
       done += 1;
       options.onSession?.(done, total);
     }
-    runs.push({ system: system.label, figures: figuresOf(sessions), sessions });
+    runs.push({ system: system.label, short: system.short, figures: figuresOf(sessions), sessions });
   }
   return runs;
 }

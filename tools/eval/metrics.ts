@@ -71,6 +71,12 @@ export interface Figures {
   readonly progressGated: number;
   /** Sessions without a label: counted, not scored. */
   readonly unlabelled: number;
+  /**
+   * Calls of the loops that ran before their first denial (to the end of the
+   * session for a loop never gated): what the loops cost. Finer than the medians,
+   * so the ablation shows a part that gates some loops sooner.
+   */
+  readonly loopCallsRun: number;
 }
 
 export function figuresOf(results: readonly SessionResult[]): Figures {
@@ -89,5 +95,6 @@ export function figuresOf(results: readonly SessionResult[]): Figures {
     progress: of('progress').length,
     progressGated: of('progress').filter((result) => result.denials > 0).length,
     unlabelled: results.filter((result) => result.class === undefined).length,
+    loopCallsRun: loops.reduce((sum, result) => sum + (result.firstDenial ?? result.calls) - (result.loopStart ?? 0), 0),
   };
 }

@@ -23,6 +23,7 @@ const FIGURE_COLUMNS: readonly Column[] = [
   { title: 'good noticed', right: true },
   { title: 'good gated', right: true },
   { title: 'progress gated', right: true },
+  { title: 'loop calls run', right: true },
 ];
 
 export function figureCells(figures: Figures, gates = true): Cell[] {
@@ -34,6 +35,7 @@ export function figureCells(figures: Figures, gates = true): Cell[] {
     ratio(figures.goodNoticed, figures.good),
     gates ? ratio(figures.goodGated, figures.good) : '—',
     gates ? ratio(figures.progressGated, figures.progress) : '—',
+    figures.loopCallsRun,
   ];
 }
 
@@ -60,7 +62,7 @@ const at = (index: number | undefined, result: SessionResult): Cell => {
 /** Per session: its label, and where each system first noticed and first denied. */
 export function sessionsTable(runs: readonly SystemRun[], markdown = false): string {
   const columns: Column[] = [{ title: 'session' }, { title: 'class' }, { title: 'calls', right: true }, { title: 'loop start', right: true }];
-  for (const run of runs) columns.push({ title: `${run.system}: notice`, right: true }, { title: `${run.system}: gate`, right: true });
+  for (const run of runs) columns.push({ title: `${run.short}: notice`, right: true }, { title: `${run.short}: gate`, right: true });
   const first = runs[0];
   if (first === undefined) return '';
   const rows = first.sessions.map((session, index) => {

@@ -14,6 +14,8 @@ import type { ApplyFunction } from '../lib/replay-host.js';
 export interface System {
   /** How the table names it. */
   readonly label: string;
+  /** A short name for column headings: `ours`, `0.5.2`, `reminder`. */
+  readonly short: string;
   /** `source.plugin` of the notices it writes. */
   readonly plugin: string;
   readonly apply: ApplyFunction;

@@ -15,6 +15,8 @@ import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 import { createPolicyBook, type Policy, type PolicyBook } from '../policy/policy.js';
 import { isAgent } from '../read/call.js';
+import { classifyFailure } from '../read/failure.js';
+import { isShell } from '../read/fingerprint.js';
 import { askMessage, denyMessage, quoteResult, spentMessage } from '../text/message.js';
 import { TRACKS } from '../tracks/index.js';
 import type { GateHit, Judgement, Track } from '../tracks/track.js';
@@ -163,6 +165,8 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
   if (ran) {
     const head = quoteResult(result, call.policy.cfg.resultPreviewChars);
     if (head !== '') state.turns.setLastResult(call.agent, head);
+    // After the tracks learned: the change is news for the calls after this one.
+    if (call.writes && classifyFailure(result, { shell: isShell(call.name), command: call.command }) === null) state.turns.noteChange((call.marks[0] as { key: string }).key);
   }
   return owed;
 }

@@ -9,7 +9,8 @@ import { layConfig, PRESET_NAMES, PRESETS, presetConfig } from './preset.js';
 
 export type OnLimit = 'ask' | 'deny';
 export type LocalHosts = 'deny' | 'allow';
-export type Progress = 'ignore' | 'results';
+/** `results`: a repeat gate waits while the results differ; `changes`: a repeat after a change to the workspace counts from 1 again. */
+export type Progress = 'ignore' | 'results' | 'changes';
 
 /** The sequence track (opt-in): cycles of different calls that repeat back to back. */
 export interface SequenceConfig {
@@ -20,6 +21,17 @@ export interface SequenceConfig {
   /** Complete repetitions after which a call continuing the cycle meets the gate; `null`: advise only. */
   readonly limit: number | null;
 }
+
+/** A track with an advisory and a gate counted in calls (`stale`, `editRetry`). */
+export interface StagesConfig {
+  /** The count at which the advisory fires; `null`: no advisory. */
+  readonly warnAt: number | null;
+  /** The count after which the next such call meets the gate; `null`: advise only. */
+  readonly limit: number | null;
+}
+
+/** `ignore` (0.5.2): every failure extends a streak. `restart`: a new error, or a change to the workspace in between, starts it again. */
+export type FailureProgress = 'ignore' | 'restart';
 
 /** The duplicated-context track's settings (opt-in; see docs/duplicate-context.md). */
 export interface DuplicateTextConfig {
@@ -60,12 +72,23 @@ export interface BreakerConfig {
   readonly limits: Readonly<Record<string, number | null>>;
   /** The sequence track; `null` (the default) leaves it off. */
   readonly sequence: SequenceConfig | null;
-  /** `results`: a repeat gate on an action measure waits while its recent results still differ. */
+  /**
+   * `results`: a repeat gate on an action measure waits while its recent results still differ.
+   * `changes`: a run after a change to the workspace is a new experiment, counted from 1 again.
+   */
   readonly progress: Progress;
   /** Calls an approved exemption allows before the measure is denied outright; `null`: unlimited. */
   readonly exemptionCeiling: number | null;
   /** The duplicated-context track; `null` (the default) when off. */
   readonly duplicateText: DuplicateTextConfig | null;
+  /** The stale track: the same call returning the same result (tracks/stale.ts); `null` (the default) when off. */
+  readonly stale: StagesConfig | null;
+  /** The edit-retry track: rejected edits of one file in a row (tracks/edit-retry.ts); `null` (the default) when off. */
+  readonly editRetry: StagesConfig | null;
+  /** The timeout track: one program running out of time again and again (tracks/timeout.ts); `null` (the default) when off. */
+  readonly timeouts: StagesConfig | null;
+  /** How a failure streak treats progress between failures. */
+  readonly failureProgress: FailureProgress;
   /** The preset laid under the user's settings (preset.ts); `null`: none, every setting as written or the default. */
   readonly preset: string | null;
 }
@@ -125,6 +148,10 @@ export const DEFAULTS: BreakerConfig = deepFreeze({
   progress: 'ignore',
   exemptionCeiling: null,
   duplicateText: null,
+  stale: null,
+  editRetry: null,
+  timeouts: null,
+  failureProgress: 'ignore',
   preset: null,
 });
 
@@ -138,6 +165,15 @@ export const DUPLICATE_TEXT_DEFAULTS: DuplicateTextConfig = Object.freeze({
 
 /** What `sequence: {}` means: the values a partial `sequence` mapping is completed with. */
 export const SEQUENCE_DEFAULTS: SequenceConfig = deepFreeze({ length: 4, count: 3, limit: null });
+
+/** What `stale: {}` means: the advisory at the 3rd same result in a row, the gate after the 4th. */
+export const STALE_DEFAULTS: StagesConfig = deepFreeze({ warnAt: 3, limit: 4 });
+
+/** What `editRetry: {}` means: the advisory at the 3rd rejected edit of a file in a row, the gate after the 4th. */
+export const EDIT_RETRY_DEFAULTS: StagesConfig = deepFreeze({ warnAt: 3, limit: 4 });
+
+/** What `timeouts: {}` means: the advisory at a program's 3rd time-out this turn, no gate. */
+export const TIMEOUTS_DEFAULTS: StagesConfig = deepFreeze({ warnAt: 3, limit: null });
 
 /** Keys removed in 0.2.0, each with where its intent lives now. */
 const REMOVED_KEYS: Readonly<Record<string, string>> = {
@@ -313,6 +349,31 @@ function sequenceOf(value: unknown, window: number): SequenceConfig | null {
 }
 
 /**
+ * A mapping of two stages (`stale`, `editRetry`), completed from its defaults:
+ * each a whole number >= 2 or null, and the advisory no later than the gate
+ * (an advisory past the gate would never be read).
+ */
+function stagesOf(value: unknown, key: string, defaults: StagesConfig, what: { warnAt: string; limit: string }): StagesConfig | null {
+  if (value === null || value === undefined) return null;
+  if (!isPlainObject(value)) {
+    fail(`\`${key}\` must be a mapping such as { warnAt: ${defaults.warnAt}, limit: ${defaults.limit} }, or null to leave the track off (got ${shown(value)}); \`{}\` turns it on with the defaults`);
+  }
+  for (const sub of Object.keys(value)) {
+    if (!Object.hasOwn(defaults, sub)) {
+      const near = nearestName(sub, Object.keys(defaults));
+      fail(`\`${key}.${sub}\` is not a setting; the ${key} track takes \`warnAt\` and \`limit\`${near === undefined ? '' : ` (did you mean \`${key}.${near}\`?)`}`);
+    }
+  }
+  const given = { ...defaults, ...value };
+  const warnAt = given.warnAt === null ? null : atLeast(given.warnAt, `${key}.warnAt`, 2, `${what.warnAt}; null turns the advisory off`);
+  const limit = given.limit === null ? null : atLeast(given.limit, `${key}.limit`, 2, `${what.limit}; null advises only`);
+  if (warnAt !== null && limit !== null && warnAt > limit) {
+    fail(`\`${key}.warnAt\` (${warnAt}) is past \`${key}.limit\` (${limit}): the gate would come first and the advisory never fire; lower warnAt to at most ${limit}`);
+  }
+  return Object.freeze({ warnAt, limit });
+}
+
+/**
  * Checks a merged config in a fixed order and returns it typed. No setting of
  * 0.5.2 is compared with another: inverted stages or a cap below a stage are
  * legal intent. The sequence track is the exception: it is checked against
@@ -353,11 +414,29 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
   }
   const sequence = sequenceOf(merged.sequence, window);
   const { progress, exemptionCeiling } = merged;
-  if (progress !== 'ignore' && progress !== 'results') fail(`\`progress\` must be \`ignore\` or \`results\` (got ${shown(progress)})`);
+  if (progress !== 'ignore' && progress !== 'results' && progress !== 'changes') {
+    fail(`\`progress\` must be \`ignore\`, \`results\` or \`changes\` (got ${shown(progress)})`);
+  }
   if (exemptionCeiling !== null) {
     atLeast(exemptionCeiling, 'exemptionCeiling', 1, 'how many calls an approved exemption allows; null leaves exemptions unlimited');
   }
   const duplicateText = duplicateTextConfig(merged.duplicateText);
+  const stale = stagesOf(merged.stale, 'stale', STALE_DEFAULTS, {
+    warnAt: 'how many times in a row a call returns the same result before the advisory',
+    limit: 'how many times in a row a call may return the same result before the next one meets the gate',
+  });
+  const editRetry = stagesOf(merged.editRetry, 'editRetry', EDIT_RETRY_DEFAULTS, {
+    warnAt: 'how many edits of one file may be rejected in a row before the advisory',
+    limit: 'how many edits of one file may be rejected in a row before the next edit of it meets the gate',
+  });
+  const timeouts = stagesOf(merged.timeouts, 'timeouts', TIMEOUTS_DEFAULTS, {
+    warnAt: 'how many times one program may run out of time this turn before the advisory',
+    limit: 'how many times one program may run out of time this turn before its next run meets the gate',
+  });
+  const { failureProgress } = merged;
+  if (failureProgress !== 'ignore' && failureProgress !== 'restart') {
+    fail(`\`failureProgress\` must be \`ignore\` or \`restart\` (got ${shown(failureProgress)}); restart: a new error or a change in between starts a failure streak again`);
+  }
   const preset = merged.preset ?? null;
   return {
     ...(merged as unknown as BreakerConfig),
@@ -369,6 +448,10 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
     failWarnAt,
     failLimit: failLimit as number | null,
     duplicateText,
+    stale,
+    editRetry,
+    timeouts,
+    failureProgress,
     preset: preset as string | null,
   };
 }

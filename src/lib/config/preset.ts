@@ -36,14 +36,50 @@ function frozen<T>(value: T): T {
 export const PRESETS: Readonly<Record<string, Preset>> = frozen({
   recommended: {
     description: 'The mechanisms and values that catch the loops real models make, chosen on recorded sessions (docs/efficacy.md).',
-    parts: [],
+    parts: [
+      {
+        name: 'stale',
+        what: 'the same call returning the same result, nothing changed in between: advised at the 3rd, gated after the 5th',
+        config: { stale: { warnAt: 3, limit: 5 } },
+      },
+      {
+        name: 'editRetry',
+        what: 'edits of one file rejected in a row, however respelled: advised at the 3rd, gated after the 4th',
+        config: { editRetry: { warnAt: 3, limit: 4 } },
+      },
+      {
+        name: 'timeouts',
+        what: 'one program running out of time again, whatever its flags: advised at the 3rd time-out, gated after the 5th',
+        config: { timeouts: { warnAt: 3, limit: 5 } },
+      },
+      {
+        name: 'failureProgress',
+        what: 'a failure with a new error, or after a change to the workspace, starts its streak again',
+        config: { failureProgress: 'restart' },
+      },
+      {
+        name: 'progress',
+        what: 'a run after a change to the workspace is a new experiment: the repeat track counts it from 1 again',
+        config: { progress: 'changes' },
+      },
+      {
+        name: 'act',
+        what: 'the act: measure (a command whatever its spelling, the no-op `:` with any arguments included), capped at 12',
+        config: { limits: { act: 12 } },
+      },
+      {
+        name: 'sequence',
+        what: 'cycles of 2 to 5 calls: advised at the 2nd time round, gated past the 3rd',
+        config: { sequence: { length: 5, count: 2, limit: 3 } },
+      },
+    ],
   },
 });
 
 export const PRESET_NAMES: readonly string[] = Object.freeze(Object.keys(PRESETS));
 
 /** Keys whose value is a map or mapping merged one level deep when a user config meets a preset. */
-const MERGED = new Set(['limits', 'ignoreArgs', 'hostAliases', 'sequence', 'duplicateText']);
+const MERGED = new Set(['limits', 'ignoreArgs', 'hostAliases', 'sequence', 'duplicateText', 'stale', 'editRetry', 'timeouts']);
 
 function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

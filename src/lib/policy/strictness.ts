@@ -5,7 +5,7 @@
  * has and what was saved. A model inside the turn can reach the settings
  * endpoint, so a change that loosens must wait for a human (docs/live-settings.md).
  */
-import type { BreakerConfig, DuplicateTextConfig, SequenceConfig } from '../config/config.js';
+import type { BreakerConfig, DuplicateTextConfig, Progress, SequenceConfig, StagesConfig } from '../config/config.js';
 import { limitFor } from '../read/fingerprint.js';
 
 /** The earlier of two thresholds; `null` (off) is the loosest. */
@@ -52,6 +52,18 @@ function stricterDuplicateText(a: DuplicateTextConfig | null, b: DuplicateTextCo
   };
 }
 
+/** On beats off; when both are on, each stage the earlier. */
+function stricterStages(a: StagesConfig | null, b: StagesConfig | null): StagesConfig | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return { warnAt: earlier(a.warnAt, b.warnAt), limit: earlier(a.limit, b.limit) };
+}
+
+/** Both `results` and `changes` hold a repeat back where `ignore` never does; two different ones have no order, so neither holds. */
+function stricterProgress(a: Progress, b: Progress): Progress {
+  return a === b ? a : 'ignore';
+}
+
 /**
  * The stricter of `current` and `next`, setting by setting. Settings with no
  * order between their values keep `current`: the quoting lengths, the decoy
@@ -72,9 +84,13 @@ export function stricterConfig(current: BreakerConfig, next: BreakerConfig): Bre
     includeLocal: current.includeLocal || next.includeLocal,
     limits: lowerLimits(current.limits, next.limits),
     sequence: stricterSequence(current.sequence, next.sequence),
-    // `results` holds a gate back while a poll makes progress: `ignore` never does.
-    progress: current.progress === 'ignore' || next.progress === 'ignore' ? 'ignore' : 'results',
+    progress: stricterProgress(current.progress, next.progress),
     exemptionCeiling: earlier(current.exemptionCeiling, next.exemptionCeiling),
     duplicateText: stricterDuplicateText(current.duplicateText, next.duplicateText),
+    stale: stricterStages(current.stale, next.stale),
+    editRetry: stricterStages(current.editRetry, next.editRetry),
+    timeouts: stricterStages(current.timeouts, next.timeouts),
+    // `restart` forgives a failure after a change: `ignore` never does.
+    failureProgress: current.failureProgress === 'ignore' || next.failureProgress === 'ignore' ? 'ignore' : 'restart',
   };
 }

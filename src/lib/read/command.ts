@@ -83,6 +83,29 @@ function wordsOf(command: string | readonly string[]): readonly string[] {
   }
 }
 
+/** Index of the command word at or after `from`: past assignments, `timeout` and wrappers with their options. */
+function commandWordAt(tokens: readonly string[], from: number): number {
+  let i = from;
+  for (;;) {
+    i = skipAssignmentsAndTimeout(tokens, i);
+    const token = tokens[i];
+    // Stryker disable next-line ConditionalExpression: WRAPPERS has no undefined entry, so the second test breaks as well
+    if (token === undefined || !WRAPPERS.has(token)) return i;
+    i += 1;
+    // Pairs of value-option and value may step past the end, which means no verb.
+    // Stryker disable next-line ConditionalExpression: WRAPPER_VALUE_OPTIONS has no undefined entry, so the second test stops the loop as well
+    while (tokens[i] !== undefined && WRAPPER_VALUE_OPTIONS.has(tokens[i] as string)) i += 2;
+    while (tokens[i]?.startsWith('-') === true) i += 1;
+  }
+}
+
+/** A command word as a verb: lowercased and cut to its basename. */
+function verbOf(word: string | undefined): string {
+  if (word === undefined) return '';
+  const cut = Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\'));
+  return word.slice(cut + 1).toLowerCase();
+}
+
 /**
  * The command word that does the work, lowercased and cut to its basename.
  * Edge cases: only the first command counts (`cd /w && curl x` gives `cd`);
@@ -91,22 +114,7 @@ function wordsOf(command: string | readonly string[]): readonly string[] {
  */
 export function firstVerb(command: string | readonly string[]): string {
   const tokens = wordsOf(command);
-  let i = 0;
-  for (;;) {
-    i = skipAssignmentsAndTimeout(tokens, i);
-    const token = tokens[i];
-    // Stryker disable next-line ConditionalExpression: WRAPPERS has no undefined entry, so the second test breaks as well
-    if (token === undefined || !WRAPPERS.has(token)) break;
-    i += 1;
-    // Pairs of value-option and value may step past the end, which means no verb.
-    // Stryker disable next-line ConditionalExpression: WRAPPER_VALUE_OPTIONS has no undefined entry, so the second test stops the loop as well
-    while (tokens[i] !== undefined && WRAPPER_VALUE_OPTIONS.has(tokens[i] as string)) i += 2;
-    while (tokens[i]?.startsWith('-') === true) i += 1;
-  }
-  const verb = tokens[i];
-  if (verb === undefined) return '';
-  const cut = Math.max(verb.lastIndexOf('/'), verb.lastIndexOf('\\'));
-  return verb.slice(cut + 1).toLowerCase();
+  return verbOf(tokens[commandWordAt(tokens, 0)]);
 }
 
 // Flags whose value changes between retries of the same action; they eat the next word.
@@ -158,16 +166,44 @@ function isVolatileGlued(token: string): boolean {
 }
 
 /**
+ * The commands that own the volatile flags (decision P9): every one of them is
+ * curl's, and wget has `--user-agent` too. `-m` is curl's `--max-time`, but
+ * python's module (`python -m pytest`) and git's message (`git commit -m …`).
+ */
+export const VOLATILE_OWNERS: ReadonlySet<string> = new Set(['curl', 'wget']);
+
+function ownsFlag(owner: string, flag: string): boolean {
+  return owner === 'curl' || (owner === 'wget' && (flag === '--user-agent' || flag.startsWith('--user-agent=')));
+}
+
+/** Words that end one simple command: the next word starts another, with its own flags. */
+const SEGMENT_ENDS: ReadonlySet<string> = new Set(['|', '||', '&&', ';', '&']);
+
+/**
  * The command as `cmd:` sees it: leading assignments and `timeout` dropped,
- * timing/retry/verbosity flags dropped anywhere (whatever the verb, so
- * `ls -s -L` gives `ls`), words joined by single spaces. Edge cases: quotes are
- * gone, URLs are left raw, and `-sv` is kept (`v` is not volatile).
+ * timing/retry/verbosity flags dropped where the command they belong to is the
+ * one running (P9: curl's anywhere in the line, wget's `--user-agent`; `ls -s
+ * -L` and `python -m pytest` keep theirs), words joined by single spaces. Edge
+ * cases: quotes are gone, URLs are left raw, `-sv` is kept (`v` is not
+ * volatile), and a segment is only what standalone `|`, `||`, `&&`, `;`, `&`
+ * separate (`a|curl -s x` is one word, as the tokenizer leaves it).
  */
 export function stripVolatileFlags(command: string | readonly string[]): string {
   const tokens = wordsOf(command);
   const kept: string[] = [];
-  for (let i = skipAssignmentsAndTimeout(tokens, 0); i < tokens.length; i += 1) {
+  const start = skipAssignmentsAndTimeout(tokens, 0);
+  let owner = verbOf(tokens[commandWordAt(tokens, start)]);
+  for (let i = start; i < tokens.length; i += 1) {
     const token = tokens[i] as string;
+    if (SEGMENT_ENDS.has(token)) {
+      kept.push(token);
+      owner = verbOf(tokens[commandWordAt(tokens, i + 1)]);
+      continue;
+    }
+    if (!VOLATILE_OWNERS.has(owner) || !ownsFlag(owner, token)) {
+      kept.push(token);
+      continue;
+    }
     if (VOLATILE_VALUE_FLAGS.has(token)) {
       i += 1;
       continue;

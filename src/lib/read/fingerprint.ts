@@ -7,6 +7,7 @@ import { actOf } from './act/index.js';
 import type { BreakerConfig } from '../config/config.js';
 import { canonical, decoysFor, withoutDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
+import { withoutWrittenHeredocs } from './heredoc.js';
 import { safeMember } from '../host/member.js';
 import { RECENT_TEXT_LIMIT, recentPer } from './recent.js';
 import { tokenize } from './tokenize.js';
@@ -142,7 +143,8 @@ function normalized(spelled: string, command: string, cfg: FingerprintConfig): N
 function readShell(name: string, command: string, cfg: FingerprintConfig): TargetReading {
   const fps: string[] = [];
   const urls: NormalizedUrl[] = [];
-  const spelled = extractUrls(command);
+  // P10: a URL inside a here-document that is only written out is no target of this call.
+  const spelled = extractUrls(command.includes('<<') ? withoutWrittenHeredocs(command) : command);
   for (let at = 0; at < spelled.length && at < URL_LIMIT; at += 1) {
     const url = normalized(spelled[at] as string, command, cfg);
     if (url !== null) urls.push(url);

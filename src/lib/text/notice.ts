@@ -25,6 +25,10 @@ export function failureSummary(fp: string, streak: number): string {
   return `${summaryLabel(fp)} failed x${streak}`;
 }
 
+export function staleSummary(fp: string, times: number): string {
+  return `${summaryLabel(fp)} same result x${times}`;
+}
+
 /** A cycle's calls as a summary names them, shortened to fit like a fingerprint. */
 export function cycleSummary(briefs: readonly string[], repetitions: number): string {
   return `${summaryLabel(`cycle ${briefs.join(' \u2192 ')}`)} \u00d7 ${repetitions}`;

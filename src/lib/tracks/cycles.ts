@@ -4,7 +4,9 @@
  * may appear only a few times in the window, far below the occurrence stages,
  * so the track looks at the order of the calls rather than at their counts.
  *
- * A call's identity is its `exact:` key (decoys already stripped). The history
+ * A call's identity is its `exact:` key (decoys already stripped), or, with
+ * `identity: action`, what the call does with its position left out (an edit
+ * is its file and its new text, wherever it is sent). The history
  * is the identities of the agent's recent attempts, oldest first, at most
  * `window` of them; `findCycle` is a pure function over it.
  */
@@ -27,35 +29,36 @@ export function repetitions(cycle: Cycle): number {
   return Math.floor(cycle.run / cycle.period);
 }
 
+/** Calls at the end of `history` + `next` that each equal the call `period` before them, plus one period. */
+function runWith(history: readonly string[], next: string, period: number): number {
+  const n = history.length;
+  if (history[n - period] !== next) return 0;
+  let matched = 1;
+  // Stryker disable next-line ConditionalExpression,ArithmeticOperator: before the start history[at - period] is undefined, which no call equals
+  for (let at = n - 1; at - period >= 0 && history[at] === history[at - period]; at -= 1) matched += 1;
+  return matched + period;
+}
+
 /**
- * The cycle the call `next` continues, or `null`. The period is the distance
- * back to `next`'s previous occurrence; it must be 2 … `maxLength` and the
- * calls of one period must be distinct. That makes the period unique (any
- * shorter period would repeat a call inside a longer one), excludes a pure
- * repeat (A A A is the occurrence track's), and takes O(window) time.
+ * The cycle the call `next` continues, or `null`. Of the periods 1 …
+ * `maxLength` the one whose back-to-back run is longest wins, the shorter on a
+ * tie, so a cycle is named by its smallest period (A B A B is period 2, not 4).
+ * A winner of 1 is a pure repeat (A A A, the occurrence track's) and no cycle.
+ * A period may hold one call twice, as real cycles do (edit → run → edit →
+ * run, with another edit between the runs). O(maxLength × window).
  */
 export function findCycle(history: readonly string[], next: string, maxLength: number): Cycle | null {
   const n = history.length;
   let period = 0;
+  let run = 0;
   for (let back = 1; back <= Math.min(maxLength, n); back += 1) {
-    if (history[n - back] === next) {
+    const length = runWith(history, next, back);
+    if (length > run) {
       period = back;
-      break;
+      run = length;
     }
   }
   if (period < 2) return null;
-  const seen = new Set<string>();
-  // Stryker disable next-line EqualityOperator: history[n] is past the end (`next`), and undefined repeats no key
-  for (let at = n - period + 1; at < n; at += 1) {
-    const key = history[at] as string;
-    if (seen.has(key)) return null;
-    seen.add(key);
-  }
-  // Walk back while each call equals the one a period before it; `next` is index n.
-  let matched = 1;
-  // Stryker disable next-line ConditionalExpression,ArithmeticOperator: before the start history[at - period] is undefined, which no call equals
-  for (let at = n - 1; at - period >= 0 && history[at] === history[at - period]; at -= 1) matched += 1;
-  const run = matched + period;
   return { period, run, start: n + 1 - run };
 }
 

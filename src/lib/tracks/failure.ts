@@ -12,6 +12,7 @@ import { own } from '../host/own.js';
 import { classifyFailure, describeFailure, type Failure } from '../read/failure.js';
 import { isShell } from '../read/fingerprint.js';
 import { isEnabled, type Mark } from '../read/mark.js';
+import { outcomeDigest } from '../read/outcome.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, failureSummary } from '../text/notice.js';
 import { keep } from './book.js';
@@ -23,24 +24,44 @@ export interface Streak {
   readonly failure: Failure;
 }
 
+/**
+ * What `failureProgress: restart` compares a failure with: the digest of what
+ * the call returned (read/outcome.ts) and the workspace's change count. A
+ * failure that differs in either from the last one of its measure starts the
+ * streak again: edit → rerun → a new error is progress, not the same failure.
+ */
+export interface Evidence {
+  readonly outcome: string | null;
+  readonly changes: number;
+}
+
 /** Per agent, the failure streak of each measure, at most `BOOK_LIMIT` of them. */
 export interface StreakBook {
   streak(agent: Agent, key: string): Streak | undefined;
-  /** A settled outcome: a failure extends each key's streak, a success clears it. Returns the new streaks. */
-  settle(agent: Agent, keys: readonly string[], failure: Failure | null): number[];
+  /**
+   * A settled outcome: a failure extends each key's streak, a success clears it.
+   * With `evidence`, a failure unlike the key's last one starts it at 1 instead. Returns the new streaks.
+   */
+  settle(agent: Agent, keys: readonly string[], failure: Failure | null, evidence?: Evidence): number[];
   reset(agent: Agent): void;
 }
 
 /** A streak as stored, with the book's own copy of its key: re-setting a key must not store the caller's copy (P6). */
 interface Stored extends Streak {
   readonly key: string;
+  readonly evidence: Evidence | undefined;
+}
+
+/** Whether a failure is the same as the last one of its measure: the same result, nothing changed in between. */
+function sameFailure(before: Evidence | undefined, now: Evidence): boolean {
+  return before !== undefined && now.outcome !== null && before.outcome === now.outcome && before.changes === now.changes;
 }
 
 export function createStreakBook(): StreakBook {
   const books = new WeakMap<Agent, Map<string, Stored>>();
   return {
     streak: (agent, key) => books.get(agent)?.get(key),
-    settle(agent, keys, failure) {
+    settle(agent, keys, failure, evidence) {
       let book = books.get(agent);
       if (book === undefined) books.set(agent, (book = new Map()));
       const streaks = book;
@@ -53,8 +74,9 @@ export function createStreakBook(): StreakBook {
         }
         const before = streaks.get(key);
         const stored = before?.key ?? own(key);
-        const count = (before?.count ?? 0) + 1;
-        keep(streaks, stored, { key: stored, count, failure: kept });
+        const continues = evidence === undefined || sameFailure(before?.evidence, evidence);
+        const count = (continues ? (before?.count ?? 0) : 0) + 1;
+        keep(streaks, stored, { key: stored, count, failure: kept, evidence });
         return count;
       });
     },
@@ -110,7 +132,8 @@ function settle(shared: Shared, streaks: StreakBook, call: Measured, result: unk
   const { agent, marks, policy: { cfg } } = call;
   const failure = classifyFailure(result, { shell: isShell(call.name), command: call.command });
   const counted = marks.filter((mark) => isEnabled(mark) && !shared.isExempt(agent, mark.key));
-  const counts = streaks.settle(agent, counted.map((mark) => mark.key), failure);
+  const evidence = cfg.failureProgress === 'restart' ? { outcome: outcomeDigest(result), changes: shared.changes(agent) } : undefined;
+  const counts = streaks.settle(agent, counted.map((mark) => mark.key), failure, evidence);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut; a success leaves every streak at 0, which no stage (at least 1, or null) equals
   if (failure === null || cfg.failWarnAt === null) return null;
   const top = warned(counted, counts, cfg.failWarnAt);

@@ -1,18 +1,22 @@
 /**
  * The tracks of the tool-call breaker, in gate order: a call's hits are listed,
  * and its notices delivered, in this order (failure first, the more
- * actionable; then repeats; then a cycle). Adding a track is one file that
+ * actionable; then repeats; then a cycle; then the opt-in stale,
+ * edit-retry and timeout tracks). Adding a track is one file that
  * exports a `TrackModule` and one line here.
  *
  * The duplicated-context track (duplicate-text.ts) is not among them: it reads
  * the messages `agent/pre-step` claims, not tool calls, and index.ts wires it.
  */
+import { editRetryTrack } from './edit-retry.js';
 import { failureTrack } from './failure.js';
 import { occurrenceTrack } from './occurrence.js';
 import { sequenceTrack } from './sequence.js';
+import { staleTrack } from './stale.js';
+import { timeoutTrack } from './timeout.js';
 import type { TrackModule } from './track.js';
 
-export const TRACKS: readonly TrackModule[] = [failureTrack, occurrenceTrack, sequenceTrack];
+export const TRACKS: readonly TrackModule[] = [failureTrack, occurrenceTrack, sequenceTrack, staleTrack, editRetryTrack, timeoutTrack];
 
 /** The heading of each track's details in an ask, by track name (`tracksIn` in tools/lib/replay.ts reads them). */
 export const ASK_TRACK_HEADINGS: Readonly<Record<string, string>> = Object.fromEntries(TRACKS.map((track) => [track.words.track, track.words.heading]));

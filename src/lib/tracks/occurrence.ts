@@ -5,12 +5,17 @@
  * once per crossing: `warnAt` nudges, `summarizeAt` asks for a written summary,
  * and a measure's cap sends the call to the gate. With `progress: results`, a
  * repeat hit on an action measure whose recent results differ is held back:
- * a poll making progress (progress.ts keeps the digests).
+ * a poll making progress (progress.ts keeps the digests). With `progress:
+ * changes`, an action that runs again after a change to the workspace is a new
+ * experiment (edit → rerun): its count starts from 1 again.
  */
-import type { Notice } from '../host/types.js';
+import type { Agent, Notice } from '../host/types.js';
+import { own } from '../host/own.js';
+import { URL_TOOL } from '../read/fingerprint.js';
 import { isEnabled, type Mark } from '../read/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, occurrenceSummary } from '../text/notice.js';
+import { keep } from './book.js';
 import { createProgressBook, isActionKey, resultDigest, type ProgressBook } from './progress.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Shared, type TrackModule } from './track.js';
 
@@ -64,12 +69,12 @@ export interface Stage {
  * then the more actionable measure (a stage is one count). Exempt measures are
  * skipped: an approved exemption cannot escalate again this turn (P2).
  */
-export function occurrenceStage(shared: Shared, call: Measured): Stage | null {
+export function occurrenceStage(shared: Shared, call: Measured, countOf: Counter = windowCount(shared)): Stage | null {
   const { warnAt, summarizeAt } = call.policy.cfg;
   let best: Stage | null = null;
   for (const mark of call.marks) {
     if (!isEnabled(mark) || shared.isExempt(call.agent, mark.key)) continue;
-    const count = shared.count(call.agent, mark.key) + 1;
+    const count = countOf(call, mark);
     const level = count === summarizeAt ? 2 : count === warnAt ? 1 : 0;
     if (level === 0) continue;
     // At one level every count is that stage's count, so a tie goes to the more actionable measure.
@@ -80,20 +85,67 @@ export function occurrenceStage(shared: Shared, call: Measured): Stage | null {
   return best;
 }
 
-function advise(shared: Shared, call: Measured): Notice | null {
-  const stage = occurrenceStage(shared, call);
+function advise(shared: Shared, call: Measured, countOf: Counter): Notice | null {
+  const stage = occurrenceStage(shared, call, countOf);
   if (stage === null) return null;
   const text = stage.level === 2 ? summarizeMessage(stage.mark.quote, stage.count) : warnMessage(stage.mark.quote, stage.count);
   return createNotice(text, occurrenceSummary(stage.mark.label, stage.count));
 }
 
+/** Occurrences of a mark's key including the current call, as the stages and the cap compare them. */
+type Counter = (call: Measured, mark: Mark) => number;
+
+/** The count in the window (0.5.2's). */
+function windowCount(shared: Shared): Counter {
+  return (call, mark) => shared.count(call.agent, mark.key) + 1;
+}
+
+/** Per agent and action key: the workspace's change count when the action last ran, and its runs since. */
+interface Since {
+  readonly key: string;
+  readonly changes: number;
+  readonly runs: number;
+}
+
+/** Whether a mark counts from 1 again after a change: an action read from the workspace, not a fetch of a URL. */
+function renews(call: Measured, mark: Mark): boolean {
+  return call.policy.cfg.progress === 'changes' && isActionKey(mark.key) && !URL_TOOL.test(call.name) && !mark.key.startsWith('net:');
+}
+
+/** `progress: changes`: the window's count, but no more than the runs since the workspace last changed. */
+function sinceCount(shared: Shared, book: WeakMap<Agent, Map<string, Since>>): Counter {
+  const inWindow = windowCount(shared);
+  return (call, mark) => {
+    const count = inWindow(call, mark);
+    if (!renews(call, mark)) return count;
+    const since = book.get(call.agent)?.get(mark.key);
+    const runs = since !== undefined && since.changes === shared.changes(call.agent) ? since.runs : 0;
+    return Math.min(count, runs + 1);
+  };
+}
+
+function noteRun(shared: Shared, book: WeakMap<Agent, Map<string, Since>>, call: Measured): void {
+  let entries: Map<string, Since> | undefined;
+  const changes = shared.changes(call.agent);
+  for (const mark of call.marks) {
+    if (!renews(call, mark)) continue;
+    if (entries === undefined) {
+      entries = book.get(call.agent);
+      if (entries === undefined) book.set(call.agent, (entries = new Map()));
+    }
+    const before = entries.get(mark.key);
+    const key = before?.key ?? own(mark.key);
+    keep(entries, key, { key, changes, runs: before !== undefined && before.changes === changes ? before.runs + 1 : 1 });
+  }
+}
+
 /** Each measure at or past its cap, unless a poll's results are still changing. */
-function repeatHits(shared: Shared, progress: ProgressBook | null, call: Measured): Judgement {
+function repeatHits(shared: Shared, progress: ProgressBook | null, call: Measured, countOf: Counter): Judgement {
   const { agent, marks } = call;
   const holding = progress !== null && call.policy.cfg.progress === 'results';
   let hits: GateHit[] | null = null;
   for (const mark of marks) {
-    const count = shared.count(agent, mark.key) + 1;
+    const count = countOf(call, mark);
     if (count >= mark.cap && !(holding && progress.varied(agent, mark.key))) {
       // Stryker disable next-line StringLiteral: the repeat track's words never read a hit's detail
       (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count, cap: mark.cap, detail: '' });
@@ -108,9 +160,16 @@ export const occurrenceTrack: TrackModule = {
   create(shared, initial) {
     // The results' digests, kept only once a policy asks for `progress: results`.
     let progress: ProgressBook | null = null;
+    const since = new WeakMap<Agent, Map<string, Since>>();
+    const plain = windowCount(shared);
+    const renewed = sinceCount(shared, since);
+    const countOf = (call: Measured): Counter => (call.policy.cfg.progress === 'changes' ? renewed : plain);
     return {
-      judge: (call) => repeatHits(shared, progress, call),
-      advise: (call) => advise(shared, call),
+      judge: (call) => repeatHits(shared, progress, call, countOf(call)),
+      attempted: (call) => {
+        if (call.policy.cfg.progress === 'changes') noteRun(shared, since, call);
+      },
+      advise: (call) => advise(shared, call, countOf(call)),
       learn(call, result) {
         const { cfg } = call.policy;
         // Stryker disable next-line ConditionalExpression: a shortcut; digests kept under `ignore` are never read, as only a `results` policy holds a gate back
@@ -119,7 +178,10 @@ export const occurrenceTrack: TrackModule = {
         (progress ??= createProgressBook(initial.window)).record(call.agent, actions, resultDigest(result, call.name, cfg.ignoreArgs), cfg.window);
         return null;
       },
-      clear: (agent) => progress?.reset(agent),
+      clear: (agent) => {
+        progress?.reset(agent);
+        since.delete(agent);
+      },
     };
   },
 };

@@ -25,6 +25,10 @@ export interface Measured {
   readonly command: string | undefined;
   /** The call's fingerprints, `exact:` first. */
   readonly marks: readonly Mark[];
+  /** Whether the call writes files when it succeeds (read/change.ts); read only for a policy that follows changes. */
+  readonly writes: boolean;
+  /** The file a file tool names (`file_path`, `path`); `undefined` for other tools. */
+  readonly file: string | undefined;
 }
 
 /** A hit at the gate: the key it is exempted, refused and spent under. */
@@ -47,6 +51,13 @@ export interface Shared {
   count(agent: Agent, key: string): number;
   /** Whether the operator has exempted the key this turn. */
   isExempt(agent: Agent, key: string): boolean;
+  /**
+   * How many calls have changed the workspace so far (read/change.ts), any
+   * agent's: the agents of a session share one workspace. Two readings that
+   * differ mean a file changed in between. Counted only for calls whose policy
+   * reads it (`stale`, `failureProgress`).
+   */
+  changes(agent: Agent): number;
 }
 
 export interface Track<J extends Judgement = Judgement> {

@@ -43,6 +43,12 @@ export interface Turns extends Shared {
   refuse(agent: Agent, keys: readonly string[]): void;
   lastResult(agent: Agent): string;
   setLastResult(agent: Agent, text: string): void;
+  /**
+   * A call changed the workspace (`Shared.changes`), unless it is the very call
+   * (its `exact:` key) that made the last change: the same write again leaves
+   * the files as they were (`sed -i 's/a/b/' f` twice, one file rewritten whole twice).
+   */
+  noteChange(exact: string): void;
   /** A human message: the window, exemptions and refusals all go. */
   reset(agent: Agent): void;
 }
@@ -83,6 +89,9 @@ function addAll(book: Set<string>, keys: readonly string[]): void {
 
 export function createTurns(fixedWindow: number): Turns {
   const turns = new WeakMap<Agent, Turn>();
+  // The agents of a session share one workspace, so a change by any of them is a change for all.
+  let changes = 0;
+  let lastChange: string | null = null;
   const turnOf = (agent: Agent): Turn => {
     let found = turns.get(agent);
     if (found === undefined) {
@@ -101,6 +110,12 @@ export function createTurns(fixedWindow: number): Turns {
     refuse: (agent, keys) => addAll(turnOf(agent).refused, keys),
     lastResult: (agent) => turns.get(agent)?.lastResult ?? '',
     setLastResult: (agent, text) => void (turnOf(agent).lastResult = own(text)),
+    changes: () => changes,
+    noteChange(exact) {
+      if (exact === lastChange) return;
+      lastChange = own(exact);
+      changes += 1;
+    },
     reset: (agent) => void turns.delete(agent),
   };
 }

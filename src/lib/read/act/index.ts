@@ -18,6 +18,7 @@ import { inlineShell } from './rules/inline-shell.js';
 import { interpreters } from './rules/interpreters.js';
 import { lineCount } from './rules/line-count.js';
 import { moduleRunners } from './rules/module-runners.js';
+import { noOp } from './rules/no-op.js';
 import { pager } from './rules/pager.js';
 import { paths } from './rules/paths.js';
 import { quoting } from './rules/quoting.js';
@@ -36,6 +37,7 @@ export const RULES: readonly Rule[] = [
   quoting,
   assignments,
   wrappers,
+  noOp,
   pager,
   interpreters,
   moduleRunners,

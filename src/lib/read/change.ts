@@ -1,0 +1,73 @@
+/**
+ * Whether a call changed the workspace: the evidence that a later run of the
+ * same command is a new experiment, not the same one again. A file tool that
+ * writes (DSH's `edit`, `write`, `str_replace_editor` other than `view`, and
+ * the common names of other harnesses), or a shell command that writes a file:
+ * a redirection, `tee` or `-o` target (the `sink:` rule), an in-place `sed -i` /
+ * `perl -i`, or a command whose job is to change files (`patch`, `mv`, `cp`,
+ * `rm`, `touch`, `git checkout`/`apply`/`restore`/…).
+ *
+ * Where in doubt, no: a change that is missed only leaves the plugin as strict
+ * as without this reading. `python - <<EOF` may write files; nothing says so.
+ */
+import { safeMember } from '../host/member.js';
+import { extractSink, isGenericSink, WRAPPERS } from './command.js';
+import { isShell } from './fingerprint.js';
+import { tokenize } from './tokenize.js';
+
+/** File tools that write: DSH's and the usual names of other harnesses. */
+export const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(['edit', 'write', 'multi_edit', 'multiedit', 'str_replace_editor', 'apply_patch', 'notebook_edit']);
+
+/** Commands whose job is to change files. */
+const CHANGING_COMMANDS: ReadonlySet<string> = new Set(['patch', 'mv', 'cp', 'rm', 'touch', 'truncate', 'ln', 'mkdir', 'unzip', 'tar']);
+/** `git` subcommands that change the work tree. */
+const CHANGING_GIT: ReadonlySet<string> = new Set(['checkout', 'apply', 'restore', 'reset', 'stash', 'am', 'cherry-pick', 'merge', 'rebase', 'pull', 'switch', 'revert']);
+/** Editors that change a file in place with `-i`. */
+const IN_PLACE: ReadonlySet<string> = new Set(['sed', 'perl', 'gsed']);
+/** Words that end one simple command, so the next word is a command again. */
+const SEPARATORS: ReadonlySet<string> = new Set(['&&', '||', ';', '|', '&']);
+
+/** The file a file tool names, when it names one: DSH's `file_path`, or `path`. */
+export function filePathOf(args: unknown): string | undefined {
+  const path = safeMember(args, 'file_path') ?? safeMember(args, 'path') ?? safeMember(args, 'filePath');
+  return typeof path === 'string' && path !== '' ? path : undefined;
+}
+
+function basename(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1);
+}
+
+/** Whether one simple command (its words) changes files. */
+function simpleChanges(words: readonly string[]): boolean {
+  let at = 0;
+  // Assignments and wrappers in front (`FOO=1 sudo sed -i …`).
+  while (at < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[at] as string) || WRAPPERS.has(words[at] as string))) at += 1;
+  const command = basename(words[at] ?? '');
+  if (CHANGING_COMMANDS.has(command)) return true;
+  if (command === 'git') return words.slice(at + 1).some((word) => CHANGING_GIT.has(word));
+  // `-i`, `-i.bak`, `-pi`, `--in-place`: a short cluster holding `i`, or the long form.
+  if (IN_PLACE.has(command)) return words.slice(at + 1).some((word) => word === '--in-place' || /^-[A-Za-z]*i/.test(word));
+  return false;
+}
+
+/** Whether a shell command changes files (see the module comment). */
+export function commandChanges(command: string): boolean {
+  const words = tokenize(command);
+  const sink = extractSink(words);
+  if (sink !== null && !isGenericSink(sink)) return true;
+  let start = 0;
+  for (let at = 0; at <= words.length; at += 1) {
+    if (at < words.length && !SEPARATORS.has(words[at] as string)) continue;
+    if (simpleChanges(words.slice(start, at))) return true;
+    start = at + 1;
+  }
+  return false;
+}
+
+/** Whether a call, if it ran and succeeded, changed the workspace. */
+export function callChanges(name: string, args: unknown, command: string | undefined): boolean {
+  if (isShell(name)) return command !== undefined && commandChanges(command);
+  if (!FILE_EDIT_TOOLS.has(name)) return false;
+  // str_replace_editor's `view` only reads.
+  return safeMember(args, 'command') !== 'view';
+}

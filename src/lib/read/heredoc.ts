@@ -1,0 +1,101 @@
+/**
+ * Here-documents a command only writes out (decision P10). `cat > fetch.py
+ * <<'EOF' … EOF` writes a script to a file: a URL in its body is text being
+ * saved, not a request this call makes, so it is no `net:`, `site:` or
+ * `host:` target. A body fed to something that runs it (`python3 - <<EOF`,
+ * `bash <<EOF`, `cat <<EOF | sh`) is left as it is: its URLs may well be fetched.
+ *
+ * Only `cat` and `tee` are taken as writers, and only when nothing after the
+ * operator on its line pipes the text on. Anything unclear (an unterminated
+ * body, a delimiter that cannot be read) leaves the command as written, so the
+ * call is fingerprinted as 0.5.2 would. One forward scan: linear in the command.
+ */
+import { firstVerb } from './command.js';
+import { tokenize } from './tokenize.js';
+
+/** Commands that copy their input out and run nothing. */
+const WRITERS: ReadonlySet<string> = new Set(['cat', 'tee']);
+/** Words that end one simple command, so the next word is a command again. */
+const SEPARATORS: ReadonlySet<string> = new Set(['&&', '||', ';', '|', '&']);
+/** Characters that end an unquoted delimiter word. */
+const DELIMITER_ENDS = new Set([' ', '\t', '\n', ';', '|', '&', '<', '>', '(', ')']);
+
+interface Operator {
+  /** Index just past the delimiter word. */
+  readonly end: number;
+  readonly delimiter: string;
+  /** `<<-`: leading tabs of the body's lines, the last one included, are not part of them. */
+  readonly stripTabs: boolean;
+}
+
+/** The operator at `at` (which holds `<<`), or `null` for `<<<` or a delimiter that cannot be read. */
+function readOperator(command: string, at: number): Operator | null {
+  let i = at + 2;
+  if (command[i] === '<') return null;
+  const stripTabs = command[i] === '-';
+  if (stripTabs) i += 1;
+  while (command[i] === ' ' || command[i] === '\t') i += 1;
+  const quote = command[i];
+  if (quote === "'" || quote === '"') {
+    const close = command.indexOf(quote, i + 1);
+    if (close < 0) return null;
+    const delimiter = command.slice(i + 1, close);
+    return delimiter === '' || delimiter.includes('\n') ? null : { end: close + 1, delimiter, stripTabs };
+  }
+  const start = i;
+  while (i < command.length && !DELIMITER_ENDS.has(command[i] as string)) i += 1;
+  // A backslash quotes the delimiter (`<<\EOF`); either way its body is not expanded.
+  const delimiter = command.slice(start, i).replace(/\\/g, '');
+  return delimiter === '' ? null : { end: i, delimiter, stripTabs };
+}
+
+/** Whether the command owning the operator (the last simple command before it on its line) only writes the text out. */
+function writesOut(command: string, lineStart: number, at: number, rest: string): boolean {
+  if (rest.includes('|')) return false;
+  const words = tokenize(command.slice(lineStart, at));
+  let start = 0;
+  words.forEach((word, index) => {
+    if (SEPARATORS.has(word)) start = index + 1;
+  });
+  return WRITERS.has(firstVerb(words.slice(start)));
+}
+
+/** Where the line that ends the body starts, or `-1` when the body never ends. */
+function bodyEnd(command: string, from: number, operator: Operator): number {
+  let line = from;
+  while (line <= command.length) {
+    const next = command.indexOf('\n', line);
+    const end = next < 0 ? command.length : next;
+    let text = command.slice(line, end);
+    if (operator.stripTabs) text = text.replace(/^\t+/, '');
+    if (text === operator.delimiter) return line;
+    if (next < 0) return -1;
+    line = next + 1;
+  }
+  return -1;
+}
+
+/** The command with the bodies of the here-documents it only writes out taken away (their delimiter lines stay). */
+export function withoutWrittenHeredocs(command: string): string {
+  let out = '';
+  let copied = 0;
+  let at = command.indexOf('<<');
+  while (at >= 0) {
+    const operator = readOperator(command, at);
+    const lineEnd = command.indexOf('\n', at);
+    if (operator === null || lineEnd < 0 || operator.end > lineEnd) {
+      at = operator === null ? command.indexOf('<<', at + 3) : -1;
+      continue;
+    }
+    const end = bodyEnd(command, lineEnd + 1, operator);
+    if (end < 0) break;
+    const lineStart = command.lastIndexOf('\n', at - 1) + 1;
+    if (writesOut(command, lineStart, at, command.slice(operator.end, lineEnd))) {
+      out += command.slice(copied, lineEnd + 1);
+      copied = end;
+    }
+    // A body is not scanned for operators of its own.
+    at = command.indexOf('<<', end);
+  }
+  return copied === 0 ? command : out + command.slice(copied);
+}

@@ -1,0 +1,23 @@
+/**
+ * Whether a call is a poll: it looks at something that changes by itself,
+ * so the same answer again is the expected answer while it waits. A background
+ * job's output (`job_output`, Claude Code's `bash_output`, `task_output`), a
+ * job list or status, and a shell line that sleeps or waits before it looks
+ * (`sleep 30 && tail log`, `wait`, `watch`). The stale track leaves polls to the
+ * repeat track, whose cap is far higher: a job still running is not a model
+ * learning nothing.
+ */
+import { tokenize } from './tokenize.js';
+
+/** Tool names that read a job or process that runs on its own. */
+const POLL_TOOL = /(?:^|_)(?:output|outputs|status|poll|wait|list|logs?)$/i;
+
+/** Commands that wait before the line looks again. */
+const WAITS: ReadonlySet<string> = new Set(['sleep', 'wait', 'watch']);
+
+export function isPoll(name: string, command: string | undefined): boolean {
+  if (command === undefined) return POLL_TOOL.test(name);
+  // Only the head of a huge line: a poll waits near its start.
+  const words = tokenize(command.length > 2048 ? command.slice(0, 2048) : command);
+  return words.some((word) => WAITS.has(word));
+}

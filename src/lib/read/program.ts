@@ -1,0 +1,64 @@
+/**
+ * The programs a shell line runs, each as its name and first operand
+ * (`fasttext supervised`, `python evaluate.py`, `pytest tests/test_axes.py`):
+ * what stays the same when a model re-runs a long job with new flags. The
+ * timeout track counts time-outs per program, because a job that ran out of
+ * time will run out of time again however its hyperparameters are respelled.
+ *
+ * Commands that cannot run long by themselves (`cd`, `echo`, `cat`, `head`,
+ * `rm`, …) are left out: they are never the part of a line that hangs. A
+ * here-document's body is data, not commands, so only the line it starts on is read.
+ */
+import { isDuration, WRAPPERS } from './command.js';
+import { tokenize } from './tokenize.js';
+
+/** Commands that finish at once on their own: never the program that ran out of time. */
+const QUICK: ReadonlySet<string> = new Set([
+  'cd', 'echo', 'printf', 'export', 'set', 'unset', 'source', '.', 'pwd', 'true', 'false', ':', 'test', '[',
+  'cat', 'head', 'tail', 'ls', 'mkdir', 'rm', 'cp', 'mv', 'touch', 'wc', 'sort', 'uniq', 'tee', 'chmod', 'which', 'sleep',
+]);
+
+/** Words that end one simple command, so the next word is a command again. */
+const SEPARATORS: ReadonlySet<string> = new Set(['&&', '||', ';', '|', '&']);
+
+/** Most programs read from one line: a line of hundreds of commands is no long job respelled. */
+const PROGRAMS_LIMIT = 8;
+
+function basename(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1);
+}
+
+/** The program of one simple command, or `undefined` for a quick one. */
+function programOf(words: readonly string[]): string | undefined {
+  let at = 0;
+  for (;;) {
+    const word = words[at];
+    if (word === undefined) return undefined;
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || WRAPPERS.has(word)) at += 1;
+    else if (word === 'timeout') {
+      at += 1;
+      while (words[at]?.startsWith('-') === true) at += 1;
+      if (words[at] !== undefined && isDuration(words[at] as string)) at += 1;
+    } else break;
+  }
+  const name = basename(words[at] as string);
+  if (name === '' || QUICK.has(name)) return undefined;
+  const operand = words.slice(at + 1).find((word) => !word.startsWith('-') && !SEPARATORS.has(word));
+  return operand === undefined ? name : `${name} ${basename(operand)}`;
+}
+
+/** The programs of a shell line, in order, each once. */
+export function programsOf(command: string): string[] {
+  // A here-document's body is data: only the line that starts it holds commands.
+  const text = command.includes('<<') ? command.slice(0, command.indexOf('\n') >>> 0) : command;
+  const words = tokenize(text.length > 4096 ? text.slice(0, 4096) : text);
+  const programs: string[] = [];
+  let start = 0;
+  for (let at = 0; at <= words.length && programs.length < PROGRAMS_LIMIT; at += 1) {
+    if (at < words.length && !SEPARATORS.has(words[at] as string)) continue;
+    const program = programOf(words.slice(start, at));
+    if (program !== undefined && !programs.includes(program)) programs.push(program);
+    start = at + 1;
+  }
+  return programs;
+}

@@ -1,0 +1,93 @@
+/**
+ * The edit-retry track (opt-in, `editRetry`): edits of one file rejected again
+ * and again. A model whose edit does not apply (the old text is not in the
+ * file, the result does not parse) often re-sends it at another position, with
+ * a little more or less context, or with the replacement reworded: every
+ * respelling is a new `exact:` call, so no failure streak of a measure ever
+ * grows. Counted per file, the rejections in a row do: at `warnAt` the model is
+ * told to read the file as it is now, and after `limit` the next edit of that
+ * file meets the gate. Any accepted edit of the file ends the streak; so does a
+ * human message.
+ */
+import type { Agent, Notice } from '../host/types.js';
+import { own } from '../host/own.js';
+import { classifyFailure, describeFailure, type Failure } from '../read/failure.js';
+import { identityKey } from '../read/identity.js';
+import { defang, preview, type HitWords } from '../text/message.js';
+import { createNotice, summaryLabel } from '../text/notice.js';
+import { keep } from './book.js';
+import { NO_HITS, type Judgement, type Measured, type TrackModule } from './track.js';
+
+/** Longest file path quoted in a message. */
+const PATH_CHARS = 200;
+
+interface Streak {
+  readonly key: string;
+  count: number;
+  failure: Failure;
+}
+
+/** The key a file's streak is kept, gated, exempted and refused under. */
+export function fileKey(path: string): string {
+  return identityKey(`file:${path}`);
+}
+
+/** Edit-retry stage 1: the edits of one file keep being rejected. */
+export function editRetryMessage(path: string, count: number, failure: Failure): string {
+  return (
+    `CONVERGENCE_CHECK: ${count} edits of ${defang(preview(path, PATH_CHARS))} in a row were rejected (${describeFailure(failure)}). ` +
+    'Re-sending it at another position or with other context will be rejected too. Read the part of the file you are changing as it is now, then send one edit whose old text is copied from what you read.'
+  );
+}
+
+const words: HitWords = {
+  track: 'edit-retry',
+  listed: 4,
+  heading: 'Edit-retry track:',
+  why: (hit) => `${hit.count} edits of this file in a row were rejected (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 ${hit.count} rejected edits in a row (${hit.detail})`,
+  asking: (hit) => `edits a file whose last ${hit.count} edits were all rejected (the limit is ${hit.cap})`,
+  detail: (hit) => `${defang(hit.quote)}, ${hit.count} rejected edits in a row (${hit.detail})`,
+  note: 'Only edits of this file are blocked: reading it will run, and an edit made from what you read is the way out.',
+};
+
+function judge(book: WeakMap<Agent, Map<string, Streak>>, call: Measured): Judgement {
+  const limit = call.policy.cfg.editRetry?.limit ?? null;
+  if (limit === null || call.file === undefined) return NO_HITS;
+  const key = fileKey(call.file);
+  const streak = book.get(call.agent)?.get(key);
+  if (streak === undefined || streak.count < limit) return NO_HITS;
+  return { hits: [{ key, words, quote: `file:${preview(call.file, PATH_CHARS)}`, count: streak.count, cap: limit, detail: describeFailure(streak.failure) }] };
+}
+
+function learn(book: WeakMap<Agent, Map<string, Streak>>, call: Measured, result: unknown, isExempt: (key: string) => boolean): Notice | null {
+  if (call.file === undefined) return null;
+  const key = fileKey(call.file);
+  if (isExempt(key)) return null;
+  const failure = classifyFailure(result, { shell: false });
+  let streaks = book.get(call.agent);
+  if (streaks === undefined) book.set(call.agent, (streaks = new Map()));
+  if (failure === null) {
+    streaks.delete(key);
+    return null;
+  }
+  const before = streaks.get(key);
+  const stored = before?.key ?? own(key);
+  const count = (before?.count ?? 0) + 1;
+  keep(streaks, stored, { key: stored, count, failure: { reason: failure.reason, detail: own(failure.detail) } });
+  if (count !== call.policy.cfg.editRetry?.warnAt) return null;
+  return createNotice(editRetryMessage(call.file, count, failure), `${summaryLabel(`file:${call.file}`)} rejected x${count}`);
+}
+
+export const editRetryTrack: TrackModule = {
+  words,
+  isOn: (cfg) => cfg.editRetry !== null,
+  create(shared) {
+    const book = new WeakMap<Agent, Map<string, Streak>>();
+    return {
+      judge: (call) => judge(book, call),
+      learn: (call, result) => learn(book, call, result, (key) => shared.isExempt(call.agent, key)),
+      clear: (agent) => void book.delete(agent),
+    };
+  },
+};

@@ -1,0 +1,119 @@
+/**
+ * The stale track (opt-in, `stale`): a repeat that learned nothing. A call
+ * that comes back with a result it already returned this turn, while nothing
+ * in the workspace changed in between, told the model nothing new; doing it
+ * again will tell it nothing new either. Counting such results in a row per
+ * action (the call's `exact:` identity, and its `cmd:`, `act:` and `net:`
+ * when they are measured) catches what real models do most: `find_file
+ * "JsonParser"` answered "No matches found" 47 times, a `cd` into a missing
+ * directory 21 times, the shell no-op `: ls -la /app` twenty times.
+ *
+ * It gates far earlier than the repeat track (after the 4th same result, where
+ * the cap is 12) because its evidence is stronger: not that a call recurs, but
+ * that it recurs to no effect. A result that differs (a poll whose answer
+ * moves), or a change to any file since the last one (edit → rerun), starts
+ * the count again, and a poll (a job's output, a line that sleeps first) is
+ * not counted at all: while it waits, the same answer is the expected one. The memory is the turn, not the window: a check repeated
+ * between long runs is still the same check.
+ */
+import type { Agent, Notice } from '../host/types.js';
+import { own } from '../host/own.js';
+import { isEnabled, type Mark } from '../read/mark.js';
+import { measureOf } from '../read/fingerprint.js';
+import { outcomeDigest } from '../read/outcome.js';
+import { isPoll } from '../read/poll.js';
+import { defang, type HitWords } from '../text/message.js';
+import { createNotice, staleSummary } from '../text/notice.js';
+import { keep } from './book.js';
+import { NO_HITS, type GateHit, type Judgement, type Measured, type Shared, type TrackModule } from './track.js';
+
+/** The measures that name what ran; `sink:` does not (two different writes to one file). */
+const ACTION_MEASURES = new Set(['cmd', 'act', 'net']);
+
+/** Distinct results remembered per action: an A/B alternation is as stale as A A A. */
+const RESULTS_KEPT = 4;
+
+interface Entry {
+  readonly key: string;
+  /** The digests of the action's recent results, newest last. */
+  readonly results: string[];
+  /** Results in a row that were already among `results`, plus one: how many times the same result has come back. */
+  same: number;
+  /** `Shared.changes` when the action last settled. */
+  changes: number;
+}
+
+/** The actions of a call the track follows: its identity, and its measured action marks; none for a poll (read/poll.ts). */
+function actionsOf(call: Measured): Mark[] {
+  if (isPoll(call.name, call.command)) return [];
+  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(measureOf(mark.key))));
+}
+
+/** Stale stage 1: the call keeps returning what it returned before. */
+export function staleMessage(quote: string, times: number): string {
+  return (
+    `CONVERGENCE_CHECK: ${defang(quote)} has returned the same result ${times} times in a row, with nothing changed in between. ` +
+    'Running it again will return it again. Use what it returned, or change what you do: another command, another target, or a fix before the rerun.'
+  );
+}
+
+const words: HitWords = {
+  track: 'stale',
+  listed: 3,
+  heading: 'Stale track:',
+  why: (hit) => `it returned the same result ${hit.count} times in a row (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 the same result ${hit.count} times in a row, nothing changed in between (limit ${hit.cap})`,
+  asking: (hit) => `repeats a call that has returned the same result ${hit.count} times in a row (the limit is ${hit.cap})`,
+  detail: (hit) => `${defang(hit.quote)}, the same result ${hit.count} times in a row`,
+  note: 'Only the call that keeps returning the same result is blocked: a different call, or this one after a change to the files it reads, will run.',
+};
+
+function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured): Judgement {
+  const limit = call.policy.cfg.stale?.limit ?? null;
+  if (limit === null) return NO_HITS;
+  const entries = book.get(call.agent);
+  if (entries === undefined) return NO_HITS;
+  const changes = shared.changes(call.agent);
+  let hits: GateHit[] | null = null;
+  for (const mark of actionsOf(call)) {
+    const entry = entries.get(mark.key);
+    // A change since the last result: this run may well return something new.
+    if (entry === undefined || entry.same < limit || entry.changes !== changes) continue;
+    (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: entry.same, cap: limit, detail: '' });
+  }
+  return hits === null ? NO_HITS : { hits };
+}
+
+function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured, result: unknown): Notice | null {
+  const { agent, policy: { cfg } } = call;
+  const digest = outcomeDigest(result);
+  let entries = book.get(agent);
+  if (entries === undefined) book.set(agent, (entries = new Map()));
+  const changes = shared.changes(agent);
+  let top: { mark: Mark; same: number } | null = null;
+  for (const mark of actionsOf(call)) {
+    if (shared.isExempt(agent, mark.key)) continue;
+    const before = entries.get(mark.key);
+    const key = before?.key ?? own(mark.key);
+    const results = before !== undefined && before.changes === changes ? before.results : [];
+    const same = digest !== null && results.includes(digest) ? (before?.same ?? 1) + 1 : 1;
+    const kept = digest === null ? results : [...results.filter((known) => known !== digest), digest].slice(-RESULTS_KEPT);
+    keep(entries, key, { key, results: kept, same, changes });
+    if (same === cfg.stale?.warnAt && (top === null || mark.rank < top.mark.rank)) top = { mark, same };
+  }
+  if (top === null) return null;
+  return createNotice(staleMessage(top.mark.quote, top.same), staleSummary(top.mark.label, top.same));
+}
+
+export const staleTrack: TrackModule = {
+  words,
+  isOn: (cfg) => cfg.stale !== null,
+  create(shared) {
+    const book = new WeakMap<Agent, Map<string, Entry>>();
+    return {
+      judge: (call) => judge(book, shared, call),
+      learn: (call, result) => learn(book, shared, call, result),
+      clear: (agent) => void book.delete(agent),
+    };
+  },
+};

@@ -1,0 +1,102 @@
+/**
+ * The timeout track (opt-in, `timeouts`): one program running out of time
+ * again and again. A model whose training run, build or install hits the
+ * call's time limit tends to start it again with new flags (`fasttext
+ * supervised -epoch 25`, then `-epoch 5 -dim 50`, then on a bigger sample):
+ * every respelling is a new call, and a quick success in between (a smaller
+ * run) clears any failure streak. Counted per program over the turn
+ * (read/program.ts), the time-outs do not go away: at `warnAt` the model is
+ * told to make the job fit the time it has, and past `limit` (off unless set)
+ * the next run of that program meets the gate.
+ */
+import type { Agent, Notice } from '../host/types.js';
+import { own } from '../host/own.js';
+import { classifyFailure } from '../read/failure.js';
+import { identityKey } from '../read/identity.js';
+import { programsOf } from '../read/program.js';
+import { defang, preview, type HitWords } from '../text/message.js';
+import { createNotice, summaryLabel } from '../text/notice.js';
+import { keep } from './book.js';
+import { NO_HITS, type GateHit, type Judgement, type Measured, type Track, type TrackModule } from './track.js';
+
+const PROGRAM_CHARS = 120;
+
+interface Count {
+  readonly key: string;
+  count: number;
+}
+
+function programKey(program: string): string {
+  return identityKey(`prog:${program}`);
+}
+
+/** Timeout stage 1: the same program keeps running out of time. */
+export function timeoutMessage(program: string, count: number): string {
+  return (
+    `CONVERGENCE_CHECK: ${defang(preview(program, PROGRAM_CHARS))} has run out of time ${count} times this turn. ` +
+    'Starting it again with other flags will run out of time again. Make the job fit the time it has (a smaller input, fewer iterations), run it in the background and check on it, or say what it needs.'
+  );
+}
+
+const words: HitWords = {
+  track: 'timeout',
+  listed: 5,
+  heading: 'Timeout track:',
+  why: (hit) => `this program ran out of time ${hit.count} times (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 ran out of time ${hit.count} times this turn (limit ${hit.cap})`,
+  asking: (hit) => `starts a program that has run out of time ${hit.count} times this turn (the limit is ${hit.cap})`,
+  detail: (hit) => `${defang(hit.quote)}, ${hit.count} time-outs this turn`,
+  note: 'Only runs of the program that keeps running out of time are blocked: a smaller job under another command, or a check on a background run, will run.',
+};
+
+function judge(book: WeakMap<Agent, Map<string, Count>>, programs: WeakMap<Measured, readonly string[]>, call: Measured): Judgement {
+  const limit = call.policy.cfg.timeouts?.limit ?? null;
+  const counts = book.get(call.agent);
+  if (limit === null || counts === undefined) return NO_HITS;
+  let hits: GateHit[] | null = null;
+  for (const program of programs.get(call) ?? []) {
+    const key = programKey(program);
+    const found = counts.get(key);
+    if (found !== undefined && found.count >= limit) {
+      (hits ??= []).push({ key, words, quote: `prog:${preview(program, PROGRAM_CHARS)}`, count: found.count, cap: limit, detail: '' });
+    }
+  }
+  return hits === null ? NO_HITS : { hits };
+}
+
+function learn(book: WeakMap<Agent, Map<string, Count>>, programs: readonly string[], call: Measured, result: unknown, isExempt: (key: string) => boolean): Notice | null {
+  if (programs.length === 0 || classifyFailure(result, { shell: true, command: call.command })?.reason !== 'timeout') return null;
+  let counts = book.get(call.agent);
+  if (counts === undefined) book.set(call.agent, (counts = new Map()));
+  let warned: { program: string; count: number } | null = null;
+  for (const program of programs) {
+    const key = programKey(program);
+    if (isExempt(key)) continue;
+    const before = counts.get(key);
+    const stored = before?.key ?? own(key);
+    const count = (before?.count ?? 0) + 1;
+    keep(counts, stored, { key: stored, count });
+    // The last program of a line is the one it was run for (`cd x && make`, `head … > s && fasttext …`).
+    if (count === call.policy.cfg.timeouts?.warnAt) warned = { program, count };
+  }
+  if (warned === null) return null;
+  return createNotice(timeoutMessage(warned.program, warned.count), `${summaryLabel(`prog:${warned.program}`)} timed out x${warned.count}`);
+}
+
+export const timeoutTrack: TrackModule = {
+  words,
+  isOn: (cfg) => cfg.timeouts !== null,
+  create(shared): Track {
+    const book = new WeakMap<Agent, Map<string, Count>>();
+    // Each shell call's programs, read once.
+    const programs = new WeakMap<Measured, readonly string[]>();
+    return {
+      read: (call) => {
+        if (call.command !== undefined) programs.set(call, programsOf(call.command).map(own));
+      },
+      judge: (call) => judge(book, programs, call),
+      learn: (call, result) => learn(book, programs.get(call) ?? [], call, result, (key) => shared.isExempt(call.agent, key)),
+      clear: (agent) => void book.delete(agent),
+    };
+  },
+};
