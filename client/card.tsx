@@ -1,17 +1,19 @@
 /**
  * The breaker's card under Settings → Plugins → Plugin configuration: a header
  * that discloses the settings in place, one fieldset per group, and Save /
- * Discard. Every control is a native element, so Tab, Space and the arrow keys
- * work as everywhere else; Enter in a field saves, Escape drops its draft
- * (a second Escape closes the dialog, as it does anywhere in Settings).
+ * Discard with the reason Save is held back. Every control is a native
+ * element, so Tab, Space and the arrow keys work as everywhere else; Enter in
+ * a field saves, Escape drops its draft (a second Escape closes the dialog, as
+ * it does anywhere in Settings). Its words are in copy.ts.
  */
 import { Component, useId, useState, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
 
-import type { FieldView } from './form.js';
-import type { CardStore } from './store.js';
+import { COPY } from './copy.js';
+import type { FieldView, FormView, Problem } from './form.js';
+import { defaultNote } from './notes.js';
+import type { CardState, CardStore } from './store.js';
 
-export const TITLE = 'Repeat-tool breaker';
-const DESCRIPTION = 'Stops an agent that repeats the same tool call: advisories first, then a gate.';
+export const TITLE = COPY.title;
 
 function Chevron(props: { readonly open: boolean }): ReactElement {
   return (
@@ -19,6 +21,11 @@ function Chevron(props: { readonly open: boolean }): ReactElement {
       <path d="M3.5 5.25 7 8.75l3.5-3.5" stroke="currentColor" strokeWidth={1.4} strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );
+}
+
+/** The id of a field's control, so the footer's links can reach it. */
+function controlId(idBase: string, path: string): string {
+  return `${idBase}-${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
 }
 
 interface FieldProps {
@@ -30,8 +37,9 @@ interface FieldProps {
 
 function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
   const { field } = view;
-  const id = `${idBase}-${field.path.replace(/[^A-Za-z0-9]+/g, '-')}`;
+  const id = controlId(idBase, field.path);
   const noteId = `${id}-note`;
+  const warningId = `${id}-warning`;
   const disabled = locked || view.disabled;
   const edit = (text: string): void => store.edit(field.path, text);
   const keys = (event: { key: string; ctrlKey: boolean; metaKey: boolean; preventDefault(): void; stopPropagation(): void }, multiline: boolean): void => {
@@ -48,7 +56,7 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
   const common = {
     id,
     disabled,
-    'aria-describedby': noteId,
+    'aria-describedby': view.warning === undefined ? noteId : `${noteId} ${warningId}`,
     'aria-invalid': view.error !== undefined,
     'data-rtb-input': field.path,
   };
@@ -99,7 +107,7 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
         spellCheck={false}
         autoComplete="off"
         value={view.text}
-        placeholder={kind.type === 'list' ? 'none' : ''}
+        placeholder={kind.type === 'list' ? COPY.listPlaceholder : ''}
         onChange={(e) => edit(e.target.value)}
         onKeyDown={(e) => keys(e, false)}
       />
@@ -112,13 +120,14 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
         {inline ? control : null}
         <label className="rtb-label" htmlFor={id}>
           {field.label}
+          {field.key === undefined ? null : <code className="rtb-key">{field.key}</code>}
         </label>
         <span className="rtb-badges">
-          {view.staged ? <span className="rtb-badge-muted">Unsaved</span> : null}
-          {view.overridden ? <span className="rtb-badge">Overridden</span> : null}
-          {view.overridden ? (
-            <button type="button" className="rtb-reset" disabled={locked} aria-label={`Reset ${field.label} to default (${view.defaultText})`} onClick={() => store.reset(field.path)}>
-              Reset to default
+          {view.staged ? <span className="rtb-badge-muted">{COPY.unsaved}</span> : null}
+          {view.overridden ? <span className="rtb-badge">{COPY.overridden}</span> : null}
+          {view.resettable ? (
+            <button type="button" className="rtb-reset" disabled={locked} aria-label={COPY.resetLabel(field.label, view.defaultText)} onClick={() => store.reset(field.path)}>
+              {COPY.reset}
             </button>
           ) : null}
         </span>
@@ -126,8 +135,73 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
       {inline ? null : control}
       <p className={view.error === undefined ? 'rtb-note' : 'rtb-note rtb-invalid'} id={noteId} role={view.error === undefined ? undefined : 'alert'}>
         {view.error ?? field.hint}
-        <span className="rtb-default"> Default: {view.defaultText === '' ? 'none' : view.defaultText.replaceAll('\n', '; ')}</span>
+        <span className="rtb-default"> {defaultNote(view)}</span>
       </p>
+      {view.warning === undefined ? null : (
+        <p className="rtb-warning" id={warningId} data-rtb-warning={field.path}>
+          {view.warning}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Why Save is held back, beside it: the fields to fix, each a link to its control. */
+function SaveReason(props: { readonly id: string; readonly idBase: string; readonly problems: readonly Problem[] }): ReactElement {
+  const focus = (path: string): void => {
+    const control = document.getElementById(controlId(props.idBase, path));
+    control?.scrollIntoView({ block: 'center' });
+    control?.focus();
+  };
+  return (
+    <p className="rtb-reason" id={props.id} data-rtb="reason">
+      {COPY.needFixing(props.problems.length)}
+      {props.problems.map((problem, at) => (
+        <span key={problem.path}>
+          {at === 0 ? ' ' : ', '}
+          <button type="button" className="rtb-link" data-rtb-fix={problem.path} onClick={() => focus(problem.path)}>
+            {problem.label}
+          </button>
+        </span>
+      ))}
+    </p>
+  );
+}
+
+function Footer(props: { readonly state: CardState; readonly form: FormView; readonly store: CardStore; readonly idBase: string; readonly locked: boolean }): ReactElement {
+  const { state, form, store, idBase, locked } = props;
+  const reasonId = `${idBase}-reason`;
+  const held = form.problems.length > 0 && !state.saving;
+  return (
+    <div className="rtb-footer">
+      {form.error === undefined ? null : (
+        <p className="rtb-failed" role="alert">
+          {form.error}
+        </p>
+      )}
+      {state.failed ? (
+        <p className="rtb-failed" role="status">
+          {COPY.hostRefused}
+        </p>
+      ) : null}
+      {held ? <SaveReason id={reasonId} idBase={idBase} problems={form.problems} /> : null}
+      {/* Always there, so a screen reader hears "Saved." when it appears. */}
+      <p className="rtb-saved" role="status" data-rtb="saved">
+        {state.saved ? COPY.saved : ''}
+      </p>
+      <button type="button" className="rtb-discard" data-rtb="discard" disabled={!form.dirty || state.saving} onClick={() => store.discard()}>
+        {COPY.discard}
+      </button>
+      <button
+        type="button"
+        className="rtb-save"
+        data-rtb="save"
+        disabled={!form.dirty || form.invalid || locked}
+        aria-describedby={held ? reasonId : undefined}
+        onClick={() => void store.save()}
+      >
+        {state.saving ? COPY.saving : COPY.save}
+      </button>
     </div>
   );
 }
@@ -136,32 +210,34 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
 export function BreakerCard(props: { readonly store: CardStore }): ReactElement | null {
   const { store } = props;
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
-  const [open, setOpen] = useState(false);
+  // The Settings dialog unmounts the card when its tab changes: the store remembers whether it was open.
+  const [open, setOpen] = useState(store.isExpanded());
   const idBase = `rtb${useId().replace(/[^A-Za-z0-9]/g, '')}`;
   if (!state.ready) return null;
   const { form } = state;
   const locked = !state.writable || state.saving;
+  const toggle = (): void => {
+    store.setExpanded(!open);
+    setOpen(!open);
+  };
   return (
     <li className={open ? 'rtb-card rtb-card-open' : 'rtb-card'} data-rtb-card="repeat-tool-breaker">
-      <button type="button" className="rtb-header" aria-expanded={open} aria-controls={`${idBase}-body`} onClick={() => setOpen(!open)}>
+      <button type="button" className="rtb-header" aria-expanded={open} aria-label={COPY.header(open, TITLE)} aria-controls={`${idBase}-body`} onClick={toggle}>
         <span className="rtb-head-text">
           <span className="rtb-name">{TITLE}</span>
-          <span className="rtb-description">{DESCRIPTION}</span>
+          <span className="rtb-description">{COPY.description}</span>
         </span>
-        {form.dirty ? <span className="rtb-pending">Unsaved</span> : null}
+        {form.dirty ? <span className="rtb-pending">{COPY.unsaved}</span> : null}
         <Chevron open={open} />
       </button>
       {open ? (
         <div className="rtb-body" id={`${idBase}-body`}>
           {state.writable ? null : (
             <p className="rtb-status" role="status">
-              This deployment stores settings read-only.
+              {COPY.readOnly}
             </p>
           )}
-          <p className="rtb-status">
-            Saved values reach running sessions without a restart. A change that tightens the breaker applies at once; one that loosens it reaches an agent
-            from its next human message.
-          </p>
+          <p className="rtb-status">{COPY.live}</p>
           {form.groups.map((group) => (
             <fieldset key={group.id} className="rtb-group" data-rtb-group={group.id}>
               <legend className="rtb-legend">{group.title}</legend>
@@ -170,24 +246,7 @@ export function BreakerCard(props: { readonly store: CardStore }): ReactElement 
               ))}
             </fieldset>
           ))}
-          <div className="rtb-footer">
-            {form.error === undefined ? null : (
-              <p className="rtb-failed" role="alert">
-                {form.error}
-              </p>
-            )}
-            {state.failed ? (
-              <p className="rtb-failed" role="status">
-                The host did not accept these values; they are kept for you to correct.
-              </p>
-            ) : null}
-            <button type="button" className="rtb-discard" data-rtb="discard" disabled={!form.dirty || state.saving} onClick={() => store.discard()}>
-              Discard
-            </button>
-            <button type="button" className="rtb-save" data-rtb="save" disabled={!form.dirty || form.invalid || locked} onClick={() => void store.save()}>
-              {state.saving ? 'Saving…' : 'Save'}
-            </button>
-          </div>
+          <Footer state={state} form={form} store={store} idBase={idBase} locked={locked} />
         </div>
       ) : null}
     </li>
@@ -206,7 +265,7 @@ export class CardBoundary extends Component<{ readonly children: ReactNode }, { 
     if (!this.state.failed) return this.props.children;
     return (
       <li className="rtb-card" data-rtb-card="repeat-tool-breaker">
-        <p className="rtb-failed rtb-pad">The {TITLE} card failed to render; its settings can still be edited in the profile&apos;s cordis.patch.yml.</p>
+        <p className="rtb-failed rtb-pad">{COPY.renderFailed(TITLE)}</p>
       </li>
     );
   }

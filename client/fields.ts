@@ -1,13 +1,17 @@
 /**
- * Every setting the card shows, as data: where it lives in the config, how it
- * is edited, and the one line that says what it does. The card and the form
- * know nothing about any single setting; adding one is a row here.
+ * Every setting the card shows, as data: where it lives in the config and how
+ * it is edited; its words are in copy.ts. The card and the form know nothing
+ * about any single setting; adding one is a row here and its copy there.
  */
+import { COPY, type FieldPath } from './copy.js';
 
 /** How a field's value is edited and written. */
 export type FieldKind =
-  /** A whole number; `nullWord` (e.g. `off`) stands for `null` where the setting allows it. */
-  | { readonly type: 'number'; readonly nullWord?: string }
+  /**
+   * A number; `nullWord` (e.g. `off`) stands for `null` where the setting allows it. `whole`: the
+   * card refuses a fraction that `resolveConfig` would take (caps keep 0.5.2's acceptance in YAML).
+   */
+  | { readonly type: 'number'; readonly nullWord?: string; readonly whole?: true }
   | { readonly type: 'choice'; readonly options: readonly string[] }
   | { readonly type: 'flag' }
   /** A comma-separated list of names. */
@@ -24,120 +28,79 @@ export interface Field {
   readonly path: string;
   readonly label: string;
   readonly hint: string;
+  /** The config key shown beside the label, where the label alone does not say it (the caps). */
+  readonly key?: string;
   readonly kind: FieldKind;
 }
 
 export interface Group {
-  readonly id: string;
+  readonly id: keyof typeof COPY.groups;
   readonly title: string;
   readonly fields: readonly Field[];
 }
 
 const off = { type: 'number', nullWord: 'off' } as const;
 const count = { type: 'number' } as const;
+/** A cap: whole calls, 2 or more, or off. */
+const cap = { type: 'number', nullWord: 'off', whole: true } as const;
 
-/** The caps shipped in DEFAULTS, in this order; any other key the config holds follows them. */
-export const CAP_HINTS: Readonly<Record<string, string>> = {
-  exact: 'Identical calls: same tool, same arguments (decoy arguments aside).',
-  cmd: 'The same shell command, volatile flags (-s, --max-time N, …) aside.',
-  net: 'The same URL, host spellings and tracking parameters folded.',
-  sink: 'Shell output written to the same file (-o, >, tee).',
-  host: 'Calls to the same host.',
-  site: 'Calls to the same site (the last two labels of the host).',
-  'family:http-fetch': 'Every HTTP fetch: curl, wget and URL tools alike.',
-  'verb:curl': 'Every curl command.',
-  'verb:wget': 'Every wget command.',
-  act: 'The same shell action however it is spelled (quoting, flag order, python/python3, | head, …); off unless set.',
-};
+function field(path: FieldPath, kind: FieldKind): Field {
+  return { path, ...COPY.fields[path], kind };
+}
+
+function group(id: Group['id'], fields: readonly Field[]): Group {
+  return { id, title: COPY.groups[id], fields };
+}
+
+/** The caps shipped in DEFAULTS, in that order; any other key the config holds follows them. */
+export const SHIPPED_CAPS: readonly string[] = Object.keys(COPY.caps);
 
 /** The card's groups, in display order; the caps group is completed from the config's own keys. */
 export const GROUPS: readonly Group[] = [
-  {
-    id: 'stages',
-    title: 'Stages',
-    fields: [
-      { path: 'warnAt', label: 'First advisory at', hint: 'Occurrences of one measure that earn the first advisory; off silences it.', kind: off },
-      { path: 'summarizeAt', label: 'Second advisory at', hint: 'Occurrences that earn the "summarize and change approach" advisory.', kind: off },
-      { path: 'window', label: 'Window', hint: 'Recent calls per agent that are counted (at least 4).', kind: count },
-    ],
-  },
-  { id: 'caps', title: 'Caps', fields: [] },
-  {
-    id: 'failure',
-    title: 'Failure track',
-    fields: [
-      { path: 'failWarnAt', label: 'Failure advisory at', hint: 'Consecutive failures of one measure that earn an advisory.', kind: off },
-      { path: 'failLimit', label: 'Failure gate at', hint: 'Failures after which the gate acts; off keeps the advisory only.', kind: off },
-    ],
-  },
-  {
-    id: 'gate',
-    title: 'Gate policy',
-    fields: [
-      { path: 'onLimit', label: 'At a cap', hint: 'ask: the operator decides (Allow once / Reject). deny: blocked without asking.', kind: { type: 'choice', options: ['ask', 'deny'] } },
-      { path: 'exemptionCeiling', label: 'Calls per approval', hint: 'Calls an Allow once lets through before the measure is denied outright.', kind: { type: 'number', nullWord: 'unlimited' } },
-      { path: 'progress', label: 'Progress', hint: 'results: hold a repeat gate back while the recent results still differ.', kind: { type: 'choice', options: ['ignore', 'results'] } },
-    ],
-  },
-  {
-    id: 'local',
-    title: 'Local addresses',
-    fields: [
-      { path: 'localHosts', label: 'Local traffic', hint: 'deny: counted like any other. allow: calls to local addresses only get no target fingerprints.', kind: { type: 'choice', options: ['deny', 'allow'] } },
-      { path: 'includeLocal', label: 'Count local hosts in host:', hint: 'Whether localhost and private addresses feed the host measure.', kind: { type: 'flag' } },
-      { path: 'hostAliases', label: 'Host aliases', hint: 'One "from = to" per line: host spellings that mean the same host.', kind: { type: 'aliases' } },
-    ],
-  },
-  {
-    id: 'tracks',
-    title: 'Opt-in tracks',
-    fields: [
-      { path: 'sequence', label: 'Sequence track', hint: 'Cycles of different calls repeated back to back (A, B, A, B, …).', kind: { type: 'track' } },
-      { path: 'sequence.length', label: 'Longest cycle', hint: 'Distinct calls in the longest cycle looked for (at least 2).', kind: count },
-      { path: 'sequence.count', label: 'Advisory after', hint: 'Back-to-back repetitions of a cycle that earn the advisory.', kind: count },
-      { path: 'sequence.limit', label: 'Gate after', hint: 'Repetitions after which the cycle meets the gate; off advises only.', kind: off },
-      { path: 'duplicateText', label: 'Duplicated context track', hint: 'The same large text block injected into the context again and again.', kind: { type: 'track' } },
-      { path: 'duplicateText.minChars', label: 'Shortest block', hint: 'Characters a text block needs to be fingerprinted.', kind: count },
-      { path: 'duplicateText.threshold', label: 'Notice at', hint: 'Occurrences within the window that earn a notice (at least 2).', kind: count },
-      { path: 'duplicateText.windowMs', label: 'Window (ms)', hint: 'Time within which occurrences are counted.', kind: count },
-      { path: 'duplicateText.cooldownMs', label: 'Cooldown (ms)', hint: 'Silence for one text after its notice.', kind: count },
-    ],
-  },
-  {
-    id: 'counted',
-    title: 'What is counted',
-    fields: [
-      { path: 'exclude', label: 'Never track', hint: 'Tool names never counted, comma-separated; * is a wildcard.', kind: { type: 'list' } },
-      { path: 'include', label: 'Track only', hint: 'When not empty, only these tool names are counted.', kind: { type: 'list' } },
-      { path: 'ignoreArgs', label: 'Ignored arguments', hint: 'One "tool: name, name" per line (* for every tool): decoy arguments dropped before fingerprinting.', kind: { type: 'lists' } },
-    ],
-  },
-  {
-    id: 'messages',
-    title: 'Messages',
-    fields: [
-      { path: 'previewChars', label: 'Fingerprint preview', hint: 'Characters of a fingerprint quoted in a message.', kind: count },
-      { path: 'resultPreviewChars', label: 'Result preview', hint: 'Characters of the previous result quoted in a denial.', kind: count },
-    ],
-  },
+  group('stages', [field('warnAt', off), field('summarizeAt', off), field('window', count)]),
+  group('caps', []),
+  group('failure', [field('failWarnAt', off), field('failLimit', cap)]),
+  group('gate', [
+    field('onLimit', { type: 'choice', options: ['ask', 'deny'] }),
+    field('exemptionCeiling', { type: 'number', nullWord: 'unlimited' }),
+    field('progress', { type: 'choice', options: ['ignore', 'results'] }),
+  ]),
+  group('local', [field('localHosts', { type: 'choice', options: ['deny', 'allow'] }), field('includeLocal', { type: 'flag' }), field('hostAliases', { type: 'aliases' })]),
+  group('tracks', [
+    field('sequence', { type: 'track' }),
+    field('sequence.length', count),
+    field('sequence.count', count),
+    field('sequence.limit', off),
+    field('duplicateText', { type: 'track' }),
+    field('duplicateText.minChars', count),
+    field('duplicateText.threshold', count),
+    field('duplicateText.windowMs', count),
+    field('duplicateText.cooldownMs', count),
+  ]),
+  group('counted', [field('exclude', { type: 'list' }), field('include', { type: 'list' }), field('ignoreArgs', { type: 'lists' })]),
+  group('messages', [field('previewChars', count), field('resultPreviewChars', count)]),
 ];
 
-/** A cap field for one `limits` key. */
+function isShipped(key: string): key is keyof typeof COPY.caps {
+  return Object.hasOwn(COPY.caps, key);
+}
+
+/** A cap field for one `limits` key: a human label, with the config path beside it. */
 export function capField(key: string): Field {
-  return {
-    path: `limits.${key}`,
-    label: `${key}:`,
-    hint: CAP_HINTS[key] ?? 'A cap on one measure or one full fingerprint.',
-    kind: off,
-  };
+  const words = isShipped(key) ? COPY.caps[key] : COPY.customCap;
+  return { path: `limits.${key}`, ...words, key: `limits.${key}`, kind: cap };
+}
+
+/** How a sentence names a cap: its label when shipped, else its key (a fingerprint). */
+export function capName(key: string): string {
+  return isShipped(key) ? COPY.caps[key].label : key;
 }
 
 /** The groups with the caps group holding one field per key of `limits` (shipped keys first). */
 export function groupsFor(limitKeys: readonly string[]): Group[] {
-  const shipped = Object.keys(CAP_HINTS);
-  const extra = limitKeys.filter((k) => !shipped.includes(k)).sort();
-  const caps = [...shipped, ...extra].map(capField);
-  return GROUPS.map((group) => (group.id === 'caps' ? { ...group, fields: caps } : group));
+  const extra = limitKeys.filter((k) => !isShipped(k)).sort();
+  const caps = [...SHIPPED_CAPS, ...extra].map(capField);
+  return GROUPS.map((g) => (g.id === 'caps' ? { ...g, fields: caps } : g));
 }
 
 /** The top-level config key a field writes (`limits` for `limits.exact`). */

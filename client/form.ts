@@ -1,15 +1,19 @@
 /**
  * The card's staged form, as a pure function of three things: the row's config
  * (`base`), the saved user layer (`user`) and the drafts typed since. It says
- * what every control shows, what each field's default is, whether a save
- * would leave it overridden, which drafts `resolveConfig` refuses (with its
- * message), and the writes a save makes. No DOM, no host: the unit tests run
- * it in Node.
+ * what every control shows, what each field's default is, whether the saved
+ * layer overrides it, which drafts are refused (with `resolveConfig`'s
+ * message in the card's words, or the card's own), which stages the caps make
+ * dead, and the writes a save makes. No DOM, no host: the unit tests run it
+ * in Node.
  */
 import { DUPLICATE_TEXT_DEFAULTS, SEQUENCE_DEFAULTS, type BreakerConfig } from '../src/lib/config/config.js';
 import { format, parse } from './codec.js';
+import { COPY } from './copy.js';
 import { groupsFor, subKey, topKey, type Field } from './fields.js';
 import { effectiveConfig, isPlainObject, mergeLayers, messageOf, sameValue, type Layer } from './layers.js';
+import { deadStages } from './stages.js';
+import { inCardWords } from './wording.js';
 
 /** What the person did to a field since the last save. */
 export type Draft = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'reset' };
@@ -20,13 +24,23 @@ export interface FieldView {
   readonly text: string;
   /** What a reset returns to: the value without the user layer. */
   readonly defaultText: string;
-  /** Whether a save would leave (or keep) this field in the user layer. */
+  /** Whether the saved user layer holds this field (a draft alone never makes it so). */
   readonly overridden: boolean;
+  /** Overridden, and no reset staged yet: Reset to default is offered. */
+  readonly resettable: boolean;
   readonly staged: boolean;
   /** A sub-setting of an opt-in track that is off. */
   readonly disabled: boolean;
-  /** Why this field's draft cannot be saved: `resolveConfig`'s message, or the line format's. */
+  /** Why this field's draft cannot be saved: `resolveConfig`'s message in the card's words, or the card's own. */
   readonly error: string | undefined;
+  /** Legal but likely unmeant: an advisory stage this value makes unreachable (stages.ts). */
+  readonly warning: string | undefined;
+}
+
+/** A field whose draft holds Save back, as the footer names it. */
+export interface Problem {
+  readonly path: string;
+  readonly label: string;
 }
 
 export interface GroupView {
@@ -46,6 +60,8 @@ export interface FormView {
   /** Drafts that would change the user layer, or that cannot be saved. */
   readonly dirty: boolean;
   readonly invalid: boolean;
+  /** The fields with a refused draft, in display order. */
+  readonly problems: readonly Problem[];
   /** A refusal no single field explains. */
   readonly error: string | undefined;
   /** What Save writes, in an order whose every step is itself a valid config. */
@@ -95,7 +111,7 @@ function mapOverride(field: Field, edited: Record<string, unknown>, below: Recor
     if (Object.hasOwn(edited, key)) continue;
     // A merged map cannot lose a key from below; an empty list is how ignoreArgs says "none".
     if (field.kind.type === 'lists') out[key] = [];
-    else return `\`${field.path}\` cannot drop \`${key}\` here: it comes from the defaults or the profile; give it another target, or reset the field`;
+    else return COPY.cannotDrop(field.path, key);
   }
   return out;
 }
@@ -123,6 +139,10 @@ export function stage(user: Layer, lower: BreakerConfig, field: Field, draft: Dr
   const parsed = parse(field, draft.text);
   if ('error' in parsed) return parsed.error;
   const { value } = parsed;
+  const { kind } = field;
+  if (kind.type === 'number' && kind.whole === true && typeof value === 'number' && !Number.isInteger(value)) {
+    return COPY.wholeCap(field.path, value, kind.nullWord ?? 'null');
+  }
   if (sub !== undefined) {
     next[top] = { ...(isPlainObject(mine) ? mine : {}), [sub]: value };
   } else if (field.kind.type === 'track') {
@@ -180,7 +200,7 @@ function namedPath(message: string): string | undefined {
 export function viewForm(base: Layer, user: Layer, typed: ReadonlyMap<string, Draft>): FormView {
   const lowerTry = attempt(base, {});
   if ('error' in lowerTry) {
-    return { groups: [], dirty: false, invalid: true, error: `the profile's config for this plugin is invalid: ${lowerTry.error}`, writes: [] };
+    return { groups: [], dirty: false, invalid: true, problems: [], error: COPY.profileInvalid(lowerTry.error), writes: [] };
   }
   const lower = lowerTry.config;
   const savedTry = attempt(base, user);
@@ -216,37 +236,44 @@ export function viewForm(base: Layer, user: Layer, typed: ReadonlyMap<string, Dr
     const result = attempt(base, alone);
     if ('error' in result) errors.set(path, result.error);
   }
-  let formError = 'error' in savedTry ? `the saved settings are invalid: ${savedTry.error}` : undefined;
+  let formError = 'error' in savedTry ? COPY.savedInvalid(savedTry.error) : undefined;
   const combined = attempt(base, candidate);
   if ('error' in combined && errors.size === 0) {
     const named = namedPath(combined.error);
     if (named !== undefined && drafts.has(named)) errors.set(named, combined.error);
-    else formError = combined.error;
+    else formError = inCardWords(combined.error, named === undefined ? undefined : fields.get(named));
   }
+  // Warnings follow what a save would run with; while that is refused, what runs now.
+  const warnings = deadStages('config' in combined ? combined.config : saved);
   const merged = mergeLayers(base, candidate) as Record<string, unknown>;
   const view = (field: Field): FieldView => {
     const draft = drafts.get(field.path);
     const shown = typed.get(field.path);
     const top = topKey(field.path);
     const sub = subKey(field.path);
-    const failed = draft?.kind === 'text' && typeof stage(user, lower, field, draft) === 'string';
+    const error = errors.get(field.path);
+    const overridden = isOverridden(field, user, lower);
     return {
       field,
       text: shown === undefined ? format(field, valueAt(saved, field.path)) : shown.kind === 'text' ? shown.text : format(field, valueAt(lower, field.path)),
       defaultText: format(field, valueAt(lower, field.path)),
-      overridden: failed || isOverridden(field, candidate, lower),
+      overridden,
+      resettable: overridden && draft?.kind !== 'reset',
       staged: draft !== undefined,
       disabled: sub !== undefined && isTrack(top) && !isPlainObject(merged[top]),
-      error: errors.get(field.path),
+      error: error === undefined ? undefined : inCardWords(error, field),
+      warning: warnings.get(field.path),
     };
   };
+  const views = groups.map((g) => ({ id: g.id, title: g.title, fields: g.fields.map(view) }));
   const invalid = errors.size > 0 || 'error' in combined;
   const keys = new Set([...Object.keys(user), ...Object.keys(candidate)]);
   const writes: Write[] = invalid ? [] : [...keys].filter((k) => !sameValue(user[k], candidate[k])).map((k) => ({ key: k, value: candidate[k] }));
   return {
-    groups: groups.map((g) => ({ id: g.id, title: g.title, fields: g.fields.map(view) })),
+    groups: views,
     dirty: writes.length > 0 || invalid,
     invalid,
+    problems: views.flatMap((g) => g.fields.filter((f) => f.error !== undefined).map((f) => ({ path: f.field.path, label: f.field.label }))),
     error: formError,
     writes: orderWrites(base, user, writes),
   };

@@ -6,24 +6,7 @@
  */
 import type { ReactElement } from 'react';
 
-/** A namespace's snapshot: the resolved section, the row's config (`base`) and the raw user layer. */
-export interface ScopeSnapshot {
-  readonly status: 'loading' | 'ready' | 'unavailable' | (string & {});
-  readonly value: unknown;
-  readonly base: unknown;
-  readonly user: unknown;
-  readonly revision: number | undefined;
-  readonly writable: boolean;
-}
-
-/** `ctx.settingsScope.bind({ namespace })`: one namespace, writes fenced by its revision. */
-export interface SettingsScope {
-  getSnapshot(): ScopeSnapshot;
-  subscribe(listener: () => void): () => void;
-  /** Sets one top-level field of the user layer; settles after the host answered (a refusal is not thrown). */
-  set(field: string, value: unknown): Promise<void>;
-  unset(field: string): Promise<void>;
-}
+import type { SettingsScope } from './scope.js';
 
 export interface ClientContext {
   readonly slots: {

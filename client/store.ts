@@ -3,10 +3,12 @@
  * save, the save in flight, and the form view derived from both and the scope
  * snapshot. It is an external store (`getSnapshot` / `subscribe`) so React
  * reads it with `useSyncExternalStore`; the snapshot object is rebuilt only
- * when the scope or a draft changed.
+ * when the scope or a draft changed. It lives as long as the page, so what
+ * must outlast the card's component (which the Settings dialog unmounts on
+ * every tab change) is kept here: the drafts, and whether the card is open.
  */
 import { viewForm, type Draft, type FormView } from './form.js';
-import type { ScopeSnapshot, SettingsScope } from './host.js';
+import type { ScopeSnapshot, SettingsScope } from './scope.js';
 import { isPlainObject, sameValue, type Layer } from './layers.js';
 
 export interface CardState {
@@ -17,6 +19,8 @@ export interface CardState {
   readonly saving: boolean;
   /** The last save did not land as planned (the drafts are kept). */
   readonly failed: boolean;
+  /** The last save landed, and nothing was typed since. */
+  readonly saved: boolean;
 }
 
 export interface CardStore {
@@ -29,6 +33,9 @@ export interface CardStore {
   revert(path: string): void;
   discard(): void;
   save(): Promise<void>;
+  /** Whether the card was last left open: read when it mounts again. */
+  isExpanded(): boolean;
+  setExpanded(open: boolean): void;
 }
 
 const EMPTY: Layer = Object.freeze({});
@@ -42,6 +49,8 @@ export function createCardStore(scope: SettingsScope): CardStore {
   const listeners = new Set<() => void>();
   let saving = false;
   let failed = false;
+  let saved = false;
+  let expanded = false;
   let version = 0;
   let cached: { scope: ScopeSnapshot; version: number; state: CardState } | undefined;
 
@@ -59,6 +68,7 @@ export function createCardStore(scope: SettingsScope): CardStore {
       form: viewForm(layer(snapshot.base), layer(snapshot.user), drafts),
       saving,
       failed,
+      saved,
     };
     cached = { scope: snapshot, version, state };
     return state;
@@ -68,6 +78,7 @@ export function createCardStore(scope: SettingsScope): CardStore {
     if (draft === undefined) drafts.delete(path);
     else drafts.set(path, draft);
     failed = false;
+    saved = false;
     publish();
   };
 
@@ -83,9 +94,10 @@ export function createCardStore(scope: SettingsScope): CardStore {
     reset: (path) => stageDraft(path, { kind: 'reset' }),
     revert: (path) => stageDraft(path, undefined),
     discard() {
-      if (drafts.size === 0 && !failed) return;
+      if (drafts.size === 0 && !failed && !saved) return;
       drafts.clear();
       failed = false;
+      saved = false;
       publish();
     },
     async save() {
@@ -93,6 +105,7 @@ export function createCardStore(scope: SettingsScope): CardStore {
       if (saving || form.invalid || form.writes.length === 0) return;
       saving = true;
       failed = false;
+      saved = false;
       publish();
       try {
         for (const write of form.writes) {
@@ -106,8 +119,13 @@ export function createCardStore(scope: SettingsScope): CardStore {
         if (landed) drafts.clear();
         saving = false;
         failed = !landed;
+        saved = landed;
         publish();
       }
+    },
+    isExpanded: () => expanded,
+    setExpanded(open) {
+      expanded = open;
     },
   };
 }

@@ -2,7 +2,15 @@
  * The card's styles: the shell's `--dsw-alias-*` theme variables only, so the
  * card follows light and dark with the rest of the dialog, and the same
  * spacing, radii and type sizes as DSH's own plugin cards.
+ *
+ * State colours are the ones rc.8's theme defines (`--dsw-alias-state-*`;
+ * DSH's own cards name `--dsw-alias-label-error`, which no theme defines, so
+ * their errors are not red). Each carries a fallback for a shell without it.
  */
+
+const ERROR = 'var(--dsw-alias-state-error-primary,#dc2626)';
+const WARN = 'var(--dsw-alias-state-warn-label,#b45309)';
+const SUCCESS = 'var(--dsw-alias-state-success-primary,#16a34a)';
 
 const CSS = `
 .rtb-card{border:1px solid var(--dsw-alias-border-l2);background:var(--dsw-alias-bg-layer-3);border-radius:12px;list-style:none;transition:border-color .16s,background .16s}
@@ -27,6 +35,7 @@ const CSS = `
 .rtb-field-off{opacity:.55}
 .rtb-head{display:flex;align-items:center;gap:8px}
 .rtb-label{flex:1;min-width:0;color:var(--dsw-alias-label-primary);font-size:13px;font-weight:500;line-height:1.5}
+.rtb-key{margin-left:8px;color:var(--dsw-alias-label-tertiary);font-family:var(--dsw-font-mono,ui-monospace,SFMono-Regular,Menlo,monospace);font-size:11px;font-weight:400;overflow-wrap:anywhere}
 .rtb-badges{display:inline-flex;align-items:center;gap:8px}
 .rtb-reset{font:inherit;color:var(--dsw-alias-label-secondary);cursor:pointer;background:none;border:none;border-radius:4px;padding:0 2px;font-size:12px;line-height:1.5;text-decoration:underline;text-underline-offset:2px}
 .rtb-reset:hover:not(:disabled){color:var(--dsw-alias-label-primary)}
@@ -38,14 +47,19 @@ const CSS = `
 .rtb-area{height:auto;padding:6px 12px;font-family:var(--dsw-font-mono,ui-monospace,SFMono-Regular,Menlo,monospace);font-size:12px;resize:vertical}
 .rtb-input:focus-visible{border-color:var(--dsw-alias-brand-primary);outline:none}
 .rtb-input:disabled{color:var(--dsw-alias-label-tertiary);cursor:default}
-.rtb-input-invalid,.rtb-input-invalid:focus-visible{border-color:var(--dsw-alias-label-error)}
+.rtb-input-invalid,.rtb-input-invalid:focus-visible{border-color:${ERROR}}
 .rtb-check{width:16px;height:16px;margin:0;accent-color:var(--dsw-alias-label-primary);cursor:pointer}
 .rtb-check:focus-visible{outline:2px solid var(--dsw-alias-brand-primary);outline-offset:2px}
 .rtb-note{color:var(--dsw-alias-label-tertiary);margin:0;font-size:12px;line-height:1.5}
-.rtb-invalid{color:var(--dsw-alias-label-error)}
+.rtb-invalid{color:${ERROR}}
+.rtb-warning{color:${WARN};margin:0;font-size:12px;line-height:1.5}
 .rtb-default{color:var(--dsw-alias-label-tertiary);overflow-wrap:anywhere}
 .rtb-footer{border-top:1px solid var(--dsw-alias-border-l2);display:flex;flex-wrap:wrap;justify-content:flex-end;align-items:center;gap:8px;padding:12px 0 4px;margin-top:8px}
-.rtb-failed{flex:1 1 100%;min-width:0;color:var(--dsw-alias-label-error);margin:0;font-size:12px;line-height:1.5}
+.rtb-failed{flex:1 1 100%;min-width:0;color:${ERROR};margin:0;font-size:12px;line-height:1.5}
+.rtb-reason{flex:1 1 100%;min-width:0;color:${ERROR};margin:0;font-size:12px;line-height:1.5;text-align:right}
+.rtb-link{font:inherit;color:inherit;cursor:pointer;background:none;border:none;border-radius:4px;padding:0;text-decoration:underline;text-underline-offset:2px}
+.rtb-link:focus-visible{outline:2px solid var(--dsw-alias-brand-primary);outline-offset:1px}
+.rtb-saved{flex:1;min-width:0;color:${SUCCESS};margin:0;font-size:12px;line-height:1.5;text-align:right}
 .rtb-pad{padding:14px 16px}
 .rtb-discard,.rtb-save{appearance:none;font:inherit;cursor:pointer;border:1px solid transparent;border-radius:8px;padding:5px 14px;font-size:13px;line-height:1.5}
 .rtb-discard{border-color:var(--dsw-alias-border-l2);color:var(--dsw-alias-label-secondary);background:none}

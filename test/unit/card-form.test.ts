@@ -7,9 +7,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { format, parse } from '../../client/codec.js';
-import { CAP_HINTS, GROUPS, groupsFor, type Field } from '../../client/fields.js';
+import { COPY } from '../../client/copy.js';
+import { GROUPS, SHIPPED_CAPS, groupsFor, type Field } from '../../client/fields.js';
 import { orderWrites, viewForm, type Draft, type FieldView, type FormView } from '../../client/form.js';
 import { effectiveConfig, mergeLayers } from '../../client/layers.js';
+import { defaultNote } from '../../client/notes.js';
+import { inCardWords } from '../../client/wording.js';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
 
 function field(form: FormView, path: string): FieldView {
@@ -44,8 +47,8 @@ describe('the card lists every setting', () => {
     for (const sub of ['minChars', 'threshold', 'windowMs', 'cooldownMs']) assert.ok(paths.has(`duplicateText.${sub}`), `no field for duplicateText.${sub}`);
   });
 
-  test('every shipped cap, act: included, has a hint of its own and is listed in the order of DEFAULTS.limits', () => {
-    assert.deepEqual(Object.keys(CAP_HINTS), Object.keys(DEFAULTS.limits));
+  test('every shipped cap, act: included, has words of its own and is listed in the order of DEFAULTS.limits', () => {
+    assert.deepEqual(SHIPPED_CAPS, Object.keys(DEFAULTS.limits));
   });
 
   test('the groups are stages, caps, failure track, gate policy, local addresses and opt-in tracks, then the rest', () => {
@@ -108,7 +111,7 @@ describe('staged edits', () => {
   test('an edit shows as typed, marks the form dirty and plans one write of that top-level key', () => {
     const form = viewForm({}, {}, drafts({ 'limits.exact': '6' }));
     assert.equal(field(form, 'limits.exact').text, '6');
-    assert.equal(field(form, 'limits.exact').overridden, true);
+    assert.equal(field(form, 'limits.exact').staged, true);
     assert.equal(form.dirty, true);
     assert.deepEqual(form.writes, [{ key: 'limits', value: { exact: 6 } }]);
   });
@@ -132,7 +135,7 @@ describe('staged edits', () => {
   test('a reset stages the return to the default: the field shows the default and the key leaves the user layer', () => {
     const form = viewForm({ warnAt: 5 }, { warnAt: 6, onLimit: 'deny' }, drafts({ warnAt: 'RESET' }));
     assert.equal(field(form, 'warnAt').text, '5');
-    assert.equal(field(form, 'warnAt').overridden, false);
+    assert.equal(field(form, 'warnAt').staged, true);
     assert.deepEqual(form.writes, [{ key: 'warnAt', value: undefined }]);
   });
 
@@ -176,6 +179,29 @@ describe('staged edits', () => {
   });
 });
 
+describe('the badges describe the saved layer; a draft only adds Unsaved (issue 27)', () => {
+  test('a draft on a field the user layer does not hold is Unsaved, not Overridden, and offers no reset', () => {
+    const exact = field(viewForm({}, {}, drafts({ 'limits.exact': '6' })), 'limits.exact');
+    assert.deepEqual([exact.staged, exact.overridden, exact.resettable], [true, false, false]);
+  });
+
+  test('a draft over a saved override keeps Overridden and Reset to default: both say what is saved', () => {
+    const exact = field(viewForm({}, { limits: { exact: 8 } }, drafts({ 'limits.exact': '6' })), 'limits.exact');
+    assert.deepEqual([exact.staged, exact.overridden, exact.resettable], [true, true, true]);
+  });
+
+  test('a staged reset is Unsaved and still Overridden until saved, and offers no second reset', () => {
+    const warn = field(viewForm({}, { warnAt: 6 }, drafts({ warnAt: 'RESET' })), 'warnAt');
+    assert.deepEqual([warn.staged, warn.overridden, warn.resettable], [true, true, false]);
+  });
+
+  test('an invalid draft does not make a field Overridden either', () => {
+    const exact = field(viewForm({}, {}, drafts({ 'limits.exact': '1' })), 'limits.exact');
+    assert.notEqual(exact.error, undefined, 'the draft is refused');
+    assert.deepEqual([exact.overridden, exact.resettable], [false, false]);
+  });
+});
+
 describe('validation uses resolveConfig and its messages', () => {
   const cases: [string, string, Record<string, unknown>][] = [
     ['limits.exact', '1', { limits: { exact: 1 } }],
@@ -188,9 +214,9 @@ describe('validation uses resolveConfig and its messages', () => {
     ['previewChars', '0', { previewChars: 0 }],
   ];
   for (const [path, text, config] of cases) {
-    test(`${path} = ${JSON.stringify(text)} is refused under the field with the message apply gives at load`, () => {
+    test(`${path} = ${JSON.stringify(text)} is refused under the field with the message apply gives at load, in the card's words`, () => {
       const form = viewForm({}, {}, drafts({ [path]: text }));
-      assert.equal(field(form, path).error, refusal(config));
+      assert.equal(field(form, path).error, inCardWords(refusal(config), field(form, path).field));
       assert.equal(form.invalid, true);
       assert.deepEqual(form.writes, [], 'an invalid form writes nothing');
     });
@@ -250,5 +276,140 @@ describe('the text of a control', () => {
 
   test('a value formats to the text that parses back to it', () => {
     for (const value of [7, null]) assert.deepEqual(parse(number, format(number, value)), { value });
+  });
+});
+
+describe("the card's messages use the card's words (issue 27)", () => {
+  test('a cap takes `off`, not null: the message says "or `off` to stop counting it" and offers no null', () => {
+    const error = field(viewForm({}, {}, drafts({ 'limits.exact': '1' })), 'limits.exact').error ?? '';
+    assert.match(error, /^`limits\.exact` must be a whole number >= 2, or `off` to stop counting it \(got 1\); a cap below 2 would deny the first call$/);
+    assert.match(refusal({ limits: { exact: 1 } }), /or null to stop counting it/, 'the YAML message keeps its own words');
+  });
+
+  test('a stage, the failure gate and the sequence gate offer `off`; the exemption ceiling offers `unlimited`', () => {
+    assert.match(field(viewForm({}, {}, drafts({ warnAt: 'soon' })), 'warnAt').error ?? '', /, or `off` to turn the stage off \(got "soon"\)$/);
+    assert.match(field(viewForm({}, {}, drafts({ failLimit: '1' })), 'failLimit').error ?? '', /, or `off` to turn the failure gate off /);
+    assert.match(field(viewForm({ sequence: {} }, {}, drafts({ 'sequence.limit': '1' })), 'sequence.limit').error ?? '', /; `off` advises only$/);
+    assert.match(field(viewForm({}, {}, drafts({ exemptionCeiling: '0' })), 'exemptionCeiling').error ?? '', /; `unlimited` leaves exemptions unlimited$/);
+  });
+
+  test('a field without a word for null keeps the message as it is, and a null given as the value stays quoted as got', () => {
+    const window: Field = { path: 'window', label: '', hint: '', kind: { type: 'number' } };
+    assert.equal(inCardWords(refusal({ window: 2 }), window), refusal({ window: 2 }));
+    const cap: Field = { path: 'limits.exact', label: '', hint: '', kind: { type: 'number', nullWord: 'off' } };
+    assert.equal(inCardWords('`x` must be a number (got null)', cap), '`x` must be a number (got null)');
+  });
+});
+
+describe('caps take whole numbers in the card (issue 27)', () => {
+  test('a fractional cap is refused with the card\'s own message, and nothing is written', () => {
+    for (const path of ['limits.exact', 'limits.host', 'failLimit']) {
+      const form = viewForm({}, {}, drafts({ [path]: '2.5' }));
+      assert.equal(field(form, path).error, COPY.wholeCap(path, 2.5, 'off'), path);
+      assert.deepEqual(form.writes, [], path);
+    }
+  });
+
+  test('YAML and the host keep 0.5.2\'s acceptance: a fractional cap already saved resolves and shows without an error', () => {
+    assert.equal(resolveConfig({ limits: { exact: 2.5 } }).limits.exact, 2.5);
+    const exact = field(viewForm({ limits: { exact: 2.5 } }, {}, new Map()), 'limits.exact');
+    assert.deepEqual([exact.text, exact.error], ['2.5', undefined]);
+  });
+
+  test('a whole number with a fraction point (4.0) is a whole number', () => {
+    assert.deepEqual(viewForm({}, {}, drafts({ 'limits.exact': '4.0' })).writes, [{ key: 'limits', value: { exact: 4 } }]);
+  });
+});
+
+describe('an advisory stage a cap pre-empts is flagged, not refused (issue 27)', () => {
+  test('limits.exact 4 under warnAt 7 and summarizeAt 11: the cap says both never fire, each stage names the cap, and Save stays possible', () => {
+    const form = viewForm({}, {}, drafts({ 'limits.exact': '4' }));
+    assert.equal(field(form, 'limits.exact').warning, 'The gate at 4 comes first: the first advisory (at 7) and second advisory (at 11) never fire for this measure.');
+    assert.equal(field(form, 'warnAt').warning, 'Never fires for Identical calls: its cap is at or below it.');
+    assert.equal(field(form, 'summarizeAt').warning, 'Never fires for Identical calls: its cap is at or below it.');
+    assert.equal(form.invalid, false);
+    assert.deepEqual(form.writes, [{ key: 'limits', value: { exact: 4 } }]);
+  });
+
+  test('a stage equal to the cap is dead too (the call that reaches the cap goes to the gate); one below it is not', () => {
+    assert.match(field(viewForm({}, {}, drafts({ 'limits.exact': '11' })), 'limits.exact').warning ?? '', /the second advisory \(at 11\) never fires/);
+    assert.equal(field(viewForm({}, {}, drafts({ 'limits.exact': '12' })), 'limits.exact').warning, undefined);
+  });
+
+  test('a stage raised above several caps names them all; a cap that is off pre-empts nothing', () => {
+    const form = viewForm({}, {}, drafts({ warnAt: '12' }));
+    assert.equal(field(form, 'warnAt').warning, 'Never fires for Identical calls, Same shell command, Same URL and Same output file: their caps are at or below it.');
+    assert.equal(field(form, 'limits.site').warning, undefined, 'site is off');
+    assert.equal(field(form, 'limits.host').warning, undefined, 'host is at 16');
+  });
+
+  test('the saved config is checked too, not only drafts', () => {
+    assert.notEqual(field(viewForm({}, { limits: { exact: 4 } }, new Map()), 'limits.exact').warning, undefined);
+  });
+
+  test('the failure advisory is dead only above the failure gate (it fires as the call settles, the gate judges the next one)', () => {
+    const dead = viewForm({}, {}, drafts({ failWarnAt: '6' }));
+    assert.equal(field(dead, 'failLimit').warning, 'The failure advisory (at 6) never fires: the gate acts after 5 failures.');
+    assert.equal(field(dead, 'failWarnAt').warning, 'Never fires: the failure gate acts after 5 failures.');
+    assert.equal(field(viewForm({}, {}, drafts({ failWarnAt: '5' })), 'failLimit').warning, undefined);
+  });
+});
+
+describe("Save's reason (issue 27)", () => {
+  test('every field holding Save back is named with its label, in display order', () => {
+    const form = viewForm({}, {}, drafts({ 'limits.exact': '1', window: '2' }));
+    assert.deepEqual(form.problems, [
+      { path: 'window', label: 'Window' },
+      { path: 'limits.exact', label: 'Identical calls' },
+    ]);
+    assert.equal(COPY.needFixing(form.problems.length), '2 fields need fixing:');
+    assert.equal(COPY.needFixing(1), '1 field needs fixing:');
+  });
+
+  test('a valid form names no field', () => {
+    assert.deepEqual(viewForm({}, {}, drafts({ 'limits.exact': '6' })).problems, []);
+  });
+});
+
+describe('labels (issue 27)', () => {
+  test('a shipped cap has a human label and its config path as the key beside it', () => {
+    const caps = groupsFor([]).find((g) => g.id === 'caps')!.fields;
+    assert.deepEqual(
+      caps.slice(0, 3).map((f) => [f.label, f.key]),
+      [
+        ['Identical calls', 'limits.exact'],
+        ['Same shell command', 'limits.cmd'],
+        ['Same URL', 'limits.net'],
+      ],
+    );
+    const fetch = caps.find((f) => f.path === 'limits.family:http-fetch')!;
+    assert.deepEqual([fetch.label, fetch.key], ['All HTTP fetches', 'limits.family:http-fetch']);
+  });
+
+  test('a per-fingerprint cap from the config is labelled as one, with its key beside it', () => {
+    const extra = groupsFor(['exact:bash:{"command":"make"}']).find((g) => g.id === 'caps')!.fields.at(-1)!;
+    assert.deepEqual([extra.label, extra.key], [COPY.customCap.label, 'limits.exact:bash:{"command":"make"}']);
+  });
+
+  test('no label is a raw key or ends like one (`exact:`, `in host:`)', () => {
+    for (const f of groupsFor(Object.keys(DEFAULTS.limits)).flatMap((g) => g.fields)) {
+      assert.doesNotMatch(f.label, /:$/, f.path);
+      assert.notEqual(f.label, f.path.replace(/^limits\./, ''), f.path);
+    }
+  });
+});
+
+describe('the default in a note (issue 27)', () => {
+  test('a one-line field quotes its default; an empty one says none', () => {
+    assert.equal(defaultNote(field(viewForm({}, {}, new Map()), 'warnAt')), 'Default: 7');
+    assert.equal(defaultNote(field(viewForm({}, {}, new Map()), 'include')), 'Default: none');
+  });
+
+  test('Ignored arguments does not repeat its box on one line: the untouched box is the default; an edited one says how many lines a reset brings back', () => {
+    const untouched = field(viewForm({}, {}, new Map()), 'ignoreArgs');
+    assert.equal(defaultNote(untouched), 'Default: as shown.');
+    const edited = field(viewForm({}, {}, drafts({ ignoreArgs: '*: description' })), 'ignoreArgs');
+    assert.equal(defaultNote(edited), `Default: ${Object.keys(DEFAULTS.ignoreArgs).length} lines; Reset to default brings them back.`);
+    assert.doesNotMatch(defaultNote(edited), /timeoutMs/, 'no argument names quoted');
   });
 });

@@ -207,9 +207,9 @@ describe('the ask (read by the operator)', () => {
     const [paragraph = '', ...details] = ask.split('\n');
     assert.equal(
       paragraph,
-      `Loop breaker: this bash call would repeat the same action for the ${cap}th time among the agent's recent calls (the limit is ${cap}), and it hits 1 more limit listed below. ` +
-        'Allow once lets it run and stops the loop breaker from counting calls like it for the rest of this turn: they run without asking until the next human message. ' +
-        'Reject blocks it, and calls like it stay blocked until the next human message.',
+      `Loop breaker: this bash call would repeat the same action for the ${cap}th time among the agent's recent calls (the limit is ${cap}), and it hits 1 more limit. ` +
+        'Allow once lets it run and lifts the 2 limits named at the end until the next human message; other limits still apply, so a call like it that reaches one is asked about again. ' +
+        'Reject blocks it, and calls that hit those limits again stay blocked until the next human message.',
     );
     assert.doesNotMatch(paragraph, /`|Approve|Decline|exact:|cmd:/, 'no markup, no other words for the buttons, no fingerprints');
     assert.deepEqual(details, ['Repeat track:', `${EXACT} ${cap}/${cap};`, `${CMD} ${cap}/${cap}.`], 'the fingerprints follow as details');
@@ -224,7 +224,24 @@ describe('the ask (read by the operator)', () => {
 
   test('with an exemption ceiling, Allow once says how many more calls it allows', async () => {
     const outcomes = await repeat(newHost({ exemptionCeiling: 3 }), {}, cap, X);
-    assert.match(outcomes[cap - 1]?.askReason ?? '', /Allow once lets it run, and 3 more calls like it this turn; the one after that is blocked without asking\./);
+    assert.match(outcomes[cap - 1]?.askReason ?? '', /Allow once lets it run and lifts the 2 limits named at the end for 3 more calls this turn \(the one after that is blocked without asking\);/);
+  });
+
+  test('Allow once promises what an approval covers: the limits it names; a call like it that reaches another limit is asked again (issue 27)', async () => {
+    // The issue's session: a curl that keeps failing, with limits.exact lowered to 4.
+    const curl = { ...bash('curl -sf https://api.example.com/v1/items'), body: failing(22, 'curl: (22) The requested URL returned error: 404'), answer: 'approve' as const };
+    const outcomes = await repeat(newHost({ limits: { exact: 4 } }), {}, 6, curl);
+    const asks = outcomes.flatMap((o, i) => (o.askReason === undefined ? [] : [{ at: i + 1, text: o.askReason }]));
+    assert.deepEqual(asks.map((a) => a.at), [4, 6], 'approved at call 4 (exact:), asked again at call 6 (the failure track, on other fingerprints)');
+    const [first, second] = asks.map((a) => a.text.split('\n'));
+    const named = (lines: readonly string[]) => lines.slice(1).filter((line) => !line.endsWith('track:'));
+    assert.deepEqual(named(first!), ['exact:bash:{"command":"curl -sf https://api.example.com/v1/items"} 4/4.'], 'the first approval covers exact: only');
+    assert.ok(named(second!).every((line) => !line.startsWith('exact:')), `the second ask is about fingerprints the first did not name: ${second!.join(' | ')}`);
+    assert.match(first![0]!, /Allow once lets it run and lifts the limit named at the end until the next human message; other limits still apply, so a call like it that reaches one is asked about again\./);
+    for (const { text } of asks) {
+      assert.doesNotMatch(text, /run without asking until the next human message/, 'no promise that calls like it go unasked');
+      assert.doesNotMatch(text, /listed below/, 'the approval panel shows the details inline, at the end of the paragraph');
+    }
   });
 
   test('a failure ask opens with the failure and its limit, and details the failure', async () => {

@@ -141,19 +141,21 @@ describe('the spent-allowance denial', () => {
 });
 
 describe("the operator's ask", () => {
-  const ALLOW_ALL = 'Allow once lets it run and stops the loop breaker from counting calls like it for the rest of this turn: they run without asking until the next human message.';
-  const REJECT = 'Reject blocks it, and calls like it stay blocked until the next human message.';
+  const STILL = 'other limits still apply, so a call like it that reaches one is asked about again.';
+  const ALLOW_ONE = `Allow once lets it run and lifts the limit named at the end until the next human message; ${STILL}`;
+  const REJECT_ONE = 'Reject blocks it, and calls that hit that limit again stay blocked until the next human message.';
+  const REJECT_ALL = 'Reject blocks it, and calls that hit those limits again stay blocked until the next human message.';
 
   test('one hit: no count of further limits, its details end with a full stop', () => {
-    assert.equal(askMessage('bash', [hit(REPEAT, 'a')]), [`Loop breaker: this bash call repeat asks 3. ${ALLOW_ALL} ${REJECT}`, 'repeat heading:', 'repeat detail a.'].join('\n'));
+    assert.equal(askMessage('bash', [hit(REPEAT, 'a')]), [`Loop breaker: this bash call repeat asks 3. ${ALLOW_ONE} ${REJECT_ONE}`, 'repeat heading:', 'repeat detail a.'].join('\n'));
   });
 
   test('three hits over two tracks: two more limits, and each heading lists only its own hits', () => {
     assert.equal(
       askMessage('bash', [hit(FAILURE, 'f'), hit(REPEAT, 'r1'), hit(REPEAT, 'r2')], 1),
       [
-        'Loop breaker: this bash call failure asks 3, and it hits 2 more limits listed below. ' +
-          `Allow once lets it run, and 1 more call like it this turn; the one after that is blocked without asking. ${REJECT}`,
+        'Loop breaker: this bash call failure asks 3, and it hits 2 more limits. ' +
+          `Allow once lets it run and lifts the 3 limits named at the end for 1 more call this turn (the one after that is blocked without asking); ${STILL} ${REJECT_ALL}`,
         'failure heading:',
         'failure detail f.',
         'repeat heading:',
@@ -164,11 +166,11 @@ describe("the operator's ask", () => {
   });
 
   test('a ceiling of two allows two more calls', () => {
-    assert.match(askMessage('bash', [hit(REPEAT, 'a')], 2), /Allow once lets it run, and 2 more calls like it this turn;/);
+    assert.match(askMessage('bash', [hit(REPEAT, 'a')], 2), /Allow once lets it run and lifts the limit named at the end for 2 more calls this turn \(/);
   });
 
   test('an ask without hits still reads as a loop', () => {
-    assert.equal(askMessage('bash', []).split('\n')[0], `Loop breaker: this bash call would continue a loop. ${ALLOW_ALL} ${REJECT}`);
+    assert.equal(askMessage('bash', []).split('\n')[0], `Loop breaker: this bash call would continue a loop. ${ALLOW_ONE} ${REJECT_ONE}`);
   });
 });
 

@@ -195,18 +195,26 @@ export function spentMessage(name: string, quotes: readonly string[], ceiling: n
  * paragraph with its line breaks dropped, above the Reject and Allow once
  * buttons: so it opens with one plain paragraph (what the call would do, how
  * often, the limit, what each button does, in the buttons' words), and the
- * fingerprints follow as details that read as sentences either way.
+ * fingerprints follow as details that read as sentences either way, which is
+ * why the paragraph points to them as "named at the end", not "below".
+ *
+ * An approval exempts exactly the fingerprints that hit (gate.ts): the call's
+ * other fingerprints keep counting, and one of them reaching its own limit
+ * asks again. The paragraph says so rather than promise that calls like it
+ * run unasked.
  */
 export function askMessage(name: string, hits: readonly Hit[], ceiling: number | null = null): string {
   const first = hits[0];
   const others = hits.length - 1;
-  const allowOnce =
+  const these = hits.length > 1 ? `the ${hits.length} limits` : 'the limit';
+  const lifted =
     ceiling === null
-      ? 'Allow once lets it run and stops the loop breaker from counting calls like it for the rest of this turn: they run without asking until the next human message.'
-      : `Allow once lets it run, and ${ceiling} more ${ceiling === 1 ? 'call' : 'calls'} like it this turn; the one after that is blocked without asking.`;
+      ? `lifts ${these} named at the end until the next human message`
+      : `lifts ${these} named at the end for ${ceiling} more ${ceiling === 1 ? 'call' : 'calls'} this turn (the one after that is blocked without asking)`;
   const lines = [
-    `Loop breaker: this ${toolName(name)} call ${first === undefined ? 'would continue a loop' : first.words.asking(first)}${others > 0 ? `, and it hits ${others} more ${others === 1 ? 'limit' : 'limits'} listed below` : ''}. ` +
-      `${allowOnce} Reject blocks it, and calls like it stay blocked until the next human message.`,
+    `Loop breaker: this ${toolName(name)} call ${first === undefined ? 'would continue a loop' : first.words.asking(first)}${others > 0 ? `, and it hits ${others} more ${others === 1 ? 'limit' : 'limits'}` : ''}. ` +
+      `Allow once lets it run and ${lifted}; other limits still apply, so a call like it that reaches one is asked about again. ` +
+      `Reject blocks it, and calls that hit ${hits.length > 1 ? 'those limits' : 'that limit'} again stay blocked until the next human message.`,
   ];
   for (const words of wordsOf(hits)) {
     const details = hits.filter((hit) => hit.words === words).map((hit) => words.detail(hit));

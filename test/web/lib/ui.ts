@@ -34,8 +34,8 @@ export function fieldRow(path: string): string {
   return `${CARD} [data-rtb-field=${JSON.stringify(path)}]`;
 }
 
-/** Settings → Plugins (the Plugin configuration tab is the first), with the breaker's card expanded. */
-export async function openCard(page: Page): Promise<void> {
+/** Settings → Plugins → Plugin configuration, until the breaker's card (open or not) is there. */
+export async function showCard(page: Page): Promise<void> {
   await dismissKeyDialog(page);
   const open = await page.evaluate<boolean>(`document.querySelector(${JSON.stringify(CARD)}) !== null`);
   if (!open) {
@@ -45,8 +45,16 @@ export async function openCard(page: Page): Promise<void> {
     await page.clickText('[role=tab]', 'Plugin configuration');
   }
   await page.waitFor('the breaker card', `document.querySelector(${JSON.stringify(CARD_HEADER)}) !== null`, 20_000);
-  const expanded = await page.evaluate<string>(`document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded')`);
-  if (expanded !== 'true') await page.click(CARD_HEADER);
+}
+
+export function isExpanded(page: Page): Promise<boolean> {
+  return page.evaluate<boolean>(`document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded') === 'true'`);
+}
+
+/** Settings → Plugins (the Plugin configuration tab is the first), with the breaker's card expanded. */
+export async function openCard(page: Page): Promise<void> {
+  await showCard(page);
+  if (!(await isExpanded(page))) await page.click(CARD_HEADER);
   await page.waitFor('the card body', `document.querySelector(${JSON.stringify(`${CARD} [data-rtb-field]`)}) !== null`);
 }
 
@@ -64,6 +72,44 @@ export async function chooseTheme(page: Page, theme: 'Light' | 'Dark'): Promise<
   await page.clickText('button', theme);
 }
 
+/**
+ * The accessible name Chromium computes for the first element matching
+ * `selector` (what a screen reader announces), read from its accessibility tree.
+ */
+export async function accessibleName(page: Page, selector: string): Promise<string> {
+  const { root } = (await page.send('DOM.getDocument', { depth: 0 })) as { root: { nodeId: number } };
+  const { nodeId } = (await page.send('DOM.querySelector', { nodeId: root.nodeId, selector })) as { nodeId: number };
+  if (nodeId === 0) throw new Error(`no element ${selector}`);
+  const { nodes } = (await page.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false })) as { nodes: { name?: { value?: unknown } }[] };
+  return String(nodes[0]?.name?.value ?? '');
+}
+
+/**
+ * A colour as the page resolves it inside the card: a probe element styled
+ * `color: <value>` (e.g. `var(--dsw-alias-state-error-primary)`), read back
+ * through getComputedStyle.
+ */
+export function resolvedColour(page: Page, value: string): Promise<string> {
+  return page.evaluate(`(() => {
+    const probe = document.createElement('span');
+    probe.style.color = ${JSON.stringify(value)};
+    document.querySelector(${JSON.stringify(CARD)}).appendChild(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  })()`);
+}
+
+/** A custom property's value where the card sits (`''` when the shell does not define it). */
+export function cssVariable(page: Page, name: string): Promise<string> {
+  return page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(CARD)})).getPropertyValue(${JSON.stringify(name)}).trim()`);
+}
+
+/** A computed style property of the first element matching `selector`. */
+export function computed(page: Page, selector: string, property: string): Promise<string> {
+  return page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).getPropertyValue(${JSON.stringify(property)})`);
+}
+
 /** The value each of the card's controls holds, by config path. */
 export function controlValues(page: Page): Promise<Record<string, string>> {
   return page.evaluate(`Object.fromEntries([...document.querySelectorAll(${JSON.stringify(`${CARD} [data-rtb-input]`)})]
@@ -71,12 +117,17 @@ export function controlValues(page: Page): Promise<Record<string, string>> {
 }
 
 /** A field's note (its hint or its error, then "Default: …"), its badges and whether it is marked invalid. */
-export function fieldState(page: Page, path: string): Promise<{ note: string; overridden: boolean; reset: boolean; invalid: boolean; disabled: boolean }> {
+export function fieldState(
+  page: Page,
+  path: string,
+): Promise<{ note: string; warning: string | null; unsaved: boolean; overridden: boolean; reset: boolean; invalid: boolean; disabled: boolean }> {
   return page.evaluate(`(() => {
     const row = document.querySelector(${JSON.stringify(fieldRow(path))});
     const control = row.querySelector('[data-rtb-input]');
     return {
       note: row.querySelector('.rtb-note').textContent,
+      warning: row.querySelector('[data-rtb-warning]')?.textContent ?? null,
+      unsaved: [...row.querySelectorAll('.rtb-badge-muted')].some((b) => b.textContent === 'Unsaved'),
       overridden: [...row.querySelectorAll('.rtb-badge')].some((b) => b.textContent === 'Overridden'),
       reset: row.querySelector('.rtb-reset') !== null,
       invalid: control.getAttribute('aria-invalid') === 'true',

@@ -7,9 +7,13 @@
  * One server, one browser, one scripted scenario in order (each test builds
  * on the state the previous one left, as a person's session would):
  *
- *   the card under Settings → Plugins shows the effective values and defaults;
- *   it works from the keyboard; an invalid value is refused with our message
- *   and nothing is written; an edit saves into settings.yaml; a live session
+ *   the card under Settings → Plugins shows the effective values and defaults,
+ *   human labels for the caps and a header named as DSH names its own; it
+ *   works from the keyboard; an invalid value is refused in red with our
+ *   message in the card's words, Save says which field holds it back, and
+ *   nothing is written; a cap that pre-empts a stage is flagged; an edit is
+ *   only Unsaved until it saves into settings.yaml and says Saved; the card
+ *   stays open across a change of Settings tab; a live session
  *   then gates at the new cap without a restart; the approval panel shows our
  *   reason; Reject leads to REPEAT_TOOL_BLOCKED, Allow once lets the calls
  *   run; the card follows the shell's light and dark themes; a bash call
@@ -27,7 +31,10 @@ import { after, before, describe, test } from 'node:test';
 
 import { parse as parseYaml } from 'yaml';
 
+import { COPY } from '../../../client/copy.js';
+import { capField } from '../../../client/fields.js';
 import { viewForm } from '../../../client/form.js';
+import { inCardWords } from '../../../client/wording.js';
 import { startMockModel, type MockModel } from '../../host/lib/mock-model.js';
 import { pluginUnderTest } from '../../host/lib/env.js';
 import { resolveConfig } from '../../../src/lib/config/config.js';
@@ -36,21 +43,27 @@ import { createDirector } from '../lib/director.js';
 import { ARTIFACTS, WEB_WORK } from '../lib/paths.js';
 import { approvalAsked, createSession, prompt, turnsEnded } from '../lib/sessions.js';
 import {
+  accessibleName,
   approvalPanel,
   buttonDisabled,
   CARD,
   CARD_HEADER,
   chooseTheme,
   closeSettings,
+  computed,
   controlValues,
+  cssVariable,
   fieldRow,
   fieldState,
   input,
+  isExpanded,
   markApprovalPanel,
   openCard,
   openSession,
   pageText,
   passFirstScreens,
+  resolvedColour,
+  showCard,
   visibleRowTexts,
 } from '../lib/ui.js';
 import { prepareProfile, settingsFile, startWebHost, type WebHost } from '../lib/web-host.js';
@@ -93,6 +106,18 @@ function refusal(config: unknown): string {
     return (error as Error).message.replace(/^repeat-tool-breaker: /, '');
   }
   throw new Error(`resolveConfig accepted ${JSON.stringify(config)}`);
+}
+
+/** The error colour of the shell's theme, as the page resolves it now (light or dark). */
+function errorColour(): Promise<string> {
+  return resolvedColour(page, 'var(--dsw-alias-state-error-primary)');
+}
+
+/** `rgb(r, g, b)` as numbers. */
+function rgb(colour: string): [number, number, number] {
+  const match = /^rgba?\((\d+), (\d+), (\d+)/.exec(colour);
+  if (match === null) throw new Error(`not an rgb colour: ${colour}`);
+  return [Number(match[1]), Number(match[2]), Number(match[3])];
 }
 
 async function shot(name: string, selector?: string): Promise<void> {
@@ -165,9 +190,26 @@ describe('the Settings → Plugins card', () => {
     assert.equal((await fieldState(page, 'sequence.count')).disabled, true, 'an opt-in track that is off disables its sub-settings');
     const groups = await page.evaluate<string[]>(`[...document.querySelectorAll('${CARD} legend')].map((l) => l.textContent)`);
     assert.deepEqual(groups.slice(0, 6), ['Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks']);
+    const exactLabel = await page.evaluate<{ text: string; key: string }>(`(() => {
+      const label = document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} label`)});
+      return { text: label.firstChild.textContent, key: label.querySelector('code')?.textContent ?? '' };
+    })()`);
+    assert.deepEqual(exactLabel, { text: 'Identical calls', key: 'limits.exact' }, 'a cap reads as words, its config key beside it');
     await shot('card-light', CARD_HEADER);
     await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
     await shot('card-light-top');
+  });
+
+  step('the header has an accessible name made the way DSH names its own cards (Show settings: Shell)', async () => {
+    // DSH's Shell card, collapsed, beside ours: its header's name is the pattern.
+    const shell = await page.evaluate<boolean>(`[...document.querySelectorAll('button[aria-expanded]')].some((b) => b.getAttribute('aria-label') === 'Show settings: Shell')`);
+    assert.ok(shell, 'DSH names its Shell card "Show settings: Shell"');
+    assert.equal(await accessibleName(page, CARD_HEADER), 'Hide settings: Repeat-tool breaker', 'open');
+    await page.click(CARD_HEADER);
+    await page.waitFor('the card to collapse', `document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded') === 'false'`);
+    assert.equal(await accessibleName(page, CARD_HEADER), 'Show settings: Repeat-tool breaker', 'closed');
+    await page.click(CARD_HEADER);
+    await page.waitFor('the card to expand', `document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded') === 'true'`);
   });
 
   step('works from the keyboard: the header discloses with Enter and Space, Tab walks the fields in order', async () => {
@@ -186,18 +228,50 @@ describe('the Settings → Plugins card', () => {
     assert.deepEqual(order, ['warnAt', 'summarizeAt', 'window', 'limits.exact']);
   });
 
-  step('refuses an invalid value with the message apply gives at load, and writes nothing (Enter does not save it)', async () => {
+  step('refuses an invalid value in red with the load-time message in the card\'s words, says beside Save which field holds it back, and writes nothing', async () => {
     const before = settingsFile(HOME);
     // Focus is on limits.exact (previous step): select its text and type over it.
     await page.evaluate(`document.activeElement.select()`);
     await page.send('Input.insertText', { text: '1' });
     const message = refusal({ limits: { exact: 1 } });
+    const shown = inCardWords(message, capField('exact'));
     await page.waitFor('the inline refusal', `document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-invalid`)}) !== null`);
     const state = await fieldState(page, 'limits.exact');
-    assert.ok(state.note.startsWith(message), `the note reads ${JSON.stringify(state.note)}, not ${JSON.stringify(message)}`);
+    assert.ok(state.note.startsWith(shown), `the note reads ${JSON.stringify(state.note)}, not ${JSON.stringify(shown)}`);
+    assert.match(state.note, /or `off` to stop counting it/, 'the word the field takes');
+    assert.doesNotMatch(state.note, /\bnull\b/, 'not the YAML word');
     assert.equal(state.invalid, true, 'aria-invalid');
+    assert.equal(state.overridden, false, 'an unsaved draft is not Overridden');
+    assert.equal(state.reset, false, 'and offers no reset');
     assert.equal(await buttonDisabled(page, 'save'), true, 'Save is disabled');
+
+    // Red: the shell defines no --dsw-alias-label-error (what DSH's cards name); the card uses its error colour.
+    assert.equal(await cssVariable(page, '--dsw-alias-label-error'), '', 'rc.8 does not define --dsw-alias-label-error');
+    const red = await errorColour();
+    const [r, g, b] = rgb(red);
+    assert.ok(r > 180 && g < 120 && b < 120, `the theme's error colour is red: ${red}`);
+    assert.equal(await computed(page, `${fieldRow('limits.exact')} .rtb-invalid`, 'color'), red, 'the message is in the error colour');
+    assert.equal(await computed(page, input('limits.exact'), 'border-top-color'), red, 'so is the border of the invalid input');
+    assert.notEqual(await computed(page, `${fieldRow('limits.exact')} .rtb-label`, 'color'), red, 'a label is not');
     await shot('card-invalid', fieldRow('limits.exact'));
+
+    // Beside Save: which field, as a link that takes the focus there.
+    const reason = `${CARD} [data-rtb=reason]`;
+    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(reason)}).textContent`), `${COPY.needFixing(1)} Identical calls`);
+    const described = await page.evaluate<string>(`document.getElementById(document.querySelector(${JSON.stringify(`${CARD} [data-rtb=save]`)}).getAttribute('aria-describedby')).textContent`);
+    assert.match(described, /^1 field needs fixing: Identical calls$/, 'Save is described by the reason');
+    await shot('card-reason', `${CARD} .rtb-footer`);
+    await page.click(`${CARD} [data-rtb-fix="limits.exact"]`);
+    await page.waitFor('the focus on limits.exact', `document.activeElement?.dataset.rtbInput === 'limits.exact'`);
+
+    // A fraction is refused by the card (the host keeps 0.5.2's acceptance of it).
+    await page.evaluate(`document.activeElement.select()`);
+    await page.send('Input.insertText', { text: '2.5' });
+    await page.waitFor('the whole-number refusal', `document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-invalid`)})?.textContent.startsWith(${JSON.stringify(COPY.wholeCap('limits.exact', 2.5, 'off'))})`);
+    assert.equal(await buttonDisabled(page, 'save'), true, 'Save is disabled for 2.5');
+    await page.evaluate(`document.activeElement.select()`);
+    await page.send('Input.insertText', { text: '1' });
+    await page.waitFor('the refusal of 1 again', `document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-invalid`)})?.textContent.startsWith(${JSON.stringify(shown)})`);
     await page.press('Enter');
     assert.equal(settingsFile(HOME), before, 'settings.yaml is unchanged');
     // The host refuses the same value from any other client, with the same message.
@@ -210,20 +284,50 @@ describe('the Settings → Plugins card', () => {
     assert.equal((await fieldState(page, 'limits.exact')).invalid, false);
   });
 
-  step('saves an edit into settings.yaml and marks the field overridden, with its reset', async () => {
+  step('flags a cap at or below an advisory stage (it would never fire), as a warning that does not hold Save back', async () => {
+    // The profile's second advisory is at 3: a cap of 3 gates that call instead.
+    await page.fill(input('limits.exact'), '3');
+    const warned = await page.waitFor<string>('the dead-stage warning', `document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} [data-rtb-warning]`)})?.textContent ?? false`);
+    assert.equal(warned, 'The gate at 3 comes first: the second advisory (at 3) never fires for this measure.');
+    assert.equal((await fieldState(page, 'summarizeAt')).warning, 'Never fires for Identical calls: its cap is at or below it.', 'the stage says so too');
+    const amber = rgb(await computed(page, `${fieldRow('limits.exact')} [data-rtb-warning]`, 'color'));
+    assert.equal(`rgb(${amber.join(', ')})`, await resolvedColour(page, 'var(--dsw-alias-state-warn-label)'), 'in the theme\'s warning colour');
+    assert.notEqual(`rgb(${amber.join(', ')})`, await errorColour(), 'not the error colour');
+    assert.equal(await buttonDisabled(page, 'save'), false, 'a warning, not a refusal');
+    await shot('card-dead-stage', fieldRow('limits.exact'));
     await page.fill(input('limits.exact'), '4');
+    await page.waitFor('the warning to go', `document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} [data-rtb-warning]`)}) === null`);
+  });
+
+  step('an unsaved edit is only Unsaved; Save writes it into settings.yaml, says Saved, and the field is then Overridden with its reset', async () => {
+    const draft = await fieldState(page, 'limits.exact');
+    assert.deepEqual([draft.unsaved, draft.overridden, draft.reset], [true, false, false], 'Unsaved only, before the save');
     assert.equal(await buttonDisabled(page, 'save'), false);
+    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb=saved]`)}).textContent`), '', 'no Saved yet');
     await page.click(`${CARD} [data-rtb=save]`);
     const saved = await until('limits.exact: 4 in settings.yaml', () => ((savedSection()?.limits as Record<string, unknown> | undefined)?.exact === 4 ? true : undefined), 15_000);
     assert.ok(saved, 'limits.exact: 4 reached settings.yaml');
     await page.waitFor('the Overridden badge', `[...document.querySelectorAll(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-badge`)})].some((b) => b.textContent === 'Overridden')`);
+    await page.waitFor('Saved beside Save', `document.querySelector(${JSON.stringify(`${CARD} [data-rtb=saved]`)}).textContent === ${JSON.stringify(COPY.saved)}`);
+    assert.equal(await page.evaluate<string | null>(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb=saved]`)}).getAttribute('role')`), 'status', 'announced as a status');
+    await shot('card-saved-status', `${CARD} .rtb-footer`);
     const state = await fieldState(page, 'limits.exact');
+    assert.equal(state.unsaved, false, 'nothing unsaved');
     assert.equal(state.reset, true, 'a reset is offered');
     assert.match(state.note, /Default: 12$/);
     assert.equal(await buttonDisabled(page, 'save'), true, 'nothing left to save');
     assert.deepEqual(savedSection(), { limits: { exact: 4 } }, 'only the edited field is written');
     await page.evaluate(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb-group=caps]`)}).scrollIntoView({ block: 'start' })`);
     await shot('card-saved');
+  });
+
+  step('stays open when the Settings tab changes and comes back (the dialog unmounts the card meanwhile)', async () => {
+    assert.equal(await isExpanded(page), true, 'open before');
+    await page.clickText('button', 'General');
+    await page.waitFor('the card to be unmounted', `document.querySelector(${JSON.stringify(CARD)}) === null`);
+    await showCard(page);
+    assert.equal(await isExpanded(page), true, 'still open: no click on its header was needed');
+    assert.equal(await page.evaluate<boolean>(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb-field]`)}) !== null`), true, 'its fields show');
   });
 });
 
@@ -242,6 +346,10 @@ describe('a live session and the approval panel', () => {
     assert.equal(web().pid, pid, 'no restart');
     assert.match(reason, /Allow once/, 'the reason names the button Allow once');
     assert.match(reason, /Reject/, 'the reason names the button Reject');
+    // What an approval covers, and where the limits are: the panel shows them inline, after the paragraph.
+    assert.match(panel, /Allow once lets it run and lifts the limit named at the end until the next human message; other limits still apply, so a call like it that reaches one is asked about again\./);
+    assert.match(panel, /Repeat track: exact:bash:\{"command":"echo rtb-reject"\} 4\/4\./, 'the limit named at the end');
+    assert.doesNotMatch(panel, /listed below|run without asking until/, 'no place the panel does not have, no promise the breaker does not keep');
   });
 
   step('Reject: the gated call does not run, and the identical calls after it get REPEAT_TOOL_BLOCKED without asking', async () => {
@@ -298,14 +406,27 @@ describe('themes', () => {
     await chooseTheme(page, 'Light');
     await openCard(page);
     const light = await colours();
+    const lightRed = await errorColour();
     await chooseTheme(page, 'Dark');
     await openCard(page);
     const dark = await colours();
     assert.notEqual(light.card, dark.card, 'card background');
     assert.notEqual(light.text, dark.text, 'title colour');
     for (const colour of [light.card, dark.card, light.text, dark.text]) assert.notEqual(colour, 'rgba(0, 0, 0, 0)', 'every colour resolves from the theme');
+    // An invalid value is red in the dark theme too, in the dark theme's own error colour.
+    await page.fill(input('window'), '2');
+    await page.waitFor('the refusal of window 2', `document.querySelector(${JSON.stringify(`${fieldRow('window')} .rtb-invalid`)}) !== null`);
+    const darkRed = await errorColour();
+    assert.notEqual(darkRed, lightRed, 'the dark theme has its own error colour');
+    const [r, g, b] = rgb(darkRed);
+    assert.ok(r > 180 && g < 120 && b < 120, `still red: ${darkRed}`);
+    assert.equal(await computed(page, `${fieldRow('window')} .rtb-invalid`, 'color'), darkRed, 'the message is in it');
+    assert.equal(await computed(page, input('window'), 'border-top-color'), darkRed, 'and the border');
     await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
     await shot('card-dark');
+    await page.evaluate(`document.querySelector(${JSON.stringify(input('window'))}).focus()`);
+    await page.press('Escape');
+    await page.waitFor('the window draft dropped', `document.querySelector(${JSON.stringify(input('window'))}).value === '16'`);
     await chooseTheme(page, 'Light');
   });
 });
@@ -371,9 +492,10 @@ describe('reset to default', () => {
     await page.click(`${fieldRow('limits.exact')} .rtb-reset`);
     await page.waitFor('the default staged', `document.querySelector(${JSON.stringify(input('limits.exact'))}).value === '12'`);
     const state = await fieldState(page, 'limits.exact');
-    assert.equal(state.overridden, false, 'no longer overridden once saved');
+    assert.deepEqual([state.unsaved, state.overridden, state.reset], [true, true, false], 'staged: Unsaved, still Overridden (that is what is saved), no second reset');
     await page.click(`${CARD} [data-rtb=save]`);
     await until('limits gone from settings.yaml', () => (savedSection() !== undefined && !('limits' in savedSection()!) ? true : undefined), 15_000);
     assert.deepEqual(savedSection(), { onLimit: 'ask' });
+    await page.waitFor('the Overridden badge to go once saved', `![...document.querySelectorAll(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-badge`)})].some((b) => b.textContent === 'Overridden')`);
   });
 });

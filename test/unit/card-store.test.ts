@@ -1,0 +1,64 @@
+/**
+ * The card's store over a stand-in settings scope: the "Saved." status after a
+ * save that landed (and not after one the host refused), and the open state
+ * the card reads again when the Settings dialog mounts it anew.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import type { ScopeSnapshot, SettingsScope } from '../../client/scope.js';
+import { createCardStore } from '../../client/store.js';
+
+/** A scope holding one user layer; `refuse` makes every write a no-op, as a host refusal is (not thrown). */
+function scope(refuse = false): SettingsScope {
+  let snapshot: ScopeSnapshot = { status: 'ready', value: {}, base: {}, user: {}, revision: 1, writable: true };
+  const listeners = new Set<() => void>();
+  const write = (user: Record<string, unknown>): void => {
+    if (refuse) return;
+    snapshot = { ...snapshot, user, revision: (snapshot.revision ?? 0) + 1 };
+    for (const listener of listeners) listener();
+  };
+  return {
+    getSnapshot: () => snapshot,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set: async (field, value) => write({ ...(snapshot.user as Record<string, unknown>), [field]: value }),
+    unset: async (field) => {
+      const { [field]: _gone, ...rest } = snapshot.user as Record<string, unknown>;
+      write(rest);
+    },
+  };
+}
+
+describe('the Saved status', () => {
+  test('a save that landed says Saved, until the next edit', async () => {
+    const store = createCardStore(scope());
+    store.edit('warnAt', '5');
+    assert.equal(store.getSnapshot().saved, false, 'nothing saved yet');
+    await store.save();
+    assert.deepEqual([store.getSnapshot().saved, store.getSnapshot().form.dirty], [true, false]);
+    store.edit('warnAt', '6');
+    assert.equal(store.getSnapshot().saved, false, 'a new draft is not saved');
+  });
+
+  test('a save the host did not take says it failed, not Saved, and keeps the draft', async () => {
+    const store = createCardStore(scope(true));
+    store.edit('warnAt', '5');
+    await store.save();
+    const state = store.getSnapshot();
+    assert.deepEqual([state.saved, state.failed, state.form.dirty], [false, true, true]);
+  });
+});
+
+describe('the open state', () => {
+  test('the store remembers whether the card was left open, for the next mount', () => {
+    const store = createCardStore(scope());
+    assert.equal(store.isExpanded(), false, 'closed at first, as DSH opens its cards');
+    store.setExpanded(true);
+    assert.equal(store.isExpanded(), true);
+    store.setExpanded(false);
+    assert.equal(store.isExpanded(), false);
+  });
+});
