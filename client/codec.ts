@@ -30,7 +30,7 @@ export function format(field: Field, value: unknown): string {
     case 'number':
       return value === null ? (kind.nullWord ?? 'null') : String(value);
     case 'choice':
-      return String(value);
+      return value === null ? (kind.nullWord ?? 'null') : String(value);
     case 'flag':
       return value === true ? 'true' : 'false';
     case 'track':
@@ -63,7 +63,7 @@ export function parse(field: Field, text: string): Parsed {
       return { value: NUMBER.test(trimmed) ? Number(trimmed) : trimmed };
     }
     case 'choice':
-      return { value: trimmed };
+      return { value: kind.nullWord !== undefined && trimmed === kind.nullWord ? null : trimmed };
     case 'flag':
       return { value: trimmed === 'true' };
     case 'track':

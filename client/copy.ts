@@ -14,6 +14,10 @@ export interface FieldCopy {
 }
 
 const fields = {
+  preset: {
+    label: 'Preset',
+    hint: 'recommended: the mechanisms measured on real agent sessions (stale, editRetry, timeouts, failureProgress, progress: changes, act). Settings below override it.',
+  },
   warnAt: { label: 'First advisory at', hint: 'Occurrences of one measure that earn the first advisory; off silences it.' },
   summarizeAt: { label: 'Second advisory at', hint: 'Occurrences that earn the "summarize and change approach" advisory.' },
   window: { label: 'Window', hint: 'Recent calls per agent that are counted (at least 4).' },
@@ -21,10 +25,23 @@ const fields = {
   failLimit: { label: 'Failure gate at', hint: 'Failures after which the gate acts; off keeps the advisory only.' },
   onLimit: { label: 'At a cap', hint: 'ask: the operator decides (Allow once / Reject). deny: blocked without asking.' },
   exemptionCeiling: { label: 'Calls per approval', hint: 'Calls an Allow once lets through before the measure is denied outright.' },
-  progress: { label: 'Progress', hint: 'results: hold a repeat gate back while the recent results still differ.' },
+  progress: {
+    label: 'Progress',
+    hint: 'results: hold a repeat gate back while the recent results still differ. changes: a run after a change to the files counts from 1 again.',
+  },
+  failureProgress: { label: 'Failure progress', hint: 'restart: a failure with a new error, or after a change to the files, starts its streak again.' },
   localHosts: { label: 'Local traffic', hint: 'deny: counted like any other. allow: calls to local addresses only get no target fingerprints.' },
   includeLocal: { label: 'Count local hosts', hint: 'Whether localhost and private addresses count toward the Same host cap.' },
   hostAliases: { label: 'Host aliases', hint: 'One "from = to" per line: host spellings that mean the same host.' },
+  stale: { label: 'Stale track', hint: 'The same call returning the same result with nothing changed in between.' },
+  'stale.warnAt': { label: 'Advisory at', hint: 'Same results in a row that earn the advisory.' },
+  'stale.limit': { label: 'Gate after', hint: 'Same results in a row after which the next such call meets the gate; off advises only.' },
+  editRetry: { label: 'Edit-retry track', hint: 'Edits of one file rejected again and again, however they are respelled.' },
+  'editRetry.warnAt': { label: 'Advisory at', hint: 'Rejected edits of one file in a row that earn the advisory.' },
+  'editRetry.limit': { label: 'Gate after', hint: 'Rejected edits in a row after which the next edit of the file meets the gate; off advises only.' },
+  timeouts: { label: 'Timeout track', hint: 'One program running out of time again, whatever its flags.' },
+  'timeouts.warnAt': { label: 'Advisory at', hint: 'Time-outs of one program this turn that earn the advisory.' },
+  'timeouts.limit': { label: 'Gate after', hint: 'Time-outs after which the next run of the program meets the gate; off advises only.' },
   sequence: { label: 'Sequence track', hint: 'Cycles of different calls repeated back to back (A, B, A, B, …).' },
   'sequence.length': { label: 'Longest cycle', hint: 'Distinct calls in the longest cycle looked for (at least 2).' },
   'sequence.count': { label: 'Advisory after', hint: 'Back-to-back repetitions of a cycle that earn the advisory.' },
@@ -56,6 +73,7 @@ const caps = {
 } as const satisfies Readonly<Record<string, FieldCopy>>;
 
 const groups = {
+  preset: 'Preset',
   stages: 'Stages',
   caps: 'Caps',
   failure: 'Failure track',

@@ -3,6 +3,7 @@
  * it is edited; its words are in copy.ts. The card and the form know nothing
  * about any single setting; adding one is a row here and its copy there.
  */
+import { PRESET_NAMES } from '../src/lib/config/preset.js';
 import { COPY, type FieldPath } from './copy.js';
 
 /** How a field's value is edited and written. */
@@ -12,7 +13,8 @@ export type FieldKind =
    * card refuses a fraction that `resolveConfig` would take (caps keep 0.5.2's acceptance in YAML).
    */
   | { readonly type: 'number'; readonly nullWord?: string; readonly whole?: true }
-  | { readonly type: 'choice'; readonly options: readonly string[] }
+  /** One of `options`; `nullWord` (e.g. `none`) is one of them and stands for `null`. */
+  | { readonly type: 'choice'; readonly options: readonly string[]; readonly nullWord?: string }
   | { readonly type: 'flag' }
   /** A comma-separated list of names. */
   | { readonly type: 'list' }
@@ -57,16 +59,27 @@ export const SHIPPED_CAPS: readonly string[] = Object.keys(COPY.caps);
 
 /** The card's groups, in display order; the caps group is completed from the config's own keys. */
 export const GROUPS: readonly Group[] = [
+  group('preset', [field('preset', { type: 'choice', options: ['none', ...PRESET_NAMES], nullWord: 'none' })]),
   group('stages', [field('warnAt', off), field('summarizeAt', off), field('window', count)]),
   group('caps', []),
   group('failure', [field('failWarnAt', off), field('failLimit', cap)]),
   group('gate', [
     field('onLimit', { type: 'choice', options: ['ask', 'deny'] }),
     field('exemptionCeiling', { type: 'number', nullWord: 'unlimited' }),
-    field('progress', { type: 'choice', options: ['ignore', 'results'] }),
+    field('progress', { type: 'choice', options: ['ignore', 'results', 'changes'] }),
+    field('failureProgress', { type: 'choice', options: ['ignore', 'restart'] }),
   ]),
   group('local', [field('localHosts', { type: 'choice', options: ['deny', 'allow'] }), field('includeLocal', { type: 'flag' }), field('hostAliases', { type: 'aliases' })]),
   group('tracks', [
+    field('stale', { type: 'track' }),
+    field('stale.warnAt', off),
+    field('stale.limit', off),
+    field('editRetry', { type: 'track' }),
+    field('editRetry.warnAt', off),
+    field('editRetry.limit', off),
+    field('timeouts', { type: 'track' }),
+    field('timeouts.warnAt', off),
+    field('timeouts.limit', off),
     field('sequence', { type: 'track' }),
     field('sequence.length', count),
     field('sequence.count', count),

@@ -7,7 +7,7 @@
  * dead, and the writes a save makes. No DOM, no host: the unit tests run it
  * in Node.
  */
-import { DUPLICATE_TEXT_DEFAULTS, SEQUENCE_DEFAULTS, type BreakerConfig } from '../src/lib/config/config.js';
+import { DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, SEQUENCE_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig } from '../src/lib/config/config.js';
 import { format, parse } from './codec.js';
 import { COPY } from './copy.js';
 import { groupsFor, subKey, topKey, type Field } from './fields.js';
@@ -68,10 +68,13 @@ export interface FormView {
   readonly writes: readonly Write[];
 }
 
-type Tracks = 'sequence' | 'duplicateText';
+type Tracks = 'sequence' | 'duplicateText' | 'stale' | 'editRetry' | 'timeouts';
 const TRACK_DEFAULTS: Readonly<Record<Tracks, Readonly<Record<string, unknown>>>> = {
   sequence: SEQUENCE_DEFAULTS as unknown as Record<string, unknown>,
   duplicateText: DUPLICATE_TEXT_DEFAULTS as unknown as Record<string, unknown>,
+  stale: STALE_DEFAULTS as unknown as Record<string, unknown>,
+  editRetry: EDIT_RETRY_DEFAULTS as unknown as Record<string, unknown>,
+  timeouts: TIMEOUTS_DEFAULTS as unknown as Record<string, unknown>,
 };
 
 function isTrack(key: string): key is Tracks {

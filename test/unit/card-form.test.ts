@@ -51,11 +51,23 @@ describe('the card lists every setting', () => {
     assert.deepEqual(SHIPPED_CAPS, Object.keys(DEFAULTS.limits));
   });
 
-  test('the groups are stages, caps, failure track, gate policy, local addresses and opt-in tracks, then the rest', () => {
+  test('the groups are the preset, stages, caps, failure track, gate policy, local addresses and opt-in tracks, then the rest', () => {
     assert.deepEqual(
       GROUPS.map((g) => g.title),
-      ['Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks', 'What is counted', 'Messages'],
+      ['Preset', 'Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks', 'What is counted', 'Messages'],
     );
+  });
+
+  test('the preset is a choice of none and the presets; none is null, and a preset is written by its name', () => {
+    const preset = field(viewForm({}, {}, new Map()), 'preset');
+    assert.equal(preset.text, 'none');
+    const chosen = viewForm({}, {}, new Map([['preset', { kind: 'text', text: 'recommended' }]]));
+    assert.equal(chosen.error, undefined);
+    assert.deepEqual(chosen.writes.map((w) => [w.key, w.value]), [['preset', 'recommended']]);
+    const saved = viewForm({}, { preset: 'recommended' }, new Map());
+    assert.equal(field(saved, 'preset').text, 'recommended');
+    assert.equal(field(saved, 'stale').text, 'on', 'once saved, the preset shows in the fields it sets');
+    assert.equal(field(saved, 'failureProgress').text, 'restart');
   });
 
   test('a cap the config adds beyond the shipped ones gets its own field after them', () => {

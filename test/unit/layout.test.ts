@@ -131,7 +131,7 @@ describe('the layout of src/', () => {
     assert.deepEqual(unlisted, [], 'add it to TRACKS in src/lib/tracks/index.ts');
     assert.deepEqual(
       TRACKS.map((track) => track.words.track),
-      ['failure', 'repeat', 'sequence'],
+      ['failure', 'repeat', 'sequence', 'stale', 'edit-retry', 'timeout'],
     );
   });
 });

@@ -56,11 +56,13 @@ test(`a command names at most ${URL_LIMIT} URLs' targets; the rest are still in 
 });
 
 test('cmd: needs a verb and something left once the volatile flags go', () => {
-  // `sudo -u` leaves no verb (the option eats the end); `-s` is a verb with nothing left.
-  for (const command of ['sudo -u', '-s', 'FOO=1']) {
+  // `sudo -u` leaves no verb (the option eats the end); `FOO=1` is an assignment and nothing else.
+  for (const command of ['sudo -u', 'FOO=1']) {
     assert.deepEqual(fpsOf(command).filter((fp) => fp.startsWith('cmd:')), [], command);
   }
+  // P9: a lone `-s` is its own command, not curl's, so its flag stays and cmd: has something left.
   assert.ok(fpsOf('-s').includes('verb:-s'), 'a lone -s is still a verb');
+  assert.ok(fpsOf('-s').includes('cmd:-s:-s'), fpsOf('-s').join(' | '));
 });
 
 test('act: reads bash, shell and the rest in the POSIX dialect, where leading assignments are part of the command', () => {

@@ -96,9 +96,14 @@ const OFFERED: Record<string, unknown[]> = {
   hostAliases: [{ 'www.example.com': 'example.com' }],
   limits: [{ exact: 2, host: null, 'verb:curl': 4 }],
   sequence: [null, { length: 2, count: 2, limit: 2 }, { length: 4, count: 3, limit: null }],
-  progress: ['ignore', 'results'],
+  progress: ['ignore', 'results', 'changes'],
   exemptionCeiling: [1, 5, null],
   duplicateText: [null, { minChars: 1, threshold: 2, windowMs: 1, cooldownMs: 0 }],
+  stale: [null, { warnAt: 2, limit: 2 }, { warnAt: null, limit: 5 }, { warnAt: 3, limit: null }],
+  editRetry: [null, { warnAt: 3, limit: 4 }],
+  timeouts: [null, { warnAt: 3, limit: null }, { warnAt: 2, limit: 9 }],
+  failureProgress: ['ignore', 'restart'],
+  preset: [null, 'recommended'],
 };
 
 /** Values the config refuses, per field: the form must not offer them. */

@@ -40,7 +40,17 @@ describe('the shipped configuration is the reference’s', () => {
   });
 
   test('every key beyond 0.5.2 is an opt-in that is off by default', () => {
-    const off: Record<string, unknown> = { sequence: null, progress: 'ignore', exemptionCeiling: null, duplicateText: null };
+    const off: Record<string, unknown> = {
+      sequence: null,
+      progress: 'ignore',
+      exemptionCeiling: null,
+      duplicateText: null,
+      stale: null,
+      editRetry: null,
+      timeouts: null,
+      failureProgress: 'ignore',
+      preset: null,
+    };
     const extra = Object.keys(ours).filter((key) => !Object.hasOwn(ref.defaults, key)).sort();
     assert.deepEqual(extra, Object.keys(off).sort());
     for (const [key, value] of Object.entries(off)) assert.deepEqual(ours[key], value, key);

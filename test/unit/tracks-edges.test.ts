@@ -243,6 +243,13 @@ describe('the failure track\u2019s words and the ask headings', () => {
   });
 
   test('each track\u2019s heading in an ask, by track name', () => {
-    assert.deepEqual(ASK_TRACK_HEADINGS, { failure: 'Failure track:', repeat: 'Repeat track:', sequence: 'Sequence track:' });
+    assert.deepEqual(ASK_TRACK_HEADINGS, {
+      failure: 'Failure track:',
+      repeat: 'Repeat track:',
+      sequence: 'Sequence track:',
+      stale: 'Stale track:',
+      'edit-retry': 'Edit-retry track:',
+      timeout: 'Timeout track:',
+    });
   });
 });

@@ -412,8 +412,24 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
       fail(`\`ignoreArgs.${key}\` must be a list of argument names (got ${shown(value)})`);
     }
   }
+  const preset = merged.preset ?? null;
+  return {
+    ...(merged as unknown as BreakerConfig),
+    ...optInsOf(merged, window),
+    warnAt,
+    summarizeAt,
+    failWarnAt,
+    failLimit: failLimit as number | null,
+    preset: preset as string | null,
+  };
+}
+
+type OptIns = Pick<BreakerConfig, 'sequence' | 'progress' | 'exemptionCeiling' | 'duplicateText' | 'stale' | 'editRetry' | 'timeouts' | 'failureProgress'>;
+
+/** The settings beyond 0.5.2, each off by default, checked after the reference's. */
+function optInsOf(merged: Record<string, unknown>, window: number): OptIns {
   const sequence = sequenceOf(merged.sequence, window);
-  const { progress, exemptionCeiling } = merged;
+  const { progress, exemptionCeiling, failureProgress } = merged;
   if (progress !== 'ignore' && progress !== 'results' && progress !== 'changes') {
     fail(`\`progress\` must be \`ignore\`, \`results\` or \`changes\` (got ${shown(progress)})`);
   }
@@ -433,27 +449,10 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
     warnAt: 'how many times one program may run out of time this turn before the advisory',
     limit: 'how many times one program may run out of time this turn before its next run meets the gate',
   });
-  const { failureProgress } = merged;
   if (failureProgress !== 'ignore' && failureProgress !== 'restart') {
     fail(`\`failureProgress\` must be \`ignore\` or \`restart\` (got ${shown(failureProgress)}); restart: a new error or a change in between starts a failure streak again`);
   }
-  const preset = merged.preset ?? null;
-  return {
-    ...(merged as unknown as BreakerConfig),
-    sequence,
-    progress,
-    exemptionCeiling: exemptionCeiling as number | null,
-    warnAt,
-    summarizeAt,
-    failWarnAt,
-    failLimit: failLimit as number | null,
-    duplicateText,
-    stale,
-    editRetry,
-    timeouts,
-    failureProgress,
-    preset: preset as string | null,
-  };
+  return { sequence, progress, exemptionCeiling: exemptionCeiling as number | null, duplicateText, stale, editRetry, timeouts, failureProgress };
 }
 
 /** Merge then validate: the one call `apply` makes. Throws on a bad config. */

@@ -10,7 +10,8 @@
  * (`{ uid, refs }`), built from DEFAULTS, so the `limits` fields follow the
  * measures the code knows. Why not import schemastery: docs/live-settings.md.
  */
-import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, resolveConfig, SEQUENCE_DEFAULTS, type BreakerConfig } from './config.js';
+import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, resolveConfig, SEQUENCE_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig, type StagesConfig } from './config.js';
+import { PRESET_NAMES } from './preset.js';
 
 /** One node of schemastery's serialised form (children by uid in `refs`). */
 export interface SchemaNode {
@@ -72,6 +73,20 @@ function limitsNode(): SchemaNode {
   return described(object(dict), 'Occurrence caps per measure or per full fingerprint (the gate, stage 3).', DEFAULTS.limits);
 }
 
+/** An opt-in track of two stages (`stale`, `editRetry`, `timeouts`), off by default. */
+function stagesNode(defaults: StagesConfig, what: string, advisory: string, gate: string): SchemaNode {
+  return described(
+    nullable(
+      object({
+        warnAt: described(nullable(count(2)), advisory, defaults.warnAt),
+        limit: described(nullable(count(2)), gate, defaults.limit),
+      }),
+    ),
+    `${what}; null leaves it off.`,
+    null,
+  );
+}
+
 /** The namespace's fields, in the order the product document lists them. */
 export function settingsTree(): SchemaNode {
   const D = DEFAULTS;
@@ -103,7 +118,16 @@ export function settingsTree(): SchemaNode {
         'The sequence track (opt-in): cycles of different calls repeated back to back; null leaves it off.',
         D.sequence,
       ),
-      progress: described(oneOf('ignore', 'results'), 'results: a repeat gate on an action waits while its recent results still differ.', D.progress),
+      progress: described(
+        oneOf('ignore', 'results', 'changes'),
+        'results: a repeat gate on an action waits while its recent results still differ; changes: a run after a change to the files counts from 1 again.',
+        D.progress,
+      ),
+      failureProgress: described(oneOf('ignore', 'restart'), 'restart: a failure with a new error, or after a change to the files, starts its streak again.', D.failureProgress),
+      stale: stagesNode(STALE_DEFAULTS, 'The stale track (opt-in): the same call returning the same result', 'Same results in a row that earn the advisory; null: none.', 'Same results in a row after which the next such call meets the gate; null advises only.'),
+      editRetry: stagesNode(EDIT_RETRY_DEFAULTS, 'The edit-retry track (opt-in): rejected edits of one file', 'Rejected edits of one file in a row that earn the advisory; null: none.', 'Rejected edits in a row after which the next edit of the file meets the gate; null advises only.'),
+      timeouts: stagesNode(TIMEOUTS_DEFAULTS, 'The timeout track (opt-in): one program running out of time again', 'Time-outs of one program this turn that earn the advisory; null: none.', 'Time-outs after which the next run of the program meets the gate; null advises only.'),
+      preset: described(nullable(oneOf(...PRESET_NAMES)), 'A preset laid under these settings: recommended is what measured best on real sessions (docs/efficacy.md); null: none.', D.preset),
       exemptionCeiling: described(nullable(count(1)), 'Calls an approval allows before the measure is denied outright; null: the rest of the turn.', D.exemptionCeiling),
       duplicateText: described(
         nullable(

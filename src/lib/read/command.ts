@@ -84,7 +84,7 @@ function wordsOf(command: string | readonly string[]): readonly string[] {
 }
 
 /** Index of the command word at or after `from`: past assignments, `timeout` and wrappers with their options. */
-function commandWordAt(tokens: readonly string[], from: number): number {
+export function commandWordAt(tokens: readonly string[], from: number): number {
   let i = from;
   for (;;) {
     i = skipAssignmentsAndTimeout(tokens, i);

@@ -9,9 +9,10 @@
  * - the counter a long-lived shell puts in its own errors
  *   (`/bin/bash: line 32514: cd: x: No such file or directory`, one more each call).
  * Anything else that differs, a number included, makes the digest differ:
- * a poll whose answer changes is not stale. Linear in the result.
+ * a poll whose answer changes is not stale. Linear in the result. A result
+ * that throws while it is read (a hostile getter) is no evidence either way.
  */
-import { safeMember } from '../host/member.js';
+import { member } from '../host/member.js';
 
 /** Longest shell path before `: line N:` (`/usr/local/bin/bash`). */
 const SHELL_PREFIX = 48;
@@ -62,25 +63,25 @@ function linesDigest(text: string): string {
 
 /** The exit status parts of a structured value (bash's), the rest of which repeats the text or echoes arguments. */
 function statusOf(value: unknown): string {
-  const exitCode = safeMember(value, 'exitCode');
-  const timedOut = safeMember(value, 'timedOut');
-  const signal = safeMember(value, 'signal');
+  const exitCode = member(value, 'exitCode');
+  const timedOut = member(value, 'timedOut');
+  const signal = member(value, 'signal');
   return `${typeof exitCode === 'number' ? exitCode : '-'}/${timedOut === true ? 't' : '-'}/${typeof signal === 'string' ? signal : '-'}`;
 }
 
 /** The digest of what a call returned; `null` for a result that cannot be read (no evidence either way). */
 export function outcomeDigest(result: unknown): string | null {
   try {
-    const flag = safeMember(result, 'isError') === true ? 'E' : 'ok';
-    const content = safeMember(result, 'content');
+    const flag = member(result, 'isError') === true ? 'E' : 'ok';
+    const content = member(result, 'content');
     const texts: string[] = [];
     if (Array.isArray(content)) {
       for (const block of content) {
-        const text = safeMember(block, 'text');
+        const text = member(block, 'text');
         if (typeof text === 'string') texts.push(text);
       }
     }
-    return `${flag}|${statusOf(safeMember(result, 'value'))}|${linesDigest(texts.join('\n').replace(/\r\n?/g, '\n'))}`;
+    return `${flag}|${statusOf(member(result, 'value'))}|${linesDigest(texts.join('\n').replace(/\r\n?/g, '\n'))}`;
   } catch {
     return null;
   }

@@ -19,5 +19,6 @@ export function isPoll(name: string, command: string | undefined): boolean {
   if (command === undefined) return POLL_TOOL.test(name);
   // Only the head of a huge line: a poll waits near its start.
   const words = tokenize(command.length > 2048 ? command.slice(0, 2048) : command);
-  return words.some((word) => WAITS.has(word));
+  // The tokenizer leaves `wait;` and `sleep 5&&` glued: the operator is not part of the word.
+  return words.some((word) => WAITS.has(word.replace(/[;&|]+$/, '')));
 }

@@ -9,7 +9,7 @@
  * `rm`, …) are left out: they are never the part of a line that hangs. A
  * here-document's body is data, not commands, so only the line it starts on is read.
  */
-import { isDuration, WRAPPERS } from './command.js';
+import { commandWordAt } from './command.js';
 import { tokenize } from './tokenize.js';
 
 /** Commands that finish at once on their own: never the program that ran out of time. */
@@ -28,22 +28,19 @@ function basename(word: string): string {
   return word.slice(word.lastIndexOf('/') + 1);
 }
 
+/** A word that can be a command's first operand: not an option or a redirection, though `-` (standard input) is. */
+function isOperand(word: string): boolean {
+  return word === '-' || !(word.startsWith('-') || word.startsWith('<') || word.startsWith('>') || SEPARATORS.has(word));
+}
+
 /** The program of one simple command, or `undefined` for a quick one. */
 function programOf(words: readonly string[]): string | undefined {
-  let at = 0;
-  for (;;) {
-    const word = words[at];
-    if (word === undefined) return undefined;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || WRAPPERS.has(word)) at += 1;
-    else if (word === 'timeout') {
-      at += 1;
-      while (words[at]?.startsWith('-') === true) at += 1;
-      if (words[at] !== undefined && isDuration(words[at] as string)) at += 1;
-    } else break;
-  }
-  const name = basename(words[at] as string);
+  const at = commandWordAt(words, 0);
+  const word = words[at];
+  if (word === undefined) return undefined;
+  const name = basename(word);
   if (name === '' || QUICK.has(name)) return undefined;
-  const operand = words.slice(at + 1).find((word) => !word.startsWith('-') && !SEPARATORS.has(word));
+  const operand = words.slice(at + 1).find(isOperand);
   return operand === undefined ? name : `${name} ${basename(operand)}`;
 }
 

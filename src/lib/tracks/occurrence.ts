@@ -107,9 +107,15 @@ interface Since {
   readonly runs: number;
 }
 
-/** Whether a mark counts from 1 again after a change: an action read from the workspace, not a fetch of a URL. */
+/**
+ * Whether a mark counts from 1 again after a change: a run that reads the
+ * workspace (a test, a script, a file read), not a fetch of a URL (the remote did
+ * not change) and not a write (writes are the changes: a loop of writes must
+ * still add up, and `sink:` counts them).
+ */
 function renews(call: Measured, mark: Mark): boolean {
-  return call.policy.cfg.progress === 'changes' && isActionKey(mark.key) && !URL_TOOL.test(call.name) && !mark.key.startsWith('net:');
+  if (call.policy.cfg.progress !== 'changes' || call.writes || URL_TOOL.test(call.name)) return false;
+  return isActionKey(mark.key) && !mark.key.startsWith('net:') && !mark.key.startsWith('sink:');
 }
 
 /** `progress: changes`: the window's count, but no more than the runs since the workspace last changed. */

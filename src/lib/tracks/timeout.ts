@@ -10,6 +10,7 @@
  * the next run of that program meets the gate.
  */
 import type { Agent, Notice } from '../host/types.js';
+import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 import { classifyFailure } from '../read/failure.js';
 import { identityKey } from '../read/identity.js';
@@ -64,8 +65,13 @@ function judge(book: WeakMap<Agent, Map<string, Count>>, programs: WeakMap<Measu
   return hits === null ? NO_HITS : { hits };
 }
 
+/** Whether the call ran out of time: the host says so in its value, or the text carries the marker (the classifier puts an exit code first). */
+function timedOut(result: unknown, command: string | undefined): boolean {
+  return safeMember(safeMember(result, 'value'), 'timedOut') === true || classifyFailure(result, { shell: true, command })?.reason === 'timeout';
+}
+
 function learn(book: WeakMap<Agent, Map<string, Count>>, programs: readonly string[], call: Measured, result: unknown, isExempt: (key: string) => boolean): Notice | null {
-  if (programs.length === 0 || classifyFailure(result, { shell: true, command: call.command })?.reason !== 'timeout') return null;
+  if (programs.length === 0 || !timedOut(result, call.command)) return null;
   let counts = book.get(call.agent);
   if (counts === undefined) book.set(call.agent, (counts = new Map()));
   let warned: { program: string; count: number } | null = null;

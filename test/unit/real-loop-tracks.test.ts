@@ -1,0 +1,168 @@
+/**
+ * The other mechanisms for the loops real models make, each opt-in, through the
+ * fake host: rejected edits of one file (`editRetry`), one program running out
+ * of time (`timeouts`), progress in the failure track (`failureProgress:
+ * restart`) and a rerun after a change counted from 1 (`progress: changes`).
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bash, bashResult, deniedAt, failing, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
+import type { FakeHost } from '../support/fake-host.js';
+
+async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
+  const out: CallOutcome[] = [];
+  for (const call of calls) out.push(await host.call({ agent, ...call }));
+  return out;
+}
+
+const rejectedEdit = (range: string, text = 'settings.configure(INSTALLED_APPS=[])'): Call => ({
+  name: 'edit',
+  arguments: { file_path: '/repo/reproduce.py', old_string: `<lines ${range}>`, new_string: text },
+  body: () => textResult('Your proposed edit has introduced new syntax error(s).', {}, true),
+});
+const acceptedEdit: Call = { name: 'edit', arguments: { file_path: '/repo/reproduce.py', old_string: 'a', new_string: 'b' } };
+
+describe('editRetry: rejected edits of one file, however respelled', () => {
+  test('off by default: rejections at drifting ranges never add up', async () => {
+    const outcomes = await run(newHost({ onLimit: 'deny' }), {}, ['9:12', '9:11', '9:18', '9:13', '9:9', '9:17'].map((r) => rejectedEdit(r)));
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+
+  test('`editRetry: {}` advises at the 3rd rejection in a row and gates the next edit of the file after the 4th', async () => {
+    const outcomes = await run(newHost({ editRetry: {}, onLimit: 'deny' }), {}, ['9:12', '9:11', '9:18', '9:13', '9:9', '9:17'].map((r) => rejectedEdit(r)));
+    assert.deepEqual(noticedAt(outcomes), [3]);
+    assert.deepEqual(deniedAt(outcomes), [5, 6]);
+    assert.match(noticeTexts(outcomes[2]!)[0] ?? '', /^CONVERGENCE_CHECK: 3 edits of \/repo\/reproduce\.py in a row were rejected \(the tool threw an error/);
+    assert.deepEqual(summaries(outcomes[2]!), ['file:/repo/reproduce.py rejected x3']);
+    assert.match(outcomes[4]!.denyReason ?? '', /by the edit-retry track of the loop breaker:\n- file:\/repo\/reproduce\.py — 4 rejected edits in a row/);
+  });
+
+  test('another replacement text is the same retry: the file is what counts', async () => {
+    const outcomes = await run(newHost({ editRetry: {}, onLimit: 'deny' }), {}, [rejectedEdit('1:1', 'a'), rejectedEdit('1:2', 'b'), rejectedEdit('2:2', 'c'), rejectedEdit('3:3', 'd'), rejectedEdit('4:4', 'e')]);
+    assert.deepEqual(deniedAt(outcomes), [5]);
+  });
+
+  test('an accepted edit of the file ends the streak; a rejection of another file does not touch it', async () => {
+    const other: Call = { ...rejectedEdit('1:1'), arguments: { file_path: '/repo/other.py', old_string: 'x', new_string: 'y' } };
+    const outcomes = await run(newHost({ editRetry: {}, onLimit: 'deny' }), {}, [
+      rejectedEdit('1:1'), rejectedEdit('1:2'), rejectedEdit('1:3'), acceptedEdit,
+      rejectedEdit('1:1'), other, other, rejectedEdit('1:2'), rejectedEdit('1:3'), rejectedEdit('1:4'), acceptedEdit,
+    ]);
+    assert.deepEqual(deniedAt(outcomes), [11], 'four rejections of reproduce.py after the accepted edit; the other file only reached 2');
+  });
+
+  test('reading the file still runs while its edits are gated', async () => {
+    const host = newHost({ editRetry: {}, onLimit: 'deny' });
+    const agent = {};
+    await run(host, agent, ['1:1', '1:2', '1:3', '1:4'].map((r) => rejectedEdit(r)));
+    const read = await host.call({ agent, name: 'read', arguments: { file_path: '/repo/reproduce.py' } });
+    assert.equal(read.denied, false);
+  });
+});
+
+const timedOut = (): ReturnType<typeof bashResult> => bashResult(124, 'The command timed out', { timedOut: true });
+const train = (flags: string): Call => ({ ...bash(`fasttext supervised -input train.txt -output model ${flags}`), body: timedOut });
+const quickTrain: Call = { ...bash('fasttext supervised -input small.txt -output model -epoch 1'), body: () => bashResult(0, 'done') };
+
+describe('timeouts: one program running out of time again, whatever its flags', () => {
+  test('off by default: four respelled time-outs with a quick success between bring no notice', async () => {
+    const outcomes = await run(newHost({ onLimit: 'deny' }), {}, [train('-epoch 25'), train('-epoch 5'), quickTrain, train('-dim 50'), train('-lr 0.1')]);
+    assert.deepEqual(noticedAt(outcomes), []);
+  });
+
+  test('`timeouts: {}` advises at the program’s 3rd time-out this turn; a quick success between does not reset it; no gate', async () => {
+    const outcomes = await run(newHost({ timeouts: {}, onLimit: 'deny' }), {}, [train('-epoch 25'), train('-epoch 5'), quickTrain, train('-dim 50'), train('-lr 0.1'), train('-lr 0.2')]);
+    assert.deepEqual(noticedAt(outcomes), [4]);
+    assert.match(noticeTexts(outcomes[3]!)[0] ?? '', /^CONVERGENCE_CHECK: fasttext supervised has run out of time 3 times this turn\./);
+    assert.deepEqual(summaries(outcomes[3]!), ['prog:fasttext supervised timed out x3']);
+    assert.deepEqual(deniedAt(outcomes), [], 'the default has no gate');
+  });
+
+  test('with a limit, the next run of the program after that many time-outs meets the gate; another program runs', async () => {
+    const host = newHost({ timeouts: { warnAt: 2, limit: 3 }, onLimit: 'deny' });
+    const agent = {};
+    const outcomes = await run(host, agent, [train('-a 1'), train('-a 2'), train('-a 3'), train('-a 4')]);
+    assert.deepEqual(deniedAt(outcomes), [4]);
+    assert.match(outcomes[3]!.denyReason ?? '', /prog:fasttext supervised — ran out of time 3 times this turn \(limit 3\)/);
+    const other = await host.call({ agent, ...bash('python evaluate.py') });
+    assert.equal(other.denied, false);
+  });
+
+  test('a failure that is not a time-out does not count', async () => {
+    const outcomes = await run(newHost({ timeouts: {}, onLimit: 'deny' }), {}, [1, 2, 3, 4].map((n) => ({ ...bash(`make build N=${n}`), body: failing(2) })));
+    assert.deepEqual(summaries(outcomes[3]!).filter((s) => s.includes('timed out')), []);
+  });
+});
+
+describe('failureProgress: restart', () => {
+  const runIt = bash('python reproduce.py');
+  const error = (text: string): Call => ({ ...runIt, body: failing(1, text) });
+  const edit = (n: number): Call => ({ name: 'edit', arguments: { file_path: 'src/x.py', old_string: `v${n}`, new_string: `v${n + 1}` } });
+
+  test('off by default (0.5.2): five failures of one command are gated, edits and new errors between or not', async () => {
+    const outcomes = await run(newHost({ onLimit: 'deny' }), {}, [error('E1'), edit(1), error('E2'), edit(2), error('E3'), edit(3), error('E4'), edit(4), error('E5'), edit(5), error('E6')]);
+    assert.deepEqual(deniedAt(outcomes), [11]);
+  });
+
+  test('edit → rerun with a new error is progress: no failure advisory, no gate', async () => {
+    const outcomes = await run(newHost({ failureProgress: 'restart', onLimit: 'deny' }), {}, [error('E1'), edit(1), error('E2'), edit(2), error('E3'), edit(3), error('E4'), edit(4), error('E5'), edit(5), error('E6')]);
+    assert.deepEqual(deniedAt(outcomes), []);
+    assert.deepEqual(noticedAt(outcomes), []);
+  });
+
+  test('the same error again with nothing changed is the same failure: advised and gated as before', async () => {
+    const outcomes = await repeat(newHost({ failureProgress: 'restart', onLimit: 'deny' }), {}, 6, error('KeyError: x'));
+    assert.deepEqual(noticedAt(outcomes), [3]);
+    assert.deepEqual(deniedAt(outcomes), [6]);
+  });
+
+  test('a new error alone (no change) starts the streak again; so does a change alone', async () => {
+    const newErrors = await run(newHost({ failureProgress: 'restart', onLimit: 'deny' }), {}, ['a', 'b', 'c', 'd', 'e', 'f'].map(error));
+    assert.deepEqual(deniedAt(newErrors), []);
+    const sameError = await run(newHost({ failureProgress: 'restart', onLimit: 'deny' }), {}, [error('X'), edit(1), error('X'), edit(2), error('X'), edit(3), error('X'), edit(4), error('X'), edit(5), error('X')]);
+    assert.deepEqual(deniedAt(sameError), []);
+  });
+});
+
+describe('progress: changes', () => {
+  const test_ = bash('python test_transform.py');
+  const rewrite = (n: number): Call => ({ ...bash(`cat > grid.py <<'EOF'\ndef solve(): return ${n}\nEOF`) });
+
+  test('off by default: the 7th run of one test between rewrites earns the repeat advisory', async () => {
+    const calls: Call[] = [];
+    for (let i = 0; i < 7; i += 1) calls.push(rewrite(i), test_);
+    const outcomes = await run(newHost(), {}, calls);
+    assert.ok(summaries(outcomes[13]!).includes('cmd:python:python test_transform.py × 7'), summaries(outcomes[13]!).join(', '));
+  });
+
+  test('a run after a change counts from 1 again: no repeat advisory for edit → rerun', async () => {
+    const calls: Call[] = [];
+    for (let i = 0; i < 12; i += 1) calls.push(rewrite(i), test_);
+    const outcomes = await run(newHost({ progress: 'changes', onLimit: 'deny' }), {}, calls);
+    assert.deepEqual(outcomes.flatMap(summaries).filter((s) => s.includes('test_transform')), []);
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+
+  test('writes are not renewed by their own changes: twelve rewrites of one file still meet the sink: cap', async () => {
+    const calls: Call[] = [];
+    for (let i = 0; i < 12; i += 1) calls.push(rewrite(i));
+    assert.deepEqual(deniedAt(await run(newHost({ progress: 'changes', onLimit: 'deny' }), {}, calls)), [12]);
+  });
+
+  test('runs with nothing changed in between still count and meet the cap', async () => {
+    const outcomes = await repeat(newHost({ progress: 'changes', onLimit: 'deny' }), {}, 12, test_);
+    assert.deepEqual(noticedAt(outcomes), [7, 11]);
+    assert.deepEqual(deniedAt(outcomes), [12]);
+  });
+
+  test('a fetch is not renewed by a change to local files: it counts as without the setting', async () => {
+    const fetch: Call = { name: 'web_fetch', arguments: { url: 'https://example.com/a' } };
+    const calls: Call[] = [];
+    // Each change writes another file, so only the fetch repeats.
+    for (let i = 0; i < 12; i += 1) calls.push(bash(`echo ${i} > step${i}.txt`), fetch);
+    const renewed = await run(newHost({ progress: 'changes', onLimit: 'deny', window: 24 }), {}, calls);
+    const plain = await run(newHost({ onLimit: 'deny', window: 24 }), {}, calls);
+    assert.deepEqual(deniedAt(renewed), [24]);
+    assert.deepEqual(deniedAt(renewed), deniedAt(plain));
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The stale track (opt-in, `stale`): the same call returning the same result,
+ * nothing changed in between. Through the fake host: the advisory, the gate,
+ * what starts the count again (a new result, a change, a human message), what
+ * it leaves alone (polls, other agents), and that it is off by default.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bash, bashResult, deniedAt, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
+import type { FakeHost } from '../support/fake-host.js';
+
+const answering = (text: string) => () => bashResult(0, text);
+const FIND: Call = { ...bash('find_file "JsonParser"'), body: answering('No matches found for "JsonParser"') };
+
+async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
+  const out: CallOutcome[] = [];
+  for (const call of calls) out.push(await host.call({ agent, ...call }));
+  return out;
+}
+
+describe('the stale track', () => {
+  test('off by default: twelve identical answers bring nothing before the repeat track’s own stage', async () => {
+    const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, 6, FIND);
+    assert.deepEqual(noticedAt(outcomes), []);
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+
+  test('`stale: {}` advises at the 3rd same result and gates the call after the 4th', async () => {
+    const outcomes = await repeat(newHost({ stale: {}, onLimit: 'deny' }), {}, 6, FIND);
+    assert.deepEqual(noticedAt(outcomes), [3]);
+    assert.deepEqual(deniedAt(outcomes), [5, 6]);
+    const advisory = noticeTexts(outcomes[2]!)[0] ?? '';
+    assert.match(advisory, /^CONVERGENCE_CHECK: cmd:find_file:find_file JsonParser has returned the same result 3 times in a row, with nothing changed in between\./);
+    assert.deepEqual(summaries(outcomes[2]!), ['cmd:find_file:find_file JsonParser same result x3']);
+    assert.match(outcomes[4]!.denyReason ?? '', /^REPEAT_TOOL_BLOCKED: bash call not run: it returned the same result 4 times in a row \(limit 4\)\. It was stopped before it ran, by the stale track/);
+    assert.match(outcomes[4]!.denyReason ?? '', /Only the call that keeps returning the same result is blocked/);
+  });
+
+  test('the stages are settings: warnAt 2 and limit 2 advise at the 2nd and gate the 3rd', async () => {
+    const outcomes = await repeat(newHost({ stale: { warnAt: 2, limit: 2 }, onLimit: 'deny' }), {}, 3, FIND);
+    assert.deepEqual(noticedAt(outcomes), [2]);
+    assert.deepEqual(deniedAt(outcomes), [3]);
+  });
+
+  test('a result that moves is news: a poll counting up is never stale', async () => {
+    const host = newHost({ stale: {}, onLimit: 'deny' });
+    const agent = {};
+    const outcomes: CallOutcome[] = [];
+    // Six calls: the repeat track's first stage (7) stays out of it.
+    for (let i = 0; i < 6; i += 1) outcomes.push(await host.call({ agent, ...bash('wc -l out.csv'), body: answering(`${i * 10} out.csv`) }));
+    assert.deepEqual(deniedAt(outcomes), []);
+    assert.deepEqual(noticedAt(outcomes), []);
+  });
+
+  test('A B A B is as stale as A A A A: a result already returned this turn is no news', async () => {
+    const host = newHost({ stale: {}, onLimit: 'deny' });
+    const agent = {};
+    const outcomes: CallOutcome[] = [];
+    for (let i = 0; i < 6; i += 1) outcomes.push(await host.call({ agent, ...bash('cat view.txt'), body: answering(i % 2 === 0 ? '127 lines' : '128 lines') }));
+    assert.deepEqual(deniedAt(outcomes), [6], 'results 1 2 1 2 1: the 3rd to 5th were all known');
+  });
+
+  test('a change to the workspace in between starts the count again (edit → rerun is a new experiment)', async () => {
+    const host = newHost({ stale: {}, onLimit: 'deny' });
+    const agent = {};
+    const run_ = { ...bash('python reproduce.py'), body: answering('Traceback: KeyError') };
+    const edit: Call = { name: 'edit', arguments: { file_path: 'src/x.py', old_string: 'a', new_string: 'b' } };
+    const outcomes = await run(host, agent, [run_, run_, run_, edit, run_, run_, run_, run_, run_]);
+    assert.deepEqual(deniedAt(outcomes), [9], 'after the edit, four more same results are needed');
+  });
+
+  test('the same write again is no change: a rewrite of one file with one content leaves the count going', async () => {
+    const host = newHost({ stale: {}, onLimit: 'deny' });
+    const agent = {};
+    const write: Call = { name: 'write', arguments: { file_path: 'x.py', content: 'print(1)' } };
+    const check = { ...bash('python x.py'), body: answering('1') };
+    const outcomes = await run(host, agent, [write, check, write, check, write, check, write, check, write, check]);
+    assert.deepEqual(deniedAt(outcomes), [10], 'the first write is a change; its repeats are not');
+  });
+
+  test('a rejected edit changes nothing: the count goes on across it', async () => {
+    const host = newHost({ stale: {}, onLimit: 'deny' });
+    const agent = {};
+    const rejected: Call = { name: 'edit', arguments: { file_path: 'x.py', old_string: 'a', new_string: 'b' }, body: () => textResult('old_string not found', {}, true) };
+    const read: Call = { name: 'read', arguments: { file_path: 'x.py' }, body: () => textResult('1: a = 1') };
+    const outcomes = await run(host, agent, [read, rejected, read, read, read, read]);
+    assert.deepEqual(deniedAt(outcomes), [6]);
+  });
+
+  test('polls are left alone: a job still running answers the same while it waits', async () => {
+    const host = newHost({ stale: {}, onLimit: 'deny' });
+    const agent = {};
+    const job: Call = { name: 'job_output', arguments: { id: 'j1' }, body: () => textResult('running') };
+    const sleeper = { ...bash('sleep 30 && tail -n 1 train.log'), body: answering('epoch 3') };
+    const outcomes = await run(host, agent, [job, job, job, job, job, job, sleeper, sleeper, sleeper, sleeper, sleeper, sleeper]);
+    assert.deepEqual(deniedAt(outcomes), []);
+    assert.deepEqual(noticedAt(outcomes), []);
+  });
+
+  test('a human message clears the count; each agent has its own', async () => {
+    const host = newHost({ stale: {}, onLimit: 'deny' });
+    const agent = {};
+    await repeat(host, agent, 4, FIND);
+    assert.deepEqual(deniedAt(await repeat(host, {}, 4, FIND)), [], 'another agent starts from nothing');
+    await host.human(agent);
+    assert.deepEqual(deniedAt(await repeat(host, agent, 4, FIND)), [], 'after the human message the agent starts again');
+  });
+
+  test('respellings the act: measure folds share one count (the no-op `:` with any arguments)', async () => {
+    const host = newHost({ stale: {}, onLimit: 'deny', limits: { act: 12 } });
+    const agent = {};
+    const noop = (words: string) => ({ ...bash(`: ${words}`), body: answering('(Bash completed with no output)') });
+    const outcomes = await run(host, agent, [noop('ls -la /app'), noop('pwd'), noop('"test"'), noop('ls'), noop('echo hi')]);
+    assert.deepEqual(deniedAt(outcomes), [5]);
+  });
+
+  test('with onLimit ask, the operator is asked; an approval lets the stale call run for the turn', async () => {
+    const host = newHost({ stale: {} });
+    const agent = {};
+    await repeat(host, agent, 4, FIND);
+    const asked = await host.call({ agent, ...FIND, answer: 'approve' });
+    assert.equal(asked.asked, true);
+    assert.match(asked.askReason ?? '', /Stale track:/);
+    assert.equal(asked.denied, false);
+    assert.deepEqual(deniedAt(await repeat(host, agent, 3, FIND)), []);
+  });
+});
