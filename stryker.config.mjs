@@ -91,6 +91,7 @@ export const NOT_RUN = {
   'test/tools/mutate.test.ts': 'tools/lib only (the campaign\'s bookkeeping)',
   'test/package/pack.test.ts': 'tests the packed build in dist/, not the mutated sources',
   'test/package/client-bundle.test.ts': 'tests the built web client bundle',
+  'test/package/pack-json.test.ts': 'packs a copy of the tree, building it; never imports src/',
   'test/release/release-check.test.ts': 'tests the release tooling',
   'test/release/workflows.test.ts': 'lints the CI workflows',
   'test/release/mutation-config.test.ts': 'checks this list',
