@@ -93,6 +93,7 @@ export const NOT_RUN = {
   'test/package/client-bundle.test.ts': 'tests the built web client bundle',
   'test/package/pack-json.test.ts': 'packs a copy of the tree, building it; never imports src/',
   'test/release/release-check.test.ts': 'tests the release tooling',
+  'test/release/built-tag.test.ts': 'tests the release tooling (the release tag)',
   'test/release/workflows.test.ts': 'lints the CI workflows',
   'test/release/mutation-config.test.ts': 'checks this list',
   'test/release/assert-messages.test.ts': 'reads the test files\' source, not src/',
