@@ -92,6 +92,7 @@ export const NOT_RUN = {
   'test/package/pack.test.ts': 'tests the packed build in dist/, not the mutated sources',
   'test/package/client-bundle.test.ts': 'tests the built web client bundle',
   'test/package/pack-json.test.ts': 'packs a copy of the tree, building it; never imports src/',
+  'test/package/readme-commands.test.ts': "reads the README's command blocks, not src/",
   'test/release/release-check.test.ts': 'tests the release tooling',
   'test/release/built-tag.test.ts': 'tests the release tooling (the release tag)',
   'test/release/workflows.test.ts': 'lints the CI workflows',
