@@ -56,6 +56,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/outcome.test.ts',
   'test/unit/change.test.ts',
   'test/unit/poll-program.test.ts',
+  'test/unit/preset-config.test.ts',
   'test/unit/progress.test.ts',
   'test/unit/exemption-ceiling.test.ts',
   'test/unit/duplicate-text.test.ts',

@@ -59,9 +59,12 @@ const FACETS: ReadonlyArray<readonly [number, (rng: Rng) => Config]> = [
   [2, (rng) => ({ limits: { verb: rng.int(3, 6), 'verb:wget': 3 } })],
   // user-added exact keys
   [2, () => ({ limits: { 'host:api.example.com': 3, 'cmd:ls:ls -la /tmp': 2, 'sink:out.bin': null } })],
-  // accepted oddities
+  // accepted oddity
   [1, () => ({ pathAliases: { '/a': '/b' } })],
+  // P11: refused by both the port and the adjusted oracle (0.5.2 passes them through)
   [1, () => ({ someFutureKey: { nested: true } })],
+  [1, () => ({ onlimit: 'deny' })],
+  [1, () => ({ limits: { exat: 3 } })],
 ];
 
 /** Configurations that must be rejected at load. */

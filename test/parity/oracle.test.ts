@@ -3,7 +3,7 @@
  *
  * - the adjusted oracle against a second copy of itself: 0 mismatches (the
  *   driver, generator and comparison are deterministic);
- * - each adjustment (P1, P2, P3, P4, P7, P8, P9, P10) is exercised by the generator: leaving
+ * - each adjustment (P1–P4, P7–P11) is exercised by the generator: leaving
  *   it out makes sessions mismatch, and only sessions where its decision applies;
  * - the unpatched reference differs from the oracle only in sessions where some
  *   decision applies;
@@ -46,6 +46,10 @@ async function outcomes(plugin: PluginModule, session: Session): Promise<CallOut
 }
 
 const WRITE_OUT = /%\{(?:http_code|response_code)\}/;
+
+const { DEFAULTS: REFERENCE_DEFAULTS } = (await import(new URL('../../node_modules/reference-breaker/lib/defaults.js', import.meta.url).href)) as {
+  DEFAULTS: Record<string, unknown>;
+};
 
 type Strip = { stripVolatileFlags(command: string): string };
 /** The reference's `cmd:` reading with P9 and without it, loaded once. */
@@ -107,6 +111,16 @@ async function applies(decision: Decision, session: Session, oracle: PluginModul
         if (command !== undefined && (await scopedDiffers(command))) return true;
       }
       return false;
+    case 'P11': {
+      // A key 0.5.2 does not know (pathAliases aside), or a cap that names no measure.
+      const config = session.config as Record<string, unknown> | undefined;
+      if (typeof config !== 'object' || config === null || Array.isArray(config)) return false;
+      const known = new Set([...Object.keys(REFERENCE_DEFAULTS), 'pathAliases']);
+      const limits = config.limits;
+      const measures = ['exact', 'verb', 'family', 'cmd', 'act', 'net', 'site', 'host', 'sink'];
+      const capKeys = typeof limits === 'object' && limits !== null ? Object.keys(limits) : [];
+      return Object.keys(config).some((key) => !known.has(key)) || capKeys.some((key) => !measures.includes(key.split(':')[0] ?? ''));
+    }
     case 'P10':
       // A here-document with a URL after its operator.
       return calls.some((call) => /<<[\s\S]*https?:\/\//.test(commandOf(call) ?? ''));

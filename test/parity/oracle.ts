@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginModule } from '../support/fake-host.js';
 
-export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P7' | 'P8' | 'P9' | 'P10';
+export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P7' | 'P8' | 'P9' | 'P10' | 'P11';
 
 export interface Adjustment {
   decision: Decision;
@@ -68,6 +68,11 @@ export interface Adjustment {
  *   is no target. Encoded by removing such bodies from the text `extractUrls`
  *   reads (a body piped on, or fed to anything else, is kept), re-implemented here
  *   from the rule, not imported from the port.
+ * P11 — issue 27: config errors fail loud. The reference passes an unknown key
+ *   (`onlimit: deny`) through and ignores it. The port refuses it at load, and a
+ *   `limits` key that names no measure. Encoded by the same two checks at the end
+ *   of the reference's merge and in its `limits` loop (`pathAliases` stays
+ *   accepted, as documented).
  */
 export const ADJUSTMENTS: readonly Adjustment[] = [
   {
@@ -265,9 +270,31 @@ function writtenBodiesOut(command) {
 
 export function fingerprints(`,
   },
+  {
+    decision: 'P11',
+    file: 'lib/defaults.js',
+    find: "  for (const key of ['ignoreArgs', 'hostAliases', 'limits']) {\n",
+    replace: [
+      '  for (const key of Object.keys(config)) {',
+      "    if (!Object.hasOwn(DEFAULTS, key) && key !== 'pathAliases') throw new Error(`repeat-tool-breaker: \\`${key}\\` is not a setting`)",
+      '  }',
+      "  for (const key of ['ignoreArgs', 'hostAliases', 'limits']) {",
+      '',
+    ].join('\n'),
+  },
+  {
+    decision: 'P11',
+    file: 'lib/defaults.js',
+    find: '  for (const [key, value] of Object.entries(cfg.limits)) {\n',
+    replace: [
+      '  for (const [key, value] of Object.entries(cfg.limits)) {',
+      "    if (!['exact', 'verb', 'family', 'cmd', 'act', 'net', 'site', 'host', 'sink'].includes(key.split(':')[0])) throw new Error(`repeat-tool-breaker: limit \"${key}\" names no measure`)",
+      '',
+    ].join('\n'),
+  },
 ];
 
-export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7', 'P8', 'P9', 'P10'];
+export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7', 'P8', 'P9', 'P10', 'P11'];
 
 /**
  * Host facts, applied to every oracle copy (they are not contract decisions, so the

@@ -43,8 +43,10 @@ describe('an offending value in a config error', () => {
 });
 
 describe('keys of a config', () => {
-  test('a key named like an inherited member (constructor, toString) is an unknown key, passed through', () => {
-    assert.doesNotThrow(() => resolveConfig({ constructor: 1, toString: 2, hasOwnProperty: 3 }));
+  test('P11: a key named like an inherited member (constructor, toString) is an unknown key, refused like any other', () => {
+    for (const key of ['constructor', 'toString', 'hasOwnProperty']) {
+      assert.match(errorOf({ [key]: 1 }), new RegExp(`^repeat-tool-breaker: \`${key}\` is not a setting`), key);
+    }
   });
 
   test('duplicateText given as undefined leaves the track off, as leaving it out does', () => {
@@ -52,7 +54,10 @@ describe('keys of a config', () => {
   });
 
   test('a misspelt duplicateText sub-key is named with the list of real ones', () => {
-    assert.match(errorOf({ duplicateText: { minChar: 80 } }), /`duplicateText\.minChar` is not a setting; the settings are `minChars`, `threshold`, `windowMs`, `cooldownMs`$/);
+    assert.match(
+      errorOf({ duplicateText: { minChar: 80 } }),
+      /`duplicateText\.minChar` is not a setting; the settings are `minChars`, `threshold`, `windowMs`, `cooldownMs` \(did you mean `duplicateText\.minChars`\?\)$/,
+    );
   });
 });
 

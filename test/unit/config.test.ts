@@ -162,9 +162,9 @@ describe('merge rules (§1.3)', () => {
     throwsNaming({ window: 1, include: 'bash' }, 'include');
   });
 
-  test('unknown keys pass through untouched and are never rejected', () => {
-    assert.doesNotThrow(() => resolveConfig({ someFutureKnob: { deep: 1 } }));
-    assert.deepEqual(asRecord(mergeConfig({ someFutureKnob: { deep: 1 } })).someFutureKnob, { deep: 1 });
+  test('P11: unknown keys fail the load, in the merge (0.5.2 passed them through)', () => {
+    throwsNaming({ someFutureKnob: { deep: 1 } }, 'someFutureKnob');
+    assert.throws(() => mergeConfig({ someFutureKnob: { deep: 1 } }), /`someFutureKnob` is not a setting/);
   });
 
   test('a pathAliases key from an old config is accepted and ignored', () => {
@@ -265,11 +265,13 @@ describe('validation (§1.4)', () => {
     throwsNaming({ limits: { host: 'many' } }, 'host', 'many');
     throwsNaming({ limits: { exact: Infinity } }, 'exact');
     throwsNaming({ limits: { 'verb:ls': 0 } }, 'verb:ls');
-    throwsNaming({ limits: { custom: undefined } }, 'custom');
-    const ok = asRecord(resolveConfig({ limits: { exact: 2.5, site: 2, 'verb:curl': 20, custom: null } }).limits);
+    throwsNaming({ limits: { 'host:x.com': undefined } }, 'host:x.com');
+    const ok = asRecord(resolveConfig({ limits: { exact: 2.5, site: 2, 'verb:curl': 20, 'cmd:make:make test': null } }).limits);
     assert.equal(ok.exact, 2.5);
     assert.equal(ok.site, 2);
-    assert.equal(ok.custom, null);
+    assert.equal(ok['cmd:make:make test'], null);
+    // P11: a key that names no measure is refused whatever its value.
+    throwsNaming({ limits: { custom: null } }, 'custom', 'names no measure');
   });
 
   test('limits entries are checked in insertion order: default keys first, then user-added ones', () => {

@@ -1,6 +1,7 @@
 /**
- * The seven places the port differs from 0.5.2 on purpose (contract,
- * "Decisions" P1–P7). Each test name starts with its decision number.
+ * The places the port differs from 0.5.2 on purpose: the contract's P1–P7 and
+ * the project's P8 on (docs/deviations.md). Each test name starts with its
+ * decision number.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -401,5 +402,92 @@ describe('P8: inside a pool of parallel calls, the operator is asked once per me
   test('P8: an approved ask inside a pool exempts the calls after it, which run', async () => {
     const outcomes = await poolAtTheGate('approve');
     assert.deepEqual(outcomes.map((o) => [o.asked, o.ran]), [[true, true], [false, true], [false, true]]);
+  });
+});
+
+describe('P9: volatile flags belong to their command', () => {
+  const cmdOf = (command: string): string | undefined => fingerprints({ name: 'bash', args: { command } }, DEFAULTS).fps.find((fp) => fp.startsWith('cmd:'));
+
+  test("P9: python's -m names a module: python -m pytest and python -m http.server are two commands (0.5.2: one)", () => {
+    assert.equal(cmdOf('python -m pytest -x'), 'cmd:python:python -m pytest -x');
+    assert.equal(cmdOf('python -m http.server 8000'), 'cmd:python:python -m http.server 8000');
+    assert.notEqual(cmdOf('python -m pytest -x'), cmdOf('python -m unittest'));
+  });
+
+  test("P9: git's -m is the message: two commits with two messages are two commands", () => {
+    assert.notEqual(cmdOf('git commit -m "fix the parser"'), cmdOf('git commit -m "add a test"'));
+  });
+
+  test("P9: curl's volatile flags still go, wherever curl runs in the line", () => {
+    assert.equal(cmdOf('curl -sSL -m 30 --retry 3 https://a.com/x'), 'cmd:curl:curl https://a.com/x');
+    assert.equal(cmdOf('cd /w && curl -s -m 5 https://a.com/x | grep -s title'), 'cmd:cd:cd /w && curl https://a.com/x | grep -s title');
+    assert.equal(cmdOf('sudo timeout 5 /usr/bin/curl --max-time=9 https://a.com'), 'cmd:curl:sudo timeout 5 /usr/bin/curl https://a.com');
+  });
+
+  test("P9: wget owns --user-agent and nothing else of the list; ls keeps its -s -L (0.5.2 gave `ls`)", () => {
+    assert.equal(cmdOf('wget --user-agent=x -q https://a.com/f'), 'cmd:wget:wget -q https://a.com/f');
+    assert.equal(cmdOf('wget -m https://a.com/site/'), 'cmd:wget:wget -m https://a.com/site/');
+    assert.equal(cmdOf('ls -s -L -k -f'), 'cmd:ls:ls -s -L -k -f');
+  });
+
+  test('P9: a repeated pytest run is still one command: respelling its own flags is no volatile flag of curl', async () => {
+    const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, cap, bash('python -m pytest -q'));
+    assert.deepEqual(deniedAt(outcomes), [cap]);
+  });
+});
+
+describe('P10: a URL in a here-document that is only written out is no target', () => {
+  const fps = (command: string): string[] => fingerprints({ name: 'bash', args: { command } }, DEFAULTS).fps;
+
+  test('P10: writing a script with cat gives no net:, site: or host: for the URLs inside it (0.5.2 counted them)', () => {
+    const written = fps("cat > fetch.py <<'EOF'\nimport requests\nrequests.get('https://api.example.com/v1')\nEOF");
+    assert.deepEqual(written.filter((fp) => /^(net|site|host):/.test(fp)), []);
+    assert.ok(written.includes('sink:fetch.py'), written.join(' | '));
+  });
+
+  test('P10: tee writing a body, and <<- with tabs, are written out too', () => {
+    assert.deepEqual(fps("tee get.sh <<'END' >/dev/null\ncurl -s https://a.com/x\nEND").filter((fp) => fp.startsWith('host:')), []);
+    assert.deepEqual(fps('cat <<-EOF > n.md\n\thttps://a.com/x\n\tEOF').filter((fp) => fp.startsWith('host:')), []);
+  });
+
+  test('P10: a body something runs keeps its URLs: python3 -, a pipe to sh', () => {
+    assert.ok(fps("python3 - <<'EOF'\nimport urllib.request\nurllib.request.urlopen('https://a.com/x')\nEOF").includes('host:a.com'));
+    assert.ok(fps('cat <<EOF | sh\ncurl -s https://a.com/x\nEOF').includes('host:a.com'));
+  });
+
+  test('P10: a URL outside the body still counts, and an unterminated body is read as 0.5.2 reads it', () => {
+    assert.ok(fps("cat > f.py <<'EOF'\nx = 1\nEOF\ncurl https://a.com/y").includes('net:a.com/y'));
+    assert.ok(fps("cat > f.py <<'EOF'\nrequests.get('https://a.com/z')").includes('net:a.com/z'));
+  });
+});
+
+describe('P11: unknown keys fail loud', () => {
+  const refused = (config: unknown, ...parts: string[]): void => {
+    assert.throws(() => resolveConfig(config), (error: Error) => parts.every((part) => error.message.includes(part)), parts.join(' '));
+  };
+
+  test('P11: a misspelt top-level key fails the load, naming it, its value and the nearest setting (0.5.2 ignored it)', () => {
+    refused({ onlimit: 'deny' }, '`onlimit` is not a setting', '"deny"', 'Did you mean `onLimit`?');
+    refused({ warn_at: 5 }, '`warn_at`', 'Did you mean `warnAt`?');
+  });
+
+  test('P11: a key with no near setting is refused without a guess', () => {
+    assert.throws(() => resolveConfig({ someFutureKey: { nested: true } }), (error: Error) => error.message.includes('`someFutureKey` is not a setting') && !error.message.includes('Did you mean'));
+  });
+
+  test('P11: pathAliases stays accepted and ignored, as documented', () => {
+    assert.equal(resolveConfig({ pathAliases: { '/a': '/b' } }).window, DEFAULTS.window);
+  });
+
+  test('P11: inside sequence, duplicateText and the new tracks, an unknown key is refused with the nearest one', () => {
+    refused({ sequence: { lenght: 3 } }, '`sequence.lenght` is not a setting', 'did you mean `sequence.length`?');
+    refused({ duplicateText: { treshold: 3 } }, '`duplicateText.treshold`', 'did you mean `duplicateText.threshold`?');
+    refused({ stale: { limt: 3 } }, '`stale.limt`', 'did you mean `stale.limit`?');
+  });
+
+  test('P11: limits keys stay free, but a key that names no measure is refused', () => {
+    assert.equal(resolveConfig({ limits: { 'host:api.example.com': 3, 'verb:make': 4, act: 9 } }).limits['verb:make'], 4);
+    refused({ limits: { exat: 3 } }, '`limits.exat` names no measure', 'did you mean `exact`?');
+    refused({ limits: { 'vreb:curl': 3 } }, '`limits.vreb:curl`', 'did you mean `verb:curl`?');
   });
 });

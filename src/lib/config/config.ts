@@ -185,6 +185,19 @@ const REMOVED_KEYS: Readonly<Record<string, string>> = {
   matchReadBySubstring: 'there is no replacement: read-like tools are recognised from the tool name',
 };
 
+/**
+ * Keys with no setting behind them that are still accepted: `pathAliases` was
+ * ignored by 0.5.2 and older profiles still carry it (contract §1.5).
+ */
+const IGNORED_KEYS: ReadonlySet<string> = new Set(['pathAliases']);
+
+/**
+ * The measures a `limits` key can name, alone (`exact`) or as the head of a
+ * full fingerprint (`verb:curl`, `host:api.example.com`): every measure the
+ * fingerprints emit (read/fingerprint.ts; a unit test keeps the two in step).
+ */
+export const MEASURES: readonly string[] = ['exact', 'verb', 'family', 'cmd', 'act', 'net', 'site', 'host', 'sink'];
+
 const MAP_KEYS = ['ignoreArgs', 'hostAliases', 'limits'] as const;
 const LIST_KEYS = ['exclude', 'include'] as const;
 
@@ -215,13 +228,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /**
  * Lays a user config over DEFAULTS: scalars and arrays replace, the three maps
  * merge one level deep (a user entry replaces that entry's default value), and a
- * key present with the value `undefined` still replaces. Unknown keys pass through.
+ * key present with the value `undefined` still replaces. An unknown key fails (P11).
  */
 export function mergeConfig(given: unknown = {}): Record<string, unknown> {
   if (!isPlainObject(given)) fail(`the config must be an object (got ${shown(given)}); give a mapping of settings or omit it`);
   for (const key of Object.keys(given)) {
-    // Own keys only: `constructor` or `toString` is an unknown key, passed through, not a removed one.
+    // Own keys only: `constructor` or `toString` is an unknown key, not a removed one.
     if (Object.hasOwn(REMOVED_KEYS, key)) fail(`\`${key}\` was removed in 0.2.0; ${REMOVED_KEYS[key]}`);
+  }
+  for (const key of Object.keys(given)) {
+    if (!Object.hasOwn(DEFAULTS, key) && !IGNORED_KEYS.has(key)) unknownKey(key, given[key], Object.keys(DEFAULTS));
   }
   const config = withPreset(given);
   const merged: Record<string, unknown> = { ...DEFAULTS, ...config };
@@ -242,6 +258,21 @@ export function mergeConfig(given: unknown = {}): Record<string, unknown> {
     merged[key] = [...(value as string[])];
   }
   return merged;
+}
+
+/**
+ * An unknown key fails the load (decision P11): a typo such as `onlimit` would
+ * otherwise leave the setting at its default while the user believes it is set.
+ */
+function unknownKey(path: string, value: unknown, known: readonly string[]): never {
+  const key = path.slice(path.lastIndexOf('.') + 1);
+  const near = nearestName(key, known);
+  const prefix = path.slice(0, path.length - key.length);
+  fail(
+    `\`${path}\` is not a setting (got ${shown(value)}). ` +
+      (near === undefined ? '' : `Did you mean \`${prefix}${near}\`? `) +
+      'Unknown keys are refused so that a misspelt setting is never silently ignored.',
+  );
 }
 
 /**
@@ -307,7 +338,8 @@ function duplicateTextConfig(value: unknown): DuplicateTextConfig | null {
   const known = Object.keys(DUPLICATE_TEXT_FLOORS);
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(DUPLICATE_TEXT_FLOORS, key)) {
-      fail(`\`duplicateText.${key}\` is not a setting; the settings are ${known.map((k) => `\`${k}\``).join(', ')}`);
+      const near = nearestName(key, known);
+      fail(`\`duplicateText.${key}\` is not a setting; the settings are ${known.map((k) => `\`${k}\``).join(', ')}${near === undefined ? '' : ` (did you mean \`duplicateText.${near}\`?)`}`);
     }
   }
   const merged: Record<string, unknown> = { ...DUPLICATE_TEXT_DEFAULTS, ...value };
@@ -329,7 +361,10 @@ function sequenceOf(value: unknown, window: number): SequenceConfig | null {
     fail(`\`sequence\` must be a mapping such as { length: 4, count: 3, limit: null }, or null to leave the track off (got ${shown(value)})`);
   }
   for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(SEQUENCE_DEFAULTS, key)) fail(`\`sequence.${key}\` is not a setting; the sequence track takes \`length\`, \`count\` and \`limit\``);
+    if (!Object.hasOwn(SEQUENCE_DEFAULTS, key)) {
+      const near = nearestName(key, Object.keys(SEQUENCE_DEFAULTS));
+      fail(`\`sequence.${key}\` is not a setting; the sequence track takes \`length\`, \`count\` and \`limit\`${near === undefined ? '' : ` (did you mean \`sequence.${near}\`?)`}`);
+    }
   }
   const given = { ...SEQUENCE_DEFAULTS, ...value };
   const length = atLeast(given.length, 'sequence.length', 2, 'the longest cycle looked for, in distinct calls');
@@ -402,6 +437,15 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
   }
   const limits = merged.limits as Record<string, unknown>;
   for (const [key, value] of Object.entries(limits)) {
+    // A cap names a measure, or a full fingerprint that starts with one (P11).
+    const colon = key.indexOf(':');
+    if (!MEASURES.includes(colon < 0 ? key : key.slice(0, colon))) {
+      const near = nearestName(colon < 0 ? key : key.slice(0, colon), MEASURES);
+      fail(
+        `\`limits.${key}\` names no measure (got ${shown(value)}): a cap is a measure (${MEASURES.map((m) => `\`${m}\``).join(', ')}) ` +
+          `or a full fingerprint that starts with one, such as \`verb:curl\`${near === undefined ? '' : `; did you mean \`${near}${colon < 0 ? '' : key.slice(colon)}\`?`}`,
+      );
+    }
     if (value !== null && !isCap(value)) {
       fail(`\`limits.${key}\` must be a number >= 2, or null to stop counting it (got ${shown(value)}); a cap below 2 would deny the first call`);
     }
