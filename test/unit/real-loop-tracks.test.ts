@@ -116,7 +116,13 @@ describe('failureProgress: restart', () => {
     assert.deepEqual(deniedAt(outcomes), [6]);
   });
 
-  test('a new error alone (no change) starts the streak again; so does a change alone', async () => {
+  test('a new error with nothing changed holds the streak where it is; the same error again extends it', async () => {
+    // X X Y Y Y Y: 1 2 2 (held) 3 4 5, so the call after the sixth is gated, one call later than 0.5.2.
+    const outcomes = await run(newHost({ failureProgress: 'restart', onLimit: 'deny' }), {}, ['X', 'X', 'Y', 'Y', 'Y', 'Y', 'Y'].map(error));
+    assert.deepEqual(deniedAt(outcomes), [7], 'the second Y extends the held 2');
+  });
+
+  test('new errors alone never add up; a change alone starts the streak again', async () => {
     const newErrors = await run(newHost({ failureProgress: 'restart', onLimit: 'deny' }), {}, ['a', 'b', 'c', 'd', 'e', 'f'].map(error));
     assert.deepEqual(deniedAt(newErrors), []);
     const sameError = await run(newHost({ failureProgress: 'restart', onLimit: 'deny' }), {}, [error('X'), edit(1), error('X'), edit(2), error('X'), edit(3), error('X'), edit(4), error('X'), edit(5), error('X')]);

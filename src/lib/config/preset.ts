@@ -67,11 +67,6 @@ export const PRESETS: Readonly<Record<string, Preset>> = frozen({
         what: 'the act: measure (a command whatever its spelling, the no-op `:` with any arguments included), capped at 12',
         config: { limits: { act: 12 } },
       },
-      {
-        name: 'sequence',
-        what: 'cycles of 2 to 5 calls: advised at the 2nd time round, gated past the 3rd',
-        config: { sequence: { length: 5, count: 2, limit: 3 } },
-      },
     ],
   },
 });

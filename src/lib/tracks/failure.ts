@@ -26,9 +26,11 @@ export interface Streak {
 
 /**
  * What `failureProgress: restart` compares a failure with: the digest of what
- * the call returned (read/outcome.ts) and the workspace's change count. A
- * failure that differs in either from the last one of its measure starts the
- * streak again: edit → rerun → a new error is progress, not the same failure.
+ * the call returned (read/outcome.ts) and the workspace's change count. After a
+ * change to the workspace a failure starts the streak again (edit → rerun is a
+ * new experiment); with nothing changed, a failure with another error holds the
+ * streak where it is (the model learned something, but did nothing about it),
+ * and only the same failure again extends it.
  */
 export interface Evidence {
   readonly outcome: string | null;
@@ -52,9 +54,14 @@ interface Stored extends Streak {
   readonly evidence: Evidence | undefined;
 }
 
-/** Whether a failure is the same as the last one of its measure: the same result, nothing changed in between. */
-function sameFailure(before: Evidence | undefined, now: Evidence): boolean {
-  return before !== undefined && now.outcome !== null && before.outcome === now.outcome && before.changes === now.changes;
+/** The streak after one more failure, by what it shares with the measure's last one (see `Evidence`). */
+function nextCount(before: Stored | undefined, now: Evidence | undefined): number {
+  const count = before?.count ?? 0;
+  // 0.5.2: every failure extends.
+  if (now === undefined) return count + 1;
+  const last = before?.evidence;
+  if (last === undefined || last.changes !== now.changes) return 1;
+  return now.outcome !== null && last.outcome === now.outcome ? count + 1 : Math.max(count, 1);
 }
 
 export function createStreakBook(): StreakBook {
@@ -74,8 +81,7 @@ export function createStreakBook(): StreakBook {
         }
         const before = streaks.get(key);
         const stored = before?.key ?? own(key);
-        const continues = evidence === undefined || sameFailure(before?.evidence, evidence);
-        const count = (continues ? (before?.count ?? 0) : 0) + 1;
+        const count = nextCount(before, evidence);
         keep(streaks, stored, { key: stored, count, failure: kept, evidence });
         return count;
       });
