@@ -152,6 +152,15 @@ describe('replaying one session', () => {
     assert.deepEqual(tracksIn('Loop breaker: this bash call would go round a cycle of calls that has already come round 4 times (the limit is 4).\nSequence track:\na → b, 4 times round (limit 4).'), ['sequence']);
     assert.deepEqual(tracksIn('Loop breaker: this bash call retries an action that has failed 5 times in a row (the limit is 5).\nFailure track:\ncmd:x 5 failures.\nRepeat track:\nexact:x 12/12.'), ['repeat', 'failure']);
     assert.deepEqual(tracksIn(spentMessage('bash', ['cmd:echo:echo x'], 2, 'x')), ['ceiling']);
+    assert.deepEqual(tracksIn(by('stale and edit-retry tracks')), ['stale', 'edit-retry']);
+    assert.deepEqual(tracksIn(by('repeat, stale and timeout tracks')), ['repeat', 'stale', 'timeout']);
+  });
+
+  it('counts the denials of the real-loop tracks when their config turns them on', async () => {
+    const stale = await replay(stuckSteps(8), { stale: {}, onLimit: 'deny' });
+    assert.ok((stale.gatedBy.stale ?? 0) > 0, JSON.stringify(stale.gatedBy));
+    const off = await replay(stuckSteps(8), { onLimit: 'deny' });
+    assert.equal(off.gatedBy.stale, undefined, 'no stale count when the track is off');
   });
 });
 

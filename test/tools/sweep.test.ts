@@ -303,6 +303,24 @@ describe('npm run sweep', () => {
       [0, 4, 0, 4, 0, 4, 0, 4],
     );
   });
+
+  it('--preset lays a preset under the grid: the stale track gates a stuck session the defaults let run to the cap', async () => {
+    const dir = tempDir();
+    writeSession(dir, 'stuck', jsonl(records(stuckSteps(10))));
+    const run = async (extra: string[]): Promise<SweepRow[]> => {
+      const result = await runTool('sweep', [dir, '--onLimit', 'deny', '--json', '--svg', join(dir, 'chart.svg'), ...extra]);
+      assert.equal(result.status, 0, result.stderr);
+      return (JSON.parse(result.stdout) as { rows: SweepRow[] }).rows;
+    };
+    assert.deepEqual((await run([])).map((row) => row.callsBlocked), [0]);
+    assert.deepEqual((await run(['--preset', 'recommended'])).map((row) => row.callsBlocked), [5], 'the same echo after 5 same results: calls 6 to 10');
+  });
+
+  it('--preset refuses a name it does not know, with the plugin’s message', async () => {
+    const result = await runTool('sweep', [tempDir(), '--preset', 'recomended']);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /did you mean `recommended`\?/);
+  });
 });
 
 describe('the sweep chart', () => {

@@ -19,8 +19,9 @@ export interface Expected {
   readonly progress: number;
   readonly loopsNoticed: number;
   readonly loopsGated: number;
-  readonly noticeMedian: number;
-  readonly gateMedian: number;
+  /** `null` when no loop was noticed (gated): as bad as it gets. */
+  readonly noticeMedian: number | null;
+  readonly gateMedian: number | null;
   readonly goodNoticed: number;
   readonly goodGated: number;
   readonly progressGated: number;
@@ -42,8 +43,8 @@ export function expectedOf(figures: Figures, corpus: string, config: unknown): E
     progress: figures.progress,
     loopsNoticed: figures.loopsNoticed,
     loopsGated: figures.loopsGated,
-    noticeMedian: figures.toNotice?.median ?? Number.POSITIVE_INFINITY,
-    gateMedian: figures.toGate?.median ?? Number.POSITIVE_INFINITY,
+    noticeMedian: figures.toNotice?.median ?? null,
+    gateMedian: figures.toGate?.median ?? null,
     goodNoticed: figures.goodNoticed,
     goodGated: figures.goodGated,
     progressGated: figures.progressGated,
@@ -61,6 +62,10 @@ export function regressions(actual: Expected, expected: Expected): string[] {
   }
   const worse: string[] = [];
   for (const key of HIGHER_IS_BETTER) if (actual[key] < expected[key]) worse.push(`${key}: ${actual[key]}, expected at least ${expected[key]}`);
-  for (const key of LOWER_IS_BETTER) if (actual[key] > expected[key]) worse.push(`${key}: ${actual[key]}, expected at most ${expected[key]}`);
+  // A missing median (nothing noticed or gated) is worse than any number.
+  const size = (value: number | null): number => value ?? Number.POSITIVE_INFINITY;
+  for (const key of LOWER_IS_BETTER) {
+    if (size(actual[key]) > size(expected[key])) worse.push(`${key}: ${actual[key] ?? 'none'}, expected at most ${expected[key] ?? 'none'}`);
+  }
   return worse;
 }

@@ -2,6 +2,7 @@
  * The body of `npm run eval` (tools/eval/main.ts), callable in process.
  */
 import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../src/lib/config/config.js';
 import { layConfig, PRESETS, presetConfig } from '../../src/lib/config/preset.js';
@@ -38,8 +39,9 @@ options:
   --systems <list>     which systems: ours,0.5.2,reminder (default: all that are installed)
   --sessions           one row per session: where each system first noticed and gated
   --ablate             the preset, then the preset with each of its parts turned off
-  --check              exit 1 if this plugin's figures are worse than tools/eval/expected.json
-  --record             write this plugin's figures to tools/eval/expected.json
+  --check              exit 1 if this plugin's figures are worse than the expected ones
+  --record             write this plugin's figures as the expected ones
+  --expected <file>    where they are kept (default tools/eval/expected.json)
   --markdown           tables as Markdown
   --json               everything as JSON
 `;
@@ -87,6 +89,7 @@ function parse(args: readonly string[]): Parsed {
         ablate: { type: 'boolean', default: false },
         check: { type: 'boolean', default: false },
         record: { type: 'boolean', default: false },
+        expected: { type: 'string' },
         markdown: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
@@ -191,13 +194,14 @@ export function evalCli(args: readonly string[], io: Io): Promise<number> {
       offset += corpus.episodes.length;
     }
     const mine = runs.find((run) => run.system === ours);
-    const corpusName = paths.join(', ');
+    const corpusName = paths.map((path) => relative(process.cwd(), path) || '.').join(', ');
+    const expectedPath = typeof flags.expected === 'string' ? userPath(flags.expected) : EXPECTED_PATH;
     let status = 0;
     if (flags.record === true && mine !== undefined) {
-      writeFileSync(EXPECTED_PATH, `${JSON.stringify(expectedOf(mine.figures, corpusName, config), null, 2)}\n`);
-      io.err(`eval: recorded the figures in ${EXPECTED_PATH}\n`);
+      writeFileSync(expectedPath, `${JSON.stringify(expectedOf(mine.figures, corpusName, config), null, 2)}\n`);
+      io.err(`eval: recorded the figures in ${expectedPath}\n`);
     }
-    const worse = flags.check === true && mine !== undefined ? regressions(expectedOf(mine.figures, corpusName, config), readExpected()) : [];
+    const worse = flags.check === true && mine !== undefined ? regressions(expectedOf(mine.figures, corpusName, config), asUsage(() => readExpected(expectedPath))) : [];
     if (flags.json === true) {
       // Absent figures are written as null, so every session has the same fields.
       const json = JSON.stringify({ version: 1, config, systems: runs, ablation: ablated, regressions: worse }, (_key, value: unknown) => value ?? null, 2);
@@ -211,9 +215,9 @@ export function evalCli(args: readonly string[], io: Io): Promise<number> {
     }
     if (flags.check === true) {
       if (worse.length > 0) {
-        io.err(`eval --check: worse than tools/eval/expected.json:\n${worse.map((line) => `  ${line}`).join('\n')}\n`);
+        io.err(`eval --check: worse than ${expectedPath}:\n${worse.map((line) => `  ${line}`).join('\n')}\n`);
         status = 1;
-      } else io.err('eval --check: no figure is worse than tools/eval/expected.json\n');
+      } else io.err(`eval --check: no figure is worse than ${expectedPath}\n`);
     }
     const unlabelled = corpus.episodes.filter((episode) => episode.label === undefined).length;
     if (unlabelled > 0) io.err(`eval: ${unlabelled} sessions carry no label and are counted nowhere (--labels)\n`);

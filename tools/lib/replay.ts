@@ -31,7 +31,7 @@ import type { CallVerdict, TrajectoryEntry } from './trajectory.js';
 
 export type Stage = 'warn' | 'summarize' | 'fail-warn';
 /** What gated a call: one of the plugin's tracks, or the exemption ceiling (an approved allowance spent). */
-export type Track = 'repeat' | 'failure' | 'sequence' | 'ceiling';
+export type Track = 'repeat' | 'failure' | 'sequence' | 'stale' | 'edit-retry' | 'timeout' | 'ceiling';
 
 /** One call as the replay lived it; the shape of a `recorded.json` trajectory entry. */
 export interface ReplayedCall extends TrajectoryEntry {
@@ -62,7 +62,13 @@ export interface SessionReport {
   readonly denied: number;
   readonly deniedBy: Readonly<Record<'plugin' | 'approval', number>>;
   /** Per track, the denied calls it gated; `sequence` and `ceiling` only when the config turns them on. */
-  readonly gatedBy: Readonly<Record<'repeat' | 'failure', number>> & { readonly sequence?: number; readonly ceiling?: number };
+  readonly gatedBy: Readonly<Record<'repeat' | 'failure', number>> & {
+    readonly sequence?: number;
+    readonly stale?: number;
+    readonly 'edit-retry'?: number;
+    readonly timeout?: number;
+    readonly ceiling?: number;
+  };
   /** Calls the replay let run that the live session did not, so their results were borrowed. */
   readonly inferred: number;
   /** Calls DSH skipped after a stop, never seen by the plugin (counted in `calls`). */
@@ -91,9 +97,9 @@ export function stageOf(summary: string, cfg: Pick<BreakerConfig, 'summarizeAt'>
   return Number(occurrence[1]) === cfg.summarizeAt ? 'summarize' : 'warn';
 }
 
-const TRACKS = ['repeat', 'failure', 'sequence'] as const;
+const TRACKS = ['repeat', 'failure', 'sequence', 'stale', 'edit-retry', 'timeout'] as const;
 /** The denial names its tracks as "by the repeat track", "by the repeat and failure tracks", "by the repeat, failure and sequence tracks". */
-const DENIED_BY = /by the ([a-z, ]+?) tracks? of the loop breaker/;
+const DENIED_BY = /by the ([a-z, -]+?) tracks? of the loop breaker/;
 
 /**
  * The tracks named by a denial or an ask (message.ts and each track's words), in track
@@ -343,6 +349,9 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
       repeat: denied.filter((entry) => entry.tracks.includes('repeat')).length,
       failure: denied.filter((entry) => entry.tracks.includes('failure')).length,
       ...(cfg.sequence === null ? {} : { sequence: denied.filter((entry) => entry.tracks.includes('sequence')).length }),
+      ...(cfg.stale === null ? {} : { stale: denied.filter((entry) => entry.tracks.includes('stale')).length }),
+      ...(cfg.editRetry === null ? {} : { 'edit-retry': denied.filter((entry) => entry.tracks.includes('edit-retry')).length }),
+      ...(cfg.timeouts === null ? {} : { timeout: denied.filter((entry) => entry.tracks.includes('timeout')).length }),
       ...(cfg.exemptionCeiling === null ? {} : { ceiling: denied.filter((entry) => entry.tracks.includes('ceiling')).length }),
     },
     inferred: trajectory.filter((entry) => entry.inferred).length,

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { resolveConfig } from '../../src/lib/config/config.js';
 import { asUsage, runCli, UsageError, type Io } from './cli.js';
 import { loadConfigFile } from './config-file.js';
 import { progressLine } from './progress.js';
@@ -27,6 +28,7 @@ opt-in features, also grid axes (off and ignore are the plugin's defaults):
   --exemptionCeiling off,5,20   calls an approved exemption allows (with --answer approve)
 options:
   --config <file>   base config (.json or YAML, as for replay); the grid is laid over it
+  --preset <name>   a preset (recommended) in the base config; the grid's settings override it
   --labels <file>   labels.json ({"<session>": "good" | "stuck"}); default: labels.json
                     in the first corpus directory, when present
   --answer <a>      none (default), approve or decline
@@ -53,6 +55,7 @@ export function sweepCli(args: readonly string[], io: Io): Promise<number> {
         options: {
           ...axisOptions,
           config: { type: 'string' },
+          preset: { type: 'string' },
           labels: { type: 'string' },
           answer: { type: 'string', default: 'none' },
           svg: { type: 'string', default: 'sweep.svg' },
@@ -80,7 +83,9 @@ export function sweepCli(args: readonly string[], io: Io): Promise<number> {
           asUsage(() => parseAxis(axis, list)),
         );
     }
-    const base = typeof flags.config === 'string' ? asUsage(() => loadConfigFile(userPath(flags.config as string))) : {};
+    const fromFile = typeof flags.config === 'string' ? asUsage(() => loadConfigFile(userPath(flags.config as string))) : {};
+    const base = typeof flags.preset === 'string' ? { ...fromFile, preset: flags.preset } : fromFile;
+    asUsage(() => resolveConfig(base));
     if (positionals.length === 0) throw new UsageError('name a corpus directory or session logs');
 
     const labelsPath = typeof flags.labels === 'string' ? userPath(flags.labels) : defaultLabels(positionals);
