@@ -303,6 +303,30 @@ describe('the namespace through the hooks', () => {
     assert.deepEqual(outcomes, [false, false, false, false, true, true]);
   });
 
+  test('the preset chosen mid-turn: its stale gate applies at once, its forgiving parts wait for the human message', async () => {
+    const { host, settings } = liveHost({ onLimit: 'deny' });
+    const agent = {};
+    const same = { ...X, body: succeeding('no matches') };
+    await host.call({ agent, ...same });
+    await settings.update(NS, { preset: 'recommended' });
+    // The stale track tightens at once, from the first call after the change (the track did not watch the one before).
+    assert.deepEqual(deniedAt(await repeat(host, agent, 6, same)), [6], 'five same results, then the sixth is denied');
+    const failing = { ...bash('python run.py'), body: () => bashResult(1, 'KeyError') };
+    const edit = { name: 'edit', arguments: { file_path: 'run.py', old_string: 'a', new_string: 'b' } };
+    const editAndFail = async (n: number): Promise<boolean[]> => {
+      const denied: boolean[] = [];
+      for (let i = 0; i < n; i += 1) {
+        await host.call({ agent, ...edit, arguments: { ...edit.arguments, new_string: `b${i}` } });
+        denied.push((await host.call({ agent, ...failing })).denied);
+      }
+      return denied;
+    };
+    // failureProgress: restart loosens, so until a human message edit → rerun still builds the failure streak.
+    assert.deepEqual(await editAndFail(6), [false, false, false, false, false, true]);
+    await host.human(agent);
+    assert.deepEqual(await editAndFail(6), [false, false, false, false, false, false], 'after the human message the preset applies in full');
+  });
+
   test('another agent that had a human message after the change runs on the saved settings in full', async () => {
     const { host, settings } = liveHost({ onLimit: 'deny', limits: { exact: 3 } });
     await settings.update(NS, { limits: { exact: 10 } });
