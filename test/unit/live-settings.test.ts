@@ -199,6 +199,14 @@ describe('the namespace through the hooks', () => {
     assert.deepEqual(settings.get(NS), resolveConfig({}));
   });
 
+  test('P11: a misspelt key is refused with the nearest setting named, and nothing is stored', async () => {
+    const { settings } = liveHost();
+    await assert.rejects(settings.update(NS, { onlimit: 'deny' }), /`onlimit` is not a setting \(got "deny"\)\. Did you mean `onLimit`\?/);
+    await assert.rejects(settings.update(NS, { sequence: { lenght: 3 } }), /did you mean `sequence\.length`\?/);
+    assert.equal(settings.writes, 0);
+    assert.equal(settings.document[NS], undefined);
+  });
+
   test('a stored section our checks refuse fails the registration loudly; the breaker runs on the row config', async () => {
     const settings = new FakeSettings();
     settings.document[NS] = { window: 1 };

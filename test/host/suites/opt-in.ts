@@ -110,6 +110,38 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     }
   });
 
+  test('preset recommended: the same call answered the same is advised at the 3rd result and denied after the 5th, by the stale track', onlyOurs, async () => {
+    const r = await rig({ config: { onLimit: 'deny', preset: 'recommended' }, behaviour: () => ({ exitCode: 0, stdout: 'No matches found for "JsonParser"' }) });
+    const results: Result[] = [];
+    for (let i = 0; i < 7; i += 1) results.push(await r.call('find_file "JsonParser"'));
+    assert.equal(r.total(), 5, 'five runs, then the gate');
+    const advisory = ours(results[2]!.contexts)[0];
+    assert.match(String(advisory?.content[0].text), /^CONVERGENCE_CHECK: .* has returned the same result 3 times in a row, with nothing changed in between\./);
+    assert.equal(advisory?.source.summary, 'cmd:find_file:find_file JsonParser same result x3');
+    for (const res of results.slice(5)) {
+      assert.equal(res.isError, true);
+      assert.match(res.text, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: it returned the same result 5 times in a row \(limit 5\)\. It was stopped before it ran, by the stale track/);
+    }
+    const other = await r.call('find_file "JsonParser" src');
+    assert.equal(other.isError, false, 'a changed call runs');
+  });
+
+  test('preset recommended: edit → rerun with a new error each time is progress: nothing is denied (the defaults gate the 6th run)', onlyOurs, async () => {
+    const behaviour = (command: string, run: number): { exitCode: number; stdout: string } =>
+      command.startsWith('python') ? { exitCode: 1, stdout: `Traceback: error ${run}` } : { exitCode: 0, stdout: '' };
+    const session = async (config: Record<string, unknown>): Promise<boolean[]> => {
+      const r = await rig({ config, behaviour });
+      const denied: boolean[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        await r.call(`sed -i 's/v${i}/v${i + 1}/' app.py`);
+        denied.push((await r.call('python app.py')).isError);
+      }
+      return denied;
+    };
+    assert.deepEqual(await session({ onLimit: 'deny', preset: 'recommended' }), [false, false, false, false, false, false]);
+    assert.deepEqual(await session({ onLimit: 'deny' }), [false, false, false, false, false, true], 'the defaults read the same runs as one failing retry');
+  });
+
   test('act: off (the default): the same respelled loop runs every call without a notice', async () => {
     const r = await rig({ config: { onLimit: 'deny' } });
     const results: Result[] = [];

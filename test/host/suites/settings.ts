@@ -131,6 +131,9 @@ describe(`DSH 0.1.0-rc.8 settings service, in process — plugin: ${plugin.label
       message: errorOf(() => resolveConfig({ limits: { exact: 1 } })),
     });
     await assert.rejects(settings.update(NS, { denyAfter: 3 }), { message: errorOf(() => resolveConfig({ denyAfter: 3 })) });
+    // P11: a misspelt key is refused, naming the setting meant, where 0.5.2 would write it and ignore it.
+    await assert.rejects(settings.update(NS, { onlimit: 'deny' }), { message: errorOf(() => resolveConfig({ onlimit: 'deny' })) });
+    assert.match(errorOf(() => resolveConfig({ onlimit: 'deny' })), /Did you mean `onLimit`\?/);
     assert.equal(existsSync(file), false, 'settings.yaml was never written');
     const after = settings.describe().find((d: any) => d.ns === NS);
     assert.equal(after.revision, before.revision);
