@@ -54,8 +54,13 @@ describe('actionlint', () => {
   });
 });
 
-describe('publish.yml', () => {
-  const text = read('publish.yml');
+/** A workflow's steps, and two ways to find one: the index of a step that matches, and a matcher on its `run`. */
+function stepsOf(text: string): {
+  flow: Workflow;
+  steps: Step[];
+  at: (match: (step: Step) => boolean, what: string) => number;
+  runs: (pattern: RegExp) => (step: Step) => boolean;
+} {
   const flow = parse(text) as Workflow;
   const steps = Object.values(flow.jobs).flatMap((job) => job.steps);
   const at = (match: (step: Step) => boolean, what: string): number => {
@@ -64,6 +69,12 @@ describe('publish.yml', () => {
     return index;
   };
   const runs = (pattern: RegExp) => (step: Step) => typeof step.run === 'string' && pattern.test(step.run);
+  return { flow, steps, at, runs };
+}
+
+describe('publish.yml', () => {
+  const text = read('publish.yml');
+  const { flow, steps, at, runs } = stepsOf(text);
 
   test('only a person can start it: workflow_dispatch is the one trigger', () => {
     assert.deepEqual(Object.keys(flow.on), ['workflow_dispatch']);
@@ -147,14 +158,7 @@ describe('ci.yml', () => {
 
 describe('release.yml', () => {
   const text = read('release.yml');
-  const flow = parse(text) as Workflow;
-  const steps = Object.values(flow.jobs).flatMap((job) => job.steps);
-  const at = (match: (step: Step) => boolean, what: string): number => {
-    const index = steps.findIndex(match);
-    assert.notEqual(index, -1, `no step ${what}`);
-    return index;
-  };
-  const runs = (pattern: RegExp) => (step: Step) => typeof step.run === 'string' && pattern.test(step.run);
+  const { flow, steps, at, runs } = stepsOf(text);
 
   test('only a person can start it, and it is a dry run unless told otherwise', () => {
     assert.deepEqual(Object.keys(flow.on), ['workflow_dispatch']);

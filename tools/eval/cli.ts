@@ -9,7 +9,7 @@ import { layConfig, PRESETS, presetConfig } from '../../src/lib/config/preset.js
 import { asUsage, runCli, UsageError, type Io } from '../lib/cli.js';
 import { loadConfigFile } from '../lib/config-file.js';
 import { progressLine } from '../lib/progress.js';
-import { AXES, configOf, parseAxis, type Axis, type AxisValue } from '../lib/sweep.js';
+import { AXES, AXIS_OPTIONS, configOf, parseAxis, type Axis, type AxisValue } from '../lib/sweep.js';
 import { userPath } from '../lib/user-path.js';
 import { EXPECTED_PATH, expectedOf, readExpected, regressions } from './check.js';
 import { readCorpus } from './corpus.js';
@@ -73,13 +73,12 @@ interface Parsed {
 }
 
 function parse(args: readonly string[]): Parsed {
-  const axisOptions = Object.fromEntries(AXES.map((axis) => [axis, { type: 'string' as const }]));
   const { values, positionals } = asUsage(() =>
     parseArgs({
       args: [...args],
       allowPositionals: true,
       options: {
-        ...axisOptions,
+        ...AXIS_OPTIONS,
         config: { type: 'string' },
         preset: { type: 'string' },
         set: { type: 'string', multiple: true },

@@ -11,7 +11,7 @@ import { progressLine } from './progress.js';
 import type { Answer } from './replay-host.js';
 import { collectLogFiles, readSessionLog, sessionName, type SessionLog } from './session-log.js';
 import { scatterSvg } from './svg.js';
-import { AXES, expandGrid, parseAxis, parseLabels, sweep, sweepTable, type Axis, type AxisValue } from './sweep.js';
+import { AXES, AXIS_OPTIONS, expandGrid, parseAxis, parseLabels, sweep, sweepTable, type Axis, type AxisValue } from './sweep.js';
 import { userPath } from './user-path.js';
 
 export const SWEEP_USAGE = `usage: npm run sweep -- <corpus directories or session logs> [grid] [options]
@@ -47,13 +47,12 @@ function defaultLabels(paths: readonly string[]): string | undefined {
 /** Runs the sweep tool; resolves to its exit status. */
 export function sweepCli(args: readonly string[], io: Io): Promise<number> {
   return runCli('sweep', SWEEP_USAGE, io, async () => {
-    const axisOptions = Object.fromEntries(AXES.map((axis) => [axis, { type: 'string' as const }]));
     const { values, positionals: given } = asUsage(() =>
       parseArgs({
         args: [...args],
         allowPositionals: true,
         options: {
-          ...axisOptions,
+          ...AXIS_OPTIONS,
           config: { type: 'string' },
           preset: { type: 'string' },
           labels: { type: 'string' },

@@ -32,6 +32,9 @@ export const AXES = [
   'exemptionCeiling',
 ] as const;
 export type Axis = (typeof AXES)[number];
+
+/** The axes as `parseArgs` options: each takes a string (a comma list for the sweep, one value for eval). */
+export const AXIS_OPTIONS = Object.fromEntries(AXES.map((axis) => [axis, { type: 'string' as const }])) as Record<Axis, { type: 'string' }>;
 export type AxisValue = number | null | string;
 
 const ACTION_MEASURES = ['exact', 'cmd', 'net', 'sink'] as const;
