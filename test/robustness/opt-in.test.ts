@@ -15,11 +15,41 @@ import { throwingProxy } from './shapes.js';
 
 const plugin = port as PluginLike;
 const ALL_ON = { sequence: { length: 4, count: 2, limit: 3 }, progress: 'results', exemptionCeiling: 2, window: 12 };
+/** The preset's mechanisms (issue 26), tight, with a sequence track too. */
+const REAL_LOOPS = {
+  preset: 'recommended',
+  stale: { warnAt: 2, limit: 2 },
+  editRetry: { warnAt: 2, limit: 2 },
+  timeouts: { warnAt: 2, limit: 2 },
+  sequence: { length: 4, count: 2, limit: 3 },
+  exemptionCeiling: 2,
+  window: 12,
+};
 const MB = 1 << 20;
 
 describe('the opt-in features keep memory bounded (P6)', () => {
   test('1,000 distinct 1 MB writes and failing 1 MB outputs on one agent retain under 1 MB with every opt-in on', (t) => {
     assertBounded(1000, 'write,result', t, ALL_ON);
+  });
+
+  test('1,000 distinct 1 MB writes and failing 1 MB outputs retain under 1 MB with the preset’s tracks on', (t) => {
+    // Only the per-agent bound: every book of these tracks is per agent (a WeakMap on it) and capped
+    // (256 actions for the stale book). What stays after the agent goes grows with the calls run with
+    // the defaults too (36 KB after 500 calls, 207 KB after 1,500 here), and these tracks add about
+    // 100 KB of V8's compiled code for their paths, which the probe's warm-up does not reach.
+    assertBounded(1000, 'write,result', t, REAL_LOOPS, { afterDrop: false });
+  });
+
+  test('the same 1 MB call answered the same 1 MB result is denied by the stale track with texts of bounded size', async () => {
+    const hooks = captureHooks(plugin, { ...REAL_LOOPS, onLimit: 'deny' });
+    const agent = {};
+    const call = { name: 'bash', arguments: { command: `cat ${'x'.repeat(MB)}` } };
+    const same = { isError: false, value: { exitCode: 0 }, content: [{ type: 'text', text: 'y'.repeat(MB) }] };
+    const outcomes = [];
+    for (let i = 0; i < 4; i += 1) outcomes.push(await drive(hooks, { callId: `s${i}`, ...call, agent }, same));
+    assert.ok((outcomes[1]?.notices[0]?.content[0]?.text.length ?? 0) < 2000, 'the advisory stays under 2000 characters');
+    assert.ok(outcomes[2]?.denial?.includes('by the stale track'), String(outcomes[2]?.denial?.slice(0, 200)));
+    assert.ok((outcomes[2]?.denial?.length ?? 0) < 3000, String(outcomes[2]?.denial?.length));
   });
 
   test('a cycle of four 1 MB calls is noticed and denied with texts of bounded size', async () => {
@@ -61,6 +91,17 @@ describe('hostile input with every opt-in on (P5)', () => {
       unreadable: () => [null, throwingProxy({}), { name: 'bash', agent: 3 }],
       // A small alphabet of calls, so cycles form and the gate, ceiling and progress paths all run.
       alphabet: ['ls', 'curl https://a.com/x', 'grep -r x .'],
+    });
+  });
+
+  test('300 seeded hostile calls with the preset’s tracks on, edits and time-outs among them, never throw', async () => {
+    await fuzzHostile(plugin, {
+      seed: 26,
+      config: REAL_LOOPS,
+      odds: [0.3, 0.5, 0.55],
+      tools: ['edit', 'write', 'bash', 'job_output'],
+      unreadable: () => [null, throwingProxy({}), { name: 'edit', agent: 3 }],
+      alphabet: ['python train.py --lr 3', "sed -i 's/a/b/' x.py", ': ls -la', 'sleep 5 && cat log', "cat > f.py <<'EOF'\nhttps://a.com\nEOF"],
     });
   });
 });

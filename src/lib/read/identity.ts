@@ -17,3 +17,12 @@ export function identityKey(fp: string): string {
   const digest = createHash('sha256').update(fp, 'utf16le').digest('base64url');
   return `${fp.slice(0, KEY_HEAD)}\u0000${digest}/${fp.length}`;
 }
+
+/**
+ * A short stand-in for a key, for books that only ever look keys up and never
+ * quote them (the stale track's results, the runs since a change): 22
+ * characters whatever the key, so a book of thousands of actions stays small.
+ */
+export function lookupKey(key: string): string {
+  return createHash('sha256').update(key, 'utf16le').digest('base64url').slice(0, 22);
+}

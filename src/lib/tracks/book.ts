@@ -7,9 +7,9 @@
 /** Most entries one agent's book keeps in a turn. */
 export const BOOK_LIMIT = 4096;
 
-/** Past `BOOK_LIMIT` entries, the oldest goes. */
-function trim(book: Map<string, unknown> | Set<string>): void {
-  if (book.size <= BOOK_LIMIT) return;
+/** Past `limit` entries, the oldest goes. */
+function trim(book: Map<string, unknown> | Set<string>, limit = BOOK_LIMIT): void {
+  if (book.size <= limit) return;
   // The first key is the oldest; a book past its limit always has one.
   for (const oldest of book.keys()) {
     book.delete(oldest);
@@ -17,11 +17,11 @@ function trim(book: Map<string, unknown> | Set<string>): void {
   }
 }
 
-/** Records a value as the newest entry of a bounded book. */
-export function keep<T>(book: Map<string, T>, key: string, value: T): void {
+/** Records a value as the newest entry of a bounded book (`limit` entries, `BOOK_LIMIT` unless a book keeps fewer). */
+export function keep<T>(book: Map<string, T>, key: string, value: T, limit = BOOK_LIMIT): void {
   book.delete(key);
   book.set(key, value);
-  trim(book);
+  trim(book, limit);
 }
 
 /** Records a key as the newest entry of a bounded book. */

@@ -51,7 +51,12 @@ export interface StreakBook {
 /** A streak as stored, with the book's own copy of its key: re-setting a key must not store the caller's copy (P6). */
 interface Stored extends Streak {
   readonly key: string;
-  readonly evidence: Evidence | undefined;
+  /** The evidence of its last failure, as one short string (`<changes> <outcome>`), when the policy keeps it. */
+  readonly evidence: string | undefined;
+}
+
+function evidenceMark(evidence: Evidence): string {
+  return `${evidence.changes} ${evidence.outcome ?? ''}`;
 }
 
 /** The streak after one more failure, by what it shares with the measure's last one (see `Evidence`). */
@@ -60,8 +65,8 @@ function nextCount(before: Stored | undefined, now: Evidence | undefined): numbe
   // 0.5.2: every failure extends.
   if (now === undefined) return count + 1;
   const last = before?.evidence;
-  if (last === undefined || last.changes !== now.changes) return 1;
-  return now.outcome !== null && last.outcome === now.outcome ? count + 1 : Math.max(count, 1);
+  if (last === undefined || !last.startsWith(`${now.changes} `)) return 1;
+  return now.outcome !== null && last === evidenceMark(now) ? count + 1 : Math.max(count, 1);
 }
 
 export function createStreakBook(): StreakBook {
@@ -74,6 +79,8 @@ export function createStreakBook(): StreakBook {
       const streaks = book;
       // One stored copy of the failure for all the call's keys, and a key copied only when it is new (P6).
       const kept: Failure | null = failure === null ? null : { reason: failure.reason, detail: own(failure.detail) };
+      // One string of evidence for all the call's keys.
+      const mark = evidence === undefined ? undefined : evidenceMark(evidence);
       return keys.map((key) => {
         if (kept === null) {
           streaks.delete(key);
@@ -82,7 +89,7 @@ export function createStreakBook(): StreakBook {
         const before = streaks.get(key);
         const stored = before?.key ?? own(key);
         const count = nextCount(before, evidence);
-        keep(streaks, stored, { key: stored, count, failure: kept, evidence });
+        keep(streaks, stored, { key: stored, count, failure: kept, evidence: evidence === undefined ? undefined : mark });
         return count;
       });
     },

@@ -17,9 +17,9 @@
  * between long runs is still the same check.
  */
 import type { Agent, Notice } from '../host/types.js';
-import { own } from '../host/own.js';
 import { isEnabled, type Mark } from '../read/mark.js';
 import { measureOf } from '../read/fingerprint.js';
+import { lookupKey } from '../read/identity.js';
 import { outcomeDigest } from '../read/outcome.js';
 import { isPoll } from '../read/poll.js';
 import { defang, type HitWords } from '../text/message.js';
@@ -33,8 +33,14 @@ const ACTION_MEASURES = new Set(['cmd', 'act', 'net']);
 /** Distinct results remembered per action: an A/B alternation is as stale as A A A. */
 const RESULTS_KEPT = 4;
 
+/**
+ * Actions remembered per agent, the most recent first to stay: a repeat comes
+ * back within tens of calls, and a book this size costs some 50 KB.
+ */
+export const STALE_BOOK_LIMIT = 256;
+
+/** One action's record, under its lookup key (read/identity.ts): the book never quotes an action. */
 interface Entry {
-  readonly key: string;
   /** The digests of the action's recent results, newest last. */
   readonly results: string[];
   /** Results in a row that were already among `results`, plus one: how many times the same result has come back. */
@@ -76,7 +82,7 @@ function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: M
   const changes = shared.changes(call.agent);
   let hits: GateHit[] | null = null;
   for (const mark of actionsOf(call)) {
-    const entry = entries.get(mark.key);
+    const entry = entries.get(lookupKey(mark.key));
     // A change since the last result: this run may well return something new.
     if (entry === undefined || entry.same < limit || entry.changes !== changes) continue;
     (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: entry.same, cap: limit, detail: '' });
@@ -93,12 +99,12 @@ function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: M
   let top: { mark: Mark; same: number } | null = null;
   for (const mark of actionsOf(call)) {
     if (shared.isExempt(agent, mark.key)) continue;
-    const before = entries.get(mark.key);
-    const key = before?.key ?? own(mark.key);
+    const key = lookupKey(mark.key);
+    const before = entries.get(key);
     const results = before !== undefined && before.changes === changes ? before.results : [];
     const same = digest !== null && results.includes(digest) ? (before?.same ?? 1) + 1 : 1;
     const kept = digest === null ? results : [...results.filter((known) => known !== digest), digest].slice(-RESULTS_KEPT);
-    keep(entries, key, { key, results: kept, same, changes });
+    keep(entries, key, { results: kept, same, changes }, STALE_BOOK_LIMIT);
     if (same === cfg.stale?.warnAt && (top === null || mark.rank < top.mark.rank)) top = { mark, same };
   }
   if (top === null) return null;
