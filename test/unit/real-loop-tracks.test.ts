@@ -51,12 +51,15 @@ describe('editRetry: rejected edits of one file, however respelled', () => {
     assert.deepEqual(deniedAt(outcomes), [11], 'four rejections of reproduce.py after the accepted edit; the other file only reached 2');
   });
 
-  test('reading the file still runs while its edits are gated', async () => {
+  test('reading the file runs while its edits are gated, and is the way out: the edit after it runs', async () => {
     const host = newHost({ editRetry: {}, onLimit: 'deny' });
     const agent = {};
     await run(host, agent, ['1:1', '1:2', '1:3', '1:4'].map((r) => rejectedEdit(r)));
+    assert.equal((await host.call({ agent, ...acceptedEdit })).denied, true, 'gated after four rejections');
     const read = await host.call({ agent, name: 'read', arguments: { file_path: '/repo/reproduce.py' } });
     assert.equal(read.denied, false);
+    assert.equal((await host.call({ agent, ...acceptedEdit })).denied, false, 'an edit made after the read runs');
+    assert.equal((await run(host, agent, [rejectedEdit('1:1')]))[0]?.denied, false, 'and the count starts again');
   });
 });
 

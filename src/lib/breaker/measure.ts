@@ -9,7 +9,7 @@ import type { Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import type { Policy, PolicyBook } from '../policy/policy.js';
 import { readCall } from '../read/call.js';
-import { callChanges, filePathOf, FILE_EDIT_TOOLS } from '../read/change.js';
+import { callChanges, filePathOf, FILE_EDIT_TOOLS, readsFile } from '../read/change.js';
 import { fingerprintParts, isShell } from '../read/fingerprint.js';
 import { markOne, markTarget } from '../read/mark.js';
 import type { GateHit, Measured, Track } from '../tracks/track.js';
@@ -45,8 +45,10 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   // Read only for the opt-in tracks that follow changes and files: the defaults pay nothing for them.
   const follows = cfg.stale !== null || cfg.failureProgress === 'restart' || cfg.progress === 'changes';
   const writes = follows && callChanges(name, args, command);
-  const file = cfg.editRetry !== null && FILE_EDIT_TOOLS.has(name) ? filePathOf(args) : undefined;
-  const call: Call = { agent, policy, name, command, marks, writes, file, tracks, asked: null, denied: false, advised: null };
+  // The edit-retry track follows the files that edits change and that reads look at.
+  const fileTool = FILE_EDIT_TOOLS.has(name) ? 'edit' : readsFile(name, args) ? 'read' : undefined;
+  const file = cfg.editRetry !== null && fileTool !== undefined ? filePathOf(args) : undefined;
+  const call: Call = { agent, policy, name, command, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null };
   // The full fingerprints are dropped after this; a track keeps what it needs of them now.
   let fps: readonly string[] | null = null;
   for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= [exact, ...target.fps]));

@@ -18,6 +18,14 @@ import { tokenize } from './tokenize.js';
 /** File tools that write: DSH's and the usual names of other harnesses. */
 export const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(['edit', 'write', 'multi_edit', 'multiedit', 'str_replace_editor', 'apply_patch', 'notebook_edit']);
 
+/** File tools that read a file: DSH's `read` and the usual names of other harnesses. */
+export const FILE_READ_TOOLS: ReadonlySet<string> = new Set(['read', 'read_file', 'view', 'open']);
+
+/** Whether a file tool call reads its file (str_replace_editor's `view` does). */
+export function readsFile(name: string, args: unknown): boolean {
+  return FILE_READ_TOOLS.has(name) || (name === 'str_replace_editor' && safeMember(args, 'command') === 'view');
+}
+
 /** Commands whose job is to change files. */
 const CHANGING_COMMANDS: ReadonlySet<string> = new Set(['patch', 'mv', 'cp', 'rm', 'touch', 'truncate', 'ln', 'mkdir', 'unzip', 'tar']);
 /** `git` subcommands that change the work tree. */

@@ -6,7 +6,8 @@
  * respelling is a new `exact:` call, so no failure streak of a measure ever
  * grows. Counted per file, the rejections in a row do: at `warnAt` the model is
  * told to read the file as it is now, and after `limit` the next edit of that
- * file meets the gate. Any accepted edit of the file ends the streak; so does a
+ * file meets the gate. Reading the file ends the streak (the way out the texts
+ * name: an edit made from what was read), as does any accepted edit of it and a
  * human message.
  */
 import type { Agent, Notice } from '../host/types.js';
@@ -48,12 +49,13 @@ const words: HitWords = {
   line: (hit) => `${defang(hit.quote)} \u2014 ${hit.count} rejected edits in a row (${hit.detail})`,
   asking: (hit) => `edits a file whose last ${hit.count} edits were all rejected (the limit is ${hit.cap})`,
   detail: (hit) => `${defang(hit.quote)}, ${hit.count} rejected edits in a row (${hit.detail})`,
-  note: 'Only edits of this file are blocked: reading it will run, and an edit made from what you read is the way out.',
+  note: 'Only edits of this file are blocked: reading it will run, and once you have read it, an edit made from what you read will run too.',
 };
 
 function judge(book: WeakMap<Agent, Map<string, Streak>>, call: Measured): Judgement {
   const limit = call.policy.cfg.editRetry?.limit ?? null;
-  if (limit === null || call.file === undefined) return NO_HITS;
+  // A read is never gated by this track: it is the way out.
+  if (limit === null || call.file === undefined || call.reads) return NO_HITS;
   const key = fileKey(call.file);
   const streak = book.get(call.agent)?.get(key);
   if (streak === undefined || streak.count < limit) return NO_HITS;
@@ -67,8 +69,9 @@ function learn(book: WeakMap<Agent, Map<string, Streak>>, call: Measured, result
   const failure = classifyFailure(result, { shell: false });
   let streaks = book.get(call.agent);
   if (streaks === undefined) book.set(call.agent, (streaks = new Map()));
-  if (failure === null) {
-    streaks.delete(key);
+  // An accepted edit, or a read that worked: the next edit is made from the file as it is.
+  if (failure === null || call.reads) {
+    if (failure === null) streaks.delete(key);
     return null;
   }
   const before = streaks.get(key);
