@@ -156,11 +156,13 @@ describe('replaying one session', () => {
     assert.deepEqual(tracksIn(by('repeat, stale and timeout tracks')), ['repeat', 'stale', 'timeout']);
   });
 
-  it('counts the denials of the real-loop tracks when their config turns them on', async () => {
+  it('counts the denials and advisories of the real-loop tracks when their config turns them on', async () => {
     const stale = await replay(stuckSteps(8), { stale: {}, onLimit: 'deny' });
     assert.ok((stale.gatedBy.stale ?? 0) > 0, JSON.stringify(stale.gatedBy));
+    assert.equal(stale.advisories.track, 1, 'the stale advisory at the third same result');
     const off = await replay(stuckSteps(8), { onLimit: 'deny' });
     assert.equal(off.gatedBy.stale, undefined, 'no stale count when the track is off');
+    assert.equal(off.advisories.track, undefined, 'nor a track advisory count');
   });
 });
 

@@ -29,7 +29,8 @@ import { denialResult, ReplayHost, type Answer, type ApplyFunction } from './rep
 import { sessionName, type SessionEvent, type SessionLog } from './session-log.js';
 import type { CallVerdict, TrajectoryEntry } from './trajectory.js';
 
-export type Stage = 'warn' | 'summarize' | 'fail-warn';
+/** An advisory's stage; `track` is one of the opt-in real-loop tracks' (stale, edit-retry, timeout). */
+export type Stage = 'warn' | 'summarize' | 'fail-warn' | 'track';
 /** What gated a call: one of the plugin's tracks, or the exemption ceiling (an approved allowance spent). */
 export type Track = 'repeat' | 'failure' | 'sequence' | 'stale' | 'edit-retry' | 'timeout' | 'ceiling';
 
@@ -57,7 +58,8 @@ export interface SessionReport {
   readonly peaks: Readonly<Record<string, Peak>>;
   /** Per measure: the longest run of consecutive failures of one fingerprint. */
   readonly failureStreaks: Readonly<Record<string, Peak>>;
-  readonly advisories: Readonly<Record<Stage, number>>;
+  /** Per stage; `track` only when the config turns on a real-loop track. */
+  readonly advisories: Readonly<Record<Exclude<Stage, 'track'>, number>> & { readonly track?: number };
   readonly asked: number;
   readonly denied: number;
   readonly deniedBy: Readonly<Record<'plugin' | 'approval', number>>;
@@ -87,11 +89,14 @@ export interface ReplayOptions {
 }
 
 const SUMMARY_FAILURE = / failed x(\d+)$/;
+/** The stale, edit-retry and timeout tracks' summaries (notice.ts, edit-retry.ts, timeout.ts). */
+const SUMMARY_TRACK = / (?:same result|rejected|timed out) x(\d+)$/;
 const SUMMARY_OCCURRENCE = / \u00d7 (\d+)$/;
 
 /** The stage of one of our notices, read from its summary as the plugin writes it (notice.ts). */
 export function stageOf(summary: string, cfg: Pick<BreakerConfig, 'summarizeAt'>): Stage | undefined {
   if (SUMMARY_FAILURE.test(summary)) return 'fail-warn';
+  if (SUMMARY_TRACK.test(summary)) return 'track';
   const occurrence = SUMMARY_OCCURRENCE.exec(summary);
   if (occurrence?.[1] === undefined) return undefined;
   return Number(occurrence[1]) === cfg.summarizeAt ? 'summarize' : 'warn';
@@ -217,7 +222,8 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
   const decisions = new Map<string, string>();
   /** The last real result per `exact:` fingerprint, for calls the live session never ran. */
   const lastRun = new Map<string, ToolResult>();
-  const advisories: Record<Stage, number> = { warn: 0, summarize: 0, 'fail-warn': 0 };
+  const trackOn = cfg.stale !== null || cfg.editRetry !== null || cfg.timeouts !== null;
+  const advisories: Record<Stage, number> = { warn: 0, summarize: 0, 'fail-warn': 0, track: 0 };
   const warnings = [...log.warnings];
   let humanMessages = 0;
 
@@ -338,7 +344,7 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
     humanMessages,
     peaks: mirror.peaks,
     failureStreaks: mirror.streaks,
-    advisories,
+    advisories: trackOn ? advisories : { warn: advisories.warn, summarize: advisories.summarize, 'fail-warn': advisories['fail-warn'] },
     asked: trajectory.filter((entry) => entry.asked).length,
     denied: denied.length,
     deniedBy: {

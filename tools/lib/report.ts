@@ -54,7 +54,7 @@ export async function replayFiles(paths: readonly string[], options: RunOptions 
 }
 
 export function advisoriesOf(report: SessionReport): number {
-  return report.advisories.warn + report.advisories.summarize + report.advisories['fail-warn'];
+  return report.advisories.warn + report.advisories.summarize + report.advisories['fail-warn'] + (report.advisories.track ?? 0);
 }
 
 /** A session was gated when the plugin asked about or denied at least one call. */
