@@ -46,8 +46,8 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   const follows = cfg.stale !== null || cfg.failureProgress === 'restart' || cfg.progress === 'changes';
   const writes = follows && callChanges(name, args, command);
   // The edit-retry track follows the files that edits change and that reads look at.
-  const fileTool = FILE_EDIT_TOOLS.has(name) ? 'edit' : readsFile(name, args) ? 'read' : undefined;
-  const file = cfg.editRetry !== null && fileTool !== undefined ? filePathOf(args) : undefined;
+  const fileTool = cfg.editRetry === null ? undefined : FILE_EDIT_TOOLS.has(name) ? 'edit' : readsFile(name, args) ? 'read' : undefined;
+  const file = fileTool === undefined ? undefined : filePathOf(args);
   const call: Call = { agent, policy, name, command, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null };
   // The full fingerprints are dropped after this; a track keeps what it needs of them now.
   let fps: readonly string[] | null = null;
