@@ -189,7 +189,7 @@ describe('the Settings → Plugins card', () => {
     assert.equal(warn.overridden, false);
     assert.equal((await fieldState(page, 'sequence.count')).disabled, true, 'an opt-in track that is off disables its sub-settings');
     const groups = await page.evaluate<string[]>(`[...document.querySelectorAll('${CARD} legend')].map((l) => l.textContent)`);
-    assert.deepEqual(groups.slice(0, 6), ['Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks']);
+    assert.deepEqual(groups.slice(0, 7), ['Preset', 'Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks']);
     const exactLabel = await page.evaluate<{ text: string; key: string }>(`(() => {
       const label = document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} label`)});
       return { text: label.firstChild.textContent, key: label.querySelector('code')?.textContent ?? '' };
@@ -219,13 +219,13 @@ describe('the Settings → Plugins card', () => {
     await page.press('Space');
     await page.waitFor('the card to expand', `document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded') === 'true'`);
     const order: string[] = [];
-    for (let i = 0; i < 4; i += 1) {
+    for (let i = 0; i < 5; i += 1) {
       await page.press('Tab');
       const focused = await page.focused();
       assert.ok(focused.inCard, `Tab ${i + 1} left the card: ${JSON.stringify(focused)}`);
       order.push(await page.evaluate<string>(`document.activeElement.dataset.rtbInput ?? document.activeElement.textContent`));
     }
-    assert.deepEqual(order, ['warnAt', 'summarizeAt', 'window', 'limits.exact']);
+    assert.deepEqual(order, ['preset', 'warnAt', 'summarizeAt', 'window', 'limits.exact']);
   });
 
   step('refuses an invalid value in red with the load-time message in the card\'s words, says beside Save which field holds it back, and writes nothing', async () => {
