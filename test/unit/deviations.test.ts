@@ -451,13 +451,13 @@ describe('P10: a URL in a here-document that is only written out is no target', 
   });
 
   test('P10: a body something runs keeps its URLs: python3 -, a pipe to sh', () => {
-    assert.ok(fps("python3 - <<'EOF'\nimport urllib.request\nurllib.request.urlopen('https://a.com/x')\nEOF").includes('host:a.com'));
-    assert.ok(fps('cat <<EOF | sh\ncurl -s https://a.com/x\nEOF').includes('host:a.com'));
+    assert.ok(fps("python3 - <<'EOF'\nimport urllib.request\nurllib.request.urlopen('https://a.com/x')\nEOF").includes('host:a.com'), 'python3 - runs its body');
+    assert.ok(fps('cat <<EOF | sh\ncurl -s https://a.com/x\nEOF').includes('host:a.com'), 'a body piped to sh runs');
   });
 
   test('P10: a URL outside the body still counts, and an unterminated body is read as 0.5.2 reads it', () => {
-    assert.ok(fps("cat > f.py <<'EOF'\nx = 1\nEOF\ncurl https://a.com/y").includes('net:a.com/y'));
-    assert.ok(fps("cat > f.py <<'EOF'\nrequests.get('https://a.com/z')").includes('net:a.com/z'));
+    assert.ok(fps("cat > f.py <<'EOF'\nx = 1\nEOF\ncurl https://a.com/y").includes('net:a.com/y'), 'the URL after the body counts');
+    assert.ok(fps("cat > f.py <<'EOF'\nrequests.get('https://a.com/z')").includes('net:a.com/z'), 'an unterminated body is read as 0.5.2 reads it');
   });
 });
 
