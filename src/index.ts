@@ -11,7 +11,7 @@ import { createDuplicateText, type DuplicateText } from './lib/tracks/duplicate-
 import { passOn, safely, withNotices } from './lib/plugin/hook.js';
 import { PLUGIN_NAME } from './lib/text/notice.js';
 import { createOperatorLocale, offerSettings } from './lib/plugin/settings.js';
-import type { Locale } from './lib/text/locale.js';
+import type { Locale } from './lib/config/locale.js';
 
 export { DEFAULTS, resolveConfig } from './lib/config/config.js';
 export { SETTINGS_NAMESPACE } from './lib/plugin/settings.js';

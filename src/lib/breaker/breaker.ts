@@ -17,7 +17,7 @@ import { createPolicyBook, type Policy, type PolicyBook } from '../policy/policy
 import { isAgent } from '../read/call.js';
 import { classifyFailure } from '../read/failure.js';
 import { isShell } from '../read/fingerprint.js';
-import type { Locale } from '../text/locale.js';
+import type { Locale } from '../config/locale.js';
 import { askMessage, denyMessage, quoteResult, spentMessage } from '../text/message.js';
 import { TRACKS } from '../tracks/index.js';
 import type { GateHit, Judgement, Track } from '../tracks/track.js';

@@ -20,7 +20,7 @@
 import { resolveConfig, type BreakerConfig } from '../config/config.js';
 import { inLocale } from '../config/messages.js';
 import type { Dispose } from '../host/types.js';
-import { asLocale, type Locale } from '../text/locale.js';
+import { asLocale, type Locale } from '../config/locale.js';
 import { safely } from './hook.js';
 import { createSettingsSchema } from '../config/schema.js';
 

@@ -12,9 +12,8 @@
  * plugin/settings.ts), English where there is none. The denials are the
  * model's and have one language, English.
  */
+import type { Locale } from '../config/locale.js';
 import { member } from '../host/member.js';
-import type { Failure } from '../read/failure.js';
-import type { Locale } from './locale.js';
 
 /** A track's words in an ask, for an operator who reads another language than English. */
 export interface AskWords {
@@ -55,8 +54,8 @@ export interface Hit {
   readonly cap: number;
   /** What else the track says about the hit: the failure track's failure in words; `''` for the others. */
   readonly detail: string;
-  /** The failure behind `detail`, for the tracks that quote one: an ask in another language words it anew. */
-  readonly failure?: Failure | null;
+  /** The failure behind `detail` (read/failure.ts), for the tracks that quote one: an ask in another language words it anew. */
+  readonly failure?: { readonly reason: string; readonly detail: string } | null;
 }
 
 /** Head of a text, with a marker saying how much was left out. */

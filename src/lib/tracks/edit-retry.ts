@@ -52,7 +52,7 @@ const words: HitWords = {
   zh: {
     heading: '编辑重试轨道：',
     asking: (hit) => `会编辑一个最近 ${hit.count} 次编辑全被拒绝的文件（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，连续 ${hit.count} 次编辑被拒（${hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure)}）`,
+    detail: (hit) => `${defang(hit.quote)}，连续 ${hit.count} 次编辑被拒（${hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure as Failure | null)}）`,
   },
 };
 

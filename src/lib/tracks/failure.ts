@@ -110,7 +110,7 @@ const words: HitWords = {
   zh: {
     heading: '失败轨道：',
     asking: (hit) => `会重试一个已连续失败 ${hit.count} 次的动作（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，连续失败 ${hit.count} 次（${hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure)}）`,
+    detail: (hit) => `${defang(hit.quote)}，连续失败 ${hit.count} 次（${hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure as Failure | null)}）`,
   },
 };
 
