@@ -24,7 +24,7 @@ export const ZH: Readonly<Record<CardKey, string>> = {
   saving: '保存中…',
   discard: '放弃修改',
   saved: '已保存。',
-  hostRefused: '主机没有接受这些值；它们仍保留在这里，供你修改。',
+  hostRefused: '宿主没有接受这些值；它们仍保留在这里，供你修改。',
   renderFailed: '「{title}」卡片渲染失败；仍可在 profile 的 cordis.patch.yml 中修改它的设置。',
   'needFixing.one': '有 1 个字段需要修正：',
   'needFixing.many': '有 {n} 个字段需要修正：',

@@ -9,8 +9,9 @@
  *
  * The structure both sides must share, whatever the language: the same
  * headings at the same levels, the same code blocks (commands are not
- * translated), the same figures in each section's prose and tables, and the
- * same link targets.
+ * translated), the same figures in each section's prose and tables, the same
+ * link targets, and as many links within the page, each to a heading of its
+ * own page (a translated heading has a translated anchor).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -62,11 +63,22 @@ export interface Shape {
   readonly sections: readonly Section[];
   /** Every fenced code block, in order, fences included. */
   readonly code: readonly string[];
-  /** Link targets, in order. */
+  /** Link targets outside the page, in order. */
   readonly links: readonly string[];
+  /** Links within the page (`#anchor`), in order. */
+  readonly anchors: readonly string[];
 }
 
-const FENCE = /^```/;
+/** The anchor GitHub gives a heading: lower case, punctuation and symbols dropped, each space a hyphen. */
+export function slugOf(heading: string): string {
+  return heading
+    .replace(/`/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+const FENCE = /^ *```/;
 
 export function shapeOf(text: string): Shape {
   const sections: { level: number; heading: string; lines: string[] }[] = [{ level: 0, heading: '(top)', lines: [] }];
@@ -90,8 +102,13 @@ export function shapeOf(text: string): Shape {
     else sections.at(-1)!.lines.push(line);
   }
   if (block !== null) code.push(block.join('\n'));
-  const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
-  return { sections: sections.map((s) => ({ level: s.level, heading: s.heading, prose: s.lines.join('\n') })), code, links };
+  const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+  return {
+    sections: sections.map((s) => ({ level: s.level, heading: s.heading, prose: s.lines.join('\n') })),
+    code,
+    links: targets.filter((t) => !t.startsWith('#')),
+    anchors: targets.filter((t) => t.startsWith('#')).map((t) => t.slice(1)),
+  };
 }
 
 /** The figures a section states: every number in its heading, prose and tables, code spans included, sorted. */
@@ -119,10 +136,17 @@ export function structuralDifferences(en: string, zh: string): string[] {
   a.code.forEach((block, at) => {
     if (b.code[at] !== undefined && b.code[at] !== block) out.push(`code block ${at + 1} differs (commands are the same in both languages):\n${block.split('\n').slice(0, 3).join('\n')}`);
   });
-  const missing = [...new Set(a.links)].filter((link) => !b.links.includes(link));
+  // Each side links the other (the language switch at the top).
+  const missing = [...new Set(a.links)].filter((link) => !b.links.includes(link) && link !== PAIR.zh);
   const extra = [...new Set(b.links)].filter((link) => !a.links.includes(link) && link !== PAIR.en);
   if (missing.length > 0) out.push(`links of ${PAIR.en} missing from ${PAIR.zh}: ${missing.join(', ')}`);
   if (extra.length > 0) out.push(`links of ${PAIR.zh} not in ${PAIR.en}: ${extra.join(', ')}`);
+  if (a.anchors.length !== b.anchors.length) out.push(`${a.anchors.length} links within the page in ${PAIR.en}, ${b.anchors.length} in ${PAIR.zh}`);
+  for (const [name, shape] of [[PAIR.en, a], [PAIR.zh, b]] as const) {
+    const slugs = new Set(shape.sections.map((s) => slugOf(s.heading)));
+    const dangling = shape.anchors.filter((anchor) => !slugs.has(decodeURIComponent(anchor)));
+    if (dangling.length > 0) out.push(`links within ${name} to no heading of it: ${dangling.map((d) => `#${d}`).join(', ')}`);
+  }
   return out;
 }
 
