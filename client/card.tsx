@@ -4,15 +4,17 @@
  * Discard with the reason Save is held back. Every control is a native
  * element, so Tab, Space and the arrow keys work as everywhere else; Enter in
  * a field saves, Escape drops its draft (a second Escape closes the dialog, as
- * it does anywhere in Settings). Its words are in copy.ts.
+ * it does anywhere in Settings). Its words come with the store's state, in
+ * the page's language (copy.ts).
  */
 import { Component, useId, useState, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
 
-import { COPY } from './copy.js';
+import { COPY, type Words } from './copy.js';
 import type { FieldView, FormView, Problem } from './form.js';
 import { defaultNote } from './notes.js';
 import type { CardState, CardStore } from './store.js';
 
+/** The card's name in English (the page's language may name it otherwise). */
 export const TITLE = COPY.title;
 
 function Chevron(props: { readonly open: boolean }): ReactElement {
@@ -29,13 +31,14 @@ function controlId(idBase: string, path: string): string {
 }
 
 interface FieldProps {
+  readonly words: Words;
   readonly view: FieldView;
   readonly idBase: string;
   readonly store: CardStore;
   readonly locked: boolean;
 }
 
-function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
+function FieldRow({ words, view, idBase, store, locked }: FieldProps): ReactElement {
   const { field } = view;
   const id = controlId(idBase, field.path);
   const noteId = `${id}-note`;
@@ -107,7 +110,7 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
         spellCheck={false}
         autoComplete="off"
         value={view.text}
-        placeholder={kind.type === 'list' ? COPY.listPlaceholder : ''}
+        placeholder={kind.type === 'list' ? words.listPlaceholder : ''}
         onChange={(e) => edit(e.target.value)}
         onKeyDown={(e) => keys(e, false)}
       />
@@ -123,11 +126,11 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
           {field.key === undefined ? null : <code className="rtb-key">{field.key}</code>}
         </label>
         <span className="rtb-badges">
-          {view.staged ? <span className="rtb-badge-muted">{COPY.unsaved}</span> : null}
-          {view.overridden ? <span className="rtb-badge">{COPY.overridden}</span> : null}
+          {view.staged ? <span className="rtb-badge-muted">{words.unsaved}</span> : null}
+          {view.overridden ? <span className="rtb-badge">{words.overridden}</span> : null}
           {view.resettable ? (
-            <button type="button" className="rtb-reset" disabled={locked} aria-label={COPY.resetLabel(field.label, view.defaultText)} onClick={() => store.reset(field.path)}>
-              {COPY.reset}
+            <button type="button" className="rtb-reset" disabled={locked} aria-label={words.resetLabel(field.label, view.defaultText)} onClick={() => store.reset(field.path)}>
+              {words.reset}
             </button>
           ) : null}
         </span>
@@ -135,7 +138,7 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
       {inline ? null : control}
       <p className={view.error === undefined ? 'rtb-note' : 'rtb-note rtb-invalid'} id={noteId} role={view.error === undefined ? undefined : 'alert'}>
         {view.error ?? field.hint}
-        <span className="rtb-default"> {defaultNote(view)}</span>
+        <span className="rtb-default"> {defaultNote(view, words)}</span>
       </p>
       {view.warning === undefined ? null : (
         <p className="rtb-warning" id={warningId} data-rtb-warning={field.path}>
@@ -147,7 +150,7 @@ function FieldRow({ view, idBase, store, locked }: FieldProps): ReactElement {
 }
 
 /** Why Save is held back, beside it: the fields to fix, each a link to its control. */
-function SaveReason(props: { readonly id: string; readonly idBase: string; readonly problems: readonly Problem[] }): ReactElement {
+function SaveReason(props: { readonly words: Words; readonly id: string; readonly idBase: string; readonly problems: readonly Problem[] }): ReactElement {
   const focus = (path: string): void => {
     const control = document.getElementById(controlId(props.idBase, path));
     control?.scrollIntoView({ block: 'center' });
@@ -155,7 +158,7 @@ function SaveReason(props: { readonly id: string; readonly idBase: string; reado
   };
   return (
     <p className="rtb-reason" id={props.id} data-rtb="reason">
-      {COPY.needFixing(props.problems.length)}
+      {props.words.needFixing(props.problems.length)}
       {props.problems.map((problem, at) => (
         <span key={problem.path}>
           {at === 0 ? ' ' : ', '}
@@ -170,6 +173,7 @@ function SaveReason(props: { readonly id: string; readonly idBase: string; reado
 
 function Footer(props: { readonly state: CardState; readonly form: FormView; readonly store: CardStore; readonly idBase: string; readonly locked: boolean }): ReactElement {
   const { state, form, store, idBase, locked } = props;
+  const { words } = state;
   const reasonId = `${idBase}-reason`;
   const held = form.problems.length > 0 && !state.saving;
   return (
@@ -181,16 +185,16 @@ function Footer(props: { readonly state: CardState; readonly form: FormView; rea
       )}
       {state.failed ? (
         <p className="rtb-failed" role="status">
-          {COPY.hostRefused}
+          {words.hostRefused}
         </p>
       ) : null}
-      {held ? <SaveReason id={reasonId} idBase={idBase} problems={form.problems} /> : null}
+      {held ? <SaveReason words={words} id={reasonId} idBase={idBase} problems={form.problems} /> : null}
       {/* Always there, so a screen reader hears "Saved." when it appears. */}
       <p className="rtb-saved" role="status" data-rtb="saved">
-        {state.saved ? COPY.saved : ''}
+        {state.saved ? words.saved : ''}
       </p>
       <button type="button" className="rtb-discard" data-rtb="discard" disabled={!form.dirty || state.saving} onClick={() => store.discard()}>
-        {COPY.discard}
+        {words.discard}
       </button>
       <button
         type="button"
@@ -200,7 +204,7 @@ function Footer(props: { readonly state: CardState; readonly form: FormView; rea
         aria-describedby={held ? reasonId : undefined}
         onClick={() => void store.save()}
       >
-        {state.saving ? COPY.saving : COPY.save}
+        {state.saving ? words.saving : words.save}
       </button>
     </div>
   );
@@ -214,35 +218,35 @@ export function BreakerCard(props: { readonly store: CardStore }): ReactElement 
   const [open, setOpen] = useState(store.isExpanded());
   const idBase = `rtb${useId().replace(/[^A-Za-z0-9]/g, '')}`;
   if (!state.ready) return null;
-  const { form } = state;
+  const { form, words } = state;
   const locked = !state.writable || state.saving;
   const toggle = (): void => {
     store.setExpanded(!open);
     setOpen(!open);
   };
   return (
-    <li className={open ? 'rtb-card rtb-card-open' : 'rtb-card'} data-rtb-card="repeat-tool-breaker">
-      <button type="button" className="rtb-header" aria-expanded={open} aria-label={COPY.header(open, TITLE)} aria-controls={`${idBase}-body`} onClick={toggle}>
+    <li className={open ? 'rtb-card rtb-card-open' : 'rtb-card'} data-rtb-card="repeat-tool-breaker" lang={words.locale === 'zh' ? 'zh-CN' : 'en'}>
+      <button type="button" className="rtb-header" aria-expanded={open} aria-label={words.header(open, words.title)} aria-controls={`${idBase}-body`} onClick={toggle}>
         <span className="rtb-head-text">
-          <span className="rtb-name">{TITLE}</span>
-          <span className="rtb-description">{COPY.description}</span>
+          <span className="rtb-name">{words.title}</span>
+          <span className="rtb-description">{words.description}</span>
         </span>
-        {form.dirty ? <span className="rtb-pending">{COPY.unsaved}</span> : null}
+        {form.dirty ? <span className="rtb-pending">{words.unsaved}</span> : null}
         <Chevron open={open} />
       </button>
       {open ? (
         <div className="rtb-body" id={`${idBase}-body`}>
           {state.writable ? null : (
             <p className="rtb-status" role="status">
-              {COPY.readOnly}
+              {words.readOnly}
             </p>
           )}
-          <p className="rtb-status">{COPY.live}</p>
+          <p className="rtb-status">{words.live}</p>
           {form.groups.map((group) => (
             <fieldset key={group.id} className="rtb-group" data-rtb-group={group.id}>
               <legend className="rtb-legend">{group.title}</legend>
               {group.fields.map((view) => (
-                <FieldRow key={view.field.path} view={view} idBase={idBase} store={store} locked={locked} />
+                <FieldRow key={view.field.path} words={words} view={view} idBase={idBase} store={store} locked={locked} />
               ))}
             </fieldset>
           ))}
@@ -254,7 +258,7 @@ export function BreakerCard(props: { readonly store: CardStore }): ReactElement 
 }
 
 /** A render failure stays inside the card: React would otherwise unmount the whole settings dialog. */
-export class CardBoundary extends Component<{ readonly children: ReactNode }, { failed: boolean }> {
+export class CardBoundary extends Component<{ readonly children: ReactNode; readonly words?: () => Words }, { failed: boolean }> {
   override state = { failed: false };
 
   static getDerivedStateFromError(): { failed: boolean } {
@@ -263,9 +267,10 @@ export class CardBoundary extends Component<{ readonly children: ReactNode }, { 
 
   override render(): ReactNode {
     if (!this.state.failed) return this.props.children;
+    const words = this.props.words?.() ?? COPY;
     return (
       <li className="rtb-card" data-rtb-card="repeat-tool-breaker">
-        <p className="rtb-failed rtb-pad">{COPY.renderFailed(TITLE)}</p>
+        <p className="rtb-failed rtb-pad">{words.renderFailed(words.title)}</p>
       </li>
     );
   }

@@ -4,7 +4,7 @@
  * `resolveConfig` rejects it with the same message the plugin gives at load.
  * The only messages written here are about the card's own line formats.
  */
-import { COPY } from './copy.js';
+import { COPY, type Words } from './copy.js';
 import type { Field } from './fields.js';
 import { isPlainObject } from './layers.js';
 
@@ -53,7 +53,7 @@ export function format(field: Field, value: unknown): string {
 }
 
 /** The value a control's text stands for. */
-export function parse(field: Field, text: string): Parsed {
+export function parse(field: Field, text: string, words: Words = COPY): Parsed {
   const { kind } = field;
   const trimmed = text.trim();
   switch (kind.type) {
@@ -74,7 +74,7 @@ export function parse(field: Field, text: string): Parsed {
       const map: Record<string, string[]> = {};
       for (const { line, at } of lines(text)) {
         const match = /^([^:\s]+)\s*:(.*)$/.exec(line);
-        if (match === null) return { error: COPY.badLine(field.path, at, 'tool: name, name', line) };
+        if (match === null) return { error: words.badLine(field.path, at, 'tool: name, name', line) };
         map[match[1]!] = names(match[2]!);
       }
       return { value: map };
@@ -83,7 +83,7 @@ export function parse(field: Field, text: string): Parsed {
       const map: Record<string, string> = {};
       for (const { line, at } of lines(text)) {
         const match = /^(\S+)\s*=\s*(\S+)$/.exec(line);
-        if (match === null) return { error: COPY.badLine(field.path, at, 'from.example = to.example', line) };
+        if (match === null) return { error: words.badLine(field.path, at, 'from.example = to.example', line) };
         map[match[1]!] = match[2]!;
       }
       return { value: map };

@@ -1,10 +1,12 @@
 /**
  * Every setting the card shows, as data: where it lives in the config and how
- * it is edited; its words are in copy.ts. The card and the form know nothing
- * about any single setting; adding one is a row here and its copy there.
+ * it is edited; its words are in the dictionaries (locales/), put on the
+ * fields in the card's language by `groupsFor`. The card and the form know
+ * nothing about any single setting; adding one is a row here and its words
+ * there.
  */
 import { PRESET_NAMES } from '../src/lib/config/preset.js';
-import { COPY, type FieldPath } from './copy.js';
+import { CAP_KEYS, COPY, type CapKey, type FieldPath, type GroupId, type Words } from './copy.js';
 
 /** How a field's value is edited and written. */
 export type FieldKind =
@@ -36,9 +38,15 @@ export interface Field {
 }
 
 export interface Group {
-  readonly id: keyof typeof COPY.groups;
+  readonly id: GroupId;
   readonly title: string;
   readonly fields: readonly Field[];
+}
+
+/** A field before its words: the path and how it is edited. */
+interface Row {
+  readonly path: FieldPath;
+  readonly kind: FieldKind;
 }
 
 const off = { type: 'number', nullWord: 'off' } as const;
@@ -46,19 +54,19 @@ const count = { type: 'number' } as const;
 /** A cap: whole calls, 2 or more, or off. */
 const cap = { type: 'number', nullWord: 'off', whole: true } as const;
 
-function field(path: FieldPath, kind: FieldKind): Field {
-  return { path, ...COPY.fields[path], kind };
+function field(path: FieldPath, kind: FieldKind): Row {
+  return { path, kind };
 }
 
-function group(id: Group['id'], fields: readonly Field[]): Group {
-  return { id, title: COPY.groups[id], fields };
+function group(id: GroupId, rows: readonly Row[]): { readonly id: GroupId; readonly rows: readonly Row[] } {
+  return { id, rows };
 }
 
 /** The caps shipped in DEFAULTS, in that order; any other key the config holds follows them. */
-export const SHIPPED_CAPS: readonly string[] = Object.keys(COPY.caps);
+export const SHIPPED_CAPS: readonly string[] = CAP_KEYS;
 
-/** The card's groups, in display order; the caps group is completed from the config's own keys. */
-export const GROUPS: readonly Group[] = [
+/** The card's groups, in display order, without their words; the caps group is completed from the config's own keys. */
+const LAYOUT = [
   group('preset', [field('preset', { type: 'choice', options: ['none', ...PRESET_NAMES], nullWord: 'none' })]),
   group('stages', [field('warnAt', off), field('summarizeAt', off), field('window', count)]),
   group('caps', []),
@@ -94,26 +102,34 @@ export const GROUPS: readonly Group[] = [
   group('messages', [field('previewChars', count), field('resultPreviewChars', count)]),
 ];
 
-function isShipped(key: string): key is keyof typeof COPY.caps {
-  return Object.hasOwn(COPY.caps, key);
+/** The groups in the card's words (`words`), in display order; the caps group is empty here. */
+export function groupsIn(words: Words): Group[] {
+  return LAYOUT.map((g) => ({ id: g.id, title: words.groups[g.id], fields: g.rows.map((row) => ({ ...row, ...words.fields[row.path] })) }));
+}
+
+/** The groups in English, the caps group empty. */
+export const GROUPS: readonly Group[] = groupsIn(COPY);
+
+function isShipped(key: string): key is CapKey {
+  return (CAP_KEYS as readonly string[]).includes(key);
 }
 
 /** A cap field for one `limits` key: a human label, with the config path beside it. */
-export function capField(key: string): Field {
-  const words = isShipped(key) ? COPY.caps[key] : COPY.customCap;
-  return { path: `limits.${key}`, ...words, key: `limits.${key}`, kind: cap };
+export function capField(key: string, words: Words = COPY): Field {
+  const copy = isShipped(key) ? words.caps[key] : words.customCap;
+  return { path: `limits.${key}`, ...copy, key: `limits.${key}`, kind: cap };
 }
 
 /** How a sentence names a cap: its label when shipped, else its key (a fingerprint). */
-export function capName(key: string): string {
-  return isShipped(key) ? COPY.caps[key].label : key;
+export function capName(key: string, words: Words = COPY): string {
+  return isShipped(key) ? words.caps[key].label : key;
 }
 
-/** The groups with the caps group holding one field per key of `limits` (shipped keys first). */
-export function groupsFor(limitKeys: readonly string[]): Group[] {
+/** The groups with the caps group holding one field per key of `limits` (shipped keys first), in `words`. */
+export function groupsFor(limitKeys: readonly string[], words: Words = COPY): Group[] {
   const extra = limitKeys.filter((k) => !isShipped(k)).sort();
-  const caps = [...SHIPPED_CAPS, ...extra].map(capField);
-  return GROUPS.map((g) => (g.id === 'caps' ? { ...g, fields: caps } : g));
+  const caps = [...SHIPPED_CAPS, ...extra].map((key) => capField(key, words));
+  return groupsIn(words).map((g) => (g.id === 'caps' ? { ...g, fields: caps } : g));
 }
 
 /** The top-level config key a field writes (`limits` for `limits.exact`). */

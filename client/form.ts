@@ -4,12 +4,13 @@
  * what every control shows, what each field's default is, whether the saved
  * layer overrides it, which drafts are refused (with `resolveConfig`'s
  * message in the card's words, or the card's own), which stages the caps make
- * dead, and the writes a save makes. No DOM, no host: the unit tests run it
- * in Node.
+ * dead, and the writes a save makes, all in the card's language (`words`).
+ * No DOM, no host: the unit tests run it in Node.
  */
 import { DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, SEQUENCE_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig } from '../src/lib/config/config.js';
+import { configText, refusalOf, type ConfigMessage } from '../src/lib/config/messages.js';
 import { format, parse } from './codec.js';
-import { COPY } from './copy.js';
+import { COPY, type Words } from './copy.js';
 import { groupsFor, subKey, topKey, type Field } from './fields.js';
 import { effectiveConfig, isPlainObject, mergeLayers, messageOf, sameValue, type Layer } from './layers.js';
 import { deadStages } from './stages.js';
@@ -107,20 +108,20 @@ export function isOverridden(field: Field, user: Layer, lower: BreakerConfig): b
 }
 
 /** A map field edited as a whole, written as the entries that differ from the layers below. */
-function mapOverride(field: Field, edited: Record<string, unknown>, below: Record<string, unknown>): Record<string, unknown> | string {
+function mapOverride(field: Field, edited: Record<string, unknown>, below: Record<string, unknown>, words: Words): Record<string, unknown> | string {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(edited)) if (!sameValue(below[key], value)) out[key] = value;
   for (const key of Object.keys(below)) {
     if (Object.hasOwn(edited, key)) continue;
     // A merged map cannot lose a key from below; an empty list is how ignoreArgs says "none".
     if (field.kind.type === 'lists') out[key] = [];
-    else return COPY.cannotDrop(field.path, key);
+    else return words.cannotDrop(field.path, key);
   }
   return out;
 }
 
 /** The user layer with one draft applied, or the draft's format error. */
-export function stage(user: Layer, lower: BreakerConfig, field: Field, draft: Draft): Layer | string {
+export function stage(user: Layer, lower: BreakerConfig, field: Field, draft: Draft, words: Words = COPY): Layer | string {
   const top = topKey(field.path);
   const sub = subKey(field.path);
   const next: Record<string, unknown> = { ...user };
@@ -139,12 +140,12 @@ export function stage(user: Layer, lower: BreakerConfig, field: Field, draft: Dr
     else next[top] = rest;
     return next;
   }
-  const parsed = parse(field, draft.text);
+  const parsed = parse(field, draft.text, words);
   if ('error' in parsed) return parsed.error;
   const { value } = parsed;
   const { kind } = field;
   if (kind.type === 'number' && kind.whole === true && typeof value === 'number' && !Number.isInteger(value)) {
-    return COPY.wholeCap(field.path, value, kind.nullWord ?? 'null');
+    return words.wholeCap(field.path, value, kind.nullWord ?? 'null');
   }
   if (sub !== undefined) {
     next[top] = { ...(isPlainObject(mine) ? mine : {}), [sub]: value };
@@ -155,7 +156,7 @@ export function stage(user: Layer, lower: BreakerConfig, field: Field, draft: Dr
     } else if (lowerOn) next[top] = null;
     else delete next[top];
   } else if ((field.kind.type === 'lists' || field.kind.type === 'aliases') && isPlainObject(value)) {
-    const override = mapOverride(field, value, record(lower)[top] as Record<string, unknown>);
+    const override = mapOverride(field, value, record(lower)[top] as Record<string, unknown>, words);
     if (typeof override === 'string') return override;
     if (Object.keys(override).length === 0) delete next[top];
     else next[top] = override;
@@ -165,12 +166,20 @@ export function stage(user: Layer, lower: BreakerConfig, field: Field, draft: Dr
   return next;
 }
 
-function attempt(base: Layer, user: Layer): { config: BreakerConfig } | { error: string } {
+/** Why layers do not resolve: `resolveConfig`'s refusal as data (rendered when shown), or a foreign error's text. */
+type Refusal = ConfigMessage | string;
+
+function attempt(base: Layer, user: Layer): { config: BreakerConfig } | { error: Refusal } {
   try {
     return { config: effectiveConfig(base, user) };
   } catch (error) {
-    return { error: messageOf(error) };
+    return { error: refusalOf(error) ?? messageOf(error) };
   }
+}
+
+/** A refusal in English: the text whose backquoted path names the field it is about. */
+function english(refusal: Refusal): string {
+  return typeof refusal === 'string' ? refusal : configText(refusal);
 }
 
 /** Puts the writes in an order where every intermediate user layer still resolves (one field per write). */
@@ -200,16 +209,17 @@ function namedPath(message: string): string | undefined {
 }
 
 /** Everything the card renders, from the layers and the drafts. */
-export function viewForm(base: Layer, user: Layer, typed: ReadonlyMap<string, Draft>): FormView {
+export function viewForm(base: Layer, user: Layer, typed: ReadonlyMap<string, Draft>, words: Words = COPY): FormView {
+  const plain = (refusal: Refusal): string => inCardWords(refusal, undefined, words);
   const lowerTry = attempt(base, {});
   if ('error' in lowerTry) {
-    return { groups: [], dirty: false, invalid: true, problems: [], error: COPY.profileInvalid(lowerTry.error), writes: [] };
+    return { groups: [], dirty: false, invalid: true, problems: [], error: words.profileInvalid(plain(lowerTry.error)), writes: [] };
   }
   const lower = lowerTry.config;
   const savedTry = attempt(base, user);
   const saved = 'config' in savedTry ? savedTry.config : lower;
   const limitKeys = Object.keys(saved.limits);
-  const groups = groupsFor(limitKeys);
+  const groups = groupsFor(limitKeys, words);
   const fields = new Map(groups.flatMap((g) => g.fields.map((f) => [f.path, f] as const)));
 
   // A draft that reads as the saved value is no edit: focusing a field and retyping it creates no override.
@@ -221,12 +231,12 @@ export function viewForm(base: Layer, user: Layer, typed: ReadonlyMap<string, Dr
     drafts.set(path, draft);
   }
 
-  const errors = new Map<string, string>();
+  const errors = new Map<string, Refusal>();
   let candidate: Layer = user;
   for (const [path, draft] of drafts) {
     const field = fields.get(path);
     if (field === undefined) continue;
-    const staged = stage(candidate, lower, field, draft);
+    const staged = stage(candidate, lower, field, draft, words);
     if (typeof staged === 'string') errors.set(path, staged);
     else candidate = staged;
   }
@@ -234,20 +244,20 @@ export function viewForm(base: Layer, user: Layer, typed: ReadonlyMap<string, Dr
   for (const [path, draft] of drafts) {
     const field = fields.get(path);
     if (field === undefined || errors.has(path)) continue;
-    const alone = stage(user, lower, field, draft);
+    const alone = stage(user, lower, field, draft, words);
     if (typeof alone === 'string') continue;
     const result = attempt(base, alone);
     if ('error' in result) errors.set(path, result.error);
   }
-  let formError = 'error' in savedTry ? COPY.savedInvalid(savedTry.error) : undefined;
+  let formError = 'error' in savedTry ? words.savedInvalid(plain(savedTry.error)) : undefined;
   const combined = attempt(base, candidate);
   if ('error' in combined && errors.size === 0) {
-    const named = namedPath(combined.error);
+    const named = namedPath(english(combined.error));
     if (named !== undefined && drafts.has(named)) errors.set(named, combined.error);
-    else formError = inCardWords(combined.error, named === undefined ? undefined : fields.get(named));
+    else formError = inCardWords(combined.error, named === undefined ? undefined : fields.get(named), words);
   }
   // Warnings follow what a save would run with; while that is refused, what runs now.
-  const warnings = deadStages('config' in combined ? combined.config : saved);
+  const warnings = deadStages('config' in combined ? combined.config : saved, words);
   const merged = mergeLayers(base, candidate) as Record<string, unknown>;
   const view = (field: Field): FieldView => {
     const draft = drafts.get(field.path);
@@ -264,7 +274,7 @@ export function viewForm(base: Layer, user: Layer, typed: ReadonlyMap<string, Dr
       resettable: overridden && draft?.kind !== 'reset',
       staged: draft !== undefined,
       disabled: sub !== undefined && isTrack(top) && !isPlainObject(merged[top]),
-      error: error === undefined ? undefined : inCardWords(error, field),
+      error: error === undefined ? undefined : inCardWords(error, field, words),
       warning: warnings.get(field.path),
     };
   };

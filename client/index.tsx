@@ -4,10 +4,15 @@
  * namespace the host half registers. DSH's Plugins tab shows it only while the
  * host serves that namespace, so a deployment without the settings service
  * shows nothing rather than a dead card.
+ *
+ * Its language is the page's: where DSH's locale service is up, the card
+ * registers its dictionaries there and follows `locale/change`; without it,
+ * the card is in English (locale.ts).
  */
 import { BreakerCard, CardBoundary } from './card.js';
 import type { ClientContext } from './host.js';
 import { isPlainObject } from './layers.js';
+import { followLocale } from './locale.js';
 import { createCardStore } from './store.js';
 import { mountStyle } from './style.js';
 
@@ -24,8 +29,9 @@ export function apply(ctx: ClientContext): void {
   // so it needs only a plain section, not the host's schema rebuilt in the page.
   const scope = ctx.settingsScope.bind({ namespace: NAMESPACE, decode: (value) => (isPlainObject(value) ? value : undefined) });
   const store = createCardStore(scope);
+  followLocale(ctx, NAMESPACE, store);
   const Card = () => (
-    <CardBoundary>
+    <CardBoundary words={store.words}>
       <BreakerCard store={store} />
     </CardBoundary>
   );

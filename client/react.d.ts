@@ -54,6 +54,7 @@ declare module 'react/jsx-runtime' {
     readonly id?: string;
     readonly role?: string;
     readonly title?: string;
+    readonly lang?: string;
     readonly hidden?: boolean;
     readonly tabIndex?: number;
     readonly 'aria-label'?: string;

@@ -9,11 +9,11 @@
  * still saves.
  */
 import type { BreakerConfig } from '../src/lib/config/config.js';
-import { COPY, type StageKey } from './copy.js';
+import { COPY, type StageKey, type Words } from './copy.js';
 import { capName } from './fields.js';
 
 /** Warnings by field path: under each cap that pre-empts a stage, and under each stage pre-empted. */
-export function deadStages(config: BreakerConfig): Map<string, string> {
+export function deadStages(config: BreakerConfig, words: Words = COPY): Map<string, string> {
   const warnings = new Map<string, string>();
   const occurrence: [StageKey, number | null][] = [
     ['warnAt', config.warnAt],
@@ -24,14 +24,14 @@ export function deadStages(config: BreakerConfig): Map<string, string> {
     if (cap === null) continue;
     const dead = occurrence.flatMap(([stage, at]) => (at !== null && at >= cap ? [{ key: stage, at }] : []));
     if (dead.length === 0) continue;
-    warnings.set(`limits.${key}`, COPY.deadAtCap(cap, dead));
-    for (const { key: stage } of dead) preempted.set(stage, [...(preempted.get(stage) ?? []), capName(key)]);
+    warnings.set(`limits.${key}`, words.deadAtCap(cap, dead));
+    for (const { key: stage } of dead) preempted.set(stage, [...(preempted.get(stage) ?? []), capName(key, words)]);
   }
-  for (const [stage, labels] of preempted) warnings.set(stage, COPY.deadStage(labels));
+  for (const [stage, labels] of preempted) warnings.set(stage, words.deadStage(labels));
   const { failWarnAt, failLimit } = config;
   if (failWarnAt !== null && failLimit !== null && failWarnAt > failLimit) {
-    warnings.set('failLimit', COPY.deadFailure(failWarnAt, failLimit));
-    warnings.set('failWarnAt', COPY.deadFailureStage(failLimit));
+    warnings.set('failLimit', words.deadFailure(failWarnAt, failLimit));
+    warnings.set('failWarnAt', words.deadFailureStage(failLimit));
   }
   return warnings;
 }

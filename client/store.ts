@@ -6,7 +6,10 @@
  * when the scope or a draft changed. It lives as long as the page, so what
  * must outlast the card's component (which the Settings dialog unmounts on
  * every tab change) is kept here: the drafts, and whether the card is open.
+ * It also holds the card's words: a switch of the page's language gives it
+ * new ones (`setWords`), and the next snapshot is rendered in them.
  */
+import { COPY, type Words } from './copy.js';
 import { viewForm, type Draft, type FormView } from './form.js';
 import type { ScopeSnapshot, SettingsScope } from './scope.js';
 import { isPlainObject, sameValue, type Layer } from './layers.js';
@@ -21,6 +24,8 @@ export interface CardState {
   readonly failed: boolean;
   /** The last save landed, and nothing was typed since. */
   readonly saved: boolean;
+  /** The words the card shows, in the page's language. */
+  readonly words: Words;
 }
 
 export interface CardStore {
@@ -36,6 +41,9 @@ export interface CardStore {
   /** Whether the card was last left open: read when it mounts again. */
   isExpanded(): boolean;
   setExpanded(open: boolean): void;
+  /** The card's words from now on (a language switch); the drafts are kept. */
+  setWords(words: Words): void;
+  words(): Words;
 }
 
 const EMPTY: Layer = Object.freeze({});
@@ -44,7 +52,8 @@ function layer(value: unknown): Layer {
   return isPlainObject(value) ? value : EMPTY;
 }
 
-export function createCardStore(scope: SettingsScope): CardStore {
+export function createCardStore(scope: SettingsScope, initialWords: Words = COPY): CardStore {
+  let words = initialWords;
   const drafts = new Map<string, Draft>();
   const listeners = new Set<() => void>();
   let saving = false;
@@ -65,10 +74,11 @@ export function createCardStore(scope: SettingsScope): CardStore {
     const state: CardState = {
       ready: snapshot.status === 'ready',
       writable: snapshot.writable,
-      form: viewForm(layer(snapshot.base), layer(snapshot.user), drafts),
+      form: viewForm(layer(snapshot.base), layer(snapshot.user), drafts, words),
       saving,
       failed,
       saved,
+      words,
     };
     cached = { scope: snapshot, version, state };
     return state;
@@ -127,5 +137,11 @@ export function createCardStore(scope: SettingsScope): CardStore {
     setExpanded(open) {
       expanded = open;
     },
+    setWords(next) {
+      if (next === words) return;
+      words = next;
+      publish();
+    },
+    words: () => words,
   };
 }

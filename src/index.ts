@@ -10,7 +10,8 @@ import { resolveConfig } from './lib/config/config.js';
 import { createDuplicateText, type DuplicateText } from './lib/tracks/duplicate-text.js';
 import { passOn, safely, withNotices } from './lib/plugin/hook.js';
 import { PLUGIN_NAME } from './lib/text/notice.js';
-import { offerSettings } from './lib/plugin/settings.js';
+import { createOperatorLocale, offerSettings } from './lib/plugin/settings.js';
+import type { Locale } from './lib/config/locale.js';
 
 export { DEFAULTS, resolveConfig } from './lib/config/config.js';
 export { SETTINGS_NAMESPACE } from './lib/plugin/settings.js';
@@ -36,7 +37,11 @@ export interface PluginOptions {
 export function createApply(options: PluginOptions): (ctx: HostContext, config?: unknown) => () => void {
   return (ctx, config = {}) => {
     const cfg = resolveConfig(config);
-    const breaker = createBreaker(cfg);
+    const operator = createOperatorLocale();
+    // The ask is the operator's only where an approval panel shows it: without an approval
+    // service DSH denies the call with the ask's reason, and then the model reads it (in English).
+    const askLocale = (): Locale => (safely(() => ctx.get?.('approval') !== undefined, false) ? operator.current() : 'en');
+    const breaker = createBreaker(cfg, askLocale);
     let duplicates: DuplicateText | null = null;
     const disposers: Dispose[] = [
       ctx.on('tools/pre-execute', (exec, next): Promise<PreToolDecision> => {
@@ -63,7 +68,7 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
         return Promise.resolve(next()).then((decision) => safely(() => track.review(payload, decision, textCfg), decision));
       }),
     ];
-    const settings = offerSettings(ctx, config, cfg, (next) => breaker.configure(next));
+    const settings = offerSettings(ctx, config, cfg, (next) => breaker.configure(next), operator);
     if (settings !== undefined) disposers.push(settings);
     return () => {
       for (const dispose of disposers) safely(dispose, undefined);

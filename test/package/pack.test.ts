@@ -33,7 +33,7 @@ before(() => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball holds the built plugin, the browser card, the patch layer and the docs', () => {
-  for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'cordis.patch.yml', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) {
+  for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'cordis.patch.yml', 'README.md', 'README.zh.md', 'README.i18n.yaml', 'CHANGELOG.md', 'LICENSE', 'package.json']) {
     assert.ok(entries.includes(`package/${file}`), `missing package/${file} in ${entries.join(', ')}`);
   }
 });

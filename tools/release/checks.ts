@@ -14,7 +14,7 @@ export interface Verdict {
 }
 
 /** Files every tarball carries besides the compiled `dist/`. */
-export const SHIPPED_FILES = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'cordis.patch.yml'] as const;
+export const SHIPPED_FILES = ['package.json', 'README.md', 'README.zh.md', 'README.i18n.yaml', 'CHANGELOG.md', 'LICENSE', 'cordis.patch.yml'] as const;
 
 /** The browser card's bundle, written by `tools/build-client.ts` (`exports["./client"]`). */
 export const CLIENT_BUNDLE = 'dist/client.js';

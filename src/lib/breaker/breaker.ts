@@ -17,6 +17,7 @@ import { createPolicyBook, type Policy, type PolicyBook } from '../policy/policy
 import { isAgent } from '../read/call.js';
 import { classifyFailure } from '../read/failure.js';
 import { isShell } from '../read/fingerprint.js';
+import type { Locale } from '../config/locale.js';
 import { askMessage, denyMessage, quoteResult, spentMessage } from '../text/message.js';
 import { TRACKS } from '../tracks/index.js';
 import type { GateHit, Judgement, Track } from '../tracks/track.js';
@@ -50,6 +51,8 @@ interface State {
   readonly created: Track[];
   /** What each approval has allowed so far; judged against the agent's `exemptionCeiling`, when it has one. */
   readonly allowances: AllowanceBook;
+  /** The operator's language for an ask: a cached read, never a wait (plugin/settings.ts). */
+  readonly locale: () => Locale;
 }
 
 /** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
@@ -92,7 +95,7 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   call.asked = hits;
   state.asking.set(call.agent, call);
   // The host keeps both texts; copies do not pin the huge fingerprints they quote (P6).
-  return { kind: 'ask', reason: own(askMessage(call.name, hits, cfg.exemptionCeiling)) };
+  return { kind: 'ask', reason: own(askMessage(call.name, hits, cfg.exemptionCeiling, state.locale())) };
 }
 
 /** A declined ask never reaches the guard: reaching it means the operator approved `approved`, the call's ask. */
@@ -200,7 +203,8 @@ function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => readonly
   };
 }
 
-export function createBreaker(initial: BreakerConfig): Breaker {
+/** `locale`: the language the operator reads an ask in; English when not given. */
+export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en'): Breaker {
   const turns = createTurns(initial.window);
   const allowances = createAllowanceBook();
   const policies = createPolicyBook(initial, (agent, before) => {
@@ -209,7 +213,7 @@ export function createBreaker(initial: BreakerConfig): Breaker {
     if (before.cfg.exemptionCeiling === null) allowances.grant(agent, turns.exempted(agent));
   });
   const created: Track[] = [];
-  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, read: createReader(policies, tracksFor(turns, created)) };
+  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, read: createReader(policies, tracksFor(turns, created)), locale };
   return {
     ask: (exec) => ask(state, exec),
     guard: (exec) => guard(state, exec),

@@ -4,6 +4,7 @@
  * value it got and what would be accepted, so a broken profile is fixed in one read.
  */
 
+import { ConfigError, type ConfigMessage, type ConfigMessageId, type MessageParam } from './messages.js';
 import { nearestName } from './nearest.js';
 import { layConfig, PRESET_NAMES, PRESETS, presetConfig } from './preset.js';
 
@@ -175,14 +176,14 @@ export const EDIT_RETRY_DEFAULTS: StagesConfig = deepFreeze({ warnAt: 3, limit: 
 /** What `timeouts: {}` means: the advisory at a program's 3rd time-out this turn, no gate. */
 export const TIMEOUTS_DEFAULTS: StagesConfig = deepFreeze({ warnAt: 3, limit: null });
 
-/** Keys removed in 0.2.0, each with where its intent lives now. */
-const REMOVED_KEYS: Readonly<Record<string, string>> = {
-  denyAfter: 'use `limits.exact` instead (2 denies the second identical call)',
-  warnAfter: 'use `warnAt` for the advisory and `limits` for the denial',
-  registerAdvisory: 'use `warnAt` for the advisory and `limits` for the denial',
-  maxSamePath: 'there is no replacement: file actions are identified by position through `exact:`',
-  readTools: 'there is no replacement: read-like tools are recognised from the tool name',
-  matchReadBySubstring: 'there is no replacement: read-like tools are recognised from the tool name',
+/** Keys removed in 0.2.0, each with where its intent lives now (the words are in messages.ts). */
+const REMOVED_KEYS: Readonly<Record<string, ConfigMessageId>> = {
+  denyAfter: 'removed.denyAfter',
+  warnAfter: 'removed.warnAt',
+  registerAdvisory: 'removed.warnAt',
+  maxSamePath: 'removed.maxSamePath',
+  readTools: 'removed.readLike',
+  matchReadBySubstring: 'removed.readLike',
 };
 
 /**
@@ -201,8 +202,18 @@ export const MEASURES: readonly string[] = ['exact', 'verb', 'family', 'cmd', 'a
 const MAP_KEYS = ['ignoreArgs', 'hostAliases', 'limits'] as const;
 const LIST_KEYS = ['exclude', 'include'] as const;
 
-function fail(message: string): never {
-  throw new Error(`repeat-tool-breaker: ${message}`);
+/** Throws the refusal `id` (messages.ts): its English text is the error's message, as a profile's load error reads it. */
+function fail(id: ConfigMessageId, params: Readonly<Record<string, MessageParam>> = {}): never {
+  throw new ConfigError({ id, params });
+}
+
+function message(id: ConfigMessageId, params: Readonly<Record<string, MessageParam>> = {}): ConfigMessage {
+  return { id, params };
+}
+
+/** The "did you mean" part of a refusal: `id` naming `name`, or nothing when no known name is near. */
+function near(id: ConfigMessageId, name: string | undefined): MessageParam {
+  return name === undefined ? '' : message(id, { name });
 }
 
 /** Renders an offending value for an error message, bounded so a huge value stays readable. */
@@ -231,10 +242,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * key present with the value `undefined` still replaces. An unknown key fails (P11).
  */
 export function mergeConfig(given: unknown = {}): Record<string, unknown> {
-  if (!isPlainObject(given)) fail(`the config must be an object (got ${shown(given)}); give a mapping of settings or omit it`);
+  if (!isPlainObject(given)) fail('notObject', { got: shown(given) });
   for (const key of Object.keys(given)) {
     // Own keys only: `constructor` or `toString` is an unknown key, not a removed one.
-    if (Object.hasOwn(REMOVED_KEYS, key)) fail(`\`${key}\` was removed in 0.2.0; ${REMOVED_KEYS[key]}`);
+    if (Object.hasOwn(REMOVED_KEYS, key)) fail('removed', { key, hint: message(REMOVED_KEYS[key] as ConfigMessageId) });
   }
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(DEFAULTS, key) && !IGNORED_KEYS.has(key)) unknownKey(key, given[key], Object.keys(DEFAULTS));
@@ -247,13 +258,13 @@ export function mergeConfig(given: unknown = {}): Record<string, unknown> {
       merged[key] = { ...DEFAULTS[key] };
       continue;
     }
-    if (!isPlainObject(value)) fail(`\`${key}\` must be a mapping (got ${shown(value)}); its entries are merged over the defaults`);
+    if (!isPlainObject(value)) fail('notMapping', { key, got: shown(value) });
     merged[key] = { ...DEFAULTS[key], ...value };
   }
   for (const key of LIST_KEYS) {
     const value = merged[key];
     if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string')) {
-      fail(`\`${key}\` must be a list of tool names or \`*\` patterns (got ${shown(value)})`);
+      fail('notList', { key, got: shown(value) });
     }
     merged[key] = [...(value as string[])];
   }
@@ -266,13 +277,9 @@ export function mergeConfig(given: unknown = {}): Record<string, unknown> {
  */
 function unknownKey(path: string, value: unknown, known: readonly string[]): never {
   const key = path.slice(path.lastIndexOf('.') + 1);
-  const near = nearestName(key, known);
+  const closest = nearestName(key, known);
   const prefix = path.slice(0, path.length - key.length);
-  fail(
-    `\`${path}\` is not a setting (got ${shown(value)}). ` +
-      (near === undefined ? '' : `Did you mean \`${prefix}${near}\`? `) +
-      'Unknown keys are refused so that a misspelt setting is never silently ignored.',
-  );
+  fail('unknownKey', { path, got: shown(value), near: near('unknownKey.near', closest === undefined ? undefined : `${prefix}${closest}`) });
 }
 
 /**
@@ -283,11 +290,8 @@ function withPreset(config: Record<string, unknown>): Record<string, unknown> {
   const name = config.preset;
   if (name === undefined || name === null) return config;
   if (typeof name !== 'string' || !Object.hasOwn(PRESETS, name)) {
-    const near = typeof name === 'string' ? nearestName(name, PRESET_NAMES) : undefined;
-    fail(
-      `\`preset\` must be one of ${PRESET_NAMES.map((known) => `\`${known}\``).join(', ')}, or null for none (got ${shown(name)})` +
-        (near === undefined ? '' : `; did you mean \`${near}\`?`),
-    );
+    const closest = typeof name === 'string' ? nearestName(name, PRESET_NAMES) : undefined;
+    fail('preset', { names: PRESET_NAMES.map((known) => `\`${known}\``).join(', '), got: shown(name), near: near('nearTail', closest) });
   }
   return layConfig(presetConfig(PRESETS[name] as (typeof PRESETS)[string]), config);
 }
@@ -297,11 +301,11 @@ function stage(value: unknown, key: string): number | null {
   if (value === null || value === undefined) return null;
   // Number.isFinite is false for every non-number.
   if (!Number.isFinite(value)) {
-    fail(`\`${key}\` must be a positive integer, or 0 / null to turn the stage off (got ${shown(value)})`);
+    fail('stageNumber', { key, got: shown(value) });
   }
   const calls = value as number;
   if (calls <= 0) return null;
-  if (!Number.isInteger(calls)) fail(`\`${key}\` must be a whole number of calls (got ${shown(calls)})`);
+  if (!Number.isInteger(calls)) fail('stageWhole', { key, got: shown(calls) });
   return calls;
 }
 
@@ -310,36 +314,34 @@ function isCap(value: unknown): boolean {
   return Number.isFinite(value) && (value as number) >= 2;
 }
 
-/** A whole number of at least `least`, or fail naming the key. */
-function atLeast(value: unknown, key: string, least: number, meaning: string): number {
+/** A whole number of at least `least`, or fail naming the key and what it means (`meaning`, a template id). */
+function atLeast(value: unknown, key: string, least: number, meaning: ConfigMessageId): number {
   // Number.isInteger is false for every non-number.
   if (!Number.isInteger(value) || (value as number) < least) {
-    fail(`\`${key}\` must be an integer >= ${least} (got ${shown(value)}); it is ${meaning}`);
+    fail('atLeast', { key, least, got: shown(value), meaning: message(meaning) });
   }
   return value as number;
 }
 
 /** The lowest value each duplicated-context setting accepts, and what it means. */
-const DUPLICATE_TEXT_FLOORS: Readonly<Record<keyof DuplicateTextConfig, readonly [number, string]>> = {
-  minChars: [1, 'the shortest text block, in characters, that is fingerprinted'],
-  threshold: [2, 'how many occurrences within the window earn a notice (1 would flag every text)'],
-  windowMs: [1, 'the time window, in milliseconds, within which occurrences are counted'],
-  cooldownMs: [0, 'how long, in milliseconds, one text stays silent after its notice'],
+const DUPLICATE_TEXT_FLOORS: Readonly<Record<keyof DuplicateTextConfig, readonly [number, ConfigMessageId]>> = {
+  minChars: [1, 'meaning.minChars'],
+  threshold: [2, 'meaning.threshold'],
+  windowMs: [1, 'meaning.windowMs'],
+  cooldownMs: [0, 'meaning.cooldownMs'],
 };
 
 /** `null` or absent: off. A mapping: on, its sub-keys laid over DUPLICATE_TEXT_DEFAULTS. */
 function duplicateTextConfig(value: unknown): DuplicateTextConfig | null {
   if (value === null || value === undefined) return null;
   if (!isPlainObject(value)) {
-    fail(
-      `\`duplicateText\` must be a mapping such as { minChars: 80, threshold: 3 }, or null to leave the track off (got ${shown(value)}); \`{}\` turns it on with the defaults`,
-    );
+    fail('duplicateTextShape', { got: shown(value) });
   }
   const known = Object.keys(DUPLICATE_TEXT_FLOORS);
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(DUPLICATE_TEXT_FLOORS, key)) {
-      const near = nearestName(key, known);
-      fail(`\`duplicateText.${key}\` is not a setting; the settings are ${known.map((k) => `\`${k}\``).join(', ')}${near === undefined ? '' : ` (did you mean \`duplicateText.${near}\`?)`}`);
+      const closest = nearestName(key, known);
+      fail('duplicateTextKey', { key, names: known.map((k) => `\`${k}\``).join(', '), near: near('nearAside', closest === undefined ? undefined : `duplicateText.${closest}`) });
     }
   }
   const merged: Record<string, unknown> = { ...DUPLICATE_TEXT_DEFAULTS, ...value };
@@ -358,26 +360,23 @@ function duplicateTextConfig(value: unknown): DuplicateTextConfig | null {
 function sequenceOf(value: unknown, window: number): SequenceConfig | null {
   if (value === null) return null;
   if (!isPlainObject(value)) {
-    fail(`\`sequence\` must be a mapping such as { length: 4, count: 3, limit: null }, or null to leave the track off (got ${shown(value)})`);
+    fail('sequenceShape', { got: shown(value) });
   }
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(SEQUENCE_DEFAULTS, key)) {
-      const near = nearestName(key, Object.keys(SEQUENCE_DEFAULTS));
-      fail(`\`sequence.${key}\` is not a setting; the sequence track takes \`length\`, \`count\` and \`limit\`${near === undefined ? '' : ` (did you mean \`sequence.${near}\`?)`}`);
+      const closest = nearestName(key, Object.keys(SEQUENCE_DEFAULTS));
+      fail('sequenceKey', { key, near: near('nearAside', closest === undefined ? undefined : `sequence.${closest}`) });
     }
   }
   const given = { ...SEQUENCE_DEFAULTS, ...value };
-  const length = atLeast(given.length, 'sequence.length', 2, 'the longest cycle looked for, in distinct calls');
-  const count = atLeast(given.count, 'sequence.count', 2, 'how many back-to-back repetitions of a cycle earn the advisory');
-  const limit = given.limit === null ? null : atLeast(given.limit, 'sequence.limit', count, 'the repetitions after which the cycle meets the gate; null advises only');
+  const length = atLeast(given.length, 'sequence.length', 2, 'meaning.sequence.length');
+  const count = atLeast(given.count, 'sequence.count', 2, 'meaning.sequence.count');
+  const limit = given.limit === null ? null : atLeast(given.limit, 'sequence.limit', count, 'meaning.sequence.limit');
   // The track only sees the window: a setting it can never reach would be silently dead.
   for (const [key, times] of [['count', count], ['limit', limit]] as const) {
     // Stryker disable next-line ConditionalExpression: a null limit times the length is 0, which no window is below
     if (times !== null && length * times > window) {
-      fail(
-        `\`sequence.${key}\` × \`sequence.length\` is ${times} × ${length} = ${length * times} calls, more than \`window\` (${window}) holds; ` +
-          `raise \`window\` to at least ${length * times} or lower \`sequence.${key}\` or \`sequence.length\``,
-      );
+      fail('sequenceWindow', { key, times, length, calls: length * times, window });
     }
   }
   return { length, count, limit };
@@ -388,22 +387,22 @@ function sequenceOf(value: unknown, window: number): SequenceConfig | null {
  * each a whole number >= 2 or null, and the advisory no later than the gate
  * (an advisory past the gate would never be read).
  */
-function stagesOf(value: unknown, key: string, defaults: StagesConfig, what: { warnAt: string; limit: string }): StagesConfig | null {
+function stagesOf(value: unknown, key: 'stale' | 'editRetry' | 'timeouts', defaults: StagesConfig): StagesConfig | null {
   if (value === null || value === undefined) return null;
   if (!isPlainObject(value)) {
-    fail(`\`${key}\` must be a mapping such as { warnAt: ${defaults.warnAt}, limit: ${defaults.limit} }, or null to leave the track off (got ${shown(value)}); \`{}\` turns it on with the defaults`);
+    fail('stagesShape', { key, warnAt: String(defaults.warnAt), limit: String(defaults.limit), got: shown(value) });
   }
   for (const sub of Object.keys(value)) {
     if (!Object.hasOwn(defaults, sub)) {
-      const near = nearestName(sub, Object.keys(defaults));
-      fail(`\`${key}.${sub}\` is not a setting; the ${key} track takes \`warnAt\` and \`limit\`${near === undefined ? '' : ` (did you mean \`${key}.${near}\`?)`}`);
+      const closest = nearestName(sub, Object.keys(defaults));
+      fail('stagesKey', { key, sub, near: near('nearAside', closest === undefined ? undefined : `${key}.${closest}`) });
     }
   }
   const given = { ...defaults, ...value };
-  const warnAt = given.warnAt === null ? null : atLeast(given.warnAt, `${key}.warnAt`, 2, `${what.warnAt}; null turns the advisory off`);
-  const limit = given.limit === null ? null : atLeast(given.limit, `${key}.limit`, 2, `${what.limit}; null advises only`);
+  const warnAt = given.warnAt === null ? null : atLeast(given.warnAt, `${key}.warnAt`, 2, `meaning.${key}.warnAt`);
+  const limit = given.limit === null ? null : atLeast(given.limit, `${key}.limit`, 2, `meaning.${key}.limit`);
   if (warnAt !== null && limit !== null && warnAt > limit) {
-    fail(`\`${key}.warnAt\` (${warnAt}) is past \`${key}.limit\` (${limit}): the gate would come first and the advisory never fire; lower warnAt to at most ${limit}`);
+    fail('stagesOrder', { key, warnAt, limit });
   }
   return Object.freeze({ warnAt, limit });
 }
@@ -416,23 +415,21 @@ function stagesOf(value: unknown, key: string, defaults: StagesConfig, what: { w
  */
 export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
   const { localHosts, onLimit, includeLocal, failLimit } = merged;
-  const window = atLeast(merged.window, 'window', 4, 'how many recent calls per agent are counted');
-  if (localHosts === 'ask') {
-    fail('`localHosts: ask` was removed in 0.4.0; asking now covers every measure: set `onLimit: ask` and `localHosts: deny` or `allow`');
-  }
-  if (localHosts !== 'deny' && localHosts !== 'allow') fail(`\`localHosts\` must be \`deny\` or \`allow\` (got ${shown(localHosts)})`);
-  if (onLimit !== 'ask' && onLimit !== 'deny') fail(`\`onLimit\` must be \`ask\` or \`deny\` (got ${shown(onLimit)})`);
-  if (typeof includeLocal !== 'boolean') fail(`\`includeLocal\` must be true or false (got ${shown(includeLocal)})`);
+  const window = atLeast(merged.window, 'window', 4, 'meaning.window');
+  if (localHosts === 'ask') fail('localHostsAsk');
+  if (localHosts !== 'deny' && localHosts !== 'allow') fail('localHosts', { got: shown(localHosts) });
+  if (onLimit !== 'ask' && onLimit !== 'deny') fail('onLimit', { got: shown(onLimit) });
+  if (typeof includeLocal !== 'boolean') fail('includeLocal', { got: shown(includeLocal) });
   const warnAt = stage(merged.warnAt, 'warnAt');
   const summarizeAt = stage(merged.summarizeAt, 'summarizeAt');
   const failWarnAt = stage(merged.failWarnAt, 'failWarnAt');
   if (failLimit !== null && !isCap(failLimit)) {
-    fail(`\`failLimit\` must be a number >= 2, or null to turn the failure gate off (got ${shown(failLimit)})`);
+    fail('failLimit', { got: shown(failLimit) });
   }
   for (const key of ['previewChars', 'resultPreviewChars'] as const) {
     const value = merged[key];
     if (!Number.isInteger(value) || (value as number) < 1) {
-      fail(`\`${key}\` must be an integer >= 1 (got ${shown(value)})`);
+      fail('previewChars', { key, got: shown(value) });
     }
   }
   const limits = merged.limits as Record<string, unknown>;
@@ -440,20 +437,22 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
     // A cap names a measure, or a full fingerprint that starts with one (P11).
     const colon = key.indexOf(':');
     if (!MEASURES.includes(colon < 0 ? key : key.slice(0, colon))) {
-      const near = nearestName(colon < 0 ? key : key.slice(0, colon), MEASURES);
-      fail(
-        `\`limits.${key}\` names no measure (got ${shown(value)}): a cap is a measure (${MEASURES.map((m) => `\`${m}\``).join(', ')}) ` +
-          `or a full fingerprint that starts with one, such as \`verb:curl\`${near === undefined ? '' : `; did you mean \`${near}${colon < 0 ? '' : key.slice(colon)}\`?`}`,
-      );
+      const closest = nearestName(colon < 0 ? key : key.slice(0, colon), MEASURES);
+      fail('limitsMeasure', {
+        key,
+        got: shown(value),
+        measures: MEASURES.map((m) => `\`${m}\``).join(', '),
+        near: near('nearTail', closest === undefined ? undefined : `${closest}${colon < 0 ? '' : key.slice(colon)}`),
+      });
     }
     if (value !== null && !isCap(value)) {
-      fail(`\`limits.${key}\` must be a number >= 2, or null to stop counting it (got ${shown(value)}); a cap below 2 would deny the first call`);
+      fail('limitsCap', { key, got: shown(value) });
     }
   }
   const ignoreArgs = merged.ignoreArgs as Record<string, unknown>;
   for (const [key, value] of Object.entries(ignoreArgs)) {
     if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string')) {
-      fail(`\`ignoreArgs.${key}\` must be a list of argument names (got ${shown(value)})`);
+      fail('ignoreArgs', { key, got: shown(value) });
     }
   }
   const preset = merged.preset ?? null;
@@ -475,26 +474,17 @@ function optInsOf(merged: Record<string, unknown>, window: number): OptIns {
   const sequence = sequenceOf(merged.sequence, window);
   const { progress, exemptionCeiling, failureProgress } = merged;
   if (progress !== 'ignore' && progress !== 'results' && progress !== 'changes') {
-    fail(`\`progress\` must be \`ignore\`, \`results\` or \`changes\` (got ${shown(progress)})`);
+    fail('progress', { got: shown(progress) });
   }
   if (exemptionCeiling !== null) {
-    atLeast(exemptionCeiling, 'exemptionCeiling', 1, 'how many calls an approved exemption allows; null leaves exemptions unlimited');
+    atLeast(exemptionCeiling, 'exemptionCeiling', 1, 'meaning.exemptionCeiling');
   }
   const duplicateText = duplicateTextConfig(merged.duplicateText);
-  const stale = stagesOf(merged.stale, 'stale', STALE_DEFAULTS, {
-    warnAt: 'how many times in a row a call returns the same result before the advisory',
-    limit: 'how many times in a row a call may return the same result before the next one meets the gate',
-  });
-  const editRetry = stagesOf(merged.editRetry, 'editRetry', EDIT_RETRY_DEFAULTS, {
-    warnAt: 'how many edits of one file may be rejected in a row before the advisory',
-    limit: 'how many edits of one file may be rejected in a row before the next edit of it meets the gate',
-  });
-  const timeouts = stagesOf(merged.timeouts, 'timeouts', TIMEOUTS_DEFAULTS, {
-    warnAt: 'how many times one program may run out of time this turn before the advisory',
-    limit: 'how many times one program may run out of time this turn before its next run meets the gate',
-  });
+  const stale = stagesOf(merged.stale, 'stale', STALE_DEFAULTS);
+  const editRetry = stagesOf(merged.editRetry, 'editRetry', EDIT_RETRY_DEFAULTS);
+  const timeouts = stagesOf(merged.timeouts, 'timeouts', TIMEOUTS_DEFAULTS);
   if (failureProgress !== 'ignore' && failureProgress !== 'restart') {
-    fail(`\`failureProgress\` must be \`ignore\` or \`restart\` (got ${shown(failureProgress)}); restart: a new error or a change in between starts a failure streak again`);
+    fail('failureProgress', { got: shown(failureProgress) });
   }
   return { sequence, progress, exemptionCeiling: exemptionCeiling as number | null, duplicateText, stale, editRetry, timeouts, failureProgress };
 }

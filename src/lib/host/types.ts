@@ -88,4 +88,6 @@ export interface HostContext {
   on(event: 'agent/pre-step', listener: (payload: PreStepPayload, next: () => unknown) => unknown): Dispose;
   /** cordis: runs `callback` in a child context once the named services exist; used only for the optional settings service. */
   inject?(deps: readonly string[], callback: (ctx: unknown) => void): unknown;
+  /** cordis: a service by name, or `undefined`; asked only whether an approval service is there (index.ts). */
+  get?(name: string): unknown;
 }

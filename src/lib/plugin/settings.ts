@@ -8,13 +8,51 @@
  * the service is asked for at run time through cordis's `ctx.inject`, and a
  * host without it (or with a different settings API) leaves the breaker on
  * its YAML config, exactly as before (docs/live-settings.md).
+ *
+ * The same service holds the operator's language: DSH's web app registers a
+ * `locale` namespace (`{ preference?: 'zh' | 'en' }`, the UI's language
+ * switch). While the service is up, `OperatorLocale.current()` reads that
+ * preference from the service's resolved values (a map lookup: no wait, no
+ * disk), so an ask and a refused `settings.update` are said in the language
+ * the operator chose, and follow a switch at once. No service, or no `locale`
+ * namespace (headless): English.
  */
 import { resolveConfig, type BreakerConfig } from '../config/config.js';
+import { inLocale } from '../config/messages.js';
 import type { Dispose } from '../host/types.js';
+import { asLocale, type Locale } from '../config/locale.js';
 import { safely } from './hook.js';
 import { createSettingsSchema } from '../config/schema.js';
 
 export const SETTINGS_NAMESPACE = 'repeat-tool-breaker';
+
+/** DSH's locale namespace (`@deepseek-ai/dsh-client-locale`) and its field. */
+const LOCALE_NAMESPACE = 'locale';
+const LOCALE_FIELD = 'preference';
+
+/** The operator's language as the settings service holds it, read when asked. */
+export interface OperatorLocale {
+  current(): Locale;
+}
+
+/** Where the settings service is, once `register` has run; `current` reads through it. */
+interface LocaleSource extends OperatorLocale {
+  settings: unknown;
+}
+
+export function createOperatorLocale(): OperatorLocale {
+  const source: LocaleSource = {
+    settings: undefined,
+    current() {
+      if (source.settings === undefined) return 'en';
+      return safely(() => {
+        const section: unknown = call(source.settings, 'get', LOCALE_NAMESPACE);
+        return asLocale(typeof section === 'object' && section !== null ? (section as Record<string, unknown>)[LOCALE_FIELD] : undefined);
+      }, 'en');
+    },
+  };
+  return source;
+}
 
 /** A config error of ours, as `resolveConfig` throws it. */
 function isOwnConfigError(error: unknown): boolean {
@@ -37,19 +75,32 @@ function call(holder: unknown, key: string, ...args: unknown[]): unknown {
  * our checks refuse (a hand-edited settings.yaml) fails the registration with
  * our message, which cordis logs; the breaker stays on the YAML config.
  */
-function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void): void {
+function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void, operator: OperatorLocale): void {
   let scope: unknown;
+  const source = operator as Partial<LocaleSource>;
+  const settings = safely(() => (sctx as { settings?: unknown }).settings, undefined);
   try {
-    const settings = (sctx as { settings?: unknown }).settings;
-    scope = call(settings, 'register', SETTINGS_NAMESPACE, createSettingsSchema(), {
+    // The operator reads a refusal in their language; a profile's load error stays English (no `locale` yet, or none at all).
+    const locale = (): Locale => operator.current();
+    scope = call(settings, 'register', SETTINGS_NAMESPACE, createSettingsSchema(locale), {
       base,
       applies: 'live',
       // The schema already resolves with our checks; this keeps them on a host that resolves another way.
-      validate: (value: unknown) => void resolveConfig(value),
+      validate: (value: unknown) => {
+        try {
+          resolveConfig(value);
+        } catch (error) {
+          throw inLocale(error, locale());
+        }
+      },
     });
   } catch (error) {
     if (isOwnConfigError(error)) throw error;
     return;
+  }
+  if ('settings' in source) {
+    source.settings = settings;
+    safely(() => call(sctx, 'effect', () => () => void (source.settings = undefined)), undefined);
   }
   const adopt = (value: unknown): void => {
     const cfg = safely(() => resolveConfig(value), null);
@@ -65,10 +116,16 @@ function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cf
  * row's config as written; `yaml` the same config resolved. Returns a
  * disposer, or `undefined` when the host has no `ctx.inject`.
  */
-export function offerSettings(ctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void): Dispose | undefined {
+export function offerSettings(
+  ctx: unknown,
+  base: unknown,
+  yaml: BreakerConfig,
+  follow: (cfg: BreakerConfig) => void,
+  operator: OperatorLocale = createOperatorLocale(),
+): Dispose | undefined {
   let fiber: unknown;
   try {
-    fiber = call(ctx, 'inject', ['settings'], (sctx: unknown) => register(sctx, base, yaml, follow));
+    fiber = call(ctx, 'inject', ['settings'], (sctx: unknown) => register(sctx, base, yaml, follow, operator));
   } catch {
     return undefined;
   }

@@ -236,3 +236,32 @@ export function describeFailure(failure: Failure | null): string {
       return 'the call failed';
   }
 }
+
+/**
+ * `describeFailure` for an operator who reads Chinese (the ask in the approval
+ * panel); the model's texts keep the English one.
+ */
+export function describeFailureZh(failure: Failure | null): string {
+  if (failure === null) return '';
+  const detail = failure.detail.replace(/\s+/g, ' ').trim();
+  switch (failure.reason) {
+    case 'exit':
+      return detail ? `命令以状态 ${detail} 退出` : '命令以非零状态退出';
+    case 'http':
+      return detail ? `服务器返回 HTTP ${detail}` : '服务器返回了 HTTP 错误状态';
+    case 'timeout':
+      return detail ? `调用超时（${detail}）` : '调用超时';
+    case 'signal':
+      return detail ? `进程被信号 ${detail} 终止` : '进程被信号终止';
+    case 'sandbox':
+      return detail ? `沙箱拒绝了它（${detail} 模式）` : '沙箱拒绝了它';
+    case 'error':
+      return detail ? `工具抛出错误（${detail}）` : '工具抛出错误';
+    case 'exception':
+      return detail ? `脚本因未捕获的异常而终止（${detail}）` : '脚本因未捕获的异常而终止';
+    case 'curl':
+      return detail ? `curl 报错 ${detail} 后放弃` : 'curl 报错后放弃';
+    default:
+      return '调用失败';
+  }
+}

@@ -6,8 +6,21 @@
  * in §5 of the contract; the wording is this project's own. A track brings
  * its own words for its hits (`HitWords`, in its file under tracks/), so
  * these texts know no track by name.
+ *
+ * The ask is the operator's, shown in the approval panel: it comes in the
+ * operator's language (`locale.preference`, read on the host by
+ * plugin/settings.ts), English where there is none. The denials are the
+ * model's and have one language, English.
  */
+import type { Locale } from '../config/locale.js';
 import { member } from '../host/member.js';
+
+/** A track's words in an ask, for an operator who reads another language than English. */
+export interface AskWords {
+  readonly heading: string;
+  asking(hit: Hit): string;
+  detail(hit: Hit): string;
+}
 
 /** How one track's hits read in the gate's texts. */
 export interface HitWords {
@@ -27,6 +40,8 @@ export interface HitWords {
   detail(hit: Hit): string;
   /** A line a denial adds when the track blocked: what will still run. */
   readonly note: string | null;
+  /** `heading`, `asking` and `detail` in Chinese (glossary: client/locales/glossary.md); the English ones where absent. */
+  readonly zh?: AskWords;
 }
 
 /** One blocking finding against the current call, as the gate's texts quote it. */
@@ -39,6 +54,8 @@ export interface Hit {
   readonly cap: number;
   /** What else the track says about the hit: the failure track's failure in words; `''` for the others. */
   readonly detail: string;
+  /** The failure behind `detail` (read/failure.ts), for the tracks that quote one: an ask in another language words it anew. */
+  readonly failure?: { readonly reason: string; readonly detail: string } | null;
 }
 
 /** Head of a text, with a marker saying how much was left out. */
@@ -203,7 +220,8 @@ export function spentMessage(name: string, quotes: readonly string[], ceiling: n
  * asks again. The paragraph says so rather than promise that calls like it
  * run unasked.
  */
-export function askMessage(name: string, hits: readonly Hit[], ceiling: number | null = null): string {
+export function askMessage(name: string, hits: readonly Hit[], ceiling: number | null = null, locale: Locale = 'en'): string {
+  if (locale === 'zh') return askMessageZh(name, hits, ceiling);
   const first = hits[0];
   const others = hits.length - 1;
   const these = hits.length > 1 ? `the ${hits.length} limits` : 'the limit';
@@ -219,6 +237,37 @@ export function askMessage(name: string, hits: readonly Hit[], ceiling: number |
   for (const words of wordsOf(hits)) {
     const details = hits.filter((hit) => hit.words === words).map((hit) => words.detail(hit));
     lines.push(words.heading, ...details.map((detail, at) => `${detail}${at === details.length - 1 ? '.' : ';'}`));
+  }
+  return lines.join('\n');
+}
+
+/** A track's ask words in Chinese, or its English ones. */
+function zhWords(words: HitWords): AskWords {
+  return words.zh ?? words;
+}
+
+/**
+ * The same ask for an operator who reads Chinese: the same parts in the same
+ * order, the buttons named as DSH's Chinese panel names them (允许一次 / 拒绝),
+ * and the details after the paragraph. Its words follow the glossary.
+ */
+function askMessageZh(name: string, hits: readonly Hit[], ceiling: number | null): string {
+  const first = hits[0];
+  const others = hits.length - 1;
+  const these = hits.length > 1 ? `文末列出的这 ${hits.length} 个上限` : '文末列出的该上限';
+  const lifted =
+    ceiling === null
+      ? `在下一条人类消息之前解除${these}`
+      : `在本回合内为${these}再放行 ${ceiling} 次调用（再下一次不经询问直接阻止）`;
+  const lines = [
+    `重复调用断路器：这次 ${toolName(name)} 调用${first === undefined ? '会让循环继续下去' : zhWords(first.words).asking(first)}${others > 0 ? `，另外还触及 ${others} 个上限` : ''}。` +
+      `“允许一次”会让它运行，并${lifted}；其他上限照常生效，类似的调用触及其中任何一个时还会再次询问。` +
+      `“拒绝”会阻止它，之后再触及${hits.length > 1 ? '这些上限' : '该上限'}的调用都会被阻止，直到下一条人类消息。`,
+  ];
+  for (const words of wordsOf(hits)) {
+    const own = zhWords(words);
+    const details = hits.filter((hit) => hit.words === words).map((hit) => own.detail(hit));
+    lines.push(own.heading, ...details.map((detail, at) => `${detail}${at === details.length - 1 ? '。' : '；'}`));
   }
   return lines.join('\n');
 }

@@ -12,7 +12,7 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { classifyFailure, describeFailure, type Failure } from '../read/failure.js';
+import { classifyFailure, describeFailure, describeFailureZh, type Failure } from '../read/failure.js';
 import { identityKey } from '../read/identity.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
@@ -50,6 +50,11 @@ const words: HitWords = {
   asking: (hit) => `edits a file whose last ${hit.count} edits were all rejected (the limit is ${hit.cap})`,
   detail: (hit) => `${defang(hit.quote)}, ${hit.count} rejected edits in a row (${hit.detail})`,
   note: 'Only edits of this file are blocked: reading it will run, and once you have read it, an edit made from what you read will run too.',
+  zh: {
+    heading: '编辑重试轨道：',
+    asking: (hit) => `会编辑一个最近 ${hit.count} 次编辑全被拒绝的文件（上限为 ${hit.cap}）`,
+    detail: (hit) => `${defang(hit.quote)}，连续 ${hit.count} 次编辑被拒（${hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure as Failure | null)}）`,
+  },
 };
 
 function judge(book: WeakMap<Agent, Map<string, Streak>>, call: Measured): Judgement {
@@ -59,7 +64,7 @@ function judge(book: WeakMap<Agent, Map<string, Streak>>, call: Measured): Judge
   const key = fileKey(call.file);
   const streak = book.get(call.agent)?.get(key);
   if (streak === undefined || streak.count < limit) return NO_HITS;
-  return { hits: [{ key, words, quote: `file:${preview(call.file, PATH_CHARS)}`, count: streak.count, cap: limit, detail: describeFailure(streak.failure) }] };
+  return { hits: [{ key, words, quote: `file:${preview(call.file, PATH_CHARS)}`, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure }] };
 }
 
 function learn(book: WeakMap<Agent, Map<string, Streak>>, call: Measured, result: unknown, isExempt: (key: string) => boolean): Notice | null {

@@ -9,7 +9,7 @@
 import type { BreakerConfig } from '../config/config.js';
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { classifyFailure, describeFailure, type Failure } from '../read/failure.js';
+import { classifyFailure, describeFailure, describeFailureZh, type Failure } from '../read/failure.js';
 import { isShell } from '../read/fingerprint.js';
 import { isEnabled, type Mark } from '../read/mark.js';
 import { outcomeDigest } from '../read/outcome.js';
@@ -114,6 +114,11 @@ const words: HitWords = {
   asking: (hit) => `retries an action that has failed ${hit.count} times in a row (the limit is ${hit.cap})`,
   detail: (hit) => `${defang(hit.quote)}, ${hit.count} failures in a row (${hit.detail})`,
   note: 'Only calls that carry the failing measure are blocked: a different call (reading the error log, searching the code, another endpoint) will run.',
+  zh: {
+    heading: '失败轨道：',
+    asking: (hit) => `会重试一个已连续失败 ${hit.count} 次的动作（上限为 ${hit.cap}）`,
+    detail: (hit) => `${defang(hit.quote)}，连续失败 ${hit.count} 次（${hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure as Failure | null)}）`,
+  },
 };
 
 /** The measures whose streak has reached the limit. */
@@ -126,7 +131,7 @@ function failureHits(streaks: StreakBook, call: Measured): Judgement {
     if (!isEnabled(mark)) continue;
     const streak = streaks.streak(call.agent, mark.key);
     if (streak !== undefined && streak.count >= limit) {
-      (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: streak.count, cap: limit, detail: describeFailure(streak.failure) });
+      (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure });
     }
   }
   return hits === null ? NO_HITS : { hits };

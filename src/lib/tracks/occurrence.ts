@@ -35,6 +35,11 @@ const words: HitWords = {
   asking: (hit) => `would repeat the same action for the ${ordinal(hit.count)} time among the agent's recent calls (the limit is ${hit.cap})`,
   detail: (hit) => `${defang(hit.quote)} ${hit.count}/${hit.cap}`,
   note: null,
+  zh: {
+    heading: '重复轨道：',
+    asking: (hit) => `会在 agent 最近的调用中第 ${hit.count} 次重复同一动作（上限为 ${hit.cap}）`,
+    detail: (hit) => `${defang(hit.quote)} ${hit.count}/${hit.cap}`,
+  },
 };
 
 /** Occurrence stage 1: a nudge, demanding nothing. */

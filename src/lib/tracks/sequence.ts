@@ -64,6 +64,11 @@ const words: HitWords = {
   asking: (hit) => `would go round a cycle of calls that has already come round ${hit.count} times (the limit is ${hit.cap})`,
   detail: (hit) => `${defang(hit.quote)}, ${hit.count} times round (limit ${hit.cap})`,
   note: 'Only the call that would go round the cycle again is blocked: a call that breaks the cycle will run.',
+  zh: {
+    heading: '序列轨道：',
+    asking: (hit) => `会让一个已经重复了 ${hit.count} 次的调用循环节再重复一次（上限为 ${hit.cap}）`,
+    detail: (hit) => `${defang(hit.quote)}，已重复 ${hit.count} 次（上限 ${hit.cap}）`,
+  },
 };
 
 /** The cycle the call continues, once it has come round `sequence.count` times; else `null`. */

@@ -72,6 +72,11 @@ const words: HitWords = {
   asking: (hit) => `repeats a call that has returned the same result ${hit.count} times in a row (the limit is ${hit.cap})`,
   detail: (hit) => `${defang(hit.quote)}, the same result ${hit.count} times in a row`,
   note: 'Only the call that keeps returning the same result is blocked: a different call, or this one after a change to the files it reads, will run.',
+  zh: {
+    heading: '停滞轨道：',
+    asking: (hit) => `会重复一个已连续 ${hit.count} 次返回相同结果的调用（上限为 ${hit.cap}）`,
+    detail: (hit) => `${defang(hit.quote)}，连续 ${hit.count} 次结果相同`,
+  },
 };
 
 function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured): Judgement {

@@ -48,6 +48,11 @@ const words: HitWords = {
   asking: (hit) => `starts a program that has run out of time ${hit.count} times this turn (the limit is ${hit.cap})`,
   detail: (hit) => `${defang(hit.quote)}, ${hit.count} time-outs this turn`,
   note: 'Only runs of the program that keeps running out of time are blocked: a smaller job under another command, or a check on a background run, will run.',
+  zh: {
+    heading: '超时轨道：',
+    asking: (hit) => `会启动一个本回合已超时 ${hit.count} 次的程序（上限为 ${hit.cap}）`,
+    detail: (hit) => `${defang(hit.quote)}，本回合超时 ${hit.count} 次`,
+  },
 };
 
 function judge(book: WeakMap<Agent, Map<string, Count>>, programs: WeakMap<Measured, readonly string[]>, call: Measured): Judgement {

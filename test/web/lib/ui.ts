@@ -6,6 +6,48 @@
  */
 import type { Page } from './cdp.js';
 
+/** The shell's own words the steps click and read, in the UI's language (DSH rc.8's en and zh dictionaries). */
+export interface ShellWords {
+  readonly settings: string;
+  readonly plugins: string;
+  readonly pluginConfiguration: string;
+  readonly general: string;
+  readonly close: string;
+  readonly waiting: string;
+  readonly reject: string;
+  readonly allowOnce: string;
+  /** The sidebar's folder of sessions in no group. */
+  readonly ungrouped: string;
+  /** The Language row's name for this language (its menu item and its selector's label). */
+  readonly language: string;
+}
+
+export const SHELL_EN: ShellWords = {
+  settings: 'Settings',
+  plugins: 'Plugins',
+  pluginConfiguration: 'Plugin configuration',
+  general: 'General',
+  close: 'Close',
+  waiting: 'Waiting for approval',
+  reject: 'Reject',
+  allowOnce: 'Allow once',
+  ungrouped: 'Ungrouped',
+  language: 'English',
+};
+
+export const SHELL_ZH: ShellWords = {
+  settings: '设置',
+  plugins: '插件',
+  pluginConfiguration: '插件配置',
+  general: '通用设置',
+  close: '关闭',
+  waiting: '等待审批',
+  reject: '拒绝',
+  allowOnce: '允许一次',
+  ungrouped: '未分组',
+  language: '中文',
+};
+
 /**
  * The first screens of a fresh DSH home: the testing notice, which a fresh
  * home always shows (Continue), then the API-key dialog, which shows only
@@ -35,14 +77,14 @@ export function fieldRow(path: string): string {
 }
 
 /** Settings → Plugins → Plugin configuration, until the breaker's card (open or not) is there. */
-export async function showCard(page: Page): Promise<void> {
+export async function showCard(page: Page, ui: ShellWords = SHELL_EN): Promise<void> {
   await dismissKeyDialog(page);
   const open = await page.evaluate<boolean>(`document.querySelector(${JSON.stringify(CARD)}) !== null`);
   if (!open) {
-    const dialog = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Plugins')`);
-    if (!dialog) await page.clickText('button', 'Settings');
-    await page.clickText('button', 'Plugins');
-    await page.clickText('[role=tab]', 'Plugin configuration');
+    const dialog = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === ${JSON.stringify(ui.plugins)})`);
+    if (!dialog) await page.clickText('button', ui.settings);
+    await page.clickText('button', ui.plugins);
+    await page.clickText('[role=tab]', ui.pluginConfiguration);
   }
   await page.waitFor('the breaker card', `document.querySelector(${JSON.stringify(CARD_HEADER)}) !== null`, 20_000);
 }
@@ -52,16 +94,31 @@ export function isExpanded(page: Page): Promise<boolean> {
 }
 
 /** Settings → Plugins (the Plugin configuration tab is the first), with the breaker's card expanded. */
-export async function openCard(page: Page): Promise<void> {
-  await showCard(page);
+export async function openCard(page: Page, ui: ShellWords = SHELL_EN): Promise<void> {
+  await showCard(page, ui);
   if (!(await isExpanded(page))) await page.click(CARD_HEADER);
   await page.waitFor('the card body', `document.querySelector(${JSON.stringify(`${CARD} [data-rtb-field]`)}) !== null`);
 }
 
-export async function closeSettings(page: Page): Promise<void> {
-  const open = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Plugins')`);
-  if (open) await page.clickText('button', 'Close');
-  await page.waitFor('the Settings dialog to close', `![...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Plugins')`);
+export async function closeSettings(page: Page, ui: ShellWords = SHELL_EN): Promise<void> {
+  const plugins = JSON.stringify(ui.plugins);
+  const open = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === ${plugins})`);
+  if (open) await page.clickText('button', ui.close);
+  await page.waitFor('the Settings dialog to close', `![...document.querySelectorAll('button')].some((b) => b.textContent.trim() === ${plugins})`);
+}
+
+/**
+ * General → Language, as a person switches it: the row's selector (labelled
+ * with the language now shown, `from`), then the other language in its menu.
+ * DSH stores the choice as `locale.preference` and fires `locale/change`.
+ */
+export async function chooseLanguage(page: Page, from: ShellWords, to: ShellWords): Promise<void> {
+  const dialog = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === ${JSON.stringify(from.general)})`);
+  if (!dialog) await page.clickText('button', from.settings);
+  await page.clickText('button', from.general);
+  await page.clickText('button[aria-haspopup=menu]', from.language);
+  await page.clickText('[role^=menuitem], [role=option], [role=menu] li, [role=menu] button', to.language);
+  await page.waitFor(`the shell in ${to.language}`, `[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === ${JSON.stringify(to.general)})`);
 }
 
 /** General → Appearance: `Light`, `Dark` or `System`. */
@@ -141,17 +198,18 @@ export function buttonDisabled(page: Page, which: 'save' | 'discard'): Promise<b
 }
 
 /** Opens a session listed under the sidebar's Ungrouped folder, by its title. */
-export async function openSession(page: Page, title: string): Promise<void> {
+export async function openSession(page: Page, title: string, ui: ShellWords = SHELL_EN): Promise<void> {
   await dismissKeyDialog(page);
-  await page.waitFor('the Ungrouped folder', `[...document.querySelectorAll('[role=treeitem]')].some((e) => e.textContent.trim() === 'Ungrouped')`, 20_000);
+  const folder = JSON.stringify(ui.ungrouped);
+  await page.waitFor(`the ${ui.ungrouped} folder`, `[...document.querySelectorAll('[role=treeitem]')].some((e) => e.textContent.trim() === ${folder})`, 20_000);
   const expanded = await page.evaluate<string | null>(
-    `[...document.querySelectorAll('[role=treeitem]')].find((e) => e.textContent.trim() === 'Ungrouped').getAttribute('aria-expanded')`,
+    `[...document.querySelectorAll('[role=treeitem]')].find((e) => e.textContent.trim() === ${folder}).getAttribute('aria-expanded')`,
   );
-  if (expanded !== 'true') await page.clickText('[role=treeitem]', 'Ungrouped');
+  if (expanded !== 'true') await page.clickText('[role=treeitem]', ui.ungrouped);
   const mark = await page.waitFor<string>(
     `a session titled ${title}`,
     `(() => {
-      const row = [...document.querySelectorAll('[role=treeitem]')].find((e) => e.textContent.includes(${JSON.stringify(title)}) && e.textContent.trim() !== 'Ungrouped');
+      const row = [...document.querySelectorAll('[role=treeitem]')].find((e) => e.textContent.includes(${JSON.stringify(title)}) && e.textContent.trim() !== ${folder});
       if (!row) return false;
       row.setAttribute('data-cdp-session', 'open');
       return '[data-cdp-session="open"]';
@@ -163,15 +221,15 @@ export async function openSession(page: Page, title: string): Promise<void> {
 }
 
 /** The normalised text of the amber approval panel, once it is shown. */
-export function approvalPanel(page: Page, timeoutMs = 30_000): Promise<string> {
+export function approvalPanel(page: Page, timeoutMs = 30_000, ui: ShellWords = SHELL_EN): Promise<string> {
   return page.waitFor(
-    'the approval panel (Waiting for approval, Reject, Allow once)',
+    `the approval panel (${ui.waiting}, ${ui.reject}, ${ui.allowOnce})`,
     `(() => {
       const buttons = [...document.querySelectorAll('button')];
-      const reject = buttons.find((b) => b.textContent.trim() === 'Reject');
-      if (!reject || !buttons.some((b) => b.textContent.trim() === 'Allow once')) return false;
+      const reject = buttons.find((b) => b.textContent.trim() === ${JSON.stringify(ui.reject)});
+      if (!reject || !buttons.some((b) => b.textContent.trim() === ${JSON.stringify(ui.allowOnce)})) return false;
       let panel = reject.parentElement;
-      while (panel && !panel.textContent.includes('Waiting for approval')) panel = panel.parentElement;
+      while (panel && !panel.textContent.includes(${JSON.stringify(ui.waiting)})) panel = panel.parentElement;
       return panel ? panel.innerText.replace(/\\s+/g, ' ').trim() : false;
     })()`,
     timeoutMs,
@@ -179,11 +237,11 @@ export function approvalPanel(page: Page, timeoutMs = 30_000): Promise<string> {
 }
 
 /** The `selector` of the approval panel, marked for a screenshot. */
-export async function markApprovalPanel(page: Page): Promise<string> {
+export async function markApprovalPanel(page: Page, ui: ShellWords = SHELL_EN): Promise<string> {
   await page.evaluate(`(() => {
-    const reject = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Reject');
+    const reject = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === ${JSON.stringify(ui.reject)});
     let panel = reject.parentElement;
-    while (panel && !panel.textContent.includes('Waiting for approval')) panel = panel.parentElement;
+    while (panel && !panel.textContent.includes(${JSON.stringify(ui.waiting)})) panel = panel.parentElement;
     panel.setAttribute('data-cdp-panel', 'approval');
   })()`);
   return '[data-cdp-panel="approval"]';

@@ -19,7 +19,9 @@
  *   run; the card follows the shell's light and dark themes; a bash call
  *   inside a session can write the settings over HTTP, but the loosening
  *   waits for the agent's next human message; a reset returns a field to its
- *   default.
+ *   default; with the UI switched to 中文 the card, a refusal and the
+ *   approval panel's reason are in Chinese (the model's texts are not), and
+ *   switched back, English again.
  *
  * Screenshots go to test/web/.artifacts/. Every process is stopped by its id
  * in `after`, whatever failed.
@@ -31,10 +33,12 @@ import { after, before, describe, test } from 'node:test';
 
 import { parse as parseYaml } from 'yaml';
 
-import { COPY } from '../../../client/copy.js';
+import { COPY, wordsOf } from '../../../client/copy.js';
 import { capField } from '../../../client/fields.js';
 import { viewForm } from '../../../client/form.js';
+import { translator } from '../../../client/i18n.js';
 import { inCardWords } from '../../../client/wording.js';
+import { configText, refusalOf, type ConfigMessage } from '../../../src/lib/config/messages.js';
 import { startMockModel, type MockModel } from '../../host/lib/mock-model.js';
 import { pluginUnderTest } from '../../host/lib/env.js';
 import { resolveConfig } from '../../../src/lib/config/config.js';
@@ -44,6 +48,9 @@ import { ARTIFACTS, WEB_WORK } from '../lib/paths.js';
 import { approvalAsked, createSession, prompt, turnsEnded } from '../lib/sessions.js';
 import {
   accessibleName,
+  chooseLanguage,
+  SHELL_EN,
+  SHELL_ZH,
   approvalPanel,
   buttonDisabled,
   CARD,
@@ -104,6 +111,18 @@ function refusal(config: unknown): string {
     resolveConfig(config);
   } catch (error) {
     return (error as Error).message.replace(/^repeat-tool-breaker: /, '');
+  }
+  throw new Error(`resolveConfig accepted ${JSON.stringify(config)}`);
+}
+
+/** resolveConfig's refusal for a config, as data (rendered in either language). */
+function refusalData(config: unknown): ConfigMessage {
+  try {
+    resolveConfig(config);
+  } catch (error) {
+    const data = refusalOf(error);
+    if (data !== undefined) return data;
+    throw error;
   }
   throw new Error(`resolveConfig accepted ${JSON.stringify(config)}`);
 }
@@ -498,5 +517,108 @@ describe('reset to default', () => {
     await until('limits gone from settings.yaml', () => (savedSection() !== undefined && !('limits' in savedSection()!) ? true : undefined), 15_000);
     assert.deepEqual(savedSection(), { onLimit: 'ask' });
     await page.waitFor('the Overridden badge to go once saved', `![...document.querySelectorAll(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-badge`)})].some((b) => b.textContent === 'Overridden')`);
+  });
+});
+
+describe('in Chinese: the UI switched to 中文, then back', () => {
+  const ZH = wordsOf(translator('zh'), 'zh');
+  const legends = (): Promise<string[]> => page.evaluate<string[]>(`[...document.querySelectorAll('${CARD} legend')].map((l) => l.textContent)`);
+  /** Label and hint of every field the card shows, by path. */
+  const fieldTexts = (): Promise<Record<string, { label: string; note: string }>> =>
+    page.evaluate(`Object.fromEntries([...document.querySelectorAll(${JSON.stringify(`${CARD} [data-rtb-field]`)})].map((row) => [row.dataset.rtbField, {
+      label: row.querySelector('.rtb-label').firstChild.textContent,
+      note: row.querySelector('.rtb-note').textContent,
+    }]))`);
+  const note = (path: string): Promise<string> => page.evaluate<string>(`document.querySelector(${JSON.stringify(`${fieldRow(path)} .rtb-note`)}).textContent`);
+
+  step('switched to 中文 in General → Language, the open card turns Chinese at once: every label, hint, group, badge and the header', async () => {
+    await openCard(page);
+    await chooseLanguage(page, SHELL_EN, SHELL_ZH);
+    await openCard(page, SHELL_ZH);
+    await page.waitFor('the card in Chinese', `document.querySelector(${JSON.stringify(`${CARD} .rtb-name`)})?.textContent === ${JSON.stringify(ZH.title)}`);
+    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(CARD)}).getAttribute('lang')`), 'zh-CN', 'the card says which language it is in');
+    assert.equal(await accessibleName(page, CARD_HEADER), '收起设置: 重复调用断路器', 'named as DSH names its own cards in Chinese');
+    // The same layers through the card's form in Node, in the Chinese words: the browser shows each of them.
+    const expected = viewForm(PROFILE_CONFIG, savedSection() ?? {}, new Map(), ZH);
+    assert.deepEqual(await legends(), expected.groups.map((g) => g.title));
+    assert.deepEqual((await legends()).slice(0, 4), ['预设', '阶段', '上限', '失败轨道']);
+    const shown = await fieldTexts();
+    for (const view of expected.groups.flatMap((g) => g.fields)) {
+      const row = shown[view.field.path];
+      assert.ok(row !== undefined, `a row for ${view.field.path}`);
+      assert.equal(row.label, view.field.label, `${view.field.path}: label`);
+      assert.ok(row.note.startsWith(view.field.hint), `${view.field.path}: hint ${JSON.stringify(row.note)}`);
+      assert.match(row.note, /默认：/, `${view.field.path}: its default in Chinese`);
+    }
+    assert.equal(shown['limits.exact']?.label, '完全相同的调用', 'a cap in words, its key beside it');
+    assert.match(await note('warnAt'), /默认：2$/, 'the profile default');
+    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb=save]`)}).textContent`), '保存');
+    await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
+    await shot('card-zh');
+  });
+
+  step('a refused value reads in Chinese, with the words the field takes; the host refuses it in Chinese too; a valid one saves', async () => {
+    const before = settingsFile(HOME);
+    await page.fill(input('limits.exact'), '1');
+    const message = inCardWords(refusalData({ limits: { exact: 1 } }), capField('exact', ZH), ZH);
+    assert.equal(message, '`limits.exact` 必须是不小于 2 的整数，或填 `off` 停止计数（实际为 1）；低于 2 的上限会拒绝第一次调用');
+    await page.waitFor('the refusal in Chinese', `document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-invalid`)})?.textContent.startsWith(${JSON.stringify(message)})`);
+    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb=reason]`)}).textContent`), `${ZH.needFixing(1)} 完全相同的调用`);
+    assert.equal(await buttonDisabled(page, 'save'), true, 'Save is disabled');
+    await shot('card-zh-invalid', fieldRow('limits.exact'));
+    // Any other client: the host refuses the write in the operator's language (YAML's words: null).
+    const direct = await web().rpc('settings.update', { ns: NS, patch: { limits: { exact: 1 } } });
+    assert.equal(direct.ok, false);
+    const hostText = configText(refusalData({ limits: { exact: 1 } }), 'zh');
+    assert.ok(JSON.stringify(direct.error).includes(hostText), `the host's refusal is ${JSON.stringify(direct.error)}, not ${hostText}`);
+    assert.equal(settingsFile(HOME), before, 'nothing written');
+    await page.fill(input('limits.exact'), '4');
+    await page.waitFor('the refusal to go', `document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-invalid`)}) === null`);
+    await page.click(`${CARD} [data-rtb=save]`);
+    await until('limits.exact: 4 in settings.yaml', () => ((savedSection()?.limits as Record<string, unknown> | undefined)?.exact === 4 ? true : undefined), 15_000);
+    await page.waitFor('已保存。 beside Save', `document.querySelector(${JSON.stringify(`${CARD} [data-rtb=saved]`)}).textContent === ${JSON.stringify(ZH.saved)}`);
+    await page.waitFor('the 已覆盖 badge', `[...document.querySelectorAll(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-badge`)})].some((b) => b.textContent === ${JSON.stringify(ZH.overridden)})`);
+  });
+
+  step('the approval panel shows the ask in Chinese; the model still reads REPEAT_TOOL_BLOCKED in English', async () => {
+    await closeSettings(page, SHELL_ZH);
+    await prompt(web(), watched, director.prompt('Print the Chinese marker six times.', 'zh-reject', [{ name: 'bash', arguments: { command: 'echo rtb-zh' }, times: 6 }]));
+    const reason = await approvalAsked(HOME, watched, 3);
+    const panel = await approvalPanel(page, 30_000, SHELL_ZH);
+    await shot('approval-panel-zh', await markApprovalPanel(page, SHELL_ZH));
+    assert.ok(panel.includes(reason.replace(/\s+/g, ' ').trim()), `the panel shows the plugin's reason:\npanel:  ${panel}\nreason: ${reason}`);
+    assert.match(reason, /^重复调用断路器：这次 bash 调用会在 agent 最近的调用中第 4 次重复同一动作（上限为 4）。/, 'what the call would do, in Chinese');
+    assert.match(reason, /“允许一次”会让它运行/, 'the button named as the panel names it');
+    assert.match(reason, /“拒绝”会阻止它/, 'and the other one');
+    assert.match(reason, /\n重复轨道：\nexact:bash:\{"command":"echo rtb-zh"\} 4\/4。$/, 'the limit named at the end');
+    assert.doesNotMatch(reason, /Loop breaker|Allow once/, 'no English left in it');
+    await page.clickText('button', SHELL_ZH.reject);
+    const log = await turnsEnded(HOME, watched, 3);
+    const steps = log.steps.filter((s) => s.arguments.command === 'echo rtb-zh');
+    assert.deepEqual(
+      steps.map((s) => (s.isError ? (BLOCKED.test(s.text) ? 'blocked' : 'refused') : 'ran')),
+      ['ran', 'ran', 'ran', 'refused', 'blocked', 'blocked'],
+    );
+    for (const blocked of steps.slice(4)) {
+      assert.match(blocked.text, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeated \d+ times \(limit 4\)\./, 'the denial the model reads is the English one');
+    }
+  });
+
+  step('switched back to English, the card, a refusal and the ask are English again', async () => {
+    await chooseLanguage(page, SHELL_ZH, SHELL_EN);
+    await openCard(page);
+    await page.waitFor('the card in English', `document.querySelector(${JSON.stringify(`${CARD} .rtb-name`)})?.textContent === ${JSON.stringify(COPY.title)}`);
+    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(CARD)}).getAttribute('lang')`), 'en');
+    assert.deepEqual((await legends()).slice(0, 7), ['Preset', 'Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks']);
+    assert.equal(await accessibleName(page, CARD_HEADER), 'Hide settings: Repeat-tool breaker');
+    const direct = await web().rpc('settings.update', { ns: NS, patch: { limits: { exact: 1 } } });
+    assert.ok(JSON.stringify(direct.error).includes(refusal({ limits: { exact: 1 } }).slice(0, 60)), `an English refusal: ${JSON.stringify(direct.error)}`);
+    await closeSettings(page);
+    await prompt(web(), watched, director.prompt('Print the English marker four times.', 'en-again', [{ name: 'bash', arguments: { command: 'echo rtb-en' }, times: 4 }]));
+    const reason = await approvalAsked(HOME, watched, 4);
+    assert.match(reason, /^Loop breaker: this bash call would repeat the same action for the 4th time among the agent's recent calls \(the limit is 4\)\. Allow once lets it run/);
+    await approvalPanel(page);
+    await page.clickText('button', 'Allow once');
+    await turnsEnded(HOME, watched, 4);
   });
 });

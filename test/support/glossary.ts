@@ -1,0 +1,110 @@
+/**
+ * The glossary of the product's Chinese words (client/locales/glossary.md),
+ * read from its table, and the Chinese texts of the project it governs, each
+ * beside its English where it has one.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { EN } from '../../client/locales/en.js';
+import { ZH } from '../../client/locales/zh.js';
+import { CONFIG_MESSAGES } from '../../src/lib/config/messages.js';
+import { askMessage, type Hit, type HitWords } from '../../src/lib/text/message.js';
+import { TRACKS } from '../../src/lib/tracks/index.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const GLOSSARY = join(ROOT, 'client/locales/glossary.md');
+
+export interface Term {
+  readonly english: string;
+  readonly chinese: string;
+  /** Words no Chinese text may use for it. */
+  readonly avoid: readonly string[];
+  /** Where an English text says the term (case-insensitive); undefined: no paired check. */
+  readonly pattern: RegExp | undefined;
+}
+
+function cells(line: string): string[] {
+  return line.slice(1, line.endsWith('|') ? -1 : undefined).split('|').map((cell) => cell.trim());
+}
+
+function unquote(cell: string): string {
+  return cell.replace(/^`+\s?/, '').replace(/\s?`+$/, '');
+}
+
+/** The rows of the glossary's table. */
+export function readGlossary(text = readFileSync(GLOSSARY, 'utf8')): Term[] {
+  const lines = text.split('\n');
+  const header = lines.findIndex((line) => line.startsWith('| English |'));
+  if (header < 0) throw new Error('glossary.md has no table headed "| English |"');
+  const terms: Term[] = [];
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break;
+    const [english = '', chinese = '', , avoid = '', pattern = ''] = cells(line);
+    terms.push({
+      english,
+      chinese,
+      avoid: avoid === '—' ? [] : avoid.split(/,\s*/).filter((word) => word !== ''),
+      pattern: pattern === '—' || pattern === '' ? undefined : new RegExp(unquote(pattern), 'i'),
+    });
+  }
+  return terms;
+}
+
+/** One text in both languages: a dictionary key, or a part of the ask. */
+export interface Pair {
+  readonly where: string;
+  readonly en: string;
+  readonly zh: string;
+}
+
+const hit = (words: HitWords, count: number, cap: number, failure: Hit['failure']): Hit => ({
+  words,
+  quote: 'exact:bash:{"command":"make test"}',
+  count,
+  cap,
+  detail: failure === undefined || failure === null ? '' : `the command exited with status ${failure.detail}`,
+  failure,
+});
+
+/** The ask's parts and whole asks, in both languages, for every track. */
+export function askPairs(): Pair[] {
+  const pairs: Pair[] = [];
+  for (const { words } of TRACKS) {
+    const zh = words.zh;
+    if (zh === undefined) continue;
+    const one = hit(words, 4, 4, { reason: 'exit', detail: '2' });
+    pairs.push({ where: `${words.track}: heading`, en: words.heading, zh: zh.heading });
+    pairs.push({ where: `${words.track}: asking`, en: words.asking(one), zh: zh.asking(one) });
+    pairs.push({ where: `${words.track}: detail`, en: words.detail(one), zh: zh.detail(one) });
+    for (const ceiling of [null, 1, 3]) {
+      const hits = [one, hit(words, 5, 5, null)];
+      pairs.push({ where: `${words.track}: ask, ceiling ${ceiling}`, en: askMessage('bash', hits, ceiling), zh: askMessage('bash', hits, ceiling, 'zh') });
+      pairs.push({ where: `${words.track}: ask of one, ceiling ${ceiling}`, en: askMessage('bash', [one], ceiling), zh: askMessage('bash', [one], ceiling, 'zh') });
+    }
+  }
+  pairs.push({ where: 'ask without hits', en: askMessage('bash', []), zh: askMessage('bash', [], null, 'zh') });
+  return pairs;
+}
+
+/** Every dictionary entry and every part of the ask, English beside Chinese. */
+export function allPairs(): Pair[] {
+  const card = Object.keys(EN).map((key) => ({ where: `card ${key}`, en: EN[key as keyof typeof EN], zh: ZH[key as keyof typeof EN] }));
+  const refusals = Object.keys(CONFIG_MESSAGES.en).map((id) => ({
+    where: `refusal ${id}`,
+    en: CONFIG_MESSAGES.en[id as keyof typeof CONFIG_MESSAGES.en],
+    zh: CONFIG_MESSAGES.zh[id as keyof typeof CONFIG_MESSAGES.zh],
+  }));
+  return [...card, ...refusals, ...askPairs()];
+}
+
+export const README_ZH = join(ROOT, 'README.zh.md');
+
+/** README.zh.md without its code (blocks and spans): the prose the glossary governs. */
+export function readmeProse(): string {
+  if (!existsSync(README_ZH)) return '';
+  return readFileSync(README_ZH, 'utf8')
+    .replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '')
+    .replace(/`[^`\n]*`/g, '');
+}
