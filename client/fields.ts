@@ -58,6 +58,11 @@ function field(path: FieldPath, kind: FieldKind): Row {
   return { path, kind };
 }
 
+/** A track of two stages (`stale`, `editRetry`, `timeouts`): its switch, its advisory and its gate. */
+function stagedTrack(track: 'stale' | 'editRetry' | 'timeouts'): Row[] {
+  return [field(track, { type: 'track' }), field(`${track}.warnAt`, off), field(`${track}.limit`, off)];
+}
+
 function group(id: GroupId, rows: readonly Row[]): { readonly id: GroupId; readonly rows: readonly Row[] } {
   return { id, rows };
 }
@@ -79,15 +84,9 @@ const LAYOUT = [
   ]),
   group('local', [field('localHosts', { type: 'choice', options: ['deny', 'allow'] }), field('includeLocal', { type: 'flag' }), field('hostAliases', { type: 'aliases' })]),
   group('tracks', [
-    field('stale', { type: 'track' }),
-    field('stale.warnAt', off),
-    field('stale.limit', off),
-    field('editRetry', { type: 'track' }),
-    field('editRetry.warnAt', off),
-    field('editRetry.limit', off),
-    field('timeouts', { type: 'track' }),
-    field('timeouts.warnAt', off),
-    field('timeouts.limit', off),
+    ...stagedTrack('stale'),
+    ...stagedTrack('editRetry'),
+    ...stagedTrack('timeouts'),
     field('sequence', { type: 'track' }),
     field('sequence.length', count),
     field('sequence.count', count),

@@ -9,7 +9,7 @@ import { layConfig, PRESETS, presetConfig } from '../../src/lib/config/preset.js
 import { asUsage, runCli, UsageError, type Io } from '../lib/cli.js';
 import { loadConfigFile } from '../lib/config-file.js';
 import { progressLine } from '../lib/progress.js';
-import { AXES, AXIS_OPTIONS, configOf, parseAxis, type Axis, type AxisValue } from '../lib/sweep.js';
+import { AXES, CONFIG_OPTIONS, configOf, parseAxis, type Axis, type AxisValue } from '../lib/sweep.js';
 import { userPath } from '../lib/user-path.js';
 import { EXPECTED_PATH, expectedOf, readExpected, regressions } from './check.js';
 import { readCorpus } from './corpus.js';
@@ -78,9 +78,7 @@ function parse(args: readonly string[]): Parsed {
       args: [...args],
       allowPositionals: true,
       options: {
-        ...AXIS_OPTIONS,
-        config: { type: 'string' },
-        preset: { type: 'string' },
+        ...CONFIG_OPTIONS,
         set: { type: 'string', multiple: true },
         labels: { type: 'string' },
         systems: { type: 'string' },

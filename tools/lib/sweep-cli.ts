@@ -11,7 +11,7 @@ import { progressLine } from './progress.js';
 import type { Answer } from './replay-host.js';
 import { collectLogFiles, readSessionLog, sessionName, type SessionLog } from './session-log.js';
 import { scatterSvg } from './svg.js';
-import { AXES, AXIS_OPTIONS, expandGrid, parseAxis, parseLabels, sweep, sweepTable, type Axis, type AxisValue } from './sweep.js';
+import { AXES, CONFIG_OPTIONS, expandGrid, parseAxis, parseLabels, sweep, sweepTable, type Axis, type AxisValue } from './sweep.js';
 import { userPath } from './user-path.js';
 
 export const SWEEP_USAGE = `usage: npm run sweep -- <corpus directories or session logs> [grid] [options]
@@ -52,9 +52,7 @@ export function sweepCli(args: readonly string[], io: Io): Promise<number> {
         args: [...args],
         allowPositionals: true,
         options: {
-          ...AXIS_OPTIONS,
-          config: { type: 'string' },
-          preset: { type: 'string' },
+          ...CONFIG_OPTIONS,
           labels: { type: 'string' },
           answer: { type: 'string', default: 'none' },
           svg: { type: 'string', default: 'sweep.svg' },

@@ -35,6 +35,9 @@ export type Axis = (typeof AXES)[number];
 
 /** The axes as `parseArgs` options: each takes a string (a comma list for the sweep, one value for eval). */
 export const AXIS_OPTIONS = Object.fromEntries(AXES.map((axis) => [axis, { type: 'string' as const }])) as Record<Axis, { type: 'string' }>;
+
+/** The options that say which config a tool replays: a file, a preset, and the axes. */
+export const CONFIG_OPTIONS = { ...AXIS_OPTIONS, config: { type: 'string' as const }, preset: { type: 'string' as const } };
 export type AxisValue = number | null | string;
 
 const ACTION_MEASURES = ['exact', 'cmd', 'net', 'sink'] as const;
