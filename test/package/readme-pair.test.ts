@@ -1,5 +1,5 @@
 /**
- * README.md and README.zh.md in step (tools/lib/readme-pair.ts): the record
+ * README.md and README.zh.md in step (tools/readme-pair/pair.ts): the record
  * README.i18n.yaml holds each side's git blob hash as last synced, so an edit
  * to one side without the other fails here with how to re-sync; and the two
  * share their structure (headings, code blocks, figures, links).
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { blobHash, formatRecord, PAIR, parseRecord, readPair, RESYNC, shapeOf, staleness, structuralDifferences, writeRecord } from '../../tools/lib/readme-pair.js';
+import { blobHash, formatRecord, PAIR, parseRecord, readPair, RESYNC, shapeOf, staleness, structuralDifferences, writeRecord } from '../../tools/readme-pair/pair.js';
 import { ROOT } from '../support/glossary.js';
 
 /** A copy of the pair in a scratch directory, to edit. */

@@ -1,15 +1,15 @@
 /**
  * `npm run readme:pair`: checks that README.md and README.zh.md agree in
- * structure (tools/lib/readme-pair.ts) and that README.i18n.yaml records them
+ * structure (tools/readme-pair/pair.ts) and that README.i18n.yaml records them
  * as they are. `-- --write` records the pair after you brought one side along
  * with the other (it refuses while their structures differ).
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { readPair, staleness, structuralDifferences, writeRecord } from './lib/readme-pair.js';
+import { readPair, staleness, structuralDifferences, writeRecord } from './pair.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 if (process.argv.includes('--write')) {
   const { written, problems } = writeRecord(ROOT);

@@ -43,7 +43,7 @@ export function parseRecord(text: string): PairRecord {
 export function formatRecord(en: string, zh: string): string {
   return [
     '# Bilingual pair record: the git blob hash of each README as of the last time the two were',
-    '# confirmed consistent (same sections, commands, figures and links; tools/lib/readme-pair.ts).',
+    '# confirmed consistent (same sections, commands, figures and links; tools/readme-pair/pair.ts).',
     '# Both languages carry the same content; after editing either side, bring the other along and',
     `# re-record with:  ${RESYNC}`,
     `${PAIR.en}: ${en}`,
