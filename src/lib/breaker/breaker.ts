@@ -20,7 +20,8 @@ import { isShell } from '../read/fingerprint.js';
 import type { Locale } from '../config/locale.js';
 import { askMessage, denyMessage, quoteResult, spentMessage } from '../text/message.js';
 import { TRACKS } from '../tracks/index.js';
-import type { GateHit, Judgement, Track } from '../tracks/track.js';
+import { outcomeDigest } from '../read/outcome.js';
+import type { GateHit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../tracks/turn.js';
 import { createAllowanceBook, type AllowanceBook } from './allowance.js';
 import { blockingHits, committedKeys, judgeAll, keysOf, quoteOf, spentKeys } from './gate.js';
@@ -150,6 +151,16 @@ function guard(state: State, exec: unknown): string | undefined {
   return undefined;
 }
 
+/** The result of a call that ran, classified once for every track (and the change count), its digest made on first use. */
+function settledOf(call: Call, result: unknown): Settled {
+  let outcome: string | null | undefined;
+  return {
+    result,
+    failure: classifyFailure(result, { shell: isShell(call.name), command: call.command }),
+    outcome: () => (outcome === undefined ? (outcome = outcomeDigest(result)) : outcome),
+  };
+}
+
 /** The notices owed for the call, in gate order: each track's from settling, then its advisory from the guard. */
 function settle(state: State, exec: unknown, result: unknown): Notice[] {
   const call = state.read(exec);
@@ -157,19 +168,20 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
   const ran = call.asked === null && !call.denied;
   if (call.asked !== null) refuse(state, call);
   const owed: Notice[] = [];
+  const settled = ran ? settledOf(call, result) : null;
   call.tracks.forEach((track, at) => {
-    const learned = ran ? (track.learn?.(call, result) ?? null) : null;
+    const learned = settled === null ? null : (track.learn?.(call, settled) ?? null);
     if (learned !== null) owed.push(learned);
     // A hole where an earlier track had no advisory.
     const advised = call.advised?.[at];
     if (advised !== undefined) owed.push(advised);
   });
   call.advised = null;
-  if (ran) {
+  if (settled !== null) {
     const head = quoteResult(result, call.policy.cfg.resultPreviewChars);
     if (head !== '') state.turns.setLastResult(call.agent, head);
     // After the tracks learned: the change is news for the calls after this one.
-    if (call.writes && classifyFailure(result, { shell: isShell(call.name), command: call.command }) === null) state.turns.noteChange((call.marks[0] as { key: string }).key);
+    if (call.writes && settled.failure === null) state.turns.noteChange((call.marks[0] as { key: string }).key);
   }
   return owed;
 }

@@ -12,12 +12,12 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { classifyFailure, describeFailure, describeFailureZh, type Failure } from '../read/failure.js';
+import { describeFailure, describeFailureZh, type Failure } from '../read/failure.js';
 import { identityKey } from '../read/identity.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
 import { keep } from './book.js';
-import { NO_HITS, type Judgement, type Measured, type TrackModule } from './track.js';
+import { NO_HITS, type Judgement, type Measured, type Settled, type TrackModule } from './track.js';
 
 /** Longest file path quoted in a message. */
 const PATH_CHARS = 200;
@@ -67,11 +67,11 @@ function judge(book: WeakMap<Agent, Map<string, Streak>>, call: Measured): Judge
   return { hits: [{ key, words, quote: `file:${preview(call.file, PATH_CHARS)}`, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure }] };
 }
 
-function learn(book: WeakMap<Agent, Map<string, Streak>>, call: Measured, result: unknown, isExempt: (key: string) => boolean): Notice | null {
+function learn(book: WeakMap<Agent, Map<string, Streak>>, call: Measured, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
   if (call.file === undefined) return null;
   const key = fileKey(call.file);
   if (isExempt(key)) return null;
-  const failure = classifyFailure(result, { shell: false });
+  const { failure } = settled;
   let streaks = book.get(call.agent);
   if (streaks === undefined) book.set(call.agent, (streaks = new Map()));
   // An accepted edit, or a read that worked: the next edit is made from the file as it is.
@@ -94,7 +94,7 @@ export const editRetryTrack: TrackModule = {
     const book = new WeakMap<Agent, Map<string, Streak>>();
     return {
       judge: (call) => judge(book, call),
-      learn: (call, result) => learn(book, call, result, (key) => shared.isExempt(call.agent, key)),
+      learn: (call, settled) => learn(book, call, settled, (key) => shared.isExempt(call.agent, key)),
       clear: (agent) => void book.delete(agent),
     };
   },

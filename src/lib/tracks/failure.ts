@@ -9,14 +9,12 @@
 import type { BreakerConfig } from '../config/config.js';
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { classifyFailure, describeFailure, describeFailureZh, type Failure } from '../read/failure.js';
-import { isShell } from '../read/fingerprint.js';
+import { describeFailure, describeFailureZh, type Failure } from '../read/failure.js';
 import { isEnabled, type Mark } from '../read/mark.js';
-import { outcomeDigest } from '../read/outcome.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, failureSummary } from '../text/notice.js';
 import { keep } from './book.js';
-import { NO_HITS, type GateHit, type Judgement, type Measured, type Shared, type Track, type TrackModule } from './track.js';
+import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type Track, type TrackModule } from './track.js';
 
 export interface Streak {
   readonly count: number;
@@ -89,7 +87,7 @@ export function createStreakBook(): StreakBook {
         const before = streaks.get(key);
         const stored = before?.key ?? own(key);
         const count = nextCount(before, evidence);
-        keep(streaks, stored, { key: stored, count, failure: kept, evidence: evidence === undefined ? undefined : mark });
+        keep(streaks, stored, { key: stored, count, failure: kept, evidence: mark });
         return count;
       });
     },
@@ -146,11 +144,11 @@ function warned(counted: readonly Mark[], streaks: readonly number[], at: number
   return best;
 }
 
-function settle(shared: Shared, streaks: StreakBook, call: Measured, result: unknown): Notice | null {
+function settle(shared: Shared, streaks: StreakBook, call: Measured, settled: Settled): Notice | null {
   const { agent, marks, policy: { cfg } } = call;
-  const failure = classifyFailure(result, { shell: isShell(call.name), command: call.command });
+  const { failure } = settled;
   const counted = marks.filter((mark) => isEnabled(mark) && !shared.isExempt(agent, mark.key));
-  const evidence = cfg.failureProgress === 'restart' ? { outcome: outcomeDigest(result), changes: shared.changes(agent) } : undefined;
+  const evidence = cfg.failureProgress === 'restart' ? { outcome: settled.outcome(), changes: shared.changes(agent) } : undefined;
   const counts = streaks.settle(agent, counted.map((mark) => mark.key), failure, evidence);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut; a success leaves every streak at 0, which no stage (at least 1, or null) equals
   if (failure === null || cfg.failWarnAt === null) return null;
@@ -167,7 +165,7 @@ export const failureTrack: TrackModule = {
     const streaks = createStreakBook();
     return {
       judge: (call) => failureHits(streaks, call),
-      learn: (call, result) => settle(shared, streaks, call, result),
+      learn: (call, settled) => settle(shared, streaks, call, settled),
       clear: (agent) => streaks.reset(agent),
     };
   },

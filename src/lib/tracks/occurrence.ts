@@ -185,7 +185,7 @@ export const occurrenceTrack: TrackModule = {
         if (call.policy.cfg.progress === 'changes') noteRun(shared, since, call);
       },
       advise: (call) => advise(shared, call, countOf(call)),
-      learn(call, result) {
+      learn(call, { result }) {
         const { cfg } = call.policy;
         // Stryker disable next-line ConditionalExpression: a shortcut; digests kept under `ignore` are never read, as only a `results` policy holds a gate back
         if (cfg.progress !== 'results') return null;

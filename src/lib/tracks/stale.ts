@@ -20,12 +20,11 @@ import type { Agent, Notice } from '../host/types.js';
 import { isEnabled, type Mark } from '../read/mark.js';
 import { measureOf } from '../read/fingerprint.js';
 import { lookupKey } from '../read/identity.js';
-import { outcomeDigest } from '../read/outcome.js';
 import { isPoll } from '../read/poll.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, staleSummary } from '../text/notice.js';
 import { keep } from './book.js';
-import { NO_HITS, type GateHit, type Judgement, type Measured, type Shared, type TrackModule } from './track.js';
+import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
 
 /** The measures that name what ran; `sink:` does not (two different writes to one file). */
 const ACTION_MEASURES = new Set(['cmd', 'act', 'net']);
@@ -95,9 +94,9 @@ function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: M
   return hits === null ? NO_HITS : { hits };
 }
 
-function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured, result: unknown): Notice | null {
+function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured, settled: Settled): Notice | null {
   const { agent, policy: { cfg } } = call;
-  const digest = outcomeDigest(result);
+  const digest = settled.outcome();
   let entries = book.get(agent);
   if (entries === undefined) book.set(agent, (entries = new Map()));
   const changes = shared.changes(agent);
@@ -123,7 +122,7 @@ export const staleTrack: TrackModule = {
     const book = new WeakMap<Agent, Map<string, Entry>>();
     return {
       judge: (call) => judge(book, shared, call),
-      learn: (call, result) => learn(book, shared, call, result),
+      learn: (call, settled) => learn(book, shared, call, settled),
       clear: (agent) => void book.delete(agent),
     };
   },

@@ -12,13 +12,12 @@
 import type { Agent, Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
-import { classifyFailure } from '../read/failure.js';
 import { identityKey } from '../read/identity.js';
 import { programsOf } from '../read/program.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
 import { keep } from './book.js';
-import { NO_HITS, type GateHit, type Judgement, type Measured, type Track, type TrackModule } from './track.js';
+import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Track, type TrackModule } from './track.js';
 
 const PROGRAM_CHARS = 120;
 
@@ -71,12 +70,12 @@ function judge(book: WeakMap<Agent, Map<string, Count>>, programs: WeakMap<Measu
 }
 
 /** Whether the call ran out of time: the host says so in its value, or the text carries the marker (the classifier puts an exit code first). */
-function timedOut(result: unknown, command: string | undefined): boolean {
-  return safeMember(safeMember(result, 'value'), 'timedOut') === true || classifyFailure(result, { shell: true, command })?.reason === 'timeout';
+function timedOut(settled: Settled): boolean {
+  return safeMember(safeMember(settled.result, 'value'), 'timedOut') === true || settled.failure?.reason === 'timeout';
 }
 
-function learn(book: WeakMap<Agent, Map<string, Count>>, programs: readonly string[], call: Measured, result: unknown, isExempt: (key: string) => boolean): Notice | null {
-  if (programs.length === 0 || !timedOut(result, call.command)) return null;
+function learn(book: WeakMap<Agent, Map<string, Count>>, programs: readonly string[], call: Measured, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
+  if (programs.length === 0 || !timedOut(settled)) return null;
   let counts = book.get(call.agent);
   if (counts === undefined) book.set(call.agent, (counts = new Map()));
   let warned: { program: string; count: number } | null = null;
@@ -106,7 +105,7 @@ export const timeoutTrack: TrackModule = {
         if (call.command !== undefined) programs.set(call, programsOf(call.command).map(own));
       },
       judge: (call) => judge(book, programs, call),
-      learn: (call, result) => learn(book, programs.get(call) ?? [], call, result, (key) => shared.isExempt(call.agent, key)),
+      learn: (call, settled) => learn(book, programs.get(call) ?? [], call, settled, (key) => shared.isExempt(call.agent, key)),
       clear: (agent) => void book.delete(agent),
     };
   },

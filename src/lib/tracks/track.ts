@@ -12,6 +12,7 @@
 import type { BreakerConfig } from '../config/config.js';
 import type { Agent, Notice } from '../host/types.js';
 import type { Policy } from '../policy/policy.js';
+import type { Failure } from '../read/failure.js';
 import type { Mark } from '../read/mark.js';
 import type { Hit, HitWords } from '../text/message.js';
 
@@ -62,6 +63,19 @@ export interface Shared {
   changes(agent: Agent): number;
 }
 
+/**
+ * What a call that ran returned, read once for every track that learns from
+ * it: the breaker classifies the result with the call's own options, and the
+ * digest is made the first time a track asks for it.
+ */
+export interface Settled {
+  readonly result: unknown;
+  /** `classifyFailure` of the result, for a shell with its text and command (P1). */
+  readonly failure: Failure | null;
+  /** `outcomeDigest` of the result (read/outcome.ts), computed on first use. */
+  outcome(): string | null;
+}
+
 export interface Track<J extends Judgement = Judgement> {
   /** When the call is first read: what the track keeps of its full fingerprints (they are not kept). */
   read?(call: Measured, fps: readonly string[]): void;
@@ -72,7 +86,7 @@ export interface Track<J extends Judgement = Judgement> {
   /** The guard allows the call: the advisory it earns, judged before the call is committed. */
   advise?(call: Measured, judged: J): Notice | null;
   /** A call that ran has settled: what the track learns, and an advisory owed now. */
-  learn?(call: Measured, result: unknown): Notice | null;
+  learn?(call: Measured, settled: Settled): Notice | null;
   /** A human message: the agent's part of the track's books goes. */
   clear(agent: Agent): void;
 }
