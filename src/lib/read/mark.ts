@@ -8,7 +8,7 @@ import type { BreakerConfig } from '../config/config.js';
 import { preview } from '../text/message.js';
 import { summaryLabel } from '../text/notice.js';
 import { measureOf, RANKED, type TargetReading } from './fingerprint.js';
-import { identityKey } from './identity.js';
+import { identityKey, lookupKey } from './identity.js';
 
 export interface Mark {
   readonly key: string;
@@ -18,6 +18,8 @@ export interface Mark {
   readonly quote: string;
   /** The fingerprint cut for a notice summary (P7). */
   readonly label: string;
+  /** A short stand-in for `key`, for the books that only look keys up (read/identity.ts `lookupKey`). */
+  readonly lookup: string;
 }
 
 /** Finite cap: the measure takes part in advisories and in the failure track. */
@@ -25,10 +27,11 @@ export function isEnabled(mark: Mark): boolean {
   return Number.isFinite(mark.cap);
 }
 
-/** The quotations are computed from the fingerprint when first read; the getters live on the prototype, not on each mark. */
+/** The quotations and the lookup key are computed when first read; the getters live on the prototype, not on each mark. */
 class LazyMark implements Mark {
   #quote: string | undefined;
   #label: string | undefined;
+  #lookup: string | undefined;
 
   constructor(
     readonly key: string,
@@ -44,6 +47,10 @@ class LazyMark implements Mark {
 
   get label(): string {
     return (this.#label ??= summaryLabel(this.fp));
+  }
+
+  get lookup(): string {
+    return (this.#lookup ??= lookupKey(this.key));
   }
 }
 

@@ -11,7 +11,6 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import { URL_TOOL } from '../read/fingerprint.js';
-import { lookupKey } from '../read/identity.js';
 import { isEnabled, type Mark } from '../read/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, occurrenceSummary } from '../text/notice.js';
@@ -105,9 +104,8 @@ function windowCount(shared: Shared): Counter {
   return (call, mark) => shared.count(call.agent, mark.key) + 1;
 }
 
-/** Per agent and action (its lookup key): the workspace's change count when the action last ran, and its runs since. */
+/** Per agent and action (under its lookup key): the workspace's change count when the action last ran, and its runs since. */
 interface Since {
-  readonly key: string;
   readonly changes: number;
   readonly runs: number;
 }
@@ -132,7 +130,7 @@ function sinceCount(shared: Shared, book: WeakMap<Agent, Map<string, Since>>): C
   return (call, mark) => {
     const count = inWindow(call, mark);
     if (!renews(call, mark)) return count;
-    const since = book.get(call.agent)?.get(lookupKey(mark.key));
+    const since = book.get(call.agent)?.get(mark.lookup);
     const runs = since !== undefined && since.changes === shared.changes(call.agent) ? since.runs : 0;
     return Math.min(count, runs + 1);
   };
@@ -147,10 +145,9 @@ function noteRun(shared: Shared, book: WeakMap<Agent, Map<string, Since>>, call:
       entries = book.get(call.agent);
       if (entries === undefined) book.set(call.agent, (entries = new Map()));
     }
-    const key = lookupKey(mark.key);
-    const before = entries.get(key);
+    const before = entries.get(mark.lookup);
     // Only actions still in the window can be counted, so a small book holds every one that matters.
-    keep(entries, key, { key, changes, runs: before !== undefined && before.changes === changes ? before.runs + 1 : 1 }, SINCE_BOOK_LIMIT);
+    keep(entries, mark.lookup, { changes, runs: before !== undefined && before.changes === changes ? before.runs + 1 : 1 }, SINCE_BOOK_LIMIT);
   }
 }
 

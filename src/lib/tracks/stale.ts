@@ -19,7 +19,6 @@
 import type { Agent, Notice } from '../host/types.js';
 import { isEnabled, type Mark } from '../read/mark.js';
 import { measureOf } from '../read/fingerprint.js';
-import { lookupKey } from '../read/identity.js';
 import { isPoll } from '../read/poll.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, staleSummary } from '../text/notice.js';
@@ -48,7 +47,7 @@ interface Entry {
   changes: number;
 }
 
-/** The actions of a call the track follows: its identity, and its measured action marks; none for a poll (read/poll.ts). */
+/** The actions of a call the track follows: its identity, and its measured action marks; none for a poll (read/poll.ts). Read once per call. */
 function actionsOf(call: Measured): Mark[] {
   if (isPoll(call.name, call.command)) return [];
   return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(measureOf(mark.key))));
@@ -78,15 +77,15 @@ const words: HitWords = {
   },
 };
 
-function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured): Judgement {
+function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured, actions: readonly Mark[]): Judgement {
   const limit = call.policy.cfg.stale?.limit ?? null;
   if (limit === null) return NO_HITS;
   const entries = book.get(call.agent);
   if (entries === undefined) return NO_HITS;
   const changes = shared.changes(call.agent);
   let hits: GateHit[] | null = null;
-  for (const mark of actionsOf(call)) {
-    const entry = entries.get(lookupKey(mark.key));
+  for (const mark of actions) {
+    const entry = entries.get(mark.lookup);
     // A change since the last result: this run may well return something new.
     if (entry === undefined || entry.same < limit || entry.changes !== changes) continue;
     (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: entry.same, cap: limit, detail: '' });
@@ -94,16 +93,16 @@ function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: M
   return hits === null ? NO_HITS : { hits };
 }
 
-function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured, settled: Settled): Notice | null {
+function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured, actions: readonly Mark[], settled: Settled): Notice | null {
   const { agent, policy: { cfg } } = call;
   const digest = settled.outcome();
   let entries = book.get(agent);
   if (entries === undefined) book.set(agent, (entries = new Map()));
   const changes = shared.changes(agent);
   let top: { mark: Mark; same: number } | null = null;
-  for (const mark of actionsOf(call)) {
+  for (const mark of actions) {
     if (shared.isExempt(agent, mark.key)) continue;
-    const key = lookupKey(mark.key);
+    const key = mark.lookup;
     const before = entries.get(key);
     const results = before !== undefined && before.changes === changes ? before.results : [];
     const same = digest !== null && results.includes(digest) ? (before?.same ?? 1) + 1 : 1;
@@ -120,9 +119,13 @@ export const staleTrack: TrackModule = {
   isOn: (cfg) => cfg.stale !== null,
   create(shared) {
     const book = new WeakMap<Agent, Map<string, Entry>>();
+    // Each call's actions, read once: the gate judges a call twice (ask and guard), then it settles.
+    const actions = new WeakMap<Measured, readonly Mark[]>();
+    const actionsFor = (call: Measured): readonly Mark[] => actions.get(call) ?? [];
     return {
-      judge: (call) => judge(book, shared, call),
-      learn: (call, settled) => learn(book, shared, call, settled),
+      read: (call) => void actions.set(call, actionsOf(call)),
+      judge: (call) => judge(book, shared, call, actionsFor(call)),
+      learn: (call, settled) => learn(book, shared, call, actionsFor(call), settled),
       clear: (agent) => void book.delete(agent),
     };
   },
