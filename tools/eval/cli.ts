@@ -48,10 +48,6 @@ options:
 
 const SYSTEM_NAMES = ['ours', '0.5.2', 'reminder'] as const;
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `key=<json>`: the value parsed as JSON, or taken as a string when it is not JSON (`--set onLimit=ask`). */
 function parseSet(text: string): [string, unknown] {
   const eq = text.indexOf('=');

@@ -11,13 +11,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { toolResultOf } from '../lib/replay.js';
-import { readSessionLog, sessionName, type SessionLog } from '../lib/session-log.js';
+import { isRecord, readSessionLog, sessionName, type SessionLog } from '../lib/session-log.js';
 import type { Episode, EpisodeEvent, Label } from './episode.js';
 import { MAIN_AGENT } from './labelled.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function labelEntry(session: string, entry: unknown, path: string): Label {
   if (entry === 'good' || entry === 'progress') return { class: entry };

@@ -10,14 +10,11 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { ToolResult } from '../../src/lib/host/types.js';
+import { isRecord } from '../lib/session-log.js';
 import type { Episode, EpisodeEvent, Label, LabelClass } from './episode.js';
 
 /** The agent of a call that names none. */
 export const MAIN_AGENT = 'main';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const CLASSES: readonly LabelClass[] = ['loop', 'good', 'progress'];
 

@@ -8,7 +8,7 @@
  * so the eval measures where a system first notices and first gates, not what a
  * stop would have saved.
  */
-import { denialResult, ReplayHost } from '../lib/replay-host.js';
+import { denialResult, field, ReplayHost } from '../lib/replay-host.js';
 import type { Episode } from './episode.js';
 import type { System } from './systems.js';
 
@@ -20,10 +20,6 @@ export interface CallOutcome {
   readonly denied: boolean;
   /** Why, as the model would read it (the denial or the host's answer to an unanswered ask). */
   readonly reason?: string;
-}
-
-function field(holder: unknown, key: string): unknown {
-  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
 }
 
 export async function replayEpisode(episode: Episode, system: System): Promise<CallOutcome[]> {

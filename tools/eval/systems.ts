@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApplyFunction } from '../lib/replay-host.js';
+import { isRecord } from '../lib/session-log.js';
 
 export interface System {
   /** How the table names it. */
@@ -26,10 +27,6 @@ export interface System {
 }
 
 const REPO = join(import.meta.dirname, '..', '..');
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 async function applyOf(file: string): Promise<ApplyFunction> {
   const module: unknown = await import(pathToFileURL(file).href);

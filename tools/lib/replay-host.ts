@@ -30,7 +30,8 @@ export interface Gate {
   readonly by: 'approval' | 'plugin' | undefined;
 }
 
-function field(holder: unknown, key: string): unknown {
+/** One member of a value a host or plugin hands over, or `undefined` for a non-object. */
+export function field(holder: unknown, key: string): unknown {
   return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
 }
 

@@ -25,7 +25,7 @@ import { compileScope } from '../../src/lib/policy/scope.js';
 import { createStreakBook } from '../../src/lib/tracks/failure.js';
 import { createTurns } from '../../src/lib/tracks/turn.js';
 import { CommitOrder } from './commit-order.js';
-import { denialResult, ReplayHost, type Answer, type ApplyFunction } from './replay-host.js';
+import { denialResult, field, ReplayHost, type Answer, type ApplyFunction } from './replay-host.js';
 import { sessionName, type SessionEvent, type SessionLog } from './session-log.js';
 import type { CallVerdict, TrajectoryEntry } from './trajectory.js';
 
@@ -115,10 +115,6 @@ export function tracksIn(text: string): Track[] {
   if (text.includes(`call not run: ${SPENT_HEADLINE}`)) return ['ceiling'];
   const named = new Set(DENIED_BY.exec(text)?.[1]?.split(/, | and /) ?? []);
   return TRACKS.filter((track) => named.has(track) || text.includes(ASK_TRACK_HEADINGS[track] as string));
-}
-
-function field(holder: unknown, key: string): unknown {
-  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
 }
 
 /** A logged result as post-execute saw it; the error code goes where the host puts it (`error.info.code`). */

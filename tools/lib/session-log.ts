@@ -260,7 +260,8 @@ export function sessionName(path: string): string {
   return LOG_NAMES.includes(basename(path)) ? basename(dirname(path)) : basename(path);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A mapping, as the log's JSON holds them (not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
