@@ -11,7 +11,7 @@
  * as without this reading. `python - <<EOF` may write files; nothing says so.
  */
 import { safeMember } from '../host/member.js';
-import { extractSink, isGenericSink, WRAPPERS } from './command.js';
+import { extractSink, isGenericSink, lastSegment, segmentsOf, WRAPPERS } from './command.js';
 import { isShell } from './fingerprint.js';
 import { tokenize } from './tokenize.js';
 
@@ -32,8 +32,6 @@ const CHANGING_COMMANDS: ReadonlySet<string> = new Set(['patch', 'mv', 'cp', 'rm
 const CHANGING_GIT: ReadonlySet<string> = new Set(['checkout', 'apply', 'restore', 'reset', 'stash', 'am', 'cherry-pick', 'merge', 'rebase', 'pull', 'switch', 'revert']);
 /** Editors that change a file in place with `-i`. */
 const IN_PLACE: ReadonlySet<string> = new Set(['sed', 'perl', 'gsed']);
-/** Words that end one simple command, so the next word is a command again. */
-const SEPARATORS: ReadonlySet<string> = new Set(['&&', '||', ';', '|', '&']);
 
 /** The file a file tool names, when it names one: DSH's `file_path`, or `path`. */
 export function filePathOf(args: unknown): string | undefined {
@@ -41,16 +39,12 @@ export function filePathOf(args: unknown): string | undefined {
   return typeof path === 'string' && path !== '' ? path : undefined;
 }
 
-function basename(word: string): string {
-  return word.slice(word.lastIndexOf('/') + 1);
-}
-
 /** Whether one simple command (its words) changes files. */
 function simpleChanges(words: readonly string[]): boolean {
   let at = 0;
   // Assignments and wrappers in front (`FOO=1 sudo sed -i …`).
   while (at < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[at] as string) || WRAPPERS.has(words[at] as string))) at += 1;
-  const command = basename(words[at] ?? '');
+  const command = lastSegment(words[at] ?? '');
   if (CHANGING_COMMANDS.has(command)) return true;
   if (command === 'git') return words.slice(at + 1).some((word) => CHANGING_GIT.has(word));
   // `-i`, `-i.bak`, `-pi`, `--in-place`: a short cluster holding `i`, or the long form.
@@ -63,13 +57,7 @@ export function commandChanges(command: string): boolean {
   const words = tokenize(command);
   const sink = extractSink(words);
   if (sink !== null && !isGenericSink(sink)) return true;
-  let start = 0;
-  for (let at = 0; at <= words.length; at += 1) {
-    if (at < words.length && !SEPARATORS.has(words[at] as string)) continue;
-    if (simpleChanges(words.slice(start, at))) return true;
-    start = at + 1;
-  }
-  return false;
+  return segmentsOf(words).some(simpleChanges);
 }
 
 /** Whether a call, if it ran and succeeded, changed the workspace. */

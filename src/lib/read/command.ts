@@ -176,8 +176,28 @@ function ownsFlag(owner: string, flag: string): boolean {
   return owner === 'curl' || (owner === 'wget' && (flag === '--user-agent' || flag.startsWith('--user-agent=')));
 }
 
-/** Words that end one simple command: the next word starts another, with its own flags. */
-const SEGMENT_ENDS: ReadonlySet<string> = new Set(['|', '||', '&&', ';', '&']);
+/**
+ * Words that end one simple command: the next word starts another, with its own
+ * flags. Only standalone words: `a|b` is one word, as the tokenizer leaves it.
+ */
+export const SEGMENT_ENDS: ReadonlySet<string> = new Set(['|', '||', '&&', ';', '&']);
+
+/** A line's words as its simple commands, split at the `SEGMENT_ENDS` (which belong to none). */
+export function segmentsOf(words: readonly string[]): (readonly string[])[] {
+  const segments: (readonly string[])[] = [];
+  let start = 0;
+  for (let at = 0; at <= words.length; at += 1) {
+    if (at < words.length && !SEGMENT_ENDS.has(words[at] as string)) continue;
+    segments.push(words.slice(start, at));
+    start = at + 1;
+  }
+  return segments;
+}
+
+/** A path's last segment (`/usr/bin/sed` → `sed`), as written: the readers below compare it case-sensitively. */
+export function lastSegment(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1);
+}
 
 /**
  * The command as `cmd:` sees it: leading assignments and `timeout` dropped,

@@ -10,13 +10,11 @@
  * body, a delimiter that cannot be read) leaves the command as written, so the
  * call is fingerprinted as 0.5.2 would. One forward scan: linear in the command.
  */
-import { firstVerb } from './command.js';
+import { firstVerb, segmentsOf } from './command.js';
 import { tokenize } from './tokenize.js';
 
 /** Commands that copy their input out and run nothing. */
 const WRITERS: ReadonlySet<string> = new Set(['cat', 'tee']);
-/** Words that end one simple command, so the next word is a command again. */
-const SEPARATORS: ReadonlySet<string> = new Set(['&&', '||', ';', '|', '&']);
 /** Characters that end an unquoted delimiter word. */
 const DELIMITER_ENDS = new Set([' ', '\t', '\n', ';', '|', '&', '<', '>', '(', ')']);
 
@@ -52,12 +50,7 @@ function readOperator(command: string, at: number): Operator | null {
 /** Whether the command owning the operator (the last simple command before it on its line) only writes the text out. */
 function writesOut(command: string, lineStart: number, at: number, rest: string): boolean {
   if (rest.includes('|')) return false;
-  const words = tokenize(command.slice(lineStart, at));
-  let start = 0;
-  words.forEach((word, index) => {
-    if (SEPARATORS.has(word)) start = index + 1;
-  });
-  return WRITERS.has(firstVerb(words.slice(start)));
+  return WRITERS.has(firstVerb(segmentsOf(tokenize(command.slice(lineStart, at))).at(-1) ?? []));
 }
 
 /** Where the line that ends the body starts, or `-1` when the body never ends. */

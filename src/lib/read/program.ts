@@ -9,7 +9,7 @@
  * `rm`, …) are left out: they are never the part of a line that hangs. A
  * here-document's body is data, not commands, so only the line it starts on is read.
  */
-import { commandWordAt } from './command.js';
+import { commandWordAt, lastSegment, SEGMENT_ENDS, segmentsOf } from './command.js';
 import { tokenize } from './tokenize.js';
 
 /** Commands that finish at once on their own: never the program that ran out of time. */
@@ -18,19 +18,12 @@ const QUICK: ReadonlySet<string> = new Set([
   'cat', 'head', 'tail', 'ls', 'mkdir', 'rm', 'cp', 'mv', 'touch', 'wc', 'sort', 'uniq', 'tee', 'chmod', 'which', 'sleep',
 ]);
 
-/** Words that end one simple command, so the next word is a command again. */
-const SEPARATORS: ReadonlySet<string> = new Set(['&&', '||', ';', '|', '&']);
-
 /** Most programs read from one line: a line of hundreds of commands is no long job respelled. */
 const PROGRAMS_LIMIT = 8;
 
-function basename(word: string): string {
-  return word.slice(word.lastIndexOf('/') + 1);
-}
-
 /** A word that can be a command's first operand: not an option or a redirection, though `-` (standard input) is. */
 function isOperand(word: string): boolean {
-  return word === '-' || !(word.startsWith('-') || word.startsWith('<') || word.startsWith('>') || SEPARATORS.has(word));
+  return word === '-' || !(word.startsWith('-') || word.startsWith('<') || word.startsWith('>') || SEGMENT_ENDS.has(word));
 }
 
 /** The program of one simple command, or `undefined` for a quick one. */
@@ -38,10 +31,10 @@ function programOf(words: readonly string[]): string | undefined {
   const at = commandWordAt(words, 0);
   const word = words[at];
   if (word === undefined) return undefined;
-  const name = basename(word);
+  const name = lastSegment(word);
   if (name === '' || QUICK.has(name)) return undefined;
   const operand = words.slice(at + 1).find(isOperand);
-  return operand === undefined ? name : `${name} ${basename(operand)}`;
+  return operand === undefined ? name : `${name} ${lastSegment(operand)}`;
 }
 
 /** The programs of a shell line, in order, each once. */
@@ -50,12 +43,10 @@ export function programsOf(command: string): string[] {
   const text = command.includes('<<') ? command.slice(0, command.indexOf('\n') >>> 0) : command;
   const words = tokenize(text.length > 4096 ? text.slice(0, 4096) : text);
   const programs: string[] = [];
-  let start = 0;
-  for (let at = 0; at <= words.length && programs.length < PROGRAMS_LIMIT; at += 1) {
-    if (at < words.length && !SEPARATORS.has(words[at] as string)) continue;
-    const program = programOf(words.slice(start, at));
+  for (const segment of segmentsOf(words)) {
+    if (programs.length >= PROGRAMS_LIMIT) break;
+    const program = programOf(segment);
     if (program !== undefined && !programs.includes(program)) programs.push(program);
-    start = at + 1;
   }
   return programs;
 }
