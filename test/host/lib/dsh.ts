@@ -16,25 +16,44 @@ export interface Exec {
   readonly ms: number;
 }
 
-/** Run a command to completion without blocking the event loop (the mock model lives in this process). */
-export function exec(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Exec> {
+/**
+ * Run a command to completion without blocking the event loop (the mock model lives in this process).
+ * With `group`, the command leads a process group of its own, and a timeout or its end stops the whole
+ * group by its id: nothing it put in the background outlives it.
+ */
+export function exec(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; group?: boolean },
+): Promise<Exec> {
   const started = Date.now();
+  const group = options.group === true;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: group });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const stopGroup = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // ESRCH: the group is gone.
+      }
+    };
     const timer = setTimeout(() => {
       stderr += `\n[killed after ${options.timeoutMs} ms]`;
-      child.kill('SIGKILL');
+      if (group) stopGroup();
+      else child.kill('SIGKILL');
     }, options.timeoutMs);
-    child.on('error', (error) => {
+    child.once('error', (error) => {
       clearTimeout(timer);
       reject(error);
     });
-    child.on('close', (code, signal) => {
+    child.once('close', (code, signal) => {
       clearTimeout(timer);
+      if (group) stopGroup();
       resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
     });
   });

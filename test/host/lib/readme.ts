@@ -5,11 +5,10 @@
  * identical. Commands are the block's lines, a heredoc kept whole with its
  * command, comment lines dropped; bash runs them as printed.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Exec } from './dsh.js';
+import { exec, type Exec } from './dsh.js';
 import { REPO_DIR } from './env.js';
 
 export const README = join(REPO_DIR, 'README.md');
@@ -55,41 +54,7 @@ export function withoutComment(command: string): string {
  * group of its own, so a timeout stops everything it started (npm, pnpm, git), by the group's id.
  */
 export function runCommands(commands: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Exec> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', `${commands.join('\n')}\n`], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const stopGroup = (): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // ESRCH: the group is gone.
-      }
-    };
-    const timer = setTimeout(() => {
-      stderr += `\n[killed after ${options.timeoutMs} ms]`;
-      stopGroup();
-    }, options.timeoutMs);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      // Nothing the script put in the background outlives it.
-      stopGroup();
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
-    });
-  });
+  return exec('bash', ['-euo', 'pipefail', '-c', `${commands.join('\n')}\n`], { ...options, group: true });
 }
 
 /** What a failed run printed, for an assertion message. */
