@@ -3,7 +3,7 @@
  * command without volatile flags (§2.5) and the output path (§2.9).
  */
 
-import { tokenize } from './tokenize.js';
+import { isDigitCode, tokenize } from './tokenize.js';
 
 /** `NAME=value`: an environment assignment in front of the real command. */
 export function isAssignment(token: string): boolean {
@@ -13,17 +13,13 @@ export function isAssignment(token: string): boolean {
   for (let i = 1; i < token.length; i += 1) {
     const code = token.charCodeAt(i);
     if (code === 0x3d) return true;
-    if (!(isLetter(code) || isDigit(code) || code === 0x5f)) return false;
+    if (!(isLetter(code) || isDigitCode(code) || code === 0x5f)) return false;
   }
   return false;
 }
 
 function isLetter(code: number): boolean {
   return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
 }
 
 /** `timeout`'s duration: `30`, `2.5`, `30s`, `1m`, `2h`, `1d`. */
@@ -34,14 +30,14 @@ export function isDuration(token: string): boolean {
   if (last === 0x73 || last === 0x6d || last === 0x68 || last === 0x64) end -= 1;
   let i = 0;
   // Stryker disable next-line ConditionalExpression,EqualityOperator: the character at end is a unit letter or past the text, never a digit, so the loop stops there either way
-  while (i < end && isDigit(token.charCodeAt(i))) i += 1;
+  while (i < end && isDigitCode(token.charCodeAt(i))) i += 1;
   if (i === 0) return false;
   if (i === end) return true;
   if (token.charCodeAt(i) !== 0x2e) return false;
   const fraction = i + 1;
   i = fraction;
   // Stryker disable next-line ConditionalExpression,EqualityOperator: the character at end is a unit letter or past the text, never a digit, so the loop stops there either way
-  while (i < end && isDigit(token.charCodeAt(i))) i += 1;
+  while (i < end && isDigitCode(token.charCodeAt(i))) i += 1;
   return i === end && i > fraction;
 }
 
@@ -162,7 +158,7 @@ function isVolatileGlued(token: string): boolean {
     // Stryker disable next-line EqualityOperator: a token that starts with `--` has its `=` at 2 or later, never at 0
     return eq > 0 && VOLATILE_VALUE_FLAGS.has(token.slice(0, eq));
   }
-  return token[0] === '-' && (token[1] === 'm' || token[1] === 'A') && isDigit(token.charCodeAt(2));
+  return token[0] === '-' && (token[1] === 'm' || token[1] === 'A') && isDigitCode(token.charCodeAt(2));
 }
 
 /**
@@ -180,7 +176,7 @@ function ownsFlag(owner: string, flag: string): boolean {
  * Words that end one simple command: the next word starts another, with its own
  * flags. Only standalone words: `a|b` is one word, as the tokenizer leaves it.
  */
-export const SEGMENT_ENDS: ReadonlySet<string> = new Set(['|', '||', '&&', ';', '&']);
+const SEGMENT_ENDS: ReadonlySet<string> = new Set(['|', '||', '&&', ';', '&']);
 
 /** A line's words as its simple commands, split at the `SEGMENT_ENDS` (which belong to none). */
 export function segmentsOf(words: readonly string[]): (readonly string[])[] {

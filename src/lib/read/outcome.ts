@@ -13,13 +13,10 @@
  * that throws while it is read (a hostile getter) is no evidence either way.
  */
 import { member } from '../host/member.js';
+import { isDigitCode } from './tokenize.js';
 
 /** Longest shell path before `: line N:` (`/usr/local/bin/bash`). */
 const SHELL_PREFIX = 48;
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
-}
 
 /** `bash: line 12: …` → `bash: line #: …`; any other line as it is. */
 export function maskShellLine(line: string): string {
@@ -32,7 +29,7 @@ export function maskShellLine(line: string): string {
   }
   let end = at + ': line '.length;
   const digits = end;
-  while (isDigit(line.charCodeAt(end))) end += 1;
+  while (isDigitCode(line.charCodeAt(end))) end += 1;
   if (end === digits || line.charCodeAt(end) !== 0x3a) return line;
   return `${line.slice(0, digits)}#${line.slice(end)}`;
 }

@@ -9,7 +9,7 @@
  * `rm`, …) are left out: they are never the part of a line that hangs. A
  * here-document's body is data, not commands, so only the line it starts on is read.
  */
-import { commandWordAt, lastSegment, SEGMENT_ENDS, segmentsOf } from './command.js';
+import { commandWordAt, lastSegment, segmentsOf } from './command.js';
 import { tokenize } from './tokenize.js';
 
 /** Commands that finish at once on their own: never the program that ran out of time. */
@@ -21,9 +21,9 @@ const QUICK: ReadonlySet<string> = new Set([
 /** Most programs read from one line: a line of hundreds of commands is no long job respelled. */
 const PROGRAMS_LIMIT = 8;
 
-/** A word that can be a command's first operand: not an option or a redirection, though `-` (standard input) is. */
+/** A word of a simple command that can be its first operand: not an option or a redirection, though `-` (standard input) is. */
 function isOperand(word: string): boolean {
-  return word === '-' || !(word.startsWith('-') || word.startsWith('<') || word.startsWith('>') || SEGMENT_ENDS.has(word));
+  return word === '-' || !(word.startsWith('-') || word.startsWith('<') || word.startsWith('>'));
 }
 
 /** The program of one simple command, or `undefined` for a quick one. */

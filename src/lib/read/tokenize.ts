@@ -24,6 +24,11 @@ export function isSpaceCode(code: number): boolean {
   );
 }
 
+/** True for the code units of the ASCII digits `0` to `9`. */
+export function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
 const BACKSLASH = 0x5c;
 const SINGLE = 0x27;
 const DOUBLE = 0x22;
