@@ -5,6 +5,7 @@
  * where an exit code of 0 proves nothing about a pipeline.
  */
 import { member } from '../host/member.js';
+import type { Hit } from '../text/message.js';
 import { isSpaceCode } from './tokenize.js';
 
 export type FailureReason = 'error' | 'exit' | 'timeout' | 'signal' | 'http' | 'sandbox' | 'exception' | 'curl';
@@ -264,4 +265,10 @@ export function describeFailureZh(failure: Failure | null): string {
     default:
       return '调用失败';
   }
+}
+
+/** The failure a gate hit quotes, for the Chinese ask: worded anew from the hit's failure, or its English detail where it carries none. */
+export function hitFailureZh(hit: Hit): string {
+  // A hit's failure is structural (text/ sits below read/); the tracks put a `Failure` there.
+  return hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure as Failure | null);
 }

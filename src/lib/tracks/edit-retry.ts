@@ -12,7 +12,7 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { describeFailure, describeFailureZh, type Failure } from '../read/failure.js';
+import { describeFailure, hitFailureZh, type Failure } from '../read/failure.js';
 import { identityKey } from '../read/identity.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
@@ -53,7 +53,7 @@ const words: HitWords = {
   zh: {
     heading: '编辑重试轨道：',
     asking: (hit) => `会编辑一个最近 ${hit.count} 次编辑全被拒绝的文件（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，连续 ${hit.count} 次编辑被拒（${hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure as Failure | null)}）`,
+    detail: (hit) => `${defang(hit.quote)}，连续 ${hit.count} 次编辑被拒（${hitFailureZh(hit)}）`,
   },
 };
 

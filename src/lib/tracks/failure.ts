@@ -9,7 +9,7 @@
 import type { BreakerConfig } from '../config/config.js';
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { describeFailure, describeFailureZh, type Failure } from '../read/failure.js';
+import { describeFailure, hitFailureZh, type Failure } from '../read/failure.js';
 import { isEnabled, type Mark } from '../read/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, failureSummary } from '../text/notice.js';
@@ -115,7 +115,7 @@ const words: HitWords = {
   zh: {
     heading: '失败轨道：',
     asking: (hit) => `会重试一个已连续失败 ${hit.count} 次的动作（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，连续失败 ${hit.count} 次（${hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure as Failure | null)}）`,
+    detail: (hit) => `${defang(hit.quote)}，连续失败 ${hit.count} 次（${hitFailureZh(hit)}）`,
   },
 };
 
