@@ -8,7 +8,8 @@
  * so the eval measures where a system first notices and first gates, not what a
  * stop would have saved.
  */
-import { denialResult, field, ReplayHost } from '../lib/replay-host.js';
+import { member } from '../../src/lib/host/member.js';
+import { denialResult, ReplayHost } from '../lib/replay-host.js';
 import type { Episode } from './episode.js';
 import type { System } from './systems.js';
 
@@ -44,9 +45,9 @@ export async function replayEpisode(episode: Episode, system: System): Promise<C
       const result = gate.denied === undefined ? event.result : denialResult(gate.denied);
       const notices: string[] = [];
       for (const notice of await host.settle(exec, result)) {
-        const source = field(notice, 'source');
-        if (field(source, 'plugin') !== system.plugin) continue;
-        const summary = field(source, 'summary');
+        const source = member(notice, 'source');
+        if (member(source, 'plugin') !== system.plugin) continue;
+        const summary = member(source, 'summary');
         notices.push(typeof summary === 'string' ? summary : '');
       }
       outcomes.push({ index: event.index, notices, denied: gate.denied !== undefined, ...(gate.denied === undefined ? {} : { reason: gate.denied }) });

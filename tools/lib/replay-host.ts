@@ -5,6 +5,7 @@
  * calls included) and `agent/pre-step` with the newly claimed messages. No tool
  * body runs here: the replay supplies the result the log recorded.
  */
+import { member } from '../../src/lib/host/member.js';
 import type { ToolResult } from '../../src/lib/host/types.js';
 
 export type Answer = 'approve' | 'decline' | 'none';
@@ -28,11 +29,6 @@ export interface Gate {
   readonly denied: string | undefined;
   /** Who stopped it: the approval layer (an ask not granted) or a guard. */
   readonly by: 'approval' | 'plugin' | undefined;
-}
-
-/** One member of a value a host or plugin hands over, or `undefined` for a non-object. */
-export function field(holder: unknown, key: string): unknown {
-  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
 }
 
 /** The error result the host shows the model for a call that did not run. */
@@ -80,17 +76,17 @@ export class ReplayHost {
   /** Pre-execute, the operator's answer to an ask, then the guards: whether the call may run. */
   async gate(exec: object, answer: Answer): Promise<Gate> {
     const decision = await this.waterfall('tools/pre-execute', [exec], async () => ({ kind: 'allow' }));
-    const kind = field(decision, 'kind');
-    const name = String(field(exec, 'name'));
+    const kind = member(decision, 'kind');
+    const name = String(member(exec, 'name'));
     let asked: string | undefined;
     if (kind === 'ask') {
-      asked = String(field(decision, 'reason') ?? '');
+      asked = String(member(decision, 'reason') ?? '');
       // The host's own denial texts for an ask that is not granted.
       if (answer === 'decline') return { asked, denied: `the user rejected tool "${name}"`, by: 'approval' };
       if (answer === 'none')
         return { asked, denied: `tool "${name}" requires approval, but no approval channel is available`, by: 'approval' };
     } else if (kind === 'deny') {
-      return { asked, denied: String(field(decision, 'reason') ?? `tool "${name}" was denied`), by: 'plugin' };
+      return { asked, denied: String(member(decision, 'reason') ?? `tool "${name}" was denied`), by: 'plugin' };
     }
     for (const guard of [...this.guards]) {
       const reason = guard(exec);
@@ -102,7 +98,7 @@ export class ReplayHost {
   /** Post-execute over a settled result: the notices attached to it, in order. */
   async settle(exec: object, result: ToolResult): Promise<unknown[]> {
     const post = await this.waterfall('tools/post-execute', [exec, result], async () => ({ kind: 'accept' }));
-    const contexts = field(post, 'additionalContexts');
+    const contexts = member(post, 'additionalContexts');
     return Array.isArray(contexts) ? [...contexts] : [];
   }
 

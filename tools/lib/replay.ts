@@ -17,6 +17,7 @@ import { apply as pluginApply } from '../../src/index.js';
 import { resolveConfig, type BreakerConfig } from '../../src/lib/config/config.js';
 import { classifyFailure } from '../../src/lib/read/failure.js';
 import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/read/fingerprint.js';
+import { member } from '../../src/lib/host/member.js';
 import type { ToolResult } from '../../src/lib/host/types.js';
 import { SPENT_HEADLINE } from '../../src/lib/text/message.js';
 import { ASK_TRACK_HEADINGS } from '../../src/lib/tracks/index.js';
@@ -25,7 +26,7 @@ import { compileScope } from '../../src/lib/policy/scope.js';
 import { createStreakBook } from '../../src/lib/tracks/failure.js';
 import { createTurns } from '../../src/lib/tracks/turn.js';
 import { CommitOrder } from './commit-order.js';
-import { denialResult, field, ReplayHost, type Answer, type ApplyFunction } from './replay-host.js';
+import { denialResult, ReplayHost, type Answer, type ApplyFunction } from './replay-host.js';
 import { sessionName, type SessionEvent, type SessionLog } from './session-log.js';
 import type { CallVerdict, TrajectoryEntry } from './trajectory.js';
 
@@ -170,7 +171,7 @@ class Mirror {
   }
 
   settle(name: string, args: unknown, fps: readonly string[], result: ToolResult): void {
-    const command = field(args, 'command');
+    const command = member(args, 'command');
     const failure = classifyFailure(result, { shell: isShell(name), ...(typeof command === 'string' ? { command } : {}) });
     const capped = this.capped(fps);
     this.failures.settle(this.agent, capped, failure).forEach((streak, at) => raise(this.streaks, capped[at] ?? '', streak));
@@ -227,9 +228,9 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
     // Only a call with a result is ever ready to commit.
     if (call.result === undefined) return;
     for (const notice of await host.settle(call.exec, call.result)) {
-      const source = field(notice, 'source');
-      const summary = field(source, 'summary');
-      if (field(source, 'plugin') !== PLUGIN_NAME || typeof summary !== 'string') continue;
+      const source = member(notice, 'source');
+      const summary = member(source, 'summary');
+      if (member(source, 'plugin') !== PLUGIN_NAME || typeof summary !== 'string') continue;
       call.entry.notices.push(summary);
       const stage = stageOf(summary, cfg);
       if (stage !== undefined) advisories[stage] += 1;
