@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, SEQUENCE_DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
 import { createSettingsSchema, type SerializedSchema } from '../../src/lib/config/schema.js';
+import { isMapping } from '../../src/lib/host/member.js';
 
 interface Entry {
   type?: string;
@@ -27,10 +28,6 @@ function entry(uid: number | undefined): Entry {
   const found = uid === undefined ? undefined : (json.refs[uid] as Entry | undefined);
   assert.ok(found !== undefined, `node ${uid} is in refs`);
   return found;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Whether the form described by node `uid` accepts `value`, as schemastery reads the serialised nodes. */

@@ -11,15 +11,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { toolResultOf } from '../lib/replay.js';
-import { isRecord, readSessionLog, sessionName, type SessionLog } from '../lib/session-log.js';
+import { isMapping } from '../../src/lib/host/member.js';
+import { readSessionLog, sessionName, type SessionLog } from '../lib/session-log.js';
 import type { Episode, EpisodeEvent, Label } from './episode.js';
 import { MAIN_AGENT } from './labelled.js';
 
 function labelEntry(session: string, entry: unknown, path: string): Label {
   if (entry === 'good' || entry === 'progress') return { class: entry };
   if (entry === 'stuck' || entry === 'loop') return { class: 'loop', loopStart: 0 };
-  if (isRecord(entry) && (entry.class === 'good' || entry.class === 'progress')) return { class: entry.class };
-  if (isRecord(entry) && entry.class === 'loop') {
+  if (isMapping(entry) && (entry.class === 'good' || entry.class === 'progress')) return { class: entry.class };
+  if (isMapping(entry) && entry.class === 'loop') {
     const start = entry.loop_start ?? 0;
     if (Number.isInteger(start) && (start as number) >= 0) return { class: 'loop', loopStart: start as number };
   }
@@ -31,7 +32,7 @@ function labelEntry(session: string, entry: unknown, path: string): Label {
 /** Reads a labels file; throws naming the bad entry. */
 export function readLabels(path: string): Map<string, Label> {
   const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  if (!isRecord(parsed)) throw new Error(`${path}: expected {"<session>": <label>}`);
+  if (!isMapping(parsed)) throw new Error(`${path}: expected {"<session>": <label>}`);
   return new Map(Object.entries(parsed).map(([session, entry]) => [session, labelEntry(session, entry, path)]));
 }
 

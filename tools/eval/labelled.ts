@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { ToolResult } from '../../src/lib/host/types.js';
-import { isRecord } from '../lib/session-log.js';
+import { isMapping } from '../../src/lib/host/member.js';
 import type { Episode, EpisodeEvent, Label, LabelClass } from './episode.js';
 
 /** The agent of a call that names none. */
@@ -20,7 +20,7 @@ const CLASSES: readonly LabelClass[] = ['loop', 'good', 'progress'];
 
 function labelOf(meta: Record<string, unknown>, path: string): Label {
   const label = meta.label;
-  if (!isRecord(label) || !CLASSES.includes(label.class as LabelClass)) {
+  if (!isMapping(label) || !CLASSES.includes(label.class as LabelClass)) {
     throw new Error(`${path}: meta.label.class must be one of ${CLASSES.join(', ')}`);
   }
   const cls = label.class as LabelClass;
@@ -47,7 +47,7 @@ export function isLabelledText(text: string): boolean {
   const first = text.slice(0, text.indexOf('\n') >>> 0);
   try {
     const parsed: unknown = JSON.parse(first);
-    return isRecord(parsed) && isRecord(parsed.meta);
+    return isMapping(parsed) && isMapping(parsed.meta);
   } catch {
     return false;
   }
@@ -63,11 +63,11 @@ export function parseLabelled(path: string, text: string): Episode {
     } catch (error) {
       throw new Error(`${path}:${at + 1}: ${(error as Error).message}`);
     }
-    if (!isRecord(parsed)) throw new Error(`${path}:${at + 1}: expected an object`);
+    if (!isMapping(parsed)) throw new Error(`${path}:${at + 1}: expected an object`);
     return parsed;
   };
   const head = lines[0] === undefined ? undefined : parse(lines[0], 0);
-  if (head === undefined || !isRecord(head.meta)) throw new Error(`${path}: line 1 must be {"meta": {…}}`);
+  if (head === undefined || !isMapping(head.meta)) throw new Error(`${path}: line 1 must be {"meta": {…}}`);
   const label = labelOf(head.meta, path);
   const events: EpisodeEvent[] = [];
   lines.slice(1).forEach((raw, at) => {

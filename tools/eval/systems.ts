@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApplyFunction } from '../lib/replay-host.js';
-import { isRecord } from '../lib/session-log.js';
+import { isMapping } from '../../src/lib/host/member.js';
 
 export interface System {
   /** How the table names it. */
@@ -30,7 +30,7 @@ const REPO = join(import.meta.dirname, '..', '..');
 
 async function applyOf(file: string): Promise<ApplyFunction> {
   const module: unknown = await import(pathToFileURL(file).href);
-  const apply = isRecord(module) ? module.apply : undefined;
+  const apply = isMapping(module) ? module.apply : undefined;
   if (typeof apply !== 'function') throw new Error(`${file} exports no apply()`);
   return apply as ApplyFunction;
 }

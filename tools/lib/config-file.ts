@@ -7,12 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolveConfig } from '../../src/lib/config/config.js';
+import { isMapping } from '../../src/lib/host/member.js';
 import { PLUGIN_NAME } from '../../src/lib/text/notice.js';
 import { parse as parseYaml } from 'yaml';
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The breaker's row in a list of patch rows, flat (`- id: …`) or inside `- insert: [...]`. */
 function findRow(rows: readonly unknown[]): Record<string, unknown> | undefined {

@@ -18,6 +18,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { isMapping } from '../../src/lib/host/member.js';
 import { DecodeError, decodeZstd, looksLikeZstd, type DecodeOptions } from './zstd.js';
 
 /** A file that is not a session log this reader can trust, in one sentence. */
@@ -260,13 +261,8 @@ export function sessionName(path: string): string {
   return LOG_NAMES.includes(basename(path)) ? basename(dirname(path)) : basename(path);
 }
 
-/** A mapping, as the log's JSON holds them (not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function field(holder: unknown, key: string): unknown {
-  return isRecord(holder) ? holder[key] : undefined;
+  return isMapping(holder) ? holder[key] : undefined;
 }
 
 function str(value: unknown): string | undefined {
@@ -293,7 +289,7 @@ function parseArguments(raw: string): unknown {
 }
 
 function asArgumentRecord(value: unknown): Record<string, unknown> {
-  return isRecord(value) ? value : { value };
+  return isMapping(value) ? value : { value };
 }
 
 /** The log's bytes as text: zstd is recognised by its magic number, whatever the file is called. */
@@ -311,7 +307,7 @@ function readHeader(line: string | undefined): SessionHeader {
   } catch {
     value = undefined;
   }
-  if (!isRecord(value) || value.type !== 'session' || typeof value.id !== 'string') {
+  if (!isMapping(value) || value.type !== 'session' || typeof value.id !== 'string') {
     throw new SessionLogError('not a DSH session log: the first line is not a session header ({"type":"session","id":…})');
   }
   if (value.version !== FORMAT_VERSION) {
@@ -391,7 +387,7 @@ function expandRow(row: Record<string, unknown>, type: string, line: number): Lo
   if (!hasKeys(row, ['type', 'seq0', 'time0', 'data'])) malformed('the row must be exactly {type, seq0, time0, data}');
   if (typeof seq0 !== 'number' || !Number.isSafeInteger(seq0) || seq0 < 0) return malformed('seq0 must be a non-negative integer');
   if (!Number.isSafeInteger(time0)) malformed('time0 must be an integer');
-  if (!isRecord(data)) return malformed('data must be an object');
+  if (!isMapping(data)) return malformed('data must be an object');
   const calls = type === 'tool-call-chunks';
   const keys = calls ? ['turn', 'step', 'index', 'id', 'dt', 'args'] : ['turn', 'step', 'index', 'dt', 'texts'];
   const named = calls && Object.hasOwn(data, 'name');
@@ -449,7 +445,7 @@ function extract(records: readonly LogRecord[]): Extracted {
       case 'tool/result': {
         const content = field(field(data, 'message'), 'content');
         const error = field(data, 'error');
-        const identity = isRecord(error) ? { name: String(error.name ?? ''), code: String(error.code ?? '') } : undefined;
+        const identity = isMapping(error) ? { name: String(error.name ?? ''), code: String(error.code ?? '') } : undefined;
         for (const block of Array.isArray(content) ? content : []) {
           if (field(block, 'type') !== 'tool-result') continue;
           const blocks = field(block, 'content');

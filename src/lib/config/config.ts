@@ -4,6 +4,7 @@
  * value it got and what would be accepted, so a broken profile is fixed in one read.
  */
 
+import { isMapping } from '../host/member.js';
 import { ConfigError, type ConfigMessage, type ConfigMessageId, type MessageParam } from './messages.js';
 import { nearestName } from './nearest.js';
 import { layConfig, PRESET_NAMES, PRESETS, presetConfig } from './preset.js';
@@ -232,17 +233,13 @@ function shown(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Lays a user config over DEFAULTS: scalars and arrays replace, the three maps
  * merge one level deep (a user entry replaces that entry's default value), and a
  * key present with the value `undefined` still replaces. An unknown key fails (P11).
  */
 export function mergeConfig(given: unknown = {}): Record<string, unknown> {
-  if (!isPlainObject(given)) fail('notObject', { got: shown(given) });
+  if (!isMapping(given)) fail('notObject', { got: shown(given) });
   for (const key of Object.keys(given)) {
     // Own keys only: `constructor` or `toString` is an unknown key, not a removed one.
     if (Object.hasOwn(REMOVED_KEYS, key)) fail('removed', { key, hint: message(REMOVED_KEYS[key] as ConfigMessageId) });
@@ -258,7 +255,7 @@ export function mergeConfig(given: unknown = {}): Record<string, unknown> {
       merged[key] = { ...DEFAULTS[key] };
       continue;
     }
-    if (!isPlainObject(value)) fail('notMapping', { key, got: shown(value) });
+    if (!isMapping(value)) fail('notMapping', { key, got: shown(value) });
     merged[key] = { ...DEFAULTS[key], ...value };
   }
   for (const key of LIST_KEYS) {
@@ -334,7 +331,7 @@ const DUPLICATE_TEXT_FLOORS: Readonly<Record<keyof DuplicateTextConfig, readonly
 /** `null` or absent: off. A mapping: on, its sub-keys laid over DUPLICATE_TEXT_DEFAULTS. */
 function duplicateTextConfig(value: unknown): DuplicateTextConfig | null {
   if (value === null || value === undefined) return null;
-  if (!isPlainObject(value)) {
+  if (!isMapping(value)) {
     fail('duplicateTextShape', { got: shown(value) });
   }
   const known = Object.keys(DUPLICATE_TEXT_FLOORS);
@@ -359,7 +356,7 @@ function duplicateTextConfig(value: unknown): DuplicateTextConfig | null {
  */
 function sequenceOf(value: unknown, window: number): SequenceConfig | null {
   if (value === null) return null;
-  if (!isPlainObject(value)) {
+  if (!isMapping(value)) {
     fail('sequenceShape', { got: shown(value) });
   }
   for (const key of Object.keys(value)) {
@@ -389,7 +386,7 @@ function sequenceOf(value: unknown, window: number): SequenceConfig | null {
  */
 function stagesOf(value: unknown, key: 'stale' | 'editRetry' | 'timeouts', defaults: StagesConfig): StagesConfig | null {
   if (value === null || value === undefined) return null;
-  if (!isPlainObject(value)) {
+  if (!isMapping(value)) {
     fail('stagesShape', { key, warnAt: String(defaults.warnAt), limit: String(defaults.limit), got: shown(value) });
   }
   for (const sub of Object.keys(value)) {

@@ -10,6 +10,7 @@
  * one at a time (`npm run eval -- --ablate`) and every part earns its place.
  * docs/efficacy.md gives the figures each part was chosen from.
  */
+import { isMapping } from '../host/member.js';
 
 export interface PresetPart {
   /** A short name, used by `--ablate`. */
@@ -75,10 +76,6 @@ export const PRESET_NAMES: readonly string[] = Object.freeze(Object.keys(PRESETS
 
 /** Keys whose value is a map or mapping merged one level deep when a user config meets a preset. */
 const MERGED = new Set(['limits', 'ignoreArgs', 'hostAliases', 'sequence', 'duplicateText', 'stale', 'editRetry', 'timeouts']);
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Lays `over` on `under`: top-level keys replace, the merged keys merge one level when both sides are mappings. */
 export function layConfig(under: Readonly<Record<string, unknown>>, over: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -17,3 +17,8 @@ export function safeMember(holder: unknown, key: string): unknown {
   }
   return undefined;
 }
+
+/** A mapping: an object that is not an array (a settings block, a JSON record). */
+export function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
