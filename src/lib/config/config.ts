@@ -212,9 +212,14 @@ function message(id: ConfigMessageId, params: Readonly<Record<string, MessagePar
   return { id, params };
 }
 
-/** The "did you mean" part of a refusal: `id` naming `name`, or nothing when no known name is near. */
-function near(id: ConfigMessageId, name: string | undefined): MessageParam {
-  return name === undefined ? '' : message(id, { name });
+/**
+ * The "did you mean" part of a refusal: `id` naming the known name nearest to
+ * `name` (nearest.ts), written out by `as` (its path, say), or nothing when no
+ * known name is near.
+ */
+function near(id: ConfigMessageId, name: string, known: readonly string[], as: (closest: string) => string = (closest) => closest): MessageParam {
+  const closest = nearestName(name, known);
+  return closest === undefined ? '' : message(id, { name: as(closest) });
 }
 
 /** Renders an offending value for an error message, bounded so a huge value stays readable. */
@@ -274,9 +279,8 @@ export function mergeConfig(given: unknown = {}): Record<string, unknown> {
  */
 function unknownKey(path: string, value: unknown, known: readonly string[]): never {
   const key = path.slice(path.lastIndexOf('.') + 1);
-  const closest = nearestName(key, known);
   const prefix = path.slice(0, path.length - key.length);
-  fail('unknownKey', { path, got: shown(value), near: near('unknownKey.near', closest === undefined ? undefined : `${prefix}${closest}`) });
+  fail('unknownKey', { path, got: shown(value), near: near('unknownKey.near', key, known, (closest) => `${prefix}${closest}`) });
 }
 
 /**
@@ -287,8 +291,7 @@ function withPreset(config: Record<string, unknown>): Record<string, unknown> {
   const name = config.preset;
   if (name === undefined || name === null) return config;
   if (typeof name !== 'string' || !Object.hasOwn(PRESETS, name)) {
-    const closest = typeof name === 'string' ? nearestName(name, PRESET_NAMES) : undefined;
-    fail('preset', { names: PRESET_NAMES.map((known) => `\`${known}\``).join(', '), got: shown(name), near: near('nearTail', closest) });
+    fail('preset', { names: PRESET_NAMES.map((known) => `\`${known}\``).join(', '), got: shown(name), near: typeof name === 'string' ? near('nearTail', name, PRESET_NAMES) : '' });
   }
   return layConfig(presetConfig(PRESETS[name] as (typeof PRESETS)[string]), config);
 }
@@ -337,8 +340,7 @@ function duplicateTextConfig(value: unknown): DuplicateTextConfig | null {
   const known = Object.keys(DUPLICATE_TEXT_FLOORS);
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(DUPLICATE_TEXT_FLOORS, key)) {
-      const closest = nearestName(key, known);
-      fail('duplicateTextKey', { key, names: known.map((k) => `\`${k}\``).join(', '), near: near('nearAside', closest === undefined ? undefined : `duplicateText.${closest}`) });
+      fail('duplicateTextKey', { key, names: known.map((k) => `\`${k}\``).join(', '), near: near('nearAside', key, known, (closest) => `duplicateText.${closest}`) });
     }
   }
   const merged: Record<string, unknown> = { ...DUPLICATE_TEXT_DEFAULTS, ...value };
@@ -361,8 +363,7 @@ function sequenceOf(value: unknown, window: number): SequenceConfig | null {
   }
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(SEQUENCE_DEFAULTS, key)) {
-      const closest = nearestName(key, Object.keys(SEQUENCE_DEFAULTS));
-      fail('sequenceKey', { key, near: near('nearAside', closest === undefined ? undefined : `sequence.${closest}`) });
+      fail('sequenceKey', { key, near: near('nearAside', key, Object.keys(SEQUENCE_DEFAULTS), (closest) => `sequence.${closest}`) });
     }
   }
   const given = { ...SEQUENCE_DEFAULTS, ...value };
@@ -391,8 +392,7 @@ function stagesOf(value: unknown, key: 'stale' | 'editRetry' | 'timeouts', defau
   }
   for (const sub of Object.keys(value)) {
     if (!Object.hasOwn(defaults, sub)) {
-      const closest = nearestName(sub, Object.keys(defaults));
-      fail('stagesKey', { key, sub, near: near('nearAside', closest === undefined ? undefined : `${key}.${closest}`) });
+      fail('stagesKey', { key, sub, near: near('nearAside', sub, Object.keys(defaults), (closest) => `${key}.${closest}`) });
     }
   }
   const given = { ...defaults, ...value };
@@ -433,13 +433,13 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
   for (const [key, value] of Object.entries(limits)) {
     // A cap names a measure, or a full fingerprint that starts with one (P11).
     const colon = key.indexOf(':');
-    if (!MEASURES.includes(colon < 0 ? key : key.slice(0, colon))) {
-      const closest = nearestName(colon < 0 ? key : key.slice(0, colon), MEASURES);
+    const measure = colon < 0 ? key : key.slice(0, colon);
+    if (!MEASURES.includes(measure)) {
       fail('limitsMeasure', {
         key,
         got: shown(value),
         measures: MEASURES.map((m) => `\`${m}\``).join(', '),
-        near: near('nearTail', closest === undefined ? undefined : `${closest}${colon < 0 ? '' : key.slice(colon)}`),
+        near: near('nearTail', measure, MEASURES, (closest) => `${closest}${key.slice(measure.length)}`),
       });
     }
     if (value !== null && !isCap(value)) {
