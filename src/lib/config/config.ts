@@ -5,7 +5,8 @@
  */
 
 import { isMapping } from '../host/member.js';
-import { ConfigError, type ConfigMessage, type ConfigMessageId, type MessageParam } from './messages.js';
+import type { Locale } from './locale.js';
+import { ConfigError, inLocale, type ConfigMessage, type ConfigMessageId, type MessageParam } from './messages.js';
 import { nearestName } from './nearest.js';
 import { layConfig, PRESET_NAMES, PRESETS, presetConfig } from './preset.js';
 
@@ -489,4 +490,13 @@ function optInsOf(merged: Record<string, unknown>, window: number): OptIns {
 /** Merge then validate: the one call `apply` makes. Throws on a bad config. */
 export function resolveConfig(config: unknown = {}): BreakerConfig {
   return validateConfig(mergeConfig(config));
+}
+
+/** `resolveConfig` for a reader of `locale` (the live settings' operator): a refusal is thrown in their language. */
+export function resolveConfigIn(config: unknown, locale: () => Locale): BreakerConfig {
+  try {
+    return resolveConfig(config);
+  } catch (error) {
+    throw inLocale(error, locale());
+  }
 }

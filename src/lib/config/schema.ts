@@ -11,8 +11,7 @@
  * measures the code knows. Why not import schemastery: docs/live-settings.md.
  */
 import type { Locale } from './locale.js';
-import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, resolveConfig, SEQUENCE_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig, type StagesConfig } from './config.js';
-import { inLocale } from './messages.js';
+import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, resolveConfigIn, SEQUENCE_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig, type StagesConfig } from './config.js';
 import { PRESET_NAMES } from './preset.js';
 
 /** One node of schemastery's serialised form (children by uid in `refs`). */
@@ -175,13 +174,7 @@ function messageOf(error: unknown): string {
 /** `locale`: the language a refusal is thrown in (the operator's, plugin/settings.ts); English when not given. */
 export function createSettingsSchema(locale: () => Locale = () => 'en'): SettingsSchema {
   const tree = settingsTree();
-  const resolve = (value?: unknown): BreakerConfig => {
-    try {
-      return resolveConfig(value ?? {});
-    } catch (error) {
-      throw inLocale(error, locale());
-    }
-  };
+  const resolve = (value?: unknown): BreakerConfig => resolveConfigIn(value ?? {}, locale);
   const standard: SettingsSchema['~standard'] = {
     version: 1,
     vendor: 'dsh-repeat-tool-breaker',

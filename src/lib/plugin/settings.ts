@@ -17,8 +17,8 @@
  * the operator chose, and follow a switch at once. No service, or no `locale`
  * namespace (headless): English.
  */
-import { resolveConfig, type BreakerConfig } from '../config/config.js';
-import { inLocale } from '../config/messages.js';
+import { resolveConfig, resolveConfigIn, type BreakerConfig } from '../config/config.js';
+import { member } from '../host/member.js';
 import type { Dispose } from '../host/types.js';
 import { asLocale, type Locale } from '../config/locale.js';
 import { safely } from './hook.js';
@@ -33,25 +33,22 @@ const LOCALE_FIELD = 'preference';
 /** The operator's language as the settings service holds it, read when asked. */
 export interface OperatorLocale {
   current(): Locale;
-}
-
-/** Where the settings service is, once `register` has run; `current` reads through it. */
-interface LocaleSource extends OperatorLocale {
-  settings: unknown;
+  /** Reads through `settings` (the service `register` got) until the returned function is called. */
+  attach(settings: unknown): () => void;
 }
 
 export function createOperatorLocale(): OperatorLocale {
-  const source: LocaleSource = {
-    settings: undefined,
+  let settings: unknown;
+  return {
     current() {
-      if (source.settings === undefined) return 'en';
-      return safely(() => {
-        const section: unknown = call(source.settings, 'get', LOCALE_NAMESPACE);
-        return asLocale(typeof section === 'object' && section !== null ? (section as Record<string, unknown>)[LOCALE_FIELD] : undefined);
-      }, 'en');
+      if (settings === undefined) return 'en';
+      return safely(() => asLocale(member(call(settings, 'get', LOCALE_NAMESPACE), LOCALE_FIELD)), 'en');
+    },
+    attach(service) {
+      settings = service;
+      return () => void (settings = undefined);
     },
   };
-  return source;
 }
 
 /** A config error of ours, as `resolveConfig` throws it. */
@@ -77,7 +74,6 @@ function call(holder: unknown, key: string, ...args: unknown[]): unknown {
  */
 function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void, operator: OperatorLocale): void {
   let scope: unknown;
-  const source = operator as Partial<LocaleSource>;
   const settings = safely(() => (sctx as { settings?: unknown }).settings, undefined);
   try {
     // The operator reads a refusal in their language; a profile's load error stays English (no `locale` yet, or none at all).
@@ -86,22 +82,14 @@ function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cf
       base,
       applies: 'live',
       // The schema already resolves with our checks; this keeps them on a host that resolves another way.
-      validate: (value: unknown) => {
-        try {
-          resolveConfig(value);
-        } catch (error) {
-          throw inLocale(error, locale());
-        }
-      },
+      validate: (value: unknown) => void resolveConfigIn(value, locale),
     });
   } catch (error) {
     if (isOwnConfigError(error)) throw error;
     return;
   }
-  if ('settings' in source) {
-    source.settings = settings;
-    safely(() => call(sctx, 'effect', () => () => void (source.settings = undefined)), undefined);
-  }
+  const detach = operator.attach(settings);
+  safely(() => call(sctx, 'effect', () => detach), undefined);
   const adopt = (value: unknown): void => {
     const cfg = safely(() => resolveConfig(value), null);
     if (cfg !== null) follow(cfg);
