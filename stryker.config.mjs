@@ -102,7 +102,7 @@ export const NOT_RUN = {
   'test/unit/card-store.test.ts': 'tests the card\'s store in client/ (Saved, the open state); the config it reaches through the form is card-form.test.ts\'s to check',
   'test/package/pack-json.test.ts': 'packs a copy of the tree, building it; never imports src/',
   'test/package/readme-commands.test.ts': "reads the README's command blocks, not src/",
-  'test/package/readme-pair.test.ts': 'reads README.md, README.zh.md and their record (tools/lib/readme-pair.ts), not src/',
+  'test/package/readme-pair.test.ts': 'reads README.md, README.zh.md and their record (tools/readme-pair/pair.ts), not src/',
   'test/release/release-check.test.ts': 'tests the release tooling',
   'test/release/built-tag.test.ts': 'tests the release tooling (the release tag)',
   'test/release/workflows.test.ts': 'lints the CI workflows',
