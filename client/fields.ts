@@ -67,9 +67,6 @@ function group(id: GroupId, rows: readonly Row[]): { readonly id: GroupId; reado
   return { id, rows };
 }
 
-/** The caps shipped in DEFAULTS, in that order; any other key the config holds follows them. */
-export const SHIPPED_CAPS: readonly string[] = CAP_KEYS;
-
 /** The card's groups, in display order, without their words; the caps group is completed from the config's own keys. */
 const LAYOUT = [
   group('preset', [field('preset', { type: 'choice', options: ['none', ...PRESET_NAMES], nullWord: 'none' })]),
@@ -127,7 +124,8 @@ export function capName(key: string, words: Words = COPY): string {
 /** The groups with the caps group holding one field per key of `limits` (shipped keys first), in `words`. */
 export function groupsFor(limitKeys: readonly string[], words: Words = COPY): Group[] {
   const extra = limitKeys.filter((k) => !isShipped(k)).sort();
-  const caps = [...SHIPPED_CAPS, ...extra].map((key) => capField(key, words));
+  // The shipped caps first, in the order of DEFAULTS.limits; any other key the config holds follows them.
+  const caps = [...CAP_KEYS, ...extra].map((key) => capField(key, words));
   return groupsIn(words).map((g) => (g.id === 'caps' ? { ...g, fields: caps } : g));
 }
 
