@@ -15,11 +15,11 @@
  * Nothing here pushes; the release workflow pushes the tag it returns.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 
-import { expectedTarball } from './checks.js';
+import { changelogHeading, expectedTarball, fileDifferences, filesUnder, gitPorcelain } from './checks.js';
 
 /** The scripts pnpm runs to prepare a git-hosted package (it builds when one of them is set). */
 export const BUILD_SCRIPTS = ['prepare', 'prepublish', 'prepack', 'publish'] as const;
@@ -71,14 +71,6 @@ export function withoutBuildScripts(manifestText: string): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-function filesUnder(dir: string, root: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(path, root) : [relative(root, path).split(sep).join('/')];
-  });
-}
-
 /**
  * Why `dist/` cannot go into a release as it is, or `undefined` when it holds
  * exactly what the tarball check expects (every module's four compiled files
@@ -87,8 +79,7 @@ function filesUnder(dir: string, root: string): string[] {
 export function distProblem(root: string): string | undefined {
   const expected = expectedTarball(root).filter((file) => file.startsWith('dist/'));
   const actual = filesUnder(join(root, 'dist'), root).sort();
-  const missing = expected.filter((file) => !actual.includes(file));
-  const extra = actual.filter((file) => !expected.includes(file));
+  const { missing, extra } = fileDifferences(actual, expected);
   if (missing.length === 0 && extra.length === 0) return undefined;
   const parts: string[] = [];
   if (missing.length > 0) parts.push(`dist/ lacks ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`);
@@ -105,7 +96,7 @@ export function distProblem(root: string): string | undefined {
  */
 export function makeBuiltTag(root: string, version: string): BuiltTag {
   const git = gitIn(root);
-  const dirty = git(['status', '--porcelain', '--untracked-files=normal']);
+  const dirty = gitPorcelain(root).trim();
   if (dirty !== '') throw new Error(`uncommitted changes (${dirty.split('\n').slice(0, 3).join('; ')}): a release tag is made from a commit`);
   const problem = distProblem(root);
   if (problem !== undefined) throw new Error(problem);
@@ -166,8 +157,7 @@ export function makeBuiltTag(root: string, version: string): BuiltTag {
 /** The body of `## <version>` in CHANGELOG.md (up to the next `## ` heading), for the GitHub release's notes. */
 export function changelogSection(text: string, version: string): string {
   const lines = text.split('\n');
-  const escaped = version.replace(/[.+]/g, (ch) => `\\${ch}`);
-  const heading = new RegExp(`^##\\s+\\[?v?${escaped}\\]?(\\s|$)`);
+  const heading = changelogHeading(version);
   const start = lines.findIndex((line) => heading.test(line));
   if (start === -1) throw new Error(`CHANGELOG.md has no "## ${version}" heading`);
   const end = lines.findIndex((line, at) => at > start && /^##\s/.test(line));

@@ -4,7 +4,7 @@
  * throws: it returns a verdict with a sentence a person can act on.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 export interface Verdict {
@@ -22,14 +22,18 @@ export const CLIENT_BUNDLE = 'dist/client.js';
 /** The four files `tsc -p tsconfig.build.json` writes for each source module. */
 const EMITTED = ['.js', '.js.map', '.d.ts', '.d.ts.map'] as const;
 
-function sourcesUnder(dir: string, root: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+/** Every file below `dir` (none when it is absent), as a `/`-separated path relative to `root`. */
+export function filesUnder(dir: string, root: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...sourcesUnder(path, root));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) found.push(relative(root, path).split(sep).join('/'));
-  }
-  return found;
+    return entry.isDirectory() ? filesUnder(path, root) : [relative(root, path).split(sep).join('/')];
+  });
+}
+
+/** What `expected` lacks in `actual`, and what `actual` holds beyond it. */
+export function fileDifferences(actual: readonly string[], expected: readonly string[]): { missing: string[]; extra: string[] } {
+  return { missing: expected.filter((file) => !actual.includes(file)), extra: actual.filter((file) => !expected.includes(file)) };
 }
 
 /**
@@ -39,7 +43,8 @@ function sourcesUnder(dir: string, root: string): string[] {
  */
 export function expectedTarball(root: string): string[] {
   const srcRoot = join(root, 'src');
-  const compiled = sourcesUnder(srcRoot, srcRoot).flatMap((module) => {
+  const sources = filesUnder(srcRoot, srcRoot).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
+  const compiled = sources.flatMap((module) => {
     const stem = `dist/${module.slice(0, -'.ts'.length)}`;
     return EMITTED.map((suffix) => stem + suffix);
   });
@@ -55,8 +60,7 @@ export function packedFiles(root: string): string[] {
 }
 
 export function checkTarball(actual: readonly string[], expected: readonly string[]): Verdict {
-  const missing = expected.filter((file) => !actual.includes(file));
-  const extra = actual.filter((file) => !expected.includes(file));
+  const { missing, extra } = fileDifferences(actual, expected);
   if (missing.length === 0 && extra.length === 0) {
     return { name: 'tarball', ok: true, detail: `the tarball holds exactly the ${expected.length} expected files` };
   }
@@ -66,10 +70,15 @@ export function checkTarball(actual: readonly string[], expected: readonly strin
   return { name: 'tarball', ok: false, detail: parts.join('; ') };
 }
 
+/** A `## <version>` heading of CHANGELOG.md (`## 1.2.3`, `## [1.2.3] - date`, `## v1.2.3`). */
+export function changelogHeading(version: string, flags = ''): RegExp {
+  const escaped = version.replace(/[.+]/g, (ch) => `\\${ch}`);
+  return new RegExp(`^##\\s+\\[?v?${escaped}\\]?(\\s|$)`, flags);
+}
+
 /** A `## <version>` heading, optionally followed by a date or a note. */
 export function checkChangelog(text: string, version: string): Verdict {
-  const escaped = version.replace(/[.+]/g, (ch) => `\\${ch}`);
-  const found = new RegExp(`^##\\s+\\[?v?${escaped}\\]?(\\s|$)`, 'm').test(text);
+  const found = changelogHeading(version, 'm').test(text);
   return found
     ? { name: 'changelog', ok: true, detail: `CHANGELOG.md has an entry for ${version}` }
     : { name: 'changelog', ok: false, detail: `CHANGELOG.md has no "## ${version}" heading: describe the release before publishing it` };
