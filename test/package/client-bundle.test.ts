@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 
-import { SHARED_MODULES } from '../../tools/lib/client-bundle.js';
+import { SHARED_MODULES } from '../../tools/build-client/client-bundle.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const text = readFileSync(join(root, 'dist', 'client.js'), 'utf8');

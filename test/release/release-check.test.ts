@@ -158,7 +158,7 @@ describe('the tarball check', () => {
 
 describe('npm run release:check', () => {
   const check = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'tools/release-check.ts', ...args], { cwd: root, encoding: 'utf8', env: process.env });
+    spawnSync(process.execPath, ['--import', 'tsx', 'tools/release/check.ts', ...args], { cwd: root, encoding: 'utf8', env: process.env });
 
   test('refuses 0.5.2, which the real registry has, and publishes nothing', () => {
     const out = check('--version', '0.5.2');

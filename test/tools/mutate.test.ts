@@ -1,5 +1,5 @@
 /**
- * The campaign's bookkeeping (tools/lib/mutate.ts): chunks follow the folders
+ * The campaign's bookkeeping (tools/mutate/campaign.ts): chunks follow the folders
  * of src/lib, a chunk's results replace only its own files in the store, and
  * the score counts timeouts as killed and uncovered mutants as survivors.
  */
@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { chunks, merge, mutateCli, scoreOf, scores, standingRanges } from '../../tools/lib/mutate.js';
+import { chunks, merge, mutateCli, scoreOf, scores, standingRanges } from '../../tools/mutate/campaign.js';
 
 const mutant = (status: string, line = 1) => ({ id: status, mutatorName: 'StringLiteral', status, location: { start: { line, column: 3 }, end: { line, column: 9 } } });
 const report = (files: Record<string, string[]>, tests: Record<string, unknown> = {}) => ({

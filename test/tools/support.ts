@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { replayCli } from '../../tools/lib/replay-cli.js';
-import { sweepCli } from '../../tools/lib/sweep-cli.js';
+import { replayCli } from '../../tools/replay/cli.js';
+import { sweepCli } from '../../tools/sweep/cli.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CORPUS = join(REPO, 'test', 'fixtures', 'sessions');
@@ -133,9 +133,9 @@ export async function runTool(tool: 'replay' | 'sweep', args: readonly string[])
   return { status, stdout, stderr };
 }
 
-/** Runs `tools/<tool>.ts` in a child process: the entry file itself, exit status included. */
+/** Runs `tools/<tool>/main.ts` in a child process: the entry file itself, exit status included. */
 export function spawnTool(tool: 'replay' | 'sweep' | 'demo', args: readonly string[]): ToolRun {
   const env = { ...process.env, NO_COLOR: '1' };
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'tools', `${tool}.ts`), ...args], { cwd: REPO, encoding: 'utf8', env });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'tools', tool, 'main.ts'), ...args], { cwd: REPO, encoding: 'utf8', env });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }

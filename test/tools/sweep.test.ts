@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseSessionLog } from '../../tools/lib/session-log.js';
-import { escapeXml, scatterSvg, ticks } from '../../tools/lib/svg.js';
+import { escapeXml, scatterSvg, ticks } from '../../tools/sweep/svg.js';
 import {
   configOf,
   expandGrid,

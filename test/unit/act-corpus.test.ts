@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { measurePrecision, precisionBlockOf, precisionMarkdown } from '../../tools/lib/act-precision.js';
+import { measurePrecision, precisionBlockOf, precisionMarkdown } from '../../tools/act-precision/precision.js';
 import { CONTRASTS, GROUPS } from '../fixtures/act-corpus.js';
 
 const precision = measurePrecision();

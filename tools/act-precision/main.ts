@@ -7,11 +7,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PRECISION_END, PRECISION_START, precisionMarkdown, withPrecisionBlock } from './lib/act-precision.js';
+import { PRECISION_END, PRECISION_START, precisionMarkdown, withPrecisionBlock } from './precision.js';
 
 const block = precisionMarkdown();
 if (process.argv.includes('--write')) {
-  const path = fileURLToPath(new URL('../docs/act.md', import.meta.url));
+  const path = fileURLToPath(new URL('../../docs/act.md', import.meta.url));
   writeFileSync(path, withPrecisionBlock(readFileSync(path, 'utf8'), block));
   console.log(`docs/act.md: precision block between ${PRECISION_START} and ${PRECISION_END} updated`);
 } else {

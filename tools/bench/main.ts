@@ -20,9 +20,9 @@ import { cpus, totalmem, platform, release } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { generateSession } from '../test/parity/generator.js';
-import { cloneData, type BodySpec, type Session } from '../test/parity/session.js';
-import { captureHooks, type Hooks, type PluginLike } from '../test/robustness/hooks.js';
+import { generateSession } from '../../test/parity/generator.js';
+import { cloneData, type BodySpec, type Session } from '../../test/parity/session.js';
+import { captureHooks, type Hooks, type PluginLike } from '../../test/robustness/hooks.js';
 
 const quick = process.argv.includes('--quick');
 const gc = (globalThis as { gc?: () => void }).gc ?? ((): void => undefined);
@@ -36,7 +36,7 @@ function portBuild(): string {
   const at = process.argv.indexOf('--port');
   const dir = at < 0 ? undefined : process.argv[at + 1];
   if (at >= 0 && (dir === undefined || dir.startsWith('--'))) throw new Error('--port needs a directory: a copy of dist/, e.g. --port /tmp/before');
-  return dir === undefined ? new URL('../dist/index.js', import.meta.url).href : pathToFileURL(resolve(dir, 'index.js')).href;
+  return dir === undefined ? new URL('../../dist/index.js', import.meta.url).href : pathToFileURL(resolve(dir, 'index.js')).href;
 }
 
 const PLUGINS: [string, PluginLike][] = [

@@ -2,13 +2,13 @@
  * `npm run demo`: one scripted, stuck session against the BUILT plugin
  * (dist/index.js), on the in-process stand-in for the DSH tool pipeline.
  * No DSH and no model needed. Every number comes from DEFAULTS.
- * `npm run demo -- --opt-in` shows the opt-in tracks instead (tools/lib/demo-opt-in.ts).
+ * `npm run demo -- --opt-in` shows the opt-in tracks instead (tools/demo/opt-in.ts).
  */
-import plugin, { DEFAULTS } from '../dist/index.js';
-import { fingerprints, limitFor } from '../src/lib/read/fingerprint.js';
-import { FakeHost, bashResult, type Answer, type CallOutcome, type HostResult } from '../test/support/fake-host.js';
-import { optInAct } from './lib/demo-opt-in.js';
-import { bold, clip, cyan, describeNotice, dim, firstLine, green, indent, red, scene, textOf, yellow } from './lib/demo-print.js';
+import plugin, { DEFAULTS } from '../../dist/index.js';
+import { fingerprints, limitFor } from '../../src/lib/read/fingerprint.js';
+import { FakeHost, bashResult, type Answer, type CallOutcome, type HostResult } from '../../test/support/fake-host.js';
+import { optInAct } from './opt-in.js';
+import { bold, clip, cyan, describeNotice, dim, firstLine, green, indent, red, scene, textOf, yellow } from './print.js';
 
 interface Step {
   command: string;

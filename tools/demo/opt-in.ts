@@ -6,8 +6,8 @@
  */
 import plugin from '../../dist/index.js';
 import { bashResult, FakeHost, type Answer, type CallOutcome } from '../../test/support/fake-host.js';
-import { actScene } from './demo-act.js';
-import { bold, clip, cyan, describeNotice, dim, firstLine, green, indent, red, scene, textOf, yellow } from './demo-print.js';
+import { actScene } from './act.js';
+import { bold, clip, cyan, describeNotice, dim, firstLine, green, indent, red, scene, textOf, yellow } from './print.js';
 
 interface Act {
   host: FakeHost;

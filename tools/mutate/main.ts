@@ -13,6 +13,6 @@
  *
  * Exit status: 0 when every chunk ran, 1 when one failed, 2 for a usage error.
  */
-import { mutateCli } from './lib/mutate.js';
+import { mutateCli } from './campaign.js';
 
 process.exitCode = await mutateCli(process.argv.slice(2));

@@ -35,16 +35,16 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { addPlugin, configYaml, dshEnv, exec, headlessArgs, infraOverlay, profilePatch } from '../test/host/lib/dsh.js';
-import { HOST_DIR, NODE22, REPO_DIR, WORK_DIR } from '../test/host/lib/env.js';
-import { startMockModel, type ScriptedCall, type ScriptedStep, type Streaming } from '../test/host/lib/mock-model.js';
-import { callsOf } from '../test/host/lib/stream.js';
-import { deriveSeed } from '../test/support/prng.js';
-import { checkHost, installHost, pack, run } from '../test/host/lib/setup.js';
-import { findSessionLogs, readSessionLog } from '../test/host/lib/session-log.js';
-import { startSite, type Page, type Site } from '../test/host/lib/site.js';
-import { liveTrajectory, type TrajectoryEntry } from '../test/host/lib/trajectory.js';
-import { CORPUS_DIR, LOG_FILE, PLAIN_LOG_FILE, type Label, type Recorded } from '../test/host/lib/corpus.js';
+import { addPlugin, configYaml, dshEnv, exec, headlessArgs, infraOverlay, profilePatch } from '../../test/host/lib/dsh.js';
+import { HOST_DIR, NODE22, REPO_DIR, WORK_DIR } from '../../test/host/lib/env.js';
+import { startMockModel, type ScriptedCall, type ScriptedStep, type Streaming } from '../../test/host/lib/mock-model.js';
+import { callsOf } from '../../test/host/lib/stream.js';
+import { deriveSeed } from '../../test/support/prng.js';
+import { checkHost, installHost, pack, run } from '../../test/host/lib/setup.js';
+import { findSessionLogs, readSessionLog } from '../../test/host/lib/session-log.js';
+import { startSite, type Page, type Site } from '../../test/host/lib/site.js';
+import { liveTrajectory, type TrajectoryEntry } from '../../test/host/lib/trajectory.js';
+import { CORPUS_DIR, LOG_FILE, PLAIN_LOG_FILE, type Label, type Recorded } from '../../test/host/lib/corpus.js';
 
 const PLUGIN_ID = 'repeat-tool-breaker';
 const ROOT = join(WORK_DIR, 'record');

@@ -18,9 +18,9 @@ import {
   gitPorcelain,
   packedFiles,
   type Verdict,
-} from './release/checks.js';
+} from './checks.js';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
   options: {
     version: { type: 'string' },

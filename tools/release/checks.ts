@@ -16,7 +16,7 @@ export interface Verdict {
 /** Files every tarball carries besides the compiled `dist/`. */
 export const SHIPPED_FILES = ['package.json', 'README.md', 'README.zh.md', 'README.i18n.yaml', 'CHANGELOG.md', 'LICENSE', 'cordis.patch.yml'] as const;
 
-/** The browser card's bundle, written by `tools/build-client.ts` (`exports["./client"]`). */
+/** The browser card's bundle, written by `tools/build-client/main.ts` (`exports["./client"]`). */
 export const CLIENT_BUNDLE = 'dist/client.js';
 
 /** The four files `tsc -p tsconfig.build.json` writes for each source module. */

@@ -5,7 +5,7 @@
  * `debug-oidc` input is set. The token itself is never printed: only the
  * decoded claims, which are not secret.
  */
-import { AUDIENCE, decodeClaims, describeClaims } from './release/oidc.js';
+import { AUDIENCE, decodeClaims, describeClaims } from './oidc.js';
 
 async function main(): Promise<void> {
   const url = process.env.ACTIONS_ID_TOKEN_REQUEST_URL;

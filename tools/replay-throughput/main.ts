@@ -1,5 +1,5 @@
 /**
- * `node --import tsx tools/replay-throughput.ts [corpus dir] [--rounds N] [--synthetic SESSIONS]`
+ * `node --import tsx tools/replay-throughput/main.ts [corpus dir] [--rounds N] [--synthetic SESSIONS]`
  *
  * How fast the replay goes, in calls per second: the corpus read once and
  * replayed N times (replay only), the corpus read and replayed end to end
@@ -8,8 +8,8 @@
  * rate holds as sessions grow. Numbers go to docs/thresholds.md.
  */
 import { parseArgs } from 'node:util';
-import { replaySession } from './lib/replay.js';
-import { collectLogFiles, parseSessionLog, readSessionLog, type SessionLog } from './lib/session-log.js';
+import { replaySession } from '../lib/replay.js';
+import { collectLogFiles, parseSessionLog, readSessionLog, type SessionLog } from '../lib/session-log.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

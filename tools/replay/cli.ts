@@ -1,14 +1,14 @@
 /**
- * The body of `npm run replay` (see tools/replay.ts), callable in process.
+ * The body of `npm run replay` (see tools/replay/main.ts), callable in process.
  */
 import { parseArgs } from 'node:util';
-import { asUsage, runCli, UsageError, type Io } from './cli.js';
-import { loadConfigFile } from './config-file.js';
-import { progressLine } from './progress.js';
-import type { Answer } from './replay-host.js';
-import { jsonReport, replayFiles, summaryTable } from './report.js';
-import { collectLogFiles } from './session-log.js';
-import { userPath } from './user-path.js';
+import { asUsage, runCli, UsageError, type Io } from '../lib/cli.js';
+import { loadConfigFile } from '../lib/config-file.js';
+import { progressLine } from '../lib/progress.js';
+import type { Answer } from '../lib/replay-host.js';
+import { jsonReport, replayFiles, summaryTable } from '../lib/report.js';
+import { collectLogFiles } from '../lib/session-log.js';
+import { userPath } from '../lib/user-path.js';
 
 export const REPLAY_USAGE = `usage: npm run replay -- <session.jsonl[.zstd] files or directories> [options]
 

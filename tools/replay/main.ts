@@ -9,7 +9,7 @@
  * Exit status: 0 when at least one file was replayed, 1 when every file
  * failed, 2 for a usage error (a bad flag, an unreadable or invalid config, no files).
  */
-import { standardIo } from './lib/cli.js';
-import { replayCli } from './lib/replay-cli.js';
+import { standardIo } from '../lib/cli.js';
+import { replayCli } from './cli.js';
 
 process.exitCode = await replayCli(process.argv.slice(2), standardIo);

@@ -1,18 +1,18 @@
 /**
- * The body of `npm run sweep` (see tools/sweep.ts), callable in process.
+ * The body of `npm run sweep` (see tools/sweep/main.ts), callable in process.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../src/lib/config/config.js';
-import { asUsage, runCli, UsageError, type Io } from './cli.js';
-import { loadConfigFile } from './config-file.js';
-import { progressLine } from './progress.js';
-import type { Answer } from './replay-host.js';
-import { collectLogFiles, readSessionLog, sessionName, type SessionLog } from './session-log.js';
+import { asUsage, runCli, UsageError, type Io } from '../lib/cli.js';
+import { loadConfigFile } from '../lib/config-file.js';
+import { progressLine } from '../lib/progress.js';
+import type { Answer } from '../lib/replay-host.js';
+import { collectLogFiles, readSessionLog, sessionName, type SessionLog } from '../lib/session-log.js';
 import { scatterSvg } from './svg.js';
-import { AXES, CONFIG_OPTIONS, expandGrid, parseAxis, parseLabels, sweep, sweepTable, type Axis, type AxisValue } from './sweep.js';
-import { userPath } from './user-path.js';
+import { AXES, CONFIG_OPTIONS, expandGrid, parseAxis, parseLabels, sweep, sweepTable, type Axis, type AxisValue } from '../lib/sweep.js';
+import { userPath } from '../lib/user-path.js';
 
 export const SWEEP_USAGE = `usage: npm run sweep -- <corpus directories or session logs> [grid] [options]
 

@@ -10,7 +10,7 @@
  *
  * Exit status: 0 on success, 1 when no log could be read, 2 for a usage error.
  */
-import { standardIo } from './lib/cli.js';
-import { sweepCli } from './lib/sweep-cli.js';
+import { standardIo } from '../lib/cli.js';
+import { sweepCli } from './cli.js';
 
 process.exitCode = await sweepCli(process.argv.slice(2), standardIo);

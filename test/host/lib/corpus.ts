@@ -1,6 +1,6 @@
 /**
  * The fixture corpus of real DSH sessions (`test/fixtures/sessions/`): where it
- * lives and the shape of its index files. Written by `tools/record-sessions.ts`,
+ * lives and the shape of its index files. Written by `tools/record-sessions/main.ts`,
  * checked by `test/unit/fixture-corpus.test.ts`, replayed by `npm run replay`.
  */
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * Booting the real `dsh` headless: the process runner, the environment that
  * isolates a run in a throwaway `DSH_HOME`, and the overlays every boot needs.
- * Shared by the full-boot suite and `tools/record-sessions.ts`.
+ * Shared by the full-boot suite and `tools/record-sessions/main.ts`.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * Getting the real host ready: install `test/host` from its committed lockfile
  * when it is missing, check the versions, and pack the plugin the way a user
- * receives it. Shared by `test/host/run.ts` and `tools/record-sessions.ts`.
+ * receives it. Shared by `test/host/run.ts` and `tools/record-sessions/main.ts`.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
