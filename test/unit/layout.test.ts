@@ -1,6 +1,7 @@
 /**
  * The layout is the architecture (docs/design.md): each folder of src/lib/ is
- * one layer, and a module imports only from its own layer or the ones below.
+ * one layer, and a module imports only from its own layer or the ones below;
+ * each tool is a folder of tools/, and tools/lib/ holds only what tools share.
  * The import graph and the functions are read with the TypeScript parser, so
  * a failure names the file, the import or the function.
  */
@@ -29,7 +30,14 @@ function sourceFiles(dir: string): string[] {
 }
 
 const FILES = sourceFiles(SRC);
-const parsed = new Map(FILES.map((file) => [file, ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)]));
+const parsed = new Map<string, ts.SourceFile>();
+function sourceOf(file: string): ts.SourceFile {
+  const known = parsed.get(file);
+  if (known !== undefined) return known;
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  parsed.set(file, source);
+  return source;
+}
 
 /** The layer a file of src/ belongs to, by its folder under src/lib/: its rank, and its name. */
 function layerOf(file: string): { rank: number; name: string } {
@@ -41,7 +49,7 @@ function layerOf(file: string): { rank: number; name: string } {
 
 /** Every relative module a file imports or re-exports, `import type` included, with its line. */
 function importsOf(file: string): { specifier: string; line: number }[] {
-  const source = parsed.get(file) as ts.SourceFile;
+  const source = sourceOf(file);
   const found: { specifier: string; line: number }[] = [];
   const visit = (node: ts.Node): void => {
     const specifier =
@@ -66,7 +74,7 @@ function functionName(node: ts.FunctionLikeDeclaration, source: ts.SourceFile): 
 }
 
 function functionsOf(file: string): { name: string; line: number; lines: number }[] {
-  const source = parsed.get(file) as ts.SourceFile;
+  const source = sourceOf(file);
   const found: { name: string; line: number; lines: number }[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
@@ -133,5 +141,84 @@ describe('the layout of src/', () => {
       TRACKS.map((track) => track.words.track),
       ['failure', 'repeat', 'sequence', 'stale', 'edit-retry', 'timeout'],
     );
+  });
+});
+
+/**
+ * tools/ grows by tool (docs/design.md, "The tools"): each tool is a folder holding its entry and
+ * what only it uses; tools/lib/ holds what two tools or more use. The release is the one tool
+ * with several commands, an entry each.
+ */
+const ROOT = resolve(SRC, '..');
+const TOOLS = join(ROOT, 'tools');
+const SHARED = 'lib';
+const ENTRY_OF_A_TOOL = 'main.ts';
+const ENTRIES: Readonly<Record<string, readonly string[]>> = { release: ['check.ts', 'tag.ts', 'oidc-claims.ts'] };
+
+const TOOL_NAMES = readdirSync(TOOLS).filter((entry) => entry !== SHARED && statSync(join(TOOLS, entry)).isDirectory());
+const TOOL_FILES = sourceFiles(TOOLS);
+const entriesOf = (tool: string): readonly string[] => ENTRIES[tool] ?? [ENTRY_OF_A_TOOL];
+/** The folder of tools/ a path is in (a tool's name, or `lib`); `null` outside tools/. */
+function toolOf(file: string): string | null {
+  const path = relative(TOOLS, file).split(sep);
+  return path.length > 1 && path[0] !== '..' ? (path[0] as string) : null;
+}
+/** The files of tools/ a file imports, resolved (`.js` specifiers name the `.ts` file). */
+function toolImportsOf(file: string): { target: string; specifier: string; line: number }[] {
+  return importsOf(file)
+    .filter(({ specifier }) => specifier.startsWith('.'))
+    .map((found) => ({ ...found, target: resolve(dirname(file), found.specifier).replace(/\.js$/, '.ts') }))
+    .filter(({ target }) => toolOf(target) !== null);
+}
+const shown = (file: string): string => relative(ROOT, file).split(sep).join('/');
+
+describe('the layout of tools/', () => {
+  test(`every tool is a folder of tools/ with its entry (${ENTRY_OF_A_TOOL}); no file lies loose in tools/`, () => {
+    const loose = readdirSync(TOOLS).filter((entry) => !statSync(join(TOOLS, entry)).isDirectory());
+    assert.deepEqual(loose, [], 'give the tool a folder of its own: tools/<tool>/main.ts');
+    const missing = TOOL_NAMES.flatMap((tool) => entriesOf(tool).filter((entry) => !TOOL_FILES.includes(join(TOOLS, tool, entry))).map((entry) => `tools/${tool}/${entry}`));
+    assert.deepEqual(missing, []);
+    assert.ok(TOOL_NAMES.length >= 10, TOOL_NAMES.join(', '));
+  });
+
+  test('the npm scripts and the workflows start the tools by their entries, and every entry is started', () => {
+    const scripts = Object.values((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+    const workflows = readdirSync(join(ROOT, '.github', 'workflows')).map((name) => readFileSync(join(ROOT, '.github', 'workflows', name), 'utf8'));
+    const started = new Set([...scripts, ...workflows].flatMap((text) => [...text.matchAll(/\btools\/[\w./-]+\.ts\b/g)].map((match) => match[0])));
+    const entries = new Set(TOOL_NAMES.flatMap((tool) => entriesOf(tool).map((entry) => `tools/${tool}/${entry}`)));
+    assert.deepEqual([...started].filter((path) => !entries.has(path)).sort(), [], 'started, but not a tool entry');
+    assert.deepEqual([...entries].filter((path) => !started.has(path)).sort(), [], 'a tool entry no script or workflow starts');
+  });
+
+  test("a tool imports no other tool's folder, and tools/lib imports no tool", () => {
+    const crossing: string[] = [];
+    for (const file of TOOL_FILES) {
+      const from = toolOf(file);
+      for (const { target, specifier, line } of toolImportsOf(file)) {
+        const to = toolOf(target);
+        if (to !== from && (to !== SHARED || from === SHARED)) crossing.push(`${shown(file)}:${line} imports '${specifier}' (tools/${to}/)`);
+      }
+    }
+    assert.deepEqual(crossing, [], 'what two tools use goes in tools/lib/');
+  });
+
+  test('every file of tools/lib is used by two tools or more, and every file of a tool is reached from its entries', () => {
+    /** The files a tool's entries reach, through its own files and tools/lib. */
+    const reach = (tool: string): Set<string> => {
+      const seen = new Set<string>();
+      const pending = entriesOf(tool).map((entry) => join(TOOLS, tool, entry));
+      for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+        if (seen.has(file)) continue;
+        seen.add(file);
+        pending.push(...toolImportsOf(file).map(({ target }) => target));
+      }
+      return seen;
+    };
+    const reached = new Map(TOOL_NAMES.map((tool) => [tool, reach(tool)]));
+    const usersOf = (file: string): string[] => TOOL_NAMES.filter((tool) => reached.get(tool)?.has(file));
+    const lonely = TOOL_FILES.filter((file) => toolOf(file) === SHARED && usersOf(file).length < 2).map((file) => `${shown(file)} (used by ${usersOf(file).join(', ') || 'no tool'})`);
+    assert.deepEqual(lonely, [], "a file only one tool uses goes in that tool's folder");
+    const stray = TOOL_FILES.filter((file) => toolOf(file) !== SHARED && !(reached.get(toolOf(file) as string)?.has(file) ?? false)).map(shown);
+    assert.deepEqual(stray, [], "reached from no entry of its tool");
   });
 });

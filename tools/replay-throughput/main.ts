@@ -1,5 +1,5 @@
 /**
- * `node --import tsx tools/replay-throughput/main.ts [corpus dir] [--rounds N] [--synthetic SESSIONS]`
+ * `npm run replay-throughput -- [corpus dir] [--rounds N] [--synthetic SESSIONS]`
  *
  * How fast the replay goes, in calls per second: the corpus read once and
  * replayed N times (replay only), the corpus read and replayed end to end
