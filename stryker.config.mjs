@@ -95,7 +95,7 @@ export const NOT_RUN = {
   'test/tools/session-log.test.ts': 'tools/lib only (log decoding)',
   'test/tools/mock-stream.test.ts': 'the host suite\'s mock model, not src/',
   'test/tools/progress.test.ts': 'tools/lib only (progress line)',
-  'test/tools/mutate.test.ts': 'tools/lib only (the campaign\'s bookkeeping)',
+  'test/tools/mutate.test.ts': 'the mutation tool only (tools/mutate/campaign.ts, the campaign\'s bookkeeping)',
   'test/tools/eval.test.ts': 'tests tools/eval against the built dist/, not the mutated sources',
   'test/package/pack.test.ts': 'tests the packed build in dist/, not the mutated sources',
   'test/package/client-bundle.test.ts': 'tests the built web client bundle',
