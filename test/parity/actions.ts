@@ -307,7 +307,7 @@ function fileAction(rng: Rng): Action {
   };
 }
 
-/** `str_replace_editor`'s arguments for a file action's: create, str_replace or insert, or view (with or without a window). */
+/** A file action's arguments as `str_replace_editor`'s: create, str_replace or insert, or view (with or without a window). */
 function editorArgs(args: Record<string, unknown>): Record<string, unknown> {
   const file = String(args.file_path);
   const path = file.startsWith('/') ? file : `/work/${file}`;
