@@ -13,7 +13,7 @@
  *   --plugin ours|reference   HOST_PLUGIN   which build to test (default ours;
  *                                           `reference` packs the published 0.5.2
  *                                           from node_modules/reference-breaker)
- *   --suite records|pipeline|opt-in|duplicate-text|settings|boot|install
+ *   --suite records|pipeline|opt-in|duplicate-text|settings|boot|minimal|install
  *                             HOST_SUITE    run only one suite
  *
  * Runs on the repository's Node (>= 20) through tsx; only the suites need Node 22.
@@ -41,7 +41,7 @@ function main(): void {
   const label = (option('--plugin', 'HOST_PLUGIN') ?? 'ours') as PluginLabel;
   if (label !== 'ours' && label !== 'reference') throw new Error(`--plugin must be ours or reference, got ${label}`);
   const only = option('--suite', 'HOST_SUITE');
-  const suites = only === undefined ? ['records', 'pipeline', 'opt-in', 'duplicate-text', 'settings', 'boot', 'install'] : [only];
+  const suites = only === undefined ? ['records', 'pipeline', 'opt-in', 'duplicate-text', 'settings', 'boot', 'minimal', 'install'] : [only];
   const started = process.hrtime.bigint();
   if (installHost()) timings.push(['install test/host', seconds(started)]);
   checkHost();

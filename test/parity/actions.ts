@@ -290,6 +290,9 @@ function fileAction(rng: Rng): Action {
     // a non-BMP character around the 95th character of the fingerprint (the P7 cut)
     [1, () => `${'x'.repeat(rng.int(66, 72))}\u{1F600}\u{1F600} tail`],
   ])();
+  // P14: some file actions are DSH's minimal preset's editor (absolute paths, view windows);
+  // `read` stays DSH's own, which pools (pools.ts).
+  const editor = kind !== 'read' && side().chance(0.4);
   return {
     failRate: rng.pick([0, 0, 0.2, 1]),
     draw(r) {
@@ -297,9 +300,23 @@ function fileAction(rng: Rng): Action {
       if (kind === 'write') args = { file_path: file, content: longContent };
       else if (kind === 'edit') args = { file_path: file, old_string: r.pick(['foo', 'bar']), new_string: 'baz', ...(r.chance(0.2) ? { replace_all: true } : {}) };
       else args = { file_path: file, offset: r.pick(positions), limit: 200 };
-      return { name: kind, arguments: { ...args, ...decoys(r, false) }, family: 'file' };
+      const spelled = { ...args, ...decoys(r, false) };
+      // The editor's spelling draws from the side stream only: the main stream stays the one the seed gave.
+      return editor ? { name: 'str_replace_editor', arguments: editorArgs(args), family: 'file' } : { name: kind, arguments: spelled, family: 'file' };
     },
   };
+}
+
+/** A file action's arguments as `str_replace_editor`'s: create, str_replace or insert, or view (with or without a window). */
+function editorArgs(args: Record<string, unknown>): Record<string, unknown> {
+  const file = String(args.file_path);
+  const path = file.startsWith('/') ? file : `/work/${file}`;
+  if ('content' in args) return { command: 'create', path, file_text: args.content };
+  if ('old_string' in args) {
+    return side().chance(0.25) ? { command: 'insert', path, insert_line: side().int(0, 40), new_str: args.new_string } : { command: 'str_replace', path, old_str: args.old_string, new_str: args.new_string };
+  }
+  const from = Number(args.offset) + 1;
+  return side().chance(0.3) ? { command: 'view', path } : { command: 'view', path, view_range: [from, side().chance(0.2) ? -1 : from + Number(args.limit) - 1] };
 }
 
 function todoAction(rng: Rng): Action {

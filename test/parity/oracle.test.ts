@@ -3,7 +3,7 @@
  *
  * - the adjusted oracle against a second copy of itself: 0 mismatches (the
  *   driver, generator and comparison are deterministic);
- * - each adjustment (P1–P4, P7–P11) is exercised by the generator: leaving
+ * - each adjustment (P1–P4, P7–P11, P14) is exercised by the generator: leaving
  *   it out makes sessions mismatch, and only sessions where its decision applies;
  * - the unpatched reference differs from the oracle only in sessions where some
  *   decision applies;
@@ -61,6 +61,10 @@ async function scopedDiffers(command: string): Promise<boolean> {
   const [scoped, unscoped] = await strips;
   return scoped.stripVolatileFlags(command) !== unscoped.stripVolatileFlags(command);
 }
+
+type Classify = { classifyFailure(result: unknown, options?: { shell?: boolean }): unknown };
+/** The reference's classifier with P14 and without it, loaded once. */
+let classifiers: Promise<[Classify, Classify]> | undefined;
 
 function commandOf(call: { arguments: unknown }): string | undefined {
   const command = (call.arguments as { command?: unknown } | null)?.command;
@@ -120,6 +124,15 @@ async function applies(decision: Decision, session: Session, oracle: PluginModul
       const measures = ['exact', 'verb', 'family', 'cmd', 'act', 'net', 'site', 'host', 'sink'];
       const capKeys = typeof limits === 'object' && limits !== null ? Object.keys(limits) : [];
       return Object.keys(config).some((key) => !known.has(key)) || capKeys.some((key) => !measures.includes(key.split(':')[0] ?? ''));
+    }
+    case 'P14': {
+      // A shell result whose text the P14 reading classifies otherwise than the reference's.
+      classifiers ??= Promise.all([loadOracleModule<Classify>('lib/failure.js', ['P1', 'P14']), loadOracleModule<Classify>('lib/failure.js', ['P1'])]);
+      const [read, unread] = await classifiers;
+      return calls.some((call) => {
+        if (call.body.kind !== 'return' || !['bash', 'pwsh', 'shell'].includes(call.name)) return false;
+        return JSON.stringify(read.classifyFailure(call.body.result, { shell: true })) !== JSON.stringify(unread.classifyFailure(call.body.result, { shell: true }));
+      });
     }
     case 'P10':
       // A here-document with a URL after its operator.

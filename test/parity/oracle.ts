@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginModule } from '../support/fake-host.js';
 
-export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P7' | 'P8' | 'P9' | 'P10' | 'P11';
+export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P7' | 'P8' | 'P9' | 'P10' | 'P11' | 'P14';
 
 export interface Adjustment {
   decision: Decision;
@@ -73,6 +73,15 @@ export interface Adjustment {
  *   `limits` key that names no measure. Encoded by the same two checks at the end
  *   of the reference's merge and in its `limits` loop (`pathAliases` stays
  *   accepted, as documented).
+ * P14 — issue 34: DSH's persistent shells (the minimal preset's `bash`, `pwsh`)
+ *   write a time-out as a sentence opening the text and the shell's death as a
+ *   `[shell killed by signal: S]` / `[shell exited: code N]` / `[shell exited]`
+ *   line just before their reset notice; the reference reads neither. The port:
+ *   the time-out is `{reason: 'timeout', detail: 'Ns'}` and a death `{reason:
+ *   'shell', detail: 'signal S' | 'code N' | ''}`, read in the shell text
+ *   fallback after the write-out status (P1) and before every marker. Encoded by
+ *   the same two readings, written anew here as regexes, at that place of the
+ *   reference's text fallback.
  */
 export const ADJUSTMENTS: readonly Adjustment[] = [
   {
@@ -105,6 +114,27 @@ export const ADJUSTMENTS: readonly Adjustment[] = [
       '  }',
       '',
     ].join('\n'),
+  },
+  {
+    decision: 'P14',
+    file: 'lib/failure.js',
+    find: '  const exit = /\\[exit code: (-?\\d+)\\]/.exec(text)\n',
+    replace: String.raw`  const persistentTimeout = /^Your command timed out after (\d+) seconds or experienced an OOM error\. Below is partial output:/.exec(text)
+  const capped = (detail) => (detail.length > 200 ? detail.slice(0, 200) + '\u2026' : detail)
+  if (persistentTimeout !== null) return { reason: 'timeout', detail: capped(persistentTimeout[1] + 's') }
+  const death = /(?:^|\n)(\[shell killed by signal: [^\]\n]+\]|\[shell exited: code -?\d+\]|\[shell exited\])\r?\nThe persistent (bash|pwsh) shell was reset; the next \2 call starts from the workspace with a fresh current directory and environment\./.exec(text)
+  if (death !== null) {
+    const line = death[1]
+    return { reason: 'shell', detail: capped(line === '[shell exited]' ? '' : line.startsWith('[shell killed') ? 'signal ' + line.slice(25, -1) : 'code ' + line.slice(20, -1)) }
+  }
+  const exit = /\[exit code: (-?\d+)\]/.exec(text)
+`,
+  },
+  {
+    decision: 'P14',
+    file: 'lib/failure.js',
+    find: "    case 'curl':\n",
+    replace: "    case 'shell':\n      return detail ? `the shell died under the command (${detail})` : 'the shell died under the command'\n    case 'curl':\n",
   },
   {
     decision: 'P2',
@@ -294,7 +324,7 @@ export function fingerprints(`,
   },
 ];
 
-export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7', 'P8', 'P9', 'P10', 'P11'];
+export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7', 'P8', 'P9', 'P10', 'P11', 'P14'];
 
 /**
  * Host facts, applied to every oracle copy (they are not contract decisions, so the

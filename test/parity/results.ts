@@ -34,6 +34,12 @@ function text(value: unknown, body: string, isError = false): BodySpec {
 const LONG = 'lorem ipsum dolor sit amet '.repeat(40);
 
 function shellSuccess(rng: Rng): BodySpec {
+  const body = oneShotSuccess(rng);
+  // P14: the persistent shell's texts that are no failure (the main stream drew as before).
+  return side().chance(0.1) ? persistentSuccess() : body;
+}
+
+function oneShotSuccess(rng: Rng): BodySpec {
   return rng.weighted<() => BodySpec>([
     [10, () => bash(0, rng.pick(['ok', 'total 12\ndrwxr-xr-x 2 root root 4096 a', '{"items":[1,2,3]}', 'done.']))],
     [2, () => bash(0, '')],
@@ -50,8 +56,46 @@ function shellSuccess(rng: Rng): BodySpec {
 
 function shellFailure(rng: Rng): BodySpec {
   const body = cannedShellFailure(rng);
+  // P14: the persistent shell's failures (time-out, the shell's death, an exit status).
+  if (side().chance(0.15)) return persistentFailure();
   // The classifier's evidence as either side's tables spell it (or a near miss of it).
   return side().chance(0.2) ? bash(0, `${side().pick(['', 'output\n', 'step 1\n'])}${failureEvidence(sideRandom)}`) : body;
+}
+
+/** A result as DSH's persistent bash or pwsh writes it: a string value, one text block. */
+function persistent(body: string): BodySpec {
+  return { kind: 'return', result: { isError: false, value: body, content: [{ type: 'text', text: body }] } };
+}
+
+function resetNotice(shell: string): string {
+  return `The persistent ${shell} shell was reset; the next ${shell} call starts from the workspace with a fresh current directory and environment.`;
+}
+
+function persistentFailure(): BodySpec {
+  const s = side();
+  const shell = s.pick(['bash', 'bash', 'pwsh']);
+  const partial = s.pick(['', 'epoch 1/50', 'building...\nstep 2', 'Traceback (most recent call last):\nKeyError: x', '[exit code: 1]']);
+  const marker = s.pick(['[shell killed by signal: SIGKILL]', '[shell killed by signal: SIGTERM]', '[shell exited: code 1]', '[shell exited: code 0]', '[shell exited: code -1]', '[shell exited]']);
+  return s.weighted<() => BodySpec>([
+    [4, () => persistent([`Your command timed out after ${s.pick([300, 30, 1, 0])} seconds or experienced an OOM error. Below is partial output:`, partial, resetNotice(shell)].join('\n'))],
+    [3, () => persistent([partial === '' ? marker : `${partial}\n${marker}`, resetNotice(shell)].join(s.pick(['\n', '\r\n'])))],
+    [2, () => persistent(`${s.pick(['', 'error: x\n'])}[exit code: ${s.pick([1, 2, 127])}]`)],
+  ])();
+}
+
+/** Persistent-shell texts that are no failure: a success, a child waiting on stdin, and the framing's words out of place. */
+function persistentSuccess(): BodySpec {
+  const s = side();
+  return s.pick<() => BodySpec>([
+    () => persistent(s.pick(['ok', '', 'total 12'])),
+    () => persistent('Overwrite existing file? [y/N]'),
+    () => persistent('log: Your command timed out after 300 seconds or experienced an OOM error. Below is partial output:'),
+    () => persistent(`[shell exited: code 1] in the notes\n${resetNotice('bash')}`.replace('[shell', 'see [shell')),
+    () => persistent(`[shell killed by signal: SIGKILL]\nthen\n${resetNotice('bash')}`),
+    () => persistent(`[shell killed by signal: ]\n${resetNotice('bash')}`),
+    () => persistent(`[shell exited: code x]\n${resetNotice('pwsh')}`),
+    () => persistent(`[shell exited]\n${resetNotice('bash').replace('next bash', 'next pwsh')}`),
+  ])();
 }
 
 function cannedShellFailure(rng: Rng): BodySpec {
@@ -113,6 +157,12 @@ function fetchResult(rng: Rng, fail: boolean): BodySpec {
 }
 
 function fileResult(rng: Rng, fail: boolean): BodySpec {
+  const body = fileToolResult(rng, fail);
+  // P14: str_replace_editor's refusals (thrown FsErrors) and its plain-text successes.
+  return side().chance(0.15) ? editorResult(fail) : body;
+}
+
+function fileToolResult(rng: Rng, fail: boolean): BodySpec {
   if (fail) {
     return rng.weighted<() => BodySpec>([
       [4, () => ({ kind: 'return', result: { isError: true, content: [{ type: 'text', text: 'Error: no such file' }], error: { message: 'no such file', code: 'ENOENT' } } })],
@@ -127,6 +177,20 @@ function fileResult(rng: Rng, fail: boolean): BodySpec {
     [1, () => text({}, LONG)],
     [1, () => text({}, '')],
   ])();
+}
+
+function editorResult(fail: boolean): BodySpec {
+  const s = side();
+  if (fail) {
+    return s.pick<() => BodySpec>([
+      () => ({ kind: 'throw', message: 'No replacement was performed, old_str `foo` did not appear verbatim in /work/x.', info: { name: 'FsError', code: 'FS_EDIT_NOT_FOUND' } }),
+      () => ({ kind: 'throw', message: 'No replacement was performed. Multiple occurrences of old_str `foo` in lines [3, 9]. Please ensure it is unique', info: { name: 'FsError', code: 'FS_AMBIGUOUS_EDIT' } }),
+      () => ({ kind: 'throw', message: 'The path /work/x does not exist. Please provide a valid path.', info: { name: 'FsError', code: 'FS_NOT_FOUND' } }),
+      () => ({ kind: 'throw', message: 'File already exists at: /work/x. Cannot overwrite files using command `create`.' }),
+    ])();
+  }
+  const body = s.pick(['The file /work/x has been edited successfully.', 'New file created successfully at: /work/x', "Here's the content of /work/x with line numbers (which has a total of 3 lines):\n     1  a\n"]);
+  return { kind: 'return', result: { isError: false, value: body, content: [{ type: 'text', text: body }] } };
 }
 
 /**

@@ -136,6 +136,11 @@ export const HOSTILE_RESULTS: ReadonlyArray<readonly [string, (n: number) => unk
   ['HTTP markers', (n) => text('(HTTP 4'.repeat(n / 7))],
   ['curl markers', (n) => text(`curl: (${'9'.repeat(n)}`)],
   ['tool-call markup', (n) => text('<tool_call><function=x>'.repeat(n / 23))],
+  // P14: the persistent shell's framing, as many times as fits and never quite right.
+  ['reset notices after non-marker lines', (n) => text(`${'x'.repeat(n / 2)}${'\nThe persistent bash shell was reset; the next bash call starts from the workspace with a fresh current directory and environment.'.repeat(n / 260)}`)],
+  ['notice heads without a notice', (n) => text('\nThe persistent '.repeat(n / 16))],
+  ['death markers without a close, before a notice', (n) => text(`[shell killed by signal: ${'S'.repeat(n)}\nThe persistent bash shell was reset; the next bash call starts from the workspace with a fresh current directory and environment.`)],
+  ['a time-out sentence with a huge number', (n) => text(`Your command timed out after ${'9'.repeat(n)} seconds or experienced an OOM error. Below is partial output:`)],
   ['a throwing getter', () => Object.defineProperty({}, 'content', { get() { throw new Error('getter'); } })],
   ['a Proxy whose traps throw', () => throwingProxy({})],
   ['an error that is a Proxy', () => ({ isError: true, error: throwingProxy({}) })],

@@ -15,6 +15,7 @@ import { EXPECTED_PATH, expectedOf, readExpected, regressions } from './check.js
 import { readCorpus } from './corpus.js';
 import { evaluate, type SystemRun } from './evaluate.js';
 import { readLabels } from './from-session-log.js';
+import { TOOL_SETS, withTools, type ToolSet } from './minimal.js';
 import { ablationTable, metricsTable, sessionsTable } from './report.js';
 import { builtPlugin, referencePlugin, reminderPlugin, REMINDER_DEFAULTS, type System } from './systems.js';
 
@@ -37,6 +38,9 @@ options:
   --labels <file>      labels of DSH session logs: {"<session>": "good" | "stuck" | "loop" |
                        "progress" | {"class": "loop", "loop_start": 12}}
   --systems <list>     which systems: ours,0.5.2,reminder (default: all that are installed)
+  --tools <set>        the tool set the results are handed in: one-shot (DSH's bash, read,
+                       edit, write; the default) or minimal (the minimal preset's persistent
+                       bash and str_replace_editor, tools/eval/minimal.ts)
   --sessions           one row per session: where each system first noticed and gated
   --ablate             the preset, then the preset with each of its parts turned off
   --check              exit 1 if this plugin's figures are worse than the expected ones
@@ -78,6 +82,7 @@ function parse(args: readonly string[]): Parsed {
         set: { type: 'string', multiple: true },
         labels: { type: 'string' },
         systems: { type: 'string' },
+        tools: { type: 'string', default: 'one-shot' },
         sessions: { type: 'boolean', default: false },
         ablate: { type: 'boolean', default: false },
         check: { type: 'boolean', default: false },
@@ -163,7 +168,10 @@ export function evalCli(args: readonly string[], io: Io): Promise<number> {
       if (!(SYSTEM_NAMES as readonly string[]).includes(name)) throw new UsageError(`--systems takes ${SYSTEM_NAMES.join(', ')} (got ${JSON.stringify(name)})`);
     }
     const labels = typeof flags.labels === 'string' ? asUsage(() => readLabels(userPath(flags.labels as string))) : undefined;
-    const corpus = readCorpus(paths, labels);
+    const tools = flags.tools as string;
+    if (!(TOOL_SETS as readonly string[]).includes(tools)) throw new UsageError(`--tools takes ${TOOL_SETS.join(' or ')} (got ${JSON.stringify(tools)})`);
+    const read = readCorpus(paths, labels);
+    const corpus = { ...read, episodes: read.episodes.map((episode) => withTools(episode, tools as ToolSet)) };
     for (const skipped of corpus.skipped) io.err(`eval: skipping ${skipped.path}: ${skipped.error}\n`);
     if (corpus.episodes.length === 0) {
       io.err(`eval: nothing readable under ${paths.join(', ')}\n`);

@@ -45,8 +45,9 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   // Read only for the opt-in tracks that follow changes and files: the defaults pay nothing for them.
   const follows = cfg.stale !== null || cfg.failureProgress === 'restart' || cfg.progress === 'changes';
   const writes = follows && callChanges(name, args, command);
-  // The edit-retry track follows the files that edits change and that reads look at.
-  const fileTool = cfg.editRetry === null ? undefined : FILE_EDIT_TOOLS.has(name) ? 'edit' : readsFile(name, args) ? 'read' : undefined;
+  // The edit-retry track follows the files that edits change and that reads look at
+  // (str_replace_editor's `view` is a read, its other commands edits).
+  const fileTool = cfg.editRetry === null ? undefined : readsFile(name, args) ? 'read' : FILE_EDIT_TOOLS.has(name) ? 'edit' : undefined;
   const file = fileTool === undefined ? undefined : filePathOf(args);
   const call: Call = { agent, policy, name, command, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null };
   // The full fingerprints are dropped after this; a track keeps what it needs of them now.

@@ -6,9 +6,10 @@
  */
 import { member } from '../host/member.js';
 import type { Hit } from '../text/message.js';
+import { persistentFailure } from './persistent.js';
 import { isSpaceCode } from './tokenize.js';
 
-export type FailureReason = 'error' | 'exit' | 'timeout' | 'signal' | 'http' | 'sandbox' | 'exception' | 'curl';
+export type FailureReason = 'error' | 'exit' | 'timeout' | 'signal' | 'http' | 'sandbox' | 'exception' | 'curl' | 'shell';
 
 export interface Failure {
   readonly reason: FailureReason;
@@ -101,6 +102,9 @@ function classifyText(text: string, command: string | undefined): Failure | null
     const status = LEADING_STATUS.exec(text);
     if (status?.[1] !== undefined) return failure('http', status[1]);
   }
+  // The persistent shell's framing (P14) before the markers: it says what became of the whole call, as a value would.
+  const persistent = persistentFailure(text);
+  if (persistent !== null) return failure(persistent.reason, persistent.detail);
   const exit = EXIT_MARK.exec(text);
   if (exit?.[1] !== undefined && Number(exit[1]) !== 0) return failure('exit', exit[1]);
   const http = HTTP_MARK.exec(text);
@@ -233,6 +237,8 @@ export function describeFailure(failure: Failure | null): string {
       return detail ? `the script died with an uncaught exception (${detail})` : 'the script died with an uncaught exception';
     case 'curl':
       return detail ? `curl gave up with error ${detail}` : 'curl gave up with an error';
+    case 'shell':
+      return detail ? `the persistent shell died under the command (${detail})` : 'the persistent shell died under the command';
     default:
       return 'the call failed';
   }
@@ -262,6 +268,8 @@ export function describeFailureZh(failure: Failure | null): string {
       return detail ? `脚本因未捕获的异常而终止（${detail}）` : '脚本因未捕获的异常而终止';
     case 'curl':
       return detail ? `curl 报错 ${detail} 后放弃` : 'curl 报错后放弃';
+    case 'shell':
+      return detail ? `持久 shell 在命令执行中退出（${detail}）` : '持久 shell 在命令执行中退出';
     default:
       return '调用失败';
   }
