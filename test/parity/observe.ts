@@ -31,6 +31,8 @@ export interface CallView {
   hits: string[];
   /** Result markers (`#r<n>`, see results.ts) the denial quotes: which previous result it shows, if any. */
   quotes: string[];
+  /** A call the operator did not approve: the hit lines of the breaker's denial on its own result (P13), sorted; `[]` for any other call. */
+  explained: string[];
   notices: NoticeView[];
 }
 
@@ -100,12 +102,20 @@ export function observe(outcome: CallOutcome, options: ObserveOptions = {}): Cal
   let denial: string | null = null;
   let hits: string[] = [];
   let quotes: string[] = [];
+  let explained: string[] = [];
   if (outcome.denied) {
     const reason = outcome.denyReason ?? '';
     const token = leadingToken(reason);
     denial = token ?? `host: ${reason}`;
     hits = token === null ? [] : denialHits(reason, options.details === true);
     quotes = token === null ? [] : [...new Set(reason.match(/#r\d+\b/g) ?? [])].sort();
+    if (token === null) {
+      const blocks = Array.isArray((outcome.result as any)?.content) ? ((outcome.result as any).content as unknown[]) : [];
+      for (const block of blocks.slice(1)) {
+        const text = (block as any)?.text;
+        if (typeof text === 'string' && leadingToken(text) === 'REPEAT_TOOL_BLOCKED') explained.push(`${denialHits(text, options.details === true).join(' | ')}`);
+      }
+    }
   }
   return {
     asked: outcome.asked,
@@ -114,6 +124,7 @@ export function observe(outcome: CallOutcome, options: ObserveOptions = {}): Cal
     denial,
     hits,
     quotes,
+    explained,
     notices: outcome.notices.map(noticeView),
   };
 }
