@@ -77,8 +77,8 @@ export interface Adjustment {
  *   tool "bash"` on the call the operator did not approve; its denial comes
  *   with the next call. Encoded by remembering what each ask put to the
  *   operator (forgotten when the guard takes the approval) and, in
- *   post-execute, adding the reference's own refused denial of those hits as a
- *   second text block of an `accept` decision.
+ *   post-execute, adding the reference's own refused denial of those hits on
+ *   the line after the host's text, through an `accept` decision's `content`.
  * P15 — issue 35: model text in an operator's text is a bounded quotation. The
  *   reference's summaries carry the whole fingerprint. Encoded by rewriting the
  *   summary where a notice is made: the measure's name, then at most 60
@@ -311,7 +311,11 @@ export function fingerprints(`,
       '    askedOf.delete(exec)',
       "    if (refusedHits !== undefined && downstream?.kind === 'accept' && !('content' in downstream) && !('value' in downstream)) {",
       '      const explanation = denyMessage({ name, hits: refusedHits, lastResult: tracker.slot(agent).lastResult, cfg, refused: true })',
-      "      downstream = { ...downstream, content: [...(Array.isArray(result?.content) ? result.content : []), { type: 'text', text: explanation }] }",
+      '      const blocks = Array.isArray(result?.content) ? [...result.content] : []',
+      '      const last = blocks[blocks.length - 1]',
+      "      if (last?.type === 'text' && typeof last.text === 'string') blocks[blocks.length - 1] = { type: 'text', text: last.text + '\\n' + explanation }",
+      "      else blocks.push({ type: 'text', text: explanation })",
+      '      downstream = { ...downstream, content: blocks }',
       '    }',
       '',
     ].join('\n'),

@@ -170,9 +170,10 @@ describe('P13: the rejected call carries the breaker’s denial itself', () => {
     assert.equal(rejected.asked, true);
     assert.equal(rejected.denyReason, 'the user rejected tool "bash"');
     const blocks = (rejected.result as { content: { type: string; text: string }[] }).content;
-    assert.equal(blocks.length, 2);
-    assert.deepEqual(blocks[0], { type: 'text', text: 'Error: the user rejected tool "bash"' }, 'the host’s own line stays first');
-    const said = blocks[1]?.text ?? '';
+    assert.equal(blocks.length, 1, 'one text block: DSH sends a result’s blocks to the model joined with nothing between them');
+    const [hostLine, ...rest] = (blocks[0]?.text ?? '').split('\n');
+    assert.equal(hostLine, 'Error: the user rejected tool "bash"', 'the host’s own line stays first');
+    const said = rest.join('\n');
     assert.match(said, /^REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeated 12 times \(limit 12\)\. The loop breaker's repeat track put it to the operator, for:\n/);
     assert.ok(said.includes(`\n- cmd:cat:cat /etc/hosts ${cap}/${cap}\n`), said);
     assert.match(said, /they stay blocked until the next human message\./);
@@ -187,13 +188,14 @@ describe('P13: the rejected call carries the breaker’s denial itself', () => {
     const unattended = await repeat(newHost(), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(1) });
     const gated = unattended[failLimit]!;
     assert.equal(gated.asked, true);
-    const blocks = (gated.result as { content: { text: string }[] }).content;
-    assert.match(blocks[0]?.text ?? '', /no approval channel is available/);
-    assert.match(blocks[1]?.text ?? '', /consecutive failures \(the command exited with status 1\)/);
+    const [text = ''] = (gated.result as { content: { text: string }[] }).content.map((block) => block.text);
+    assert.match(text, /^Error: tool "bash" requires approval, but no approval channel is available\nREPEAT_TOOL_BLOCKED: /);
+    assert.match(text, /consecutive failures \(the command exited with status 1\)/);
     const approved = await repeat(newHost(), {}, cap, { ...bash('ls'), answer: 'approve' });
-    assert.equal((approved[cap - 1]!.result as { content: unknown[] }).content.length, 1);
+    assert.doesNotMatch(JSON.stringify(approved[cap - 1]!.result), /REPEAT_TOOL_BLOCKED/, 'an approved call ran');
     const denied = await repeat(newHost({ onLimit: 'deny' }), {}, cap, bash('ls'));
-    assert.equal((denied[cap - 1]!.result as { content: unknown[] }).content.length, 1, 'a guard denial is already the breaker’s text');
+    const deniedText = (denied[cap - 1]!.result as { content: { text: string }[] }).content.map((block) => block.text).join('\n');
+    assert.equal(deniedText.split('REPEAT_TOOL_BLOCKED').length, 2, 'a guard denial is already the breaker’s text, once');
   });
 
   test('P13: a later plugin’s block is left as it is', async () => {
@@ -210,6 +212,6 @@ describe('P13: the rejected call carries the breaker’s denial itself', () => {
     const pool = await host.pool([1, 2, 3].map(() => ({ agent, name: 'read', arguments: { path: '/a' }, answer: 'decline' as const })));
     assert.equal(pool.filter((o) => o.asked).length, 1, 'asked once (P8)');
     const asked = pool.find((o) => o.asked)!;
-    assert.match(((asked.result as { content: { text: string }[] }).content[1]?.text ?? ''), /^REPEAT_TOOL_BLOCKED: read call not run: the operator did not approve it/);
+    assert.match((asked.result as { content: { text: string }[] }).content[0]?.text ?? '', /\nREPEAT_TOOL_BLOCKED: read call not run: the operator did not approve it/);
   });
 });

@@ -36,13 +36,19 @@ export function withNotices(downstream: PostToolDecision, owed: readonly unknown
 
 /**
  * The host's result for a call whose ask was not approved (`Error: the user
- * rejected tool "bash"`), with the breaker's denial after it (P13). Only an
+ * rejected tool "bash"`), with the breaker's denial on the next line (P13).
+ * It joins the host's last text block: rc.8's DeepSeek adapter sends a tool
+ * result's text blocks to the model joined with nothing between them. Only an
  * `accept` is extended, as rc.8 applies `content` to it and keeps the call an
- * error; a later plugin's own content or block is left as it is.
+ * error; a later plugin's own content, value or block is left as it is.
  */
 export function withExplanation(downstream: PostToolDecision, result: unknown, explanation: string | undefined): PostToolDecision {
   if (explanation === undefined || downstream?.kind !== 'accept' || 'content' in downstream || 'value' in downstream) return downstream;
   const content = member(result, 'content');
-  const before = Array.isArray(content) ? content : [];
-  return { ...downstream, content: [...before, { type: 'text', text: explanation }] };
+  const blocks: unknown[] = Array.isArray(content) ? [...content] : [];
+  const last = blocks[blocks.length - 1];
+  const text = member(last, 'text');
+  if (member(last, 'type') === 'text' && typeof text === 'string') blocks[blocks.length - 1] = { type: 'text', text: `${text}\n${explanation}` };
+  else blocks.push({ type: 'text', text: explanation });
+  return { ...downstream, content: blocks };
 }

@@ -86,7 +86,7 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     const results: Result[] = [];
     for (let i = 0; i < caps.exact + 4; i += 1) results.push(await r.call(command));
     assert.equal(r.asks.length, 1, 'one ask reached the answerer');
-    assert.match(r.asks[0]!, /Allow once lets it run and lifts the 2 limits named at the end for 2 more calls this turn/);
+    assert.match(r.asks[0]!, /\nAllow once: the call runs, and these 2 measures \(listed at the end\) are lifted on every track for 2 more calls this turn \(the one after that is blocked without asking\)/);
     assert.equal(r.runs.get(command), caps.exact + 2, 'the approved call and two more ran');
     for (const res of results.slice(caps.exact + 2)) {
       assert.match(res.text, BLOCKED);

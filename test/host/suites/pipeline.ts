@@ -151,7 +151,7 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, in process — plugin: ${plugin.label} (
       );
       if (plugin.label === 'ours') {
         // P13: the breaker's denial follows on the rejected call's own result, through tools/post-execute.
-        assert.equal(gated.raw.content.length, 2, 'the host block, then the breaker block');
+        assert.equal(gated.raw.content.length, 1, 'one text block (the DeepSeek adapter joins blocks with nothing between them)');
         assert.match(
           explanation.join('\n'),
           /^REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeated \d+ times \(limit \d+\)\. The loop breaker's repeat track put it to the operator, for:\n- exact:bash:\{"command":"cat \/etc\/hostname"\} \d+\/\d+\n/,
