@@ -46,6 +46,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/gate.test.ts',
   'test/unit/failure-track.test.ts',
   'test/unit/messages.test.ts',
+  'test/unit/operator-texts.test.ts',
   'test/unit/notice.test.ts',
   'test/unit/scope.test.ts',
   'test/unit/policy-edges.test.ts',

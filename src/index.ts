@@ -8,7 +8,7 @@ import type { Dispose, HostContext, PreToolDecision, PostToolDecision } from './
 import { createBreaker } from './lib/breaker/breaker.js';
 import { resolveConfig } from './lib/config/config.js';
 import { createDuplicateText, type DuplicateText } from './lib/tracks/duplicate-text.js';
-import { passOn, safely, withNotices } from './lib/plugin/hook.js';
+import { passOn, safely, withExplanation, withNotices } from './lib/plugin/hook.js';
 import { PLUGIN_NAME } from './lib/text/notice.js';
 import { createOperatorLocale, offerSettings } from './lib/plugin/settings.js';
 import type { Locale } from './lib/config/locale.js';
@@ -51,8 +51,13 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
       ctx.tools.guard((exec) => safely(() => breaker.guard(exec), undefined)),
       ctx.on('tools/post-execute', (exec, result, next): Promise<PostToolDecision> => {
         const owed = safely(() => breaker.settle(exec, result), []);
+        const explanation = safely(() => breaker.explain(exec), undefined);
         const downstream = passOn(next);
-        return owed.length === 0 ? downstream : downstream.then((decision) => withNotices(decision, owed));
+        if (owed.length === 0 && explanation === undefined) return downstream;
+        return downstream.then((decision) => {
+          const noticed = withNotices(decision, owed);
+          return safely(() => withExplanation(noticed, result, explanation), noticed);
+        });
       }),
       ctx.on('agent/pre-step', (payload, next) => {
         safely(() => breaker.reset(payload), undefined);

@@ -31,6 +31,8 @@ export interface CallView {
   hits: string[];
   /** Result markers (`#r<n>`, see results.ts) the denial quotes: which previous result it shows, if any. */
   quotes: string[];
+  /** A call the operator did not approve: the hit lines of the breaker's denial after the host's line on its own result (P13), sorted; `[]` for any other call. */
+  explained: string[];
   notices: NoticeView[];
 }
 
@@ -100,12 +102,20 @@ export function observe(outcome: CallOutcome, options: ObserveOptions = {}): Cal
   let denial: string | null = null;
   let hits: string[] = [];
   let quotes: string[] = [];
+  let explained: string[] = [];
   if (outcome.denied) {
     const reason = outcome.denyReason ?? '';
     const token = leadingToken(reason);
     denial = token ?? `host: ${reason}`;
     hits = token === null ? [] : denialHits(reason, options.details === true);
     quotes = token === null ? [] : [...new Set(reason.match(/#r\d+\b/g) ?? [])].sort();
+    if (token === null) {
+      // P13: the breaker's denial follows the host's line on the call's own result.
+      const blocks = Array.isArray((outcome.result as any)?.content) ? ((outcome.result as any).content as unknown[]) : [];
+      const text = blocks.map((block) => (typeof (block as any)?.text === 'string' ? (block as any).text : '')).join('\n');
+      const at = text.indexOf('\nREPEAT_TOOL_BLOCKED:');
+      if (at !== -1) explained = denialHits(text.slice(at + 1), options.details === true);
+    }
   }
   return {
     asked: outcome.asked,
@@ -114,6 +124,7 @@ export function observe(outcome: CallOutcome, options: ObserveOptions = {}): Cal
     denial,
     hits,
     quotes,
+    explained,
     notices: outcome.notices.map(noticeView),
   };
 }

@@ -3,7 +3,7 @@
  *
  * - the adjusted oracle against a second copy of itself: 0 mismatches (the
  *   driver, generator and comparison are deterministic);
- * - each adjustment (P1–P4, P7–P11, P14) is exercised by the generator: leaving
+ * - each adjustment (P1–P4, P8–P11, P13–P15) is exercised by the generator: leaving
  *   it out makes sessions mismatch, and only sessions where its decision applies;
  * - the unpatched reference differs from the oracle only in sessions where some
  *   decision applies;
@@ -98,8 +98,11 @@ async function applies(decision: Decision, session: Session, oracle: PluginModul
       }
       return false;
     }
-    case 'P7':
-      return views.some((v) => v.notices.some((n) => typeof n.summary === 'string' && n.summary.includes('\u2026')));
+    case 'P13':
+      // A call the operator was asked about and did not approve.
+      return views.some((v) => v.asked && v.denied && (v.denial ?? '').startsWith('host:'));
+    case 'P15':
+      return views.some((v) => v.notices.length > 0);
     case 'P8':
       // An ask inside a pool with a later call of the same agent in that pool.
       return session.steps.some(

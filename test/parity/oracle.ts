@@ -1,7 +1,7 @@
 /**
  * The adjusted oracle. The reference (`reference-breaker` = dsh-repeat-tool-breaker
  * 0.5.2) is the oracle for everything the contract leaves to it, but the contract
- * decides some places differently (P1–P4, P7–P10). Each decision is encoded here as a
+ * decides some places differently (P1–P4, P8–P11, P13, P15). Each decision is encoded here as a
  * small source patch applied to a temporary copy of the reference at test setup;
  * every replacement asserts that it matched exactly once, so a different
  * reference version fails loudly instead of silently testing the wrong thing.
@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginModule } from '../support/fake-host.js';
 
-export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P7' | 'P8' | 'P9' | 'P10' | 'P11' | 'P14';
+export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P8' | 'P9' | 'P10' | 'P11' | 'P13' | 'P14' | 'P15';
 
 export interface Adjustment {
   decision: Decision;
@@ -48,10 +48,9 @@ export interface Adjustment {
  * P4 — contract §3.7 Q3. The reference commits a fingerprint that is both a failure
  *   hit and a repeat hit twice for one denied call. The contract: one call is one
  *   occurrence. Encoded by deduplicating what `commit` records.
- * P7 — contract §3.8 / §5. The reference puts the whole fingerprint in a notice's
- *   `source.summary`. The contract: the fingerprint part is cut to its first 95
- *   characters plus `…` when longer than 96. Encoded by a helper applied to both
- *   summary formats.
+ * P7 — contract §3.8 / §5: a summary within 120 characters. Since P15 the
+ *   summary's fingerprint is a quotation of at most 60 characters, which keeps
+ *   P7's bound by itself, so P7 has no patch of its own any more: P15's is it.
  * P8 — the product document: one prompt per measure per turn. In DSH's pool
  *   order the reference settles a declined ask only at post-execute, after the
  *   next call of the pool has passed policy, so that call is asked about again.
@@ -73,6 +72,13 @@ export interface Adjustment {
  *   `limits` key that names no measure. Encoded by the same two checks at the end
  *   of the reference's merge and in its `limits` loop (`pathAliases` stays
  *   accepted, as documented).
+ * P13 — issue 32: the breaker's explanation on the rejected call itself. The
+ *   reference lets the model read only the host's `Error: the user rejected
+ *   tool "bash"` on the call the operator did not approve; its denial comes
+ *   with the next call. Encoded by remembering what each ask put to the
+ *   operator (forgotten when the guard takes the approval) and, in
+ *   post-execute, adding the reference's own refused denial of those hits on
+ *   the line after the host's text, through an `accept` decision's `content`.
  * P14 — issue 34: DSH's persistent shells (the minimal preset's `bash`, `pwsh`)
  *   write a time-out as a sentence opening the text and the shell's death as a
  *   `[shell killed by signal: S]` / `[shell exited: code N]` / `[shell exited]`
@@ -82,6 +88,11 @@ export interface Adjustment {
  *   fallback after the write-out status (P1) and before every marker. Encoded by
  *   the same two readings, written anew here as regexes, at that place of the
  *   reference's text fallback.
+ * P15 — issue 35: model text in an operator's text is a bounded quotation. The
+ *   reference's summaries carry the whole fingerprint. Encoded by rewriting the
+ *   summary where a notice is made: the measure's name, then at most 60
+ *   characters of the rest inside “ ”, newlines and control characters as
+ *   escapes, cut with `…` — re-implemented here from the rule.
  */
 export const ADJUSTMENTS: readonly Adjustment[] = [
   {
@@ -155,26 +166,6 @@ export const ADJUSTMENTS: readonly Adjustment[] = [
     file: 'lib/window.js',
     find: 'const record = (hits.length > 0 ? hits.map((entry) => entry.fp) : fps).filter(',
     replace: 'const record = [...new Set(hits.length > 0 ? hits.map((entry) => entry.fp) : fps)].filter(',
-  },
-  {
-    decision: 'P7',
-    file: 'index.js',
-    find: 'export function apply(ctx, config = {}) {',
-    replace:
-      "const summaryFp = (fp) => (fp.length > 96 ? `${fp.slice(0, 95)}\\u2026` : fp)\n" +
-      'export function apply(ctx, config = {}) {',
-  },
-  {
-    decision: 'P7',
-    file: 'index.js',
-    find: '`${chosen.fp} × ${chosen.next}`',
-    replace: '`${summaryFp(chosen.fp)} × ${chosen.next}`',
-  },
-  {
-    decision: 'P7',
-    file: 'index.js',
-    find: '`${top.fp} failed x${top.streak}`',
-    replace: '`${summaryFp(top.fp)} failed x${top.streak}`',
   },
   {
     decision: 'P8',
@@ -322,9 +313,75 @@ export function fingerprints(`,
       '',
     ].join('\n'),
   },
+  {
+    decision: 'P13',
+    file: 'index.js',
+    find: '  const deniedByUs = new WeakSet()\n',
+    replace: '  const deniedByUs = new WeakSet()\n  const askedOf = new WeakMap()\n',
+  },
+  {
+    decision: 'P13',
+    file: 'index.js',
+    find: '    pendingAsk.set(exec, { fps, hits: blocking })\n',
+    replace: '    pendingAsk.set(exec, { fps, hits: blocking })\n    askedOf.set(exec, blocking)\n',
+  },
+  {
+    decision: 'P13',
+    file: 'index.js',
+    find: '      pendingAsk.delete(exec)\n      tracker.exemptFingerprints(',
+    replace: '      pendingAsk.delete(exec)\n      askedOf.delete(exec)\n      tracker.exemptFingerprints(',
+  },
+  {
+    decision: 'P13',
+    file: 'index.js',
+    find: '    const downstream = await next()\n',
+    replace: [
+      '    let downstream = await next()',
+      '    const refusedHits = askedOf.get(exec)',
+      '    askedOf.delete(exec)',
+      "    if (refusedHits !== undefined && downstream?.kind === 'accept' && !('content' in downstream) && !('value' in downstream)) {",
+      '      const explanation = denyMessage({ name, hits: refusedHits, lastResult: tracker.slot(agent).lastResult, cfg, refused: true })',
+      '      const blocks = Array.isArray(result?.content) ? [...result.content] : []',
+      '      const last = blocks[blocks.length - 1]',
+      "      if (last?.type === 'text' && typeof last.text === 'string') blocks[blocks.length - 1] = { type: 'text', text: last.text + '\\n' + explanation }",
+      "      else blocks.push({ type: 'text', text: explanation })",
+      '      downstream = { ...downstream, content: blocks }',
+      '    }',
+      '',
+    ].join('\n'),
+  },
+  {
+    decision: 'P15',
+    file: 'index.js',
+    find: 'function noticeMessage(text, summary) {\n',
+    replace: String.raw`// P15: the fingerprint of a summary as an operator's quotation.
+const P15_ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u201c': '\\u201c', '\u201d': '\\u201d' }
+const P15_HIDDEN = /^[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]$/
+function p15Quote(text) {
+  let body = ''
+  let cut = false
+  for (const char of Array.from(text.slice(0, 400))) {
+    const piece = P15_ESCAPES[char] ?? (P15_HIDDEN.test(char) ? '\\u' + char.charCodeAt(0).toString(16).padStart(4, '0') : char)
+    if (body.length + piece.length > 60) { cut = true; break }
+    body += piece
+  }
+  if (!cut && text.length > 400) cut = true
+  return '\u201c' + body.replace(/<(\/?)(tool_call|function=)/g, '\u2039$1$2') + (cut ? '\u2026' : '') + '\u201d'
+}
+function p15Summary(summary) {
+  const tail = /^([\s\S]*) (\u00d7 \d+|failed x\d+)$/.exec(summary)
+  if (tail === null) return summary
+  const measure = /^([a-z][a-z-]{0,15}):/.exec(tail[1])
+  const label = measure === null ? p15Quote(tail[1]) : measure[1] + ' ' + p15Quote(tail[1].slice(measure[0].length))
+  return label + ' ' + tail[2]
+}
+function noticeMessage(text, summary) {
+  summary = p15Summary(summary)
+`,
+  },
 ];
 
-export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P7', 'P8', 'P9', 'P10', 'P11', 'P14'];
+export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P8', 'P9', 'P10', 'P11', 'P13', 'P14', 'P15'];
 
 /**
  * Host facts, applied to every oracle copy (they are not contract decisions, so the

@@ -5,7 +5,7 @@
  * - `port:<path>`: a copy of it elsewhere (a scratch copy with a mutation, for sensitivity checks);
  * - `oracle`: the reference with every contract decision applied (the expected outcome);
  * - `reference`: the reference as installed (0.5.2, no adjustment);
- * - `oracle-without-P1` (…P2, P3, P4, P7): the oracle minus one decision, for self-checks.
+ * - `oracle-without-P1` (…P2, P3, P4, P8 … P15): the oracle minus one decision, for self-checks.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,9 +28,9 @@ export async function loadPlugin(name: string): Promise<PluginModule> {
   if (name.startsWith('port:')) return loadPort(name.slice('port:'.length));
   if (name === 'oracle') return loadOracle();
   if (name === 'reference') return loadReference();
-  const without = /^oracle-without-(P\d)$/.exec(name);
+  const without = /^oracle-without-(P\d+)$/.exec(name);
   if (without !== null && DECISIONS.includes(without[1] as Decision)) {
     return loadOracle(DECISIONS.filter((d) => d !== without[1]));
   }
-  throw new Error(`unknown plugin "${name}" (port, oracle, reference, oracle-without-P1…P7)`);
+  throw new Error(`unknown plugin "${name}" (port, oracle, reference, oracle-without-P1…P15)`);
 }

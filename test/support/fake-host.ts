@@ -198,6 +198,9 @@ export class FakeHost {
   private async settle(policy: Policy, result: HostResult): Promise<CallOutcome> {
     const post = await this.waterfall('tools/post-execute', [policy.exec, result], async () => ({ kind: 'accept' }));
     const notices = Array.isArray(post?.additionalContexts) ? [...post.additionalContexts] : [];
+    // rc.8's postExecute: `block` makes the feedback the error's content; `accept` with `content` replaces it (P13 extends a refusal's).
+    if (post?.kind === 'block') result = { content: post.feedback, isError: true, error: { message: 'tool result blocked by post-execute policy' } };
+    else if (Array.isArray(post?.content)) result = { ...result, content: post.content };
     const outcome: CallOutcome = {
       asked: policy.asked,
       askReason: policy.askReason,

@@ -52,6 +52,17 @@ export function summaries(outcome: CallOutcome): string[] {
   return noticesOf(outcome).map((n) => n.source.summary);
 }
 
+/**
+ * A short fingerprint as an operator's text names it (P15): the measure, then
+ * the rest in “ ”. Only for fingerprints that need no cut and no escape.
+ */
+export function shown(fp: string): string {
+  const at = fp.indexOf(':');
+  const rest = fp.slice(at + 1);
+  if (at < 1 || rest.length > 60 || /[\u0000-\u001f\u201c\u201d]/.test(rest)) throw new Error(`shown() is for short plain fingerprints: ${fp}`);
+  return `${fp.slice(0, at)} \u201c${rest}\u201d`;
+}
+
 /** The text of every notice on the outcome. */
 export function noticeTexts(outcome: CallOutcome): string[] {
   return noticesOf(outcome).map((n) => n.content[0]?.text ?? '');

@@ -35,11 +35,11 @@ describe('replaying one session', () => {
     const report = await replay(stuckSteps(14));
     assert.deepEqual(outcomes(report).slice(5), [
       '6:ran',
-      '7:ran[cmd:echo:echo same-output × 7]',
+      '7:ran[cmd \u201cecho:echo same-output\u201d × 7]',
       '8:ran',
       '9:ran',
       '10:ran',
-      '11:ran[cmd:echo:echo same-output × 11]',
+      '11:ran[cmd \u201cecho:echo same-output\u201d × 11]',
       '12:denied/approval',
       '13:denied/plugin',
       '14:denied/plugin',
@@ -82,7 +82,7 @@ describe('replaying one session', () => {
     }));
     const report = await replay(failing);
     assert.deepEqual(report.advisories, { warn: 0, summarize: 0, 'fail-warn': 1 });
-    assert.deepEqual(report.trajectory[2]?.notices, ['host:api.example.invalid failed x3']);
+    assert.deepEqual(report.trajectory[2]?.notices, ['host \u201capi.example.invalid\u201d failed x3']);
     assert.deepEqual(outcomes(report).slice(4), ['5:ran', '6:denied/approval']);
     assert.deepEqual(report.gatedBy, { repeat: 0, failure: 1 });
     // The live session ran all six; the mirror measures what the session did.
@@ -177,7 +177,7 @@ describe('replaying steps of several calls in DSH’s commit order', () => {
     const report = await replayPooled(pooledReads(5));
     assert.deepEqual(outcomes(report).slice(9), [
       '10:ran',
-      '11:ran[exact:read:{"file_path":"logs/build.log"} × 11]',
+      '11:ran[exact \u201cread:{"file_path":"logs/build.log"}\u201d × 11]',
       // Call 12's refusal settles only after call 11's body, but call 13's policy already knows it was not approved.
       '12:denied/approval',
       '13:denied/plugin',
@@ -212,7 +212,7 @@ describe('replaying steps of several calls in DSH’s commit order', () => {
     const stopped: CallStep = { call: 'bash', args: { command: 'sleep 30', description: 'wait' }, text: 'Error: tool call aborted', isError: true };
     // Eleven reads ran; the step stopped would have taken two more past the gate.
     const report = await replayPooled([...pooledReads(3), [read], [stopped, skipped, skipped]]);
-    assert.deepEqual(outcomes(report).slice(10), ['11:ran[exact:read:{"file_path":"logs/build.log"} × 11]', '12:ran', '13:skipped', '14:skipped']);
+    assert.deepEqual(outcomes(report).slice(10), ['11:ran[exact \u201cread:{"file_path":"logs/build.log"}\u201d × 11]', '12:ran', '13:skipped', '14:skipped']);
     assert.equal(report.skipped, 2);
     assert.equal(report.asked, 0);
     assert.equal(report.denied, 0);

@@ -15,7 +15,7 @@ import { identityKey } from '../../src/lib/read/identity.js';
 import { markAll } from '../../src/lib/read/mark.js';
 import { isActionKey } from '../../src/lib/tracks/progress.js';
 import { RESPELLED_PYTEST, RESPELLED_PYTEST_ACT } from '../support/respellings.js';
-import { bash, deniedAt, failing, hitLines, newHost, noticedAt, summaries, type CallOutcome } from '../support/session.js';
+import { bash, deniedAt, failing, hitLines, newHost, noticedAt, summaries, type CallOutcome, shown } from '../support/session.js';
 
 const fpsOf = (command: string, config: unknown = {}, name = 'bash'): string[] => fingerprints({ name, args: { command } }, resolveConfig(config)).fps;
 const actOfCall = (command: string, config: unknown = { limits: { act: 12 } }): string | undefined => fpsOf(command, config).find((fp) => fp.startsWith('act:'));
@@ -123,7 +123,7 @@ describe('act: in the occurrence track', () => {
   test('advisories fire on act: at warnAt and summarizeAt, quoting the act: fingerprint', async () => {
     const outcomes = await respelledLoop({ limits: { act: cap } }, 11);
     assert.deepEqual(noticedAt(outcomes), [7, 11]);
-    assert.deepEqual(summaries(outcomes[6] as CallOutcome), [`${RESPELLED_PYTEST_ACT} × 7`]);
+    assert.deepEqual(summaries(outcomes[6] as CallOutcome), [`${shown(RESPELLED_PYTEST_ACT)} × 7`]);
   });
 
   test('onLimit ask: unattended, the gate call is refused; approved, the loop goes on for the turn', async () => {
@@ -132,7 +132,7 @@ describe('act: in the occurrence track', () => {
     assert.deepEqual(deniedAt(refused), [cap, cap + 1, cap + 2]);
     const approved = await respelledLoop({ limits: { act: cap } }, cap + 4, 'approve');
     assert.equal(approved.filter((o) => o.asked).length, 1);
-    assert.ok((approved[cap - 1]?.askReason ?? '').includes(RESPELLED_PYTEST_ACT), 'the question at the cap names the action');
+    assert.ok((approved[cap - 1]?.askReason ?? '').includes(shown(RESPELLED_PYTEST_ACT)), 'the question at the cap names the action');
     assert.deepEqual(deniedAt(approved), []);
   });
 });
@@ -141,7 +141,7 @@ describe('act: in the failure track', () => {
   test('failures of one action in changing spellings are one streak: warned at 3, gated after 5', async () => {
     const outcomes = await respelledLoop({ onLimit: 'deny', limits: { act: 12 } }, 7, 'none', failing(1, 'FAILED tests/test_api.py::test_login'));
     assert.deepEqual(noticedAt(outcomes), [3]);
-    assert.ok(summaries(outcomes[2] as CallOutcome)[0]?.startsWith(`${RESPELLED_PYTEST_ACT} failed`), 'the failure advisory names the action');
+    assert.ok(summaries(outcomes[2] as CallOutcome)[0]?.startsWith(`${shown(RESPELLED_PYTEST_ACT)} failed`), 'the failure advisory names the action');
     assert.deepEqual(deniedAt(outcomes), [6, 7]);
     assert.ok((outcomes[5]?.denyReason ?? '').includes(`- ${RESPELLED_PYTEST_ACT} `), 'the denial lists the failing action');
   });

@@ -11,7 +11,7 @@ import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
 import { classifyFailure, describeFailure } from '../../src/lib/read/failure.js';
 import { fingerprints } from '../../src/lib/read/fingerprint.js';
 import { identityKey } from '../../src/lib/read/identity.js';
-import { createNotice, failureSummary, occurrenceSummary } from '../../src/lib/text/notice.js';
+import { createNotice, failureSummary, occurrenceSummary, summaryLabel } from '../../src/lib/text/notice.js';
 import {
   bash,
   defaultCap,
@@ -24,6 +24,7 @@ import {
   succeeding,
   summaries,
   type HostResult,
+  shown,
 } from '../support/session.js';
 
 const cap = defaultCap('exact');
@@ -76,7 +77,7 @@ describe('P1: the curl write-out status counts as a failure', () => {
   test('P1: a curl status probe that keeps returning 404 with exit 0 builds the failure track end to end', async () => {
     const body = (): HostResult => shellOut('404 https://weather.gc.ca/x.html\n');
     const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 1, { ...bash(cmd), body });
-    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`host:weather.gc.ca failed x${failWarnAt}`]);
+    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`${shown('host:weather.gc.ca')} failed x${failWarnAt}`]);
     assert.deepEqual(deniedAt(outcomes), [failLimit + 1]);
     assert.ok(
       (outcomes[failLimit]?.denyReason ?? '').includes(describeFailure({ reason: 'http', detail: '404' })),
@@ -107,7 +108,7 @@ describe('P2: an exempted measure stays quiet for the rest of the turn', () => {
     await repeat(host, agent, cap - 1, z);
     await host.call({ agent, ...z, answer: 'approve' });
     const after = await repeat(host, agent, 2, z);
-    assert.deepEqual(summaries(after[1]!), [`host:h.com × ${stage}`]);
+    assert.deepEqual(summaries(after[1]!), [`${shown('host:h.com')} × ${stage}`]);
   });
 });
 
@@ -336,20 +337,20 @@ describe('P6: memory per agent stays bounded whatever the argument size', () => 
 describe('P7: a notice summary stays within 120 characters', () => {
   const long = (n: number) => `exact:write:${'z'.repeat(n - 'exact:write:'.length)}`;
 
-  test('P7: a fingerprint longer than 96 characters is cut to 95 plus …', () => {
-    const fp = long(97);
-    assert.equal(occurrenceSummary(fp, 7), `${fp.slice(0, 95)}\u2026 \u00d7 7`);
-    assert.equal(failureSummary(fp, 3), `${fp.slice(0, 95)}\u2026 failed x3`);
+  test('P7: past 60 characters after its measure, a fingerprint is cut to 60 plus … inside its quotation (P15)', () => {
+    const fp = long(73);
+    assert.equal(occurrenceSummary(summaryLabel(fp), 7), `exact \u201cwrite:${'z'.repeat(54)}\u2026\u201d \u00d7 7`);
+    assert.equal(failureSummary(summaryLabel(fp), 3), `exact \u201cwrite:${'z'.repeat(54)}\u2026\u201d failed x3`);
   });
 
-  test('P7: a fingerprint of exactly 96 characters is kept whole', () => {
-    const fp = long(96);
-    assert.equal(occurrenceSummary(fp, 7), `${fp} \u00d7 7`);
-    assert.equal(failureSummary(fp, 3), `${fp} failed x3`);
+  test('P7: a fingerprint of exactly 60 characters after its measure is kept whole', () => {
+    const fp = long(66);
+    assert.equal(occurrenceSummary(summaryLabel(fp), 7), `exact \u201cwrite:${'z'.repeat(54)}\u201d \u00d7 7`);
+    assert.equal(failureSummary(summaryLabel(fp), 3), `exact \u201cwrite:${'z'.repeat(54)}\u201d failed x3`);
   });
 
   test('P7: a notice built from a megabyte fingerprint has a summary within 120 characters', () => {
-    const summary = occurrenceSummary(long(1024 * 1024), 16);
+    const summary = occurrenceSummary(summaryLabel(long(1024 * 1024)), 16);
     assert.ok(summary.length <= 120, String(summary.length));
     assert.equal(createNotice('t', summary).source.summary, summary);
   });
@@ -359,8 +360,8 @@ describe('P7: a notice summary stays within 120 characters', () => {
     const [summary] = summaries(outcomes[warnAt - 1]!);
     assert.ok(summary !== undefined, 'the warning carries a summary');
     assert.ok(summary.length <= 120, summary);
-    assert.ok(summary.startsWith('exact:write:{"content":"qqq'), summary);
-    assert.ok(summary.endsWith(`\u2026 \u00d7 ${warnAt}`), summary);
+    assert.ok(summary.startsWith('exact \u201cwrite:{"content":"qqq'), summary);
+    assert.ok(summary.endsWith(`\u2026\u201d \u00d7 ${warnAt}`), summary);
   });
 });
 

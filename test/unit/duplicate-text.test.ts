@@ -192,7 +192,7 @@ describe('the duplicated-context book', () => {
     assert.match(said, /\(2000 characters\)/);
     assert.match(said, /"context-echo|"notes: the deployment notes/);
     assert.ok(notice.source.summary.length <= 120, String(notice.source.summary));
-    assert.match(notice.source.summary, /^duplicated context × 3: notes: the deployment/);
+    assert.match(notice.source.summary, /^duplicated context × 3: \u201cnotes: the deployment/);
   });
 
   test('the notice quotes a short preview, never the whole text', () => {

@@ -21,6 +21,7 @@ import {
   succeeding,
   summaries,
   type HostResult,
+  shown,
 } from '../support/session.js';
 
 const failWarnAt = on(DEFAULTS.failWarnAt);
@@ -41,7 +42,7 @@ describe('the failure advisory', () => {
   test('consecutive failures of one call warn once, at failWarnAt, naming cmd: and the failure', async () => {
     const outcomes = await repeat(newHost(), {}, failLimit, fail);
     assert.deepEqual(noticedAt(outcomes), [failWarnAt]);
-    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`${CMD} failed x${failWarnAt}`]);
+    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`${shown(CMD)} failed x${failWarnAt}`]);
     const text = noticeTexts(outcomes[failWarnAt - 1]!)[0] ?? '';
     assert.ok(text.startsWith('CONVERGENCE_CHECK:'), text);
     assert.ok(text.includes(CMD), text);
@@ -83,7 +84,7 @@ describe('the failure gate', () => {
     const outcomes = await repeat(newHost(), {}, failLimit + 1, fail);
     assert.equal(outcomes[failLimit]?.asked, true);
     assert.equal(outcomes[failLimit]?.ran, false);
-    assert.ok((outcomes[failLimit]?.askReason ?? '').includes(CMD), outcomes[failLimit]?.askReason ?? 'no ask');
+    assert.ok((outcomes[failLimit]?.askReason ?? '').includes(shown(CMD)), outcomes[failLimit]?.askReason ?? 'no ask');
   });
 
   test('a recovery call, or a different target, is not blocked by the failure gate', async () => {
@@ -139,7 +140,7 @@ describe('what clears a streak', () => {
     const other = { ...bash('cat /etc/ok'), body: succeeding() };
     for (const call of [fail, fail, other, fail]) outcomes.push(await host.call({ agent, ...call }));
     assert.deepEqual(noticedAt(outcomes), [4]);
-    assert.deepEqual(summaries(outcomes[3]!), [`${CMD} failed x3`]);
+    assert.deepEqual(summaries(outcomes[3]!), [`${shown(CMD)} failed x3`]);
   });
 });
 
@@ -171,7 +172,7 @@ describe('what counts as a failure', () => {
   test('an isError result from elsewhere counts as a failure with reason error', async () => {
     const body = (): HostResult => ({ isError: true, content: [{ type: 'text', text: 'Error: boom' }], error: { message: 'boom' } });
     const outcomes = await repeat(newHost(), {}, failWarnAt, { name: 'read', arguments: { path: '/x' }, body });
-    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`exact:read:{"path":"/x"} failed x${failWarnAt}`]);
+    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`${shown('exact:read:{"path":"/x"}')} failed x${failWarnAt}`]);
     assert.ok(
       (noticeTexts(outcomes[failWarnAt - 1]!)[0] ?? '').includes(describeFailure({ reason: 'error', detail: '' })),
       'the advisory describes the failure as an error',
@@ -223,7 +224,7 @@ describe('the measures the failure track watches', () => {
     const agent = {};
     const outcomes = [];
     for (let i = 1; i <= failLimit + 1; i += 1) outcomes.push(await host.call({ agent, ...rotating(i) }));
-    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`verb:curl failed x${failWarnAt}`]);
+    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`${shown('verb:curl')} failed x${failWarnAt}`]);
     assert.deepEqual(deniedAt(outcomes), [failLimit + 1]);
   });
 
@@ -235,7 +236,7 @@ describe('the measures the failure track watches', () => {
     for (let i = 1; i <= failLimit + 1; i += 1) {
       outcomes.push(await host.call({ agent, ...bash(`curl -sf "https://archive-api.open-meteo.com/v1/archive?day=${i}"`), body: failing(22, 'curl: (22) The requested URL returned error: 404') }));
     }
-    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`host:archive-api.open-meteo.com failed x${failWarnAt}`]);
+    assert.deepEqual(summaries(outcomes[failWarnAt - 1]!), [`${shown('host:archive-api.open-meteo.com')} failed x${failWarnAt}`]);
     assert.deepEqual(deniedAt(outcomes), [failLimit + 1]);
     assert.deepEqual(hitLines(outcomes[failLimit]?.denyReason), [`- host:archive-api.open-meteo.com — ${failLimit} consecutive failures (${detail})`]);
   });

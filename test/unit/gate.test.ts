@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { bash, defaultCap, deniedAt, failing, hitLines, newHost, noticedAt, on, repeat } from '../support/session.js';
+import { bash, defaultCap, deniedAt, failing, hitLines, newHost, noticedAt, on, repeat, shown } from '../support/session.js';
 
 const X = bash('cat /etc/hosts');
 const EXACT = 'exact:bash:{"command":"cat /etc/hosts"}';
@@ -23,7 +23,7 @@ describe('asking the operator (onLimit: ask)', () => {
     const outcomes = await repeat(host, {}, cap, { ...X, answer: 'approve' });
     assert.deepEqual(outcomes.map((o) => o.asked).indexOf(true), cap - 1);
     const ask = outcomes[cap - 1]?.askReason ?? '';
-    assert.ok(ask.includes(EXACT) && ask.includes(CMD), ask);
+    assert.ok(ask.includes(shown(EXACT)) && ask.includes(shown(CMD)), ask);
     assert.ok(ask.includes(String(cap)), ask);
   });
 
@@ -45,15 +45,15 @@ describe('asking the operator (onLimit: ask)', () => {
     await repeat(host, agent, cap - 1, z);
     const approved = await host.call({ agent, ...z, answer: 'approve' });
     assert.equal(approved.asked, true);
-    assert.ok((approved.askReason ?? '').includes('net:h.com/z'), 'the ask names the net: measure that hit');
-    assert.ok(!(approved.askReason ?? '').includes('host:h.com'), 'host: has not hit yet');
+    assert.ok((approved.askReason ?? '').includes(shown('net:h.com/z')), 'the ask names the net: measure that hit');
+    assert.ok(!(approved.askReason ?? '').includes('host \u201ch.com'), 'host: has not hit yet');
     const after = await repeat(host, agent, hostCap - cap, z);
     const asked = after.map((o) => o.asked);
     assert.deepEqual(asked.indexOf(true), hostCap - cap - 1, 'the host-cap-th call asks again');
     const ask = after[hostCap - cap - 1]?.askReason ?? '';
-    assert.ok(ask.includes('host:h.com'), ask);
-    assert.ok(!ask.includes('net:h.com/z'), 'net: stays exempt');
-    assert.ok(!ask.includes(EXACT), 'exact: stays exempt');
+    assert.ok(ask.includes(shown('host:h.com')), ask);
+    assert.ok(!ask.includes('net \u201c'), 'net: stays exempt');
+    assert.ok(!ask.includes('exact \u201c'), 'exact: stays exempt');
   });
 
   test('an approved failure hit stops the failure track for those fingerprints', async () => {

@@ -225,7 +225,7 @@ describe('the English texts read as before', () => {
     const words = TRACKS[1]!.words;
     const hits: Hit[] = [{ words, quote: 'exact:x', count: 4, cap: 4, detail: '' }];
     assert.equal(askMessage('bash', hits, 2), askMessage('bash', hits, 2, 'en'));
-    assert.match(askMessage('bash', hits), /^Loop breaker: this bash call would repeat the same action for the 4th time/);
+    assert.match(askMessage('bash', hits), /^Loop breaker: this call would repeat the same action for the 4th time/);
   });
 });
 
@@ -316,7 +316,7 @@ describe("the operator's language on the host", () => {
     const host = new FakeHost(withApproval(withSettings(plugin, settings)), { limits: { exact: 3 } });
     const outcomes = await repeat(host, {}, 3, bash('make'));
     assert.equal(outcomes[2]?.asked, true, 'the third call is asked about');
-    assert.match(outcomes[2]?.askReason ?? '', /^重复调用断路器：这次 bash 调用会在 agent 最近的调用中第 3 次重复同一动作（上限为 3）。/);
+    assert.match(outcomes[2]?.askReason ?? '', /^重复调用断路器：这次调用会在 agent 最近的调用中第 3 次重复同一动作（上限为 3）。\n/);
     await settings.update('locale', { preference: 'en' });
     // Another agent (the first has refused the measure this turn, so it is not asked again).
     const again = await repeat(host, {}, 3, bash('make'));
@@ -361,22 +361,24 @@ describe('the ask in Chinese', () => {
     }
   });
 
-  test('one hit: the paragraph with the buttons named as DSH names them in Chinese, then the limit', () => {
+  test('one hit: a short list with the buttons named as DSH names them in Chinese, then the quoted measure and the tool', () => {
     const words = TRACKS[1]!.words;
     const hit: Hit = { words, quote: 'exact:bash:{"command":"make"}', count: 12, cap: 12, detail: '' };
     assert.equal(
       askMessage('bash', [hit], null, 'zh'),
       [
-        '重复调用断路器：这次 bash 调用会在 agent 最近的调用中第 12 次重复同一动作（上限为 12）。' +
-          '“允许一次”会让它运行，并在下一条人类消息之前解除文末列出的该上限；其他上限照常生效，类似的调用触及其中任何一个时还会再次询问。' +
-          '“拒绝”会阻止它，之后再触及该上限的调用都会被阻止，直到下一条人类消息。',
+        '重复调用断路器：这次调用会在 agent 最近的调用中第 12 次重复同一动作（上限为 12）。',
+        '允许一次：调用会运行，文末列出的该度量在你发送下一条消息之前在所有轨道上解除：不计数、不受闸门拦截、不发建议。',
+        '仍然生效：这次调用的其他度量和其他所有调用照常受上限约束；达到上限时还会再次询问。',
+        '拒绝：调用被阻止，之后带有该度量的调用也都被阻止，直到你发送下一条消息。',
         '重复轨道：',
-        'exact:bash:{"command":"make"} 12/12。',
+        'exact \u201cbash:{"command":"make"}\u201d 12/12。',
+        '工具：\u201cbash\u201d。',
       ].join('\n'),
     );
   });
 
-  test('several hits and a ceiling: how many more, for how many calls; the failure worded in Chinese', () => {
+  test('several hits and a ceiling: how many, for how many calls; the failure worded in Chinese', () => {
     const failure = TRACKS[0]!.words;
     const repeat = TRACKS[1]!.words;
     const hits: Hit[] = [
@@ -384,9 +386,9 @@ describe('the ask in Chinese', () => {
       { words: repeat, quote: 'exact:a', count: 12, cap: 12, detail: '' },
     ];
     const text = askMessage('bash', hits, 2, 'zh');
-    assert.match(text, /^重复调用断路器：这次 bash 调用会重试一个已连续失败 5 次的动作（上限为 5），另外还触及 1 个上限。/);
-    assert.match(text, /在本回合内为文末列出的这 2 个上限再放行 2 次调用（再下一次不经询问直接阻止）/);
-    assert.match(text, /\n失败轨道：\ncmd:make，连续失败 5 次（命令以状态 2 退出）。\n重复轨道：\nexact:a 12\/12。$/);
+    assert.match(text, /^重复调用断路器：这次调用会重试一个已连续失败 5 次的动作（上限为 5）；共有 2 个度量达到上限。/);
+    assert.match(text, /文末列出的这 2 个度量在本回合接下来的 2 次调用中在所有轨道上解除：不计数、不受闸门拦截、不发建议（再下一次不经询问直接阻止）。/);
+    assert.match(text, /\n失败轨道：\ncmd \u201cmake\u201d，连续失败 5 次（命令以状态 2 退出）。\n重复轨道：\nexact \u201ca\u201d 12\/12。\n工具：\u201cbash\u201d。$/);
     assert.doesNotMatch(text, /exited|Allow once|Reject/, 'no English in it');
   });
 });

@@ -194,68 +194,80 @@ describe('the advisories (CONVERGENCE_CHECK)', () => {
 });
 
 describe('the ask (read by the operator)', () => {
-  test('lists the hits with their counts', async () => {
+  /** How the ask names a measure (P15): the measure, then the model's text quoted. */
+  const EXACT_SHOWN = 'exact \u201cbash:{"command":"cat /etc/hosts"}\u201d';
+  const CMD_SHOWN = 'cmd \u201ccat:cat /etc/hosts\u201d';
+
+  test('lists the hits with their counts, each measure quoted', async () => {
     const outcomes = await repeat(newHost(), {}, cap, X);
     const ask = outcomes[cap - 1]?.askReason ?? '';
-    assert.ok(ask.includes(EXACT) && ask.includes(CMD), ask);
-    assert.ok(ask.includes(`${cap}/${cap}`), ask);
+    assert.ok(ask.includes(`${EXACT_SHOWN} ${cap}/${cap}`) && ask.includes(`${CMD_SHOWN} ${cap}/${cap}`), ask);
+    assert.ok(!ask.includes(EXACT) && !ask.includes(CMD), 'no fingerprint in its raw form');
   });
 
-  test('opens with one paragraph: the call, how often, the limit, and what Allow once and Reject do, in those words', async () => {
+  test('is a short list: the call, what Allow once lifts, what still applies, what Reject does, then the measures and the tool', async () => {
     const outcomes = await repeat(newHost(), {}, cap, X);
     const ask = outcomes[cap - 1]?.askReason ?? '';
-    const [paragraph = '', ...details] = ask.split('\n');
-    assert.equal(
-      paragraph,
-      `Loop breaker: this bash call would repeat the same action for the ${cap}th time among the agent's recent calls (the limit is ${cap}), and it hits 1 more limit. ` +
-        'Allow once lets it run and lifts the 2 limits named at the end until the next human message; other limits still apply, so a call like it that reaches one is asked about again. ' +
-        'Reject blocks it, and calls that hit those limits again stay blocked until the next human message.',
-    );
-    assert.doesNotMatch(paragraph, /`|Approve|Decline|exact:|cmd:/, 'no markup, no other words for the buttons, no fingerprints');
-    assert.deepEqual(details, ['Repeat track:', `${EXACT} ${cap}/${cap};`, `${CMD} ${cap}/${cap}.`], 'the fingerprints follow as details');
+    assert.deepEqual(ask.split('\n'), [
+      `Loop breaker: this call would repeat the same action for the ${cap}th time among the agent's recent calls (the limit is ${cap}); 2 measures are at their limits.`,
+      'Allow once: the call runs, and these 2 measures (listed at the end) are lifted on every track until your next message: not counted, not gated, not advised.',
+      "Still applies: the call's other measures and every other call keep their limits; one that reaches its limit is asked about again.",
+      'Reject: the call is blocked, and so is every call with these measures, until your next message.',
+      'Repeat track:',
+      `${EXACT_SHOWN} ${cap}/${cap};`,
+      `${CMD_SHOWN} ${cap}/${cap}.`,
+      'Tool: \u201cbash\u201d.',
+    ]);
+    assert.doesNotMatch(ask, /`|Approve|Decline|other limits still apply/, 'no markup, no other words for the buttons, no "other limits still apply"');
   });
 
-  test('read with its line breaks dropped, as the approval panel shows it, the details are still sentences', async () => {
+  test('read with its line breaks dropped, as the approval panel shows it, every sentence of ours comes before the first quotation', async () => {
     const outcomes = await repeat(newHost(), {}, cap, X);
     const flat = (outcomes[cap - 1]?.askReason ?? '').replace(/\n/g, ' ');
-    assert.ok(flat.endsWith(`Repeat track: ${EXACT} ${cap}/${cap}; ${CMD} ${cap}/${cap}.`), flat);
+    assert.ok(flat.endsWith(`Repeat track: ${EXACT_SHOWN} ${cap}/${cap}; ${CMD_SHOWN} ${cap}/${cap}. Tool: \u201cbash\u201d.`), flat);
+    const firstQuote = flat.indexOf('\u201c');
+    for (const label of ['Allow once:', 'Still applies:', 'Reject:']) assert.ok(flat.indexOf(label) < firstQuote, `${label} comes before the model's text`);
     assert.doesNotMatch(flat, / - /, 'no inline list dashes');
   });
 
   test('with an exemption ceiling, Allow once says how many more calls it allows', async () => {
     const outcomes = await repeat(newHost({ exemptionCeiling: 3 }), {}, cap, X);
-    assert.match(outcomes[cap - 1]?.askReason ?? '', /Allow once lets it run and lifts the 2 limits named at the end for 3 more calls this turn \(the one after that is blocked without asking\);/);
+    assert.match(
+      outcomes[cap - 1]?.askReason ?? '',
+      /\nAllow once: the call runs, and these 2 measures \(listed at the end\) are lifted on every track for 3 more calls this turn \(the one after that is blocked without asking\): not counted, not gated, not advised\.\n/,
+    );
   });
 
-  test('Allow once promises what an approval covers: the limits it names; a call like it that reaches another limit is asked again (issue 27)', async () => {
+  test('Allow once promises what an approval covers: the measures it names, on every track; a call like it that reaches another limit is asked again (issue 27)', async () => {
     // The issue's session: a curl that keeps failing, with limits.exact lowered to 4.
     const curl = { ...bash('curl -sf https://api.example.com/v1/items'), body: failing(22, 'curl: (22) The requested URL returned error: 404'), answer: 'approve' as const };
     const outcomes = await repeat(newHost({ limits: { exact: 4 } }), {}, 6, curl);
     const asks = outcomes.flatMap((o, i) => (o.askReason === undefined ? [] : [{ at: i + 1, text: o.askReason }]));
     assert.deepEqual(asks.map((a) => a.at), [4, 6], 'approved at call 4 (exact:), asked again at call 6 (the failure track, on other fingerprints)');
     const [first, second] = asks.map((a) => a.text.split('\n'));
-    const named = (lines: readonly string[]) => lines.slice(1).filter((line) => !line.endsWith('track:'));
-    assert.deepEqual(named(first!), ['exact:bash:{"command":"curl -sf https://api.example.com/v1/items"} 4/4.'], 'the first approval covers exact: only');
-    assert.ok(named(second!).every((line) => !line.startsWith('exact:')), `the second ask is about fingerprints the first did not name: ${second!.join(' | ')}`);
-    assert.match(first![0]!, /Allow once lets it run and lifts the limit named at the end until the next human message; other limits still apply, so a call like it that reaches one is asked about again\./);
+    const named = (lines: readonly string[]) => lines.slice(4, -1).filter((line) => !line.endsWith('track:'));
+    assert.deepEqual(named(first!), ['exact \u201cbash:{"command":"curl -sf https://api.example.com/v1/items"}\u201d 4/4.'], 'the first approval covers exact: only');
+    assert.ok(named(second!).every((line) => !line.startsWith('exact ')), `the second ask is about fingerprints the first did not name: ${second!.join(' | ')}`);
+    assert.equal(first![1], 'Allow once: the call runs, and this measure (listed at the end) is lifted on every track until your next message: not counted, not gated, not advised.');
+    assert.equal(first![2], "Still applies: the call's other measures and every other call keep their limits; one that reaches its limit is asked about again.");
     for (const { text } of asks) {
       assert.doesNotMatch(text, /run without asking until the next human message/, 'no promise that calls like it go unasked');
-      assert.doesNotMatch(text, /listed below/, 'the approval panel shows the details inline, at the end of the paragraph');
+      assert.doesNotMatch(text, /listed below/, 'the approval panel shows the details inline, at the end');
     }
   });
 
   test('a failure ask opens with the failure and its limit, and details the failure', async () => {
     const outcomes = await repeat(newHost(), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(1) });
     const ask = outcomes[failLimit]?.askReason ?? '';
-    assert.match(ask, new RegExp(`^Loop breaker: this bash call retries an action that has failed ${failLimit} times in a row \\(the limit is ${failLimit}\\)`));
+    assert.match(ask, new RegExp(`^Loop breaker: this call retries an action that has failed ${failLimit} times in a row \\(the limit is ${failLimit}\\)`));
     assert.match(ask, /\nFailure track:\n/);
-    assert.ok(ask.includes(`\ncmd:cat:cat /nope, ${failLimit} failures in a row (${describeFailure({ reason: 'exit', detail: '1' })})`), ask);
+    assert.ok(ask.includes(`\ncmd \u201ccat:cat /nope\u201d, ${failLimit} failures in a row (${describeFailure({ reason: 'exit', detail: '1' })})`), ask);
   });
 
   test('a failure ask names the failing measure and its streak', async () => {
     const outcomes = await repeat(newHost(), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(1) });
     const ask = outcomes[failLimit]?.askReason ?? '';
-    assert.ok(ask.includes('cmd:cat:cat /nope'), ask);
+    assert.ok(ask.includes('cmd \u201ccat:cat /nope\u201d'), ask);
     assert.match(ask, new RegExp(`\\b${failLimit}\\b`));
   });
 });

@@ -5,8 +5,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { createNotice, failureSummary, occurrenceSummary } from '../../src/lib/text/notice.js';
-import { bash, failing, newHost, noticesOf, on, repeat } from '../support/session.js';
+import { createNotice, failureSummary, occurrenceSummary, summaryLabel } from '../../src/lib/text/notice.js';
+import { bash, failing, newHost, noticesOf, on, repeat, shown } from '../support/session.js';
 
 const PREFIX = 'repeat-tool-breaker-';
 
@@ -55,12 +55,12 @@ describe('createNotice', () => {
 });
 
 describe('summaries', () => {
-  test('the occurrence summary is <fp> × <n> with U+00D7', () => {
-    assert.equal(occurrenceSummary('host:api.example.com', 7), 'host:api.example.com \u00d7 7');
+  test('the occurrence summary is <label> × <n> with U+00D7, the label the measure and its quoted rest (P15)', () => {
+    assert.equal(occurrenceSummary(summaryLabel('host:api.example.com'), 7), 'host \u201capi.example.com\u201d \u00d7 7');
   });
 
-  test('the failure summary is <fp> failed x<n>', () => {
-    assert.equal(failureSummary('cmd:cat:cat /nope', 3), 'cmd:cat:cat /nope failed x3');
+  test('the failure summary is <label> failed x<n>', () => {
+    assert.equal(failureSummary(summaryLabel('cmd:cat:cat /nope'), 3), 'cmd \u201ccat:cat /nope\u201d failed x3');
   });
 });
 
@@ -70,7 +70,7 @@ describe('notices delivered by the hooks', () => {
     const outcomes = await repeat(newHost(), {}, warnAt, bash('cat /etc/hosts'));
     const [notice] = noticesOf(outcomes[warnAt - 1]!);
     assert.ok(notice, 'the warnAt-th call carries a notice');
-    assertNoticeShape(notice, notice.content[0]!.text, `cmd:cat:cat /etc/hosts × ${warnAt}`);
+    assertNoticeShape(notice, notice.content[0]!.text, `${shown('cmd:cat:cat /etc/hosts')} × ${warnAt}`);
     assertDeepFrozen(notice);
   });
 
@@ -79,7 +79,7 @@ describe('notices delivered by the hooks', () => {
     const outcomes = await repeat(newHost(), {}, failWarnAt, { ...bash('cat /nope'), body: failing(1) });
     const [notice] = noticesOf(outcomes[failWarnAt - 1]!);
     assert.ok(notice, 'the failWarnAt-th failure carries a notice');
-    assertNoticeShape(notice, notice.content[0]!.text, `cmd:cat:cat /nope failed x${failWarnAt}`);
+    assertNoticeShape(notice, notice.content[0]!.text, `${shown('cmd:cat:cat /nope')} failed x${failWarnAt}`);
     assertDeepFrozen(notice);
   });
 

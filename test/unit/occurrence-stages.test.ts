@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { bash, deniedAt, defaultCap, newHost, noticedAt, noticeTexts, on, repeat, summaries } from '../support/session.js';
+import { bash, deniedAt, defaultCap, newHost, noticedAt, noticeTexts, on, repeat, summaries, shown } from '../support/session.js';
 
 const X = bash('cat /etc/hosts');
 const CMD = 'cmd:cat:cat /etc/hosts';
@@ -26,8 +26,8 @@ describe('the shipped defaults escalate in order', () => {
     const outcomes = await repeat(host, {}, cap, X);
     assert.deepEqual(noticedAt(outcomes), [warnAt, summarizeAt]);
     assert.deepEqual(deniedAt(outcomes), [cap]);
-    assert.deepEqual(summaries(outcomes[warnAt - 1]!), [`${CMD} × ${warnAt}`]);
-    assert.deepEqual(summaries(outcomes[summarizeAt - 1]!), [`${CMD} × ${summarizeAt}`]);
+    assert.deepEqual(summaries(outcomes[warnAt - 1]!), [`${shown(CMD)} × ${warnAt}`]);
+    assert.deepEqual(summaries(outcomes[summarizeAt - 1]!), [`${shown(CMD)} × ${summarizeAt}`]);
   });
 
   test('each stage fires once per crossing, not on every later call', async () => {
@@ -124,17 +124,17 @@ describe('which measure a stage names', () => {
     await host.call({ agent, ...bash('curl -s https://h.com/p1') });
     await host.call({ agent, ...bash('curl -s https://h.com/p2') });
     const outcomes = await repeat(host, agent, 5, bash('curl -s https://h.com/z'));
-    assert.deepEqual(outcomes.map(summaries), [['host:h.com × 3'], [], ['host:h.com × 5'], [], ['net:h.com/z × 5']]);
+    assert.deepEqual(outcomes.map(summaries), [[`${shown('host:h.com')} × 3`], [], [`${shown('host:h.com')} × 5`], [], [`${shown('net:h.com/z')} × 5`]]);
   });
 
   test('among equal fingerprints at the same stage and count, cmd: is named before exact:', async () => {
     const outcomes = await repeat(newHost(), {}, warnAt, X);
-    assert.deepEqual(summaries(outcomes[warnAt - 1]!), [`${CMD} × ${warnAt}`]);
+    assert.deepEqual(summaries(outcomes[warnAt - 1]!), [`${shown(CMD)} × ${warnAt}`]);
   });
 
   test('a complete tie keeps the first fingerprint in emission order', async () => {
     const outcomes = await repeat(newHost(), {}, warnAt, bash('curl -s http://localhost:3000/1 http://localhost:3000/2'));
-    assert.deepEqual(summaries(outcomes[warnAt - 1]!), [`net:localhost/1 × ${warnAt}`]);
+    assert.deepEqual(summaries(outcomes[warnAt - 1]!), [`${shown('net:localhost/1')} × ${warnAt}`]);
   });
 
   test('the summary uses U+00D7 between spaces', async () => {
@@ -151,6 +151,6 @@ describe('Q1: a stage re-fires when a sliding count returns to its threshold', (
     for (let i = 1; i <= window + 1 - warnAt; i += 1) outcomes.push(await host.call({ agent, ...bash(`echo other-${i}`) }));
     outcomes.push(...(await repeat(host, agent, 3, X)));
     assert.deepEqual(noticedAt(outcomes), [warnAt, window + 2, window + 3, window + 4]);
-    for (const at of noticedAt(outcomes)) assert.deepEqual(summaries(outcomes[at - 1]!), [`${CMD} × ${warnAt}`]);
+    for (const at of noticedAt(outcomes)) assert.deepEqual(summaries(outcomes[at - 1]!), [`${shown(CMD)} × ${warnAt}`]);
   });
 });

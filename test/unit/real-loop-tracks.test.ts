@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bash, bashResult, deniedAt, failing, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
+import { bash, bashResult, deniedAt, failing, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 
 async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
@@ -33,7 +33,7 @@ describe('editRetry: rejected edits of one file, however respelled', () => {
     assert.deepEqual(noticedAt(outcomes), [3]);
     assert.deepEqual(deniedAt(outcomes), [5, 6]);
     assert.match(noticeTexts(outcomes[2]!)[0] ?? '', /^CONVERGENCE_CHECK: 3 edits of \/repo\/reproduce\.py in a row were rejected \(the tool threw an error/);
-    assert.deepEqual(summaries(outcomes[2]!), ['file:/repo/reproduce.py rejected x3']);
+    assert.deepEqual(summaries(outcomes[2]!), [`${shown('file:/repo/reproduce.py')} rejected x3`]);
     assert.match(outcomes[4]!.denyReason ?? '', /by the edit-retry track of the loop breaker:\n- file:\/repo\/reproduce\.py — 4 rejected edits in a row/);
   });
 
@@ -77,7 +77,7 @@ describe('timeouts: one program running out of time again, whatever its flags', 
     const outcomes = await run(newHost({ timeouts: {}, onLimit: 'deny' }), {}, [train('-epoch 25'), train('-epoch 5'), quickTrain, train('-dim 50'), train('-lr 0.1'), train('-lr 0.2')]);
     assert.deepEqual(noticedAt(outcomes), [4]);
     assert.match(noticeTexts(outcomes[3]!)[0] ?? '', /^CONVERGENCE_CHECK: fasttext supervised has run out of time 3 times this turn\./);
-    assert.deepEqual(summaries(outcomes[3]!), ['prog:fasttext supervised timed out x3']);
+    assert.deepEqual(summaries(outcomes[3]!), [`${shown('prog:fasttext supervised')} timed out x3`]);
     assert.deepEqual(deniedAt(outcomes), [], 'the default has no gate');
   });
 
@@ -141,7 +141,7 @@ describe('progress: changes', () => {
     const calls: Call[] = [];
     for (let i = 0; i < 7; i += 1) calls.push(rewrite(i), test_);
     const outcomes = await run(newHost(), {}, calls);
-    assert.ok(summaries(outcomes[13]!).includes('cmd:python:python test_transform.py × 7'), summaries(outcomes[13]!).join(', '));
+    assert.ok(summaries(outcomes[13]!).includes(`${shown('cmd:python:python test_transform.py')} × 7`), summaries(outcomes[13]!).join(', '));
   });
 
   test('a run after a change counts from 1 again: no repeat advisory for edit → rerun', async () => {

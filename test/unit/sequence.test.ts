@@ -134,7 +134,7 @@ describe('the sequence track through the hooks', () => {
     assert.ok(text.includes(ARROWS), text);
     assert.match(text, /4 different calls, repeated 3 times/);
     assert.match(text, /Nothing is blocked\./);
-    assert.deepEqual(summaries(outcomes[11]!), ['cycle grep \u2192 curl \u2192 read \u2192 echo \u00d7 3']);
+    assert.deepEqual(summaries(outcomes[11]!), ['cycle \u201cgrep \u2192 curl \u2192 read \u2192 echo\u201d \u00d7 3']);
   });
 
   test('one notice per crossing: a cycle that keeps going is not announced again until it breaks and re-forms', async () => {
@@ -257,7 +257,7 @@ describe('the sequence gate (`limit`)', () => {
     const outcomes = await goRound(host, agent, 17, { answer: 'approve' });
     assert.equal(outcomes[16]!.asked, true);
     assert.match(outcomes[16]!.askReason ?? '', /Sequence track:/);
-    assert.ok((outcomes[16]!.askReason ?? '').includes(ARROWS), 'the ask names the cycle');
+    assert.ok((outcomes[16]!.askReason ?? '').includes(`cycle \u201c${ARROWS.slice(0, 60)}\u2026\u201d`), 'the ask names the cycle, quoted and cut');
     assert.equal(outcomes[16]!.ran, true);
     const later = await goRound(host, agent, 20, { answer: 'approve' }, 1);
     assert.ok(

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bash, bashResult, deniedAt, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
+import { bash, bashResult, deniedAt, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 
 const answering = (text: string) => () => bashResult(0, text);
@@ -31,7 +31,7 @@ describe('the stale track', () => {
     assert.deepEqual(deniedAt(outcomes), [5, 6]);
     const advisory = noticeTexts(outcomes[2]!)[0] ?? '';
     assert.match(advisory, /^CONVERGENCE_CHECK: cmd:find_file:find_file JsonParser has returned the same result 3 times in a row, with nothing changed in between\./);
-    assert.deepEqual(summaries(outcomes[2]!), ['cmd:find_file:find_file JsonParser same result x3']);
+    assert.deepEqual(summaries(outcomes[2]!), [`${shown('cmd:find_file:find_file JsonParser')} same result x3`]);
     assert.match(outcomes[4]!.denyReason ?? '', /^REPEAT_TOOL_BLOCKED: bash call not run: it returned the same result 4 times in a row \(limit 4\)\. It was stopped before it ran, by the stale track/);
     assert.match(outcomes[4]!.denyReason ?? '', /Only the call that keeps returning the same result is blocked/);
   });

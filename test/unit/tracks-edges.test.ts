@@ -90,8 +90,8 @@ describe('duplicated context: the text helpers', () => {
   test('the summary: the first text with its count, and how many more', () => {
     const first: Duplicate = { preview: 'notes', length: 900, count: 3, messages: 3, sources: [] };
     assert.equal(duplicateSummary([]), 'duplicated context');
-    assert.equal(duplicateSummary([first]), 'duplicated context \u00d7 3: notes');
-    assert.equal(duplicateSummary([first, first]), 'duplicated context \u00d7 3 (+1): notes');
+    assert.equal(duplicateSummary([first]), 'duplicated context \u00d7 3: \u201cnotes\u201d');
+    assert.equal(duplicateSummary([first, first]), 'duplicated context \u00d7 3 (+1): \u201cnotes\u201d');
   });
 
   test('a book at its limit is kept whole; past it, it loses its oldest eighth', () => {

@@ -121,7 +121,7 @@ describe('the sequence track\u2019s denial', () => {
     }
     assert.deepEqual(
       seen.map((line) => line.split(':')[0]),
-      ['notice cycle ls \u2192 ls \u00d7 2', 'ask ls a', 'notice cycle ls \u2192 ls \u00d7 2', 'ask ls c'],
+      ['notice cycle \u201cls \u2192 ls\u201d \u00d7 2', 'ask ls a', 'notice cycle \u201cls \u2192 ls\u201d \u00d7 2', 'ask ls c'],
     );
     assert.match(seen[1] ?? '', /would go round a cycle of calls that has already come round 2 times \(the limit is 2\)/);
   });
@@ -138,11 +138,12 @@ describe('the sequence track\u2019s denial', () => {
       }
       return out;
     };
-    const cut = (a: string, b: string): string => `cycle ${a.repeat(60)} \u2192 ${b.repeat(26)}\u2026 \u00d7 2`;
-    assert.deepEqual(summaries([{ name: 'a'.repeat(200), arguments: { q: 1 } }, { name: 'b'.repeat(200), arguments: { q: 2 } }]), [cut('a', 'b')]);
-    assert.deepEqual(summaries([{ name: 'bash', arguments: { command: 'x'.repeat(200) } }, { name: 'bash', arguments: { command: 'y'.repeat(200) } }]), [cut('x', 'y')]);
+    // The summary quotes the cycle once, at most 60 characters of it (P15): the first step fills it.
+    const cut = (first: string): string => `cycle \u201c${first.repeat(60)}\u2026\u201d \u00d7 2`;
+    assert.deepEqual(summaries([{ name: 'a'.repeat(200), arguments: { q: 1 } }, { name: 'b'.repeat(200), arguments: { q: 2 } }]), [cut('a')]);
+    assert.deepEqual(summaries([{ name: 'bash', arguments: { command: 'x'.repeat(200) } }, { name: 'bash', arguments: { command: 'y'.repeat(200) } }]), [cut('x')]);
     // Past 512 characters of assignments no verb is read: the label names the tool.
-    assert.deepEqual(summaries([{ name: 'bash', arguments: { command: `${'A=1 '.repeat(130)}make` } }, { name: 'bash', arguments: { command: 'ls' } }]), ['cycle bash \u2192 ls \u00d7 2']);
+    assert.deepEqual(summaries([{ name: 'bash', arguments: { command: `${'A=1 '.repeat(130)}make` } }, { name: 'bash', arguments: { command: 'ls' } }]), ['cycle \u201cbash \u2192 ls\u201d \u00d7 2']);
   });
 
   test('with progress: results, a measure at its cap before any result is known is gated', () => {

@@ -141,36 +141,44 @@ describe('the spent-allowance denial', () => {
 });
 
 describe("the operator's ask", () => {
-  const STILL = 'other limits still apply, so a call like it that reaches one is asked about again.';
-  const ALLOW_ONE = `Allow once lets it run and lifts the limit named at the end until the next human message; ${STILL}`;
-  const REJECT_ONE = 'Reject blocks it, and calls that hit that limit again stay blocked until the next human message.';
-  const REJECT_ALL = 'Reject blocks it, and calls that hit those limits again stay blocked until the next human message.';
+  const STILL = "Still applies: the call's other measures and every other call keep their limits; one that reaches its limit is asked about again.";
+  const allow = (these: string, until = 'until your next message') =>
+    `Allow once: the call runs, and ${these} (listed at the end) ${these.startsWith('these') ? 'are' : 'is'} lifted on every track ${until}: not counted, not gated, not advised.`;
+  const REJECT_ONE = 'Reject: the call is blocked, and so is every call with this measure, until your next message.';
+  const REJECT_ALL = 'Reject: the call is blocked, and so is every call with these measures, until your next message.';
+  const TOOL = 'Tool: \u201cbash\u201d.';
 
-  test('one hit: no count of further limits, its details end with a full stop', () => {
-    assert.equal(askMessage('bash', [hit(REPEAT, 'a')]), [`Loop breaker: this bash call repeat asks 3. ${ALLOW_ONE} ${REJECT_ONE}`, 'repeat heading:', 'repeat detail a.'].join('\n'));
+  test('one hit: no count of measures, its details end with a full stop, the quote is marked', () => {
+    assert.equal(
+      askMessage('bash', [hit(REPEAT, 'a')]),
+      ['Loop breaker: this call repeat asks 3.', allow('this measure'), STILL, REJECT_ONE, 'repeat heading:', 'repeat detail \u201ca\u201d.', TOOL].join('\n'),
+    );
   });
 
-  test('three hits over two tracks: two more limits, and each heading lists only its own hits', () => {
+  test('three hits over two tracks: three measures, and each heading lists only its own hits', () => {
     assert.equal(
-      askMessage('bash', [hit(FAILURE, 'f'), hit(REPEAT, 'r1'), hit(REPEAT, 'r2')], 1),
+      askMessage('bash', [hit(FAILURE, 'f'), hit(REPEAT, 'cmd:r1'), hit(REPEAT, 'exact:r2')], 1),
       [
-        'Loop breaker: this bash call failure asks 3, and it hits 2 more limits. ' +
-          `Allow once lets it run and lifts the 3 limits named at the end for 1 more call this turn (the one after that is blocked without asking); ${STILL} ${REJECT_ALL}`,
+        'Loop breaker: this call failure asks 3; 3 measures are at their limits.',
+        allow('these 3 measures', 'for 1 more call this turn (the one after that is blocked without asking)'),
+        STILL,
+        REJECT_ALL,
         'failure heading:',
-        'failure detail f.',
+        'failure detail \u201cf\u201d.',
         'repeat heading:',
-        'repeat detail r1;',
-        'repeat detail r2.',
+        'repeat detail cmd \u201cr1\u201d;',
+        'repeat detail exact \u201cr2\u201d.',
+        TOOL,
       ].join('\n'),
     );
   });
 
   test('a ceiling of two allows two more calls', () => {
-    assert.match(askMessage('bash', [hit(REPEAT, 'a')], 2), /Allow once lets it run and lifts the limit named at the end for 2 more calls this turn \(/);
+    assert.match(askMessage('bash', [hit(REPEAT, 'a')], 2), /\nAllow once: the call runs, and this measure \(listed at the end\) is lifted on every track for 2 more calls this turn \(/);
   });
 
   test('an ask without hits still reads as a loop', () => {
-    assert.equal(askMessage('bash', []).split('\n')[0], `Loop breaker: this bash call would continue a loop. ${ALLOW_ONE} ${REJECT_ONE}`);
+    assert.equal(askMessage('bash', []).split('\n')[0], 'Loop breaker: this call would continue a loop.');
   });
 });
 
@@ -212,16 +220,16 @@ describe('previews and quoted results at their edges', () => {
 });
 
 describe('summaries at the label limit', () => {
-  test('a label of 96 characters is whole, one of 97 is cut to 95 and an ellipsis', () => {
-    assert.equal(summaryLabel('f'.repeat(96)), 'f'.repeat(96));
-    assert.equal(summaryLabel('f'.repeat(97)), `${'f'.repeat(95)}\u2026`);
+  test('a label quotes 60 characters after its measure whole, and cuts 61 to 60 and an ellipsis inside the marks', () => {
+    assert.equal(summaryLabel(`exact:${'f'.repeat(60)}`), `exact \u201c${'f'.repeat(60)}\u201d`);
+    assert.equal(summaryLabel(`exact:${'f'.repeat(61)}`), `exact \u201c${'f'.repeat(60)}\u2026\u201d`);
   });
 
-  test('the three summaries: occurrences, failures and a cycle joined by arrows', () => {
-    assert.equal(occurrenceSummary('host:a', 4), 'host:a \u00d7 4');
-    assert.equal(failureSummary('host:a', 2), 'host:a failed x2');
-    assert.equal(cycleSummary(['curl', 'jq'], 3), 'cycle curl \u2192 jq \u00d7 3');
-    assert.equal(cycleSummary(['c'.repeat(100)], 3), `${`cycle ${'c'.repeat(100)}`.slice(0, 95)}\u2026 \u00d7 3`);
+  test('the three summaries: occurrences, failures and a cycle joined by arrows in one quotation', () => {
+    assert.equal(occurrenceSummary(summaryLabel('host:a'), 4), 'host \u201ca\u201d \u00d7 4');
+    assert.equal(failureSummary(summaryLabel('host:a'), 2), 'host \u201ca\u201d failed x2');
+    assert.equal(cycleSummary(['curl', 'jq'], 3), 'cycle \u201ccurl \u2192 jq\u201d \u00d7 3');
+    assert.equal(cycleSummary(['c'.repeat(100)], 3), `cycle \u201c${'c'.repeat(60)}\u2026\u201d \u00d7 3`);
   });
 });
 

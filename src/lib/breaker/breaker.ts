@@ -34,6 +34,8 @@ export interface Breaker {
   guard(exec: unknown): string | undefined;
   /** `tools/post-execute`: settles the outcome and returns the notices owed, in gate order. */
   settle(exec: unknown, result: unknown): Notice[];
+  /** After `settle`: the denial a call whose ask was not approved carries on its own result (P13), once; `undefined` for any other call. */
+  explain(exec: unknown): string | undefined;
   /** `agent/pre-step`: a human message among the claimed ones resets that agent (and gives it the latest settings). */
   reset(payload: PreStepPayload): void;
   /** A saved settings change: tightening reaches agents at once, the rest at their next human message. */
@@ -67,6 +69,16 @@ function refuse(state: State, call: Call): void {
   state.turns.refuse(call.agent, asked.map((hit) => hit.key));
   state.turns.commit(call.agent, committedKeys(call, asked), call.policy.cfg.window);
   for (const track of call.tracks) track.attempted?.(call);
+  // The model reads the host's "rejected" line on this call: the why comes with it, not with the next call (P13).
+  call.refusal = own(denyMessage({ name: call.name, hits: asked, lastResult: state.turns.lastResult(call.agent), refused: true, asked: true }));
+}
+
+function explain(state: State, exec: unknown): string | undefined {
+  const call = state.read(exec);
+  if (call === null || call.refusal === null) return undefined;
+  const text = call.refusal;
+  call.refusal = null;
+  return text;
 }
 
 /**
@@ -230,6 +242,7 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     ask: (exec) => ask(state, exec),
     guard: (exec) => guard(state, exec),
     settle: (exec, result) => settle(state, exec, result),
+    explain: (exec) => explain(state, exec),
     reset: (payload) => reset(state, payload),
     configure: (cfg) => policies.update(cfg),
     configOf: (agent) => policies.of(agent).cfg,

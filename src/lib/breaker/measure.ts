@@ -24,6 +24,8 @@ export interface Call extends Measured {
   denied: boolean;
   /** The advisories the guard found, owed at post-execute; by index in `tracks` (a sparse array). */
   advised: Notice[] | null;
+  /** Its ask was not approved: the denial its own result carries (P13), until post-execute takes it. */
+  refusal: string | null;
 }
 
 function commandOf(args: unknown): string | undefined {
@@ -49,7 +51,7 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   // (str_replace_editor's `view` is a read, its other commands edits).
   const fileTool = cfg.editRetry === null ? undefined : readsFile(name, args) ? 'read' : FILE_EDIT_TOOLS.has(name) ? 'edit' : undefined;
   const file = fileTool === undefined ? undefined : filePathOf(args);
-  const call: Call = { agent, policy, name, command, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null };
+  const call: Call = { agent, policy, name, command, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null };
   // The full fingerprints are dropped after this; a track keeps what it needs of them now.
   let fps: readonly string[] | null = null;
   for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= [exact, ...target.fps]));

@@ -3,6 +3,7 @@
  * through, and the notices a call earned go ahead of later plugins' contexts.
  */
 import type { PostToolDecision } from '../host/types.js';
+import { member } from '../host/member.js';
 
 /** Runs a step of a hook; a fault inside the plugin must never break the tool pipeline. */
 export function safely<T>(step: () => T, fallback: T): T {
@@ -31,4 +32,23 @@ export function withNotices(downstream: PostToolDecision, owed: readonly unknown
   if (owed.length === 0) return downstream;
   const later = Array.isArray(downstream?.additionalContexts) ? downstream.additionalContexts : [];
   return { ...downstream, additionalContexts: [...owed, ...later] };
+}
+
+/**
+ * The host's result for a call whose ask was not approved (`Error: the user
+ * rejected tool "bash"`), with the breaker's denial on the next line (P13).
+ * It joins the host's last text block: rc.8's DeepSeek adapter sends a tool
+ * result's text blocks to the model joined with nothing between them. Only an
+ * `accept` is extended, as rc.8 applies `content` to it and keeps the call an
+ * error; a later plugin's own content, value or block is left as it is.
+ */
+export function withExplanation(downstream: PostToolDecision, result: unknown, explanation: string | undefined): PostToolDecision {
+  if (explanation === undefined || downstream?.kind !== 'accept' || 'content' in downstream || 'value' in downstream) return downstream;
+  const content = member(result, 'content');
+  const blocks: unknown[] = Array.isArray(content) ? [...content] : [];
+  const last = blocks[blocks.length - 1];
+  const text = member(last, 'text');
+  if (member(last, 'type') === 'text' && typeof text === 'string') blocks[blocks.length - 1] = { type: 'text', text: `${text}\n${explanation}` };
+  else blocks.push({ type: 'text', text: explanation });
+  return { ...downstream, content: blocks };
 }

@@ -42,6 +42,8 @@ export interface HitWords {
   readonly note: string | null;
   /** `heading`, `asking` and `detail` in Chinese (glossary: client/locales/glossary.md); the English ones where absent. */
   readonly zh?: AskWords;
+  /** What an operator's text names a quote by when it carries no measure of its own (a cycle's calls); fingerprints name theirs (`cmd:`…). */
+  readonly measure?: string;
 }
 
 /** One blocking finding against the current call, as the gate's texts quote it. */
@@ -56,6 +58,73 @@ export interface Hit {
   readonly detail: string;
   /** The failure behind `detail` (read/failure.ts), for the tracks that quote one: an ask in another language words it anew. */
   readonly failure?: { readonly reason: string; readonly detail: string } | null;
+}
+
+/** Most characters of model-controlled text one quotation shows an operator (P15). */
+export const QUOTE_CHARS = 60;
+
+/** The marks around a quotation: the model's text cannot close it early, its own marks are escaped. */
+const OPEN = '\u201c';
+const CLOSE = '\u201d';
+
+const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', [OPEN]: '\\u201c', [CLOSE]: '\\u201d' };
+
+/** Control and format characters (line and paragraph separators, bidi overrides, zero-widths): shown as escapes, never obeyed. */
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]/;
+
+function shown(char: string): string {
+  const escape = ESCAPES[char];
+  if (escape !== undefined) return escape;
+  // A whole surrogate pair is one visible character; a lone half is hidden.
+  if (char.length === 1 && HIDDEN.test(char)) return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return char;
+}
+
+/**
+ * Model-controlled text as an operator's text quotes it (P15): inside “ ”, at
+ * most `limit` characters as shown (an escape counts whole and is never split),
+ * newlines and control characters as escapes, cut with `…` inside the marks.
+ * `cut` says the text given is already a head of a longer one.
+ */
+export function quoted(text: string, limit = QUOTE_CHARS, cut = false): string {
+  let body = '';
+  let clipped = cut;
+  for (let at = 0; at < text.length; ) {
+    const point = text.codePointAt(at) as number;
+    const char = point > 0xffff && point <= 0x10ffff ? text.slice(at, at + 2) : text.charAt(at);
+    const piece = shown(char);
+    if (body.length + piece.length > limit) {
+      clipped = true;
+      break;
+    }
+    body += piece;
+    at += char.length;
+  }
+  return `${OPEN}${defang(body)}${clipped ? '\u2026' : ''}${CLOSE}`;
+}
+
+/** A measure's name ahead of its fingerprint (`cmd:`, `exact:`, `file:`, `prog:`): the breaker's word, not the model's. */
+const MEASURE_NAME = /^([a-z][a-z-]{0,15}):/;
+
+/**
+ * A fingerprint as an operator's text names it: the measure, then the rest as
+ * a quotation (`cmd “true # retry …”`). `measure` names a quote that carries
+ * none; `cut` says the text is already a head of a longer one.
+ */
+export function measureQuote(fp: string, measure?: string, cut = false): string {
+  if (measure !== undefined) return `${measure} ${quoted(fp, QUOTE_CHARS, cut)}`;
+  const name = MEASURE_NAME.exec(fp);
+  if (name === null) return quoted(fp, QUOTE_CHARS, cut);
+  return `${name[1] as string} ${quoted(fp.slice(name[0].length), QUOTE_CHARS, cut)}`;
+}
+
+/** What `preview` appends to a cut text. */
+const PREVIEW_MARK = /\u2026 \(\+\d+ more chars\)$/;
+
+/** A hit's quote (a `preview` of its fingerprint) as an operator's text names it. */
+function hitQuote(hit: Hit): string {
+  const mark = PREVIEW_MARK.exec(hit.quote);
+  return measureQuote(mark === null ? hit.quote : hit.quote.slice(0, mark.index), hit.words.measure, mark !== null);
 }
 
 /** Head of a text, with a marker saying how much was left out. */
@@ -164,26 +233,32 @@ export interface Denial {
   readonly lastResult: string;
   /** Every blocking measure was put to the operator this turn and not approved. */
   readonly refused: boolean;
+  /** This very call was put to the operator and not approved (P13): its own result carries the denial. */
+  readonly asked?: boolean;
 }
 
 /**
  * The guard's denial: the model's only new information, so it says what to do
  * next. The host shows a blocked call as one line, so the first says what was
- * blocked and why.
+ * blocked and why. The call the operator was asked about and did not approve
+ * gets the same text on its own result (P13), after the host's line.
  */
 export function denyMessage(denial: Denial): string {
   const { name, hits, lastResult, refused } = denial;
+  const asked = denial.asked === true;
   const first = hits[0];
   const reason = first === undefined ? 'it repeats a loop' : first.words.why(first);
   const lines = [
     // A refusal is the news: it goes first, before the numbers the model has seen already.
     // Declined, cancelled or unattended alike: "did not approve" is true of all three.
-    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${refused ? `the operator did not approve it; ${reason}` : reason}. ` +
-      `It was stopped before it ran, by ${tracksOf(hits)} of the loop breaker:`,
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${refused || asked ? `the operator did not approve it; ${reason}` : reason}. ` +
+      (asked
+        ? `The loop breaker's ${tracksOf(hits).slice('the '.length)} put it to the operator, for:`
+        : `It was stopped before it ran, by ${tracksOf(hits)} of the loop breaker:`),
     ...hits.map((hit) => `- ${hit.words.line(hit)}`),
     'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.',
   ];
-  if (refused) {
+  if (refused || asked) {
     lines.push('An exemption for these measures was asked of the operator and not granted; they stay blocked until the next human message.');
   }
   for (const words of wordsOf(hits)) if (words.note !== null) lines.push(words.note);
@@ -207,38 +282,71 @@ export function spentMessage(name: string, quotes: readonly string[], ceiling: n
   ].join('\n');
 }
 
+
 /**
- * The operator's prompt at the gate. DSH's approval panel shows it as one
- * paragraph with its line breaks dropped, above the Reject and Allow once
- * buttons: so it opens with one plain paragraph (what the call would do, how
- * often, the limit, what each button does, in the buttons' words), and the
- * fingerprints follow as details that read as sentences either way, which is
- * why the paragraph points to them as "named at the end", not "below".
+ * A hit as an operator's text shows it (P15): its measure quoted and cut, and
+ * the failure it quotes (an error code, an exception's name: the result's
+ * text) quoted as well. The tracks' `detail` words then carry no model text
+ * of their own.
+ */
+function operatorHit(hit: Hit): Hit {
+  const quote = hitQuote(hit);
+  const failure = hit.failure;
+  if (failure === undefined || failure === null) return { ...hit, quote };
+  const folded = failure.detail.replace(/\s+/g, ' ').trim();
+  // A number (an exit status, an HTTP code, a time-out) carries no sentence; a code or a name is quoted like any result text.
+  if (folded === '' || /^-?\d+(?:ms)?$/.test(folded)) return { ...hit, quote };
+  const shownDetail = quoted(folded);
+  // The detail is the last thing the failure's words quote ("… status 1", "… error (E_X)").
+  const at = hit.detail.lastIndexOf(folded);
+  const detail = at === -1 ? hit.detail : `${hit.detail.slice(0, at)}${shownDetail}${hit.detail.slice(at + folded.length)}`;
+  return { ...hit, quote, detail, failure: { reason: failure.reason, detail: shownDetail } };
+}
+
+/** The details of an ask: each track's heading, then its hits, `;` between them and `end` after the last. */
+function detailLines(hits: readonly Hit[], wordsFor: (words: HitWords) => AskWords, end: string, between: string): string[] {
+  const lines: string[] = [];
+  for (const words of wordsOf(hits)) {
+    const own = wordsFor(words);
+    const details = hits.filter((hit) => hit.words === words).map((hit) => own.detail(hit));
+    lines.push(own.heading, ...details.map((detail, at) => `${detail}${at === details.length - 1 ? end : between}`));
+  }
+  return lines;
+}
+
+/**
+ * The operator's prompt at the gate, the headline of DSH's approval panel.
+ * rc.8 renders it as plain text in one block whose line breaks collapse to
+ * spaces (`white-space: normal`), above the command box and the Reject and
+ * Allow once buttons. So it is a short list of sentences, each ending with its
+ * own stop and starting with its label (Allow once:, Still applies:,
+ * Reject:), that reads as a list either way; the model's text comes only at
+ * the end, as bounded quotations (P15), after every sentence of ours, and the
+ * tool's name last of all.
  *
- * An approval exempts exactly the fingerprints that hit (gate.ts): the call's
- * other fingerprints keep counting, and one of them reaching its own limit
- * asks again. The paragraph says so rather than promise that calls like it
- * run unasked.
+ * Allow once exempts the hit measures on every track for the rest of the
+ * turn (gate.ts: not counted, not gated, not advised); the call's other
+ * measures and every other call keep their limits, and one reaching its own
+ * limit asks again. The list says exactly that.
  */
 export function askMessage(name: string, hits: readonly Hit[], ceiling: number | null = null, locale: Locale = 'en'): string {
-  if (locale === 'zh') return askMessageZh(name, hits, ceiling);
-  const first = hits[0];
-  const others = hits.length - 1;
-  const these = hits.length > 1 ? `the ${hits.length} limits` : 'the limit';
-  const lifted =
+  const shown = hits.map(operatorHit);
+  if (locale === 'zh') return askMessageZh(name, shown, ceiling);
+  const first = shown[0];
+  const many = shown.length > 1;
+  const these = many ? `these ${shown.length} measures` : 'this measure';
+  const until =
     ceiling === null
-      ? `lifts ${these} named at the end until the next human message`
-      : `lifts ${these} named at the end for ${ceiling} more ${ceiling === 1 ? 'call' : 'calls'} this turn (the one after that is blocked without asking)`;
-  const lines = [
-    `Loop breaker: this ${toolName(name)} call ${first === undefined ? 'would continue a loop' : first.words.asking(first)}${others > 0 ? `, and it hits ${others} more ${others === 1 ? 'limit' : 'limits'}` : ''}. ` +
-      `Allow once lets it run and ${lifted}; other limits still apply, so a call like it that reaches one is asked about again. ` +
-      `Reject blocks it, and calls that hit ${hits.length > 1 ? 'those limits' : 'that limit'} again stay blocked until the next human message.`,
-  ];
-  for (const words of wordsOf(hits)) {
-    const details = hits.filter((hit) => hit.words === words).map((hit) => words.detail(hit));
-    lines.push(words.heading, ...details.map((detail, at) => `${detail}${at === details.length - 1 ? '.' : ';'}`));
-  }
-  return lines.join('\n');
+      ? 'until your next message'
+      : `for ${ceiling} more ${ceiling === 1 ? 'call' : 'calls'} this turn (the one after that is blocked without asking)`;
+  return [
+    `Loop breaker: this call ${first === undefined ? 'would continue a loop' : first.words.asking(first)}${many ? `; ${shown.length} measures are at their limits` : ''}.`,
+    `Allow once: the call runs, and ${these} (listed at the end) ${many ? 'are' : 'is'} lifted on every track ${until}: not counted, not gated, not advised.`,
+    "Still applies: the call's other measures and every other call keep their limits; one that reaches its limit is asked about again.",
+    `Reject: the call is blocked, and so is every call with ${many ? 'these measures' : 'this measure'}, until your next message.`,
+    ...detailLines(shown, (words) => words, '.', ';'),
+    `Tool: ${quoted(name)}.`,
+  ].join('\n');
 }
 
 /** A track's ask words in Chinese, or its English ones. */
@@ -247,27 +355,22 @@ function zhWords(words: HitWords): AskWords {
 }
 
 /**
- * The same ask for an operator who reads Chinese: the same parts in the same
+ * The same ask for an operator who reads Chinese: the same list in the same
  * order, the buttons named as DSH's Chinese panel names them (允许一次 / 拒绝),
- * and the details after the paragraph. Its words follow the glossary.
+ * the quotations at the end. Its words follow the glossary.
  */
-function askMessageZh(name: string, hits: readonly Hit[], ceiling: number | null): string {
-  const first = hits[0];
-  const others = hits.length - 1;
-  const these = hits.length > 1 ? `文末列出的这 ${hits.length} 个上限` : '文末列出的该上限';
-  const lifted =
-    ceiling === null
-      ? `在下一条人类消息之前解除${these}`
-      : `在本回合内为${these}再放行 ${ceiling} 次调用（再下一次不经询问直接阻止）`;
-  const lines = [
-    `重复调用断路器：这次 ${toolName(name)} 调用${first === undefined ? '会让循环继续下去' : zhWords(first.words).asking(first)}${others > 0 ? `，另外还触及 ${others} 个上限` : ''}。` +
-      `“允许一次”会让它运行，并${lifted}；其他上限照常生效，类似的调用触及其中任何一个时还会再次询问。` +
-      `“拒绝”会阻止它，之后再触及${hits.length > 1 ? '这些上限' : '该上限'}的调用都会被阻止，直到下一条人类消息。`,
-  ];
-  for (const words of wordsOf(hits)) {
-    const own = zhWords(words);
-    const details = hits.filter((hit) => hit.words === words).map((hit) => own.detail(hit));
-    lines.push(own.heading, ...details.map((detail, at) => `${detail}${at === details.length - 1 ? '。' : '；'}`));
-  }
-  return lines.join('\n');
+function askMessageZh(name: string, shown: readonly Hit[], ceiling: number | null): string {
+  const first = shown[0];
+  const many = shown.length > 1;
+  const these = many ? `文末列出的这 ${shown.length} 个度量` : '文末列出的该度量';
+  const until = ceiling === null ? '在你发送下一条消息之前' : `在本回合接下来的 ${ceiling} 次调用中`;
+  const after = ceiling === null ? '' : '（再下一次不经询问直接阻止）';
+  return [
+    `重复调用断路器：这次调用${first === undefined ? '会让循环继续下去' : zhWords(first.words).asking(first)}${many ? `；共有 ${shown.length} 个度量达到上限` : ''}。`,
+    `允许一次：调用会运行，${these}${until}在所有轨道上解除：不计数、不受闸门拦截、不发建议${after}。`,
+    '仍然生效：这次调用的其他度量和其他所有调用照常受上限约束；达到上限时还会再次询问。',
+    `拒绝：调用被阻止，之后带有${many ? '这些度量' : '该度量'}的调用也都被阻止，直到你发送下一条消息。`,
+    ...detailLines(shown, zhWords, '。', '；'),
+    `工具：${quoted(name)}。`,
+  ].join('\n');
 }

@@ -6,32 +6,36 @@
 import { randomUUID } from 'node:crypto';
 import type { Notice } from '../host/types.js';
 import { own } from '../host/own.js';
+import { measureQuote, quoted } from './message.js';
 
 export const PLUGIN_NAME = 'repeat-tool-breaker';
 
-/** Longest fingerprint kept whole in a summary; the host caps summaries at 120 characters (P7). */
-const LABEL_LIMIT = 96;
-
-/** A fingerprint as a summary shows it: whole up to 96 characters, else 95 and `…`. */
+/**
+ * A fingerprint as a summary shows it (P15, within P7's 120 characters): the
+ * measure, then at most 60 characters of the rest as a quotation
+ * (`cmd “true # retry …”`). The summary is the operator's row in the web UI,
+ * and the rest is the model's text.
+ */
 export function summaryLabel(fp: string): string {
-  return fp.length > LABEL_LIMIT ? `${fp.slice(0, LABEL_LIMIT - 1)}\u2026` : fp;
+  return measureQuote(fp);
 }
 
-export function occurrenceSummary(fp: string, count: number): string {
-  return `${summaryLabel(fp)} \u00d7 ${count}`;
+/** The summaries below take a mark's `label`, already made by `summaryLabel`. */
+export function occurrenceSummary(label: string, count: number): string {
+  return `${label} \u00d7 ${count}`;
 }
 
-export function failureSummary(fp: string, streak: number): string {
-  return `${summaryLabel(fp)} failed x${streak}`;
+export function failureSummary(label: string, streak: number): string {
+  return `${label} failed x${streak}`;
 }
 
-export function staleSummary(fp: string, times: number): string {
-  return `${summaryLabel(fp)} same result x${times}`;
+export function staleSummary(label: string, times: number): string {
+  return `${label} same result x${times}`;
 }
 
-/** A cycle's calls as a summary names them, shortened to fit like a fingerprint. */
+/** A cycle's calls as a summary names them: one quotation, cut like a fingerprint's. */
 export function cycleSummary(briefs: readonly string[], repetitions: number): string {
-  return `${summaryLabel(`cycle ${briefs.join(' \u2192 ')}`)} \u00d7 ${repetitions}`;
+  return `cycle ${quoted(briefs.join(' \u2192 '))} \u00d7 ${repetitions}`;
 }
 
 /** The host keeps notices in history, so their texts are copied off the (possibly huge) fingerprint they quote. */

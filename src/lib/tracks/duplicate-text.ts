@@ -13,9 +13,9 @@
 import { createHash } from 'node:crypto';
 import type { DuplicateTextConfig } from '../config/config.js';
 import type { Notice, PreStepPayload } from '../host/types.js';
-import { defang } from '../text/message.js';
+import { defang, quoted } from '../text/message.js';
 import { safeMember } from '../host/member.js';
-import { createNotice, PLUGIN_NAME, summaryLabel } from '../text/notice.js';
+import { createNotice, PLUGIN_NAME } from '../text/notice.js';
 import { own } from '../host/own.js';
 
 /** Distinct texts one agent's book follows; the least recently seen goes first. */
@@ -179,7 +179,7 @@ export function duplicateSummary(found: readonly Duplicate[]): string {
   const first = found[0];
   if (first === undefined) return 'duplicated context';
   const more = found.length > 1 ? ` (+${found.length - 1})` : '';
-  return summaryLabel(`duplicated context \u00d7 ${first.count}${more}: ${first.preview}`);
+  return `duplicated context \u00d7 ${first.count}${more}: ${quoted(first.preview)}`;
 }
 
 /**

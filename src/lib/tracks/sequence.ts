@@ -59,6 +59,7 @@ const words: HitWords = {
   track: 'sequence',
   listed: 2,
   heading: 'Sequence track:',
+  measure: 'cycle',
   why: (hit) => `a cycle of calls repeated ${hit.count} times (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 a cycle repeated ${hit.count} times back to back (limit ${hit.cap})`,
   asking: (hit) => `would go round a cycle of calls that has already come round ${hit.count} times (the limit is ${hit.cap})`,

@@ -249,7 +249,22 @@ for (const mode of ['bundle', 'overlay'] as const) {
       assert.ok(log.steps.slice(0, caps.exact - 1).every(ran), 'the first cap-1 ran');
       const gated = log.steps[caps.exact - 1]!;
       assert.equal(gated.isError, true);
-      assert.match(gated.text, UNAVAILABLE, "the host's approval layer denied the first gated call");
+      const [hostLine = '', ...explanation] = gated.text.split('\n');
+      assert.match(hostLine, UNAVAILABLE, "the host's approval layer denied the first gated call");
+      if (plugin.label === 'ours') {
+        // P13: the refused call carries the breaker's denial after the host's line, in the log and in what the model is sent.
+        assert.match(
+          explanation.join('\n'),
+          /^REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeated \d+ times \(limit \d+\)\. The loop breaker's repeat track put it to the operator, for:\n- exact:bash:/,
+          `the breaker's explanation on the refused call itself: ${gated.text}`,
+        );
+        const shown = b.model.seenToolResults().find((r) => r.content.startsWith('Error: tool "bash" requires approval'));
+        assert.ok(shown !== undefined, 'the model was sent the refused call');
+        assert.match(shown.content, /\nREPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it;[\s\S]*\nInstead: /, `what the model read: ${shown.content}`);
+        t.diagnostic(`the refused call as the model read it:\n${shown.content}`);
+      } else {
+        assert.deepEqual(explanation, [], '0.5.2: only the host line');
+      }
       assert.deepEqual(log.approvalsDecided, ['unavailable'], 'one ask, decided unavailable');
       assert.ok((log.approvalsAsked[0]?.reason ?? '').length > 0, 'the ask carried the plugin reason');
       for (const s of log.steps.slice(caps.exact)) {
@@ -390,7 +405,7 @@ describe('dsh 0.1.0-rc.8 headless boot — opt-in sequence track, mounted as a -
       assert.equal(notices.length, 1, `one breaker notice in the log: ${JSON.stringify(notices)}`);
       assert.match(notices[0]!.text, /^CONVERGENCE_CHECK:/);
       assert.match(notices[0]!.text, /4 different calls, repeated 3 times/);
-      assert.equal(notices[0]!.summary, 'cycle grep \u2192 curl \u2192 head \u2192 echo \u00d7 3');
+      assert.equal(notices[0]!.summary, 'cycle \u201cgrep \u2192 curl \u2192 head \u2192 echo\u201d \u00d7 3', 'the cycle quoted (P15)');
       assert.ok(
         b.model.seenUserTexts().some((text) => text.includes('CONVERGENCE_CHECK: your recent calls are one cycle')),
         'the model was sent the advisory',
@@ -445,7 +460,7 @@ describe(
         'the notice entered the step that claimed the third copy',
       );
       const notice = log.notices.find((n) => n.plugin === PLUGIN_ID);
-      assert.match(notice?.summary ?? '', /^duplicated context × 3: note 1/);
+      assert.match(notice?.summary ?? '', /^duplicated context × 3: \u201cnote 1/);
       assert.ok(b.model.seenUserTexts().some((seen) => seen.startsWith('DUPLICATED_CONTEXT: ')), 'the model was sent the notice');
       t.diagnostic(`notice: ${text.split('\n')[0]}`);
     });
@@ -538,7 +553,7 @@ describe(`dsh 0.1.0-rc.8 headless boot — a streaming model, logs replayed — 
     });
     // Call n's refusal settles after call n-1's body, but call n+1's policy already knows it was not approved (P8).
     const gated = log.steps[n - 1];
-    assert.match(gated?.text ?? '', UNAVAILABLE_READ, `${gated?.callId}: asked, refused by the approval layer`);
+    assert.match((gated?.text ?? '').split('\n')[0] ?? '', UNAVAILABLE_READ, `${gated?.callId}: asked, refused by the approval layer`);
     assert.deepEqual(log.approvalsDecided, ['unavailable'], 'one ask in the gating step');
     for (const s of log.steps.slice(n)) {
       assert.match(s.text, BLOCKED);

@@ -143,11 +143,25 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, in process — plugin: ${plugin.label} (
       const gated = await r.call(hi);
       assert.equal(r.asks.length, 1);
       assert.equal(gated.isError, true);
+      const [hostLine = '', ...explanation] = gated.text.split('\n');
       assert.match(
-        gated.text,
+        hostLine,
         outcome === 'rejected' ? /^Error: the user rejected tool "bash"$/ : /^Error: tool "bash" requires approval, but no approval channel is available$/,
-        'the approval layer words the first denial itself',
+        'the approval layer words the first line itself',
       );
+      if (plugin.label === 'ours') {
+        // P13: the breaker's denial follows on the rejected call's own result, through tools/post-execute.
+        assert.equal(gated.raw.content.length, 1, 'one text block (the DeepSeek adapter joins blocks with nothing between them)');
+        assert.match(
+          explanation.join('\n'),
+          /^REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeated \d+ times \(limit \d+\)\. The loop breaker's repeat track put it to the operator, for:\n- exact:bash:\{"command":"cat \/etc\/hostname"\} \d+\/\d+\n/,
+          gated.text,
+        );
+        assert.match(gated.text, /they stay blocked until the next human message\.[\s\S]*\nInstead: /);
+        assert.equal(gated.raw.error?.message, outcome === 'rejected' ? 'the user rejected tool "bash"' : 'tool "bash" requires approval, but no approval channel is available', "the error's message stays the host's");
+      } else {
+        assert.deepEqual(explanation, [], '0.5.2: only the host line');
+      }
       assert.equal(r.runs.get(hi), caps.exact - 1, 'the gated body did not run');
       const later = [await r.call(hi), await r.call(hi)];
       for (const res of later) {
@@ -228,7 +242,7 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, in process — plugin: ${plugin.label} (
     assert.equal(r.runs.get(`read ${POOLED_FILE}`), n - 1, 'bodies run');
     results.slice(0, n - 1).forEach((res, i) => assert.equal(res.isError, false, `call ${i + 1} ran`));
     // Call n's ask is settled after call n-1's body, but call n+1's policy already knows it was not approved (P8).
-    assert.match(results[n - 1]!.text, UNAVAILABLE, `call ${n}: asked, refused by the approval layer`);
+    assert.match(results[n - 1]!.text.split('\n')[0] ?? '', UNAVAILABLE, `call ${n}: asked, refused by the approval layer`);
     assert.equal(r.asks.length, 1, 'one ask in the gating step');
     for (const res of results.slice(n)) {
       assert.match(res.text, BLOCKED);

@@ -236,6 +236,17 @@ export function approvalPanel(page: Page, timeoutMs = 30_000, ui: ShellWords = S
   );
 }
 
+/** The panel's headline alone (the plugin's reason as rendered), without DSH's command box under it. */
+export function approvalHeadline(page: Page, ui: ShellWords = SHELL_EN): Promise<string> {
+  return page.evaluate(`(() => {
+    const reject = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === ${JSON.stringify(ui.reject)});
+    let panel = reject.parentElement;
+    while (panel && !panel.textContent.includes(${JSON.stringify(ui.waiting)})) panel = panel.parentElement;
+    const headline = panel.querySelector('[class$="_headline"]');
+    return headline === null ? '' : headline.textContent;
+  })()`);
+}
+
 /** The `selector` of the approval panel, marked for a screenshot. */
 export async function markApprovalPanel(page: Page, ui: ShellWords = SHELL_EN): Promise<string> {
   await page.evaluate(`(() => {
