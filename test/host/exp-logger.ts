@@ -1,0 +1,21 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exec, dshEnv, headlessArgs, infraOverlay } from './lib/dsh.js';
+import { NODE22, REPO_DIR } from './lib/env.js';
+import { startMockModel } from './lib/mock-model.js';
+
+const root = '/tmp/i32a-exp/run';
+const home = join(root, 'home');
+mkdirSync(home, { recursive: true });
+const calls = Array.from({ length: 14 }, () => ({ name: 'bash', arguments: { command: 'echo hi', description: 'x' } }));
+const model = await startMockModel({ script: calls, finalText: 'done' });
+const infra = join(root, 'infra.yml');
+writeFileSync(infra, infraOverlay(home, { plainLog: true }));
+const overlay = join(root, 'overlay.yml');
+writeFileSync(overlay, `- insert:\n    - id: logger-probe\n      name: /tmp/i32a-exp/probe.mjs\n    - id: repeat-tool-breaker\n      name: ${join(REPO_DIR, 'dist/index.js')}\n      config: ${process.argv[2] ?? '{ onLimit: deny }'}\n`);
+const r = await exec(NODE22, headlessArgs([infra, overlay], 'loop please'), { cwd: root, env: dshEnv(home, model.url, join(root, 'pnpm')), timeoutMs: 90000 });
+console.log('code', r.code, r.ms, 'ms');
+console.log('--- stdout\n' + r.stdout);
+console.log('--- stderr\n' + r.stderr);
+await model.close?.();
+process.exit(0);
