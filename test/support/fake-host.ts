@@ -69,8 +69,9 @@ export class FakeHost {
       };
     },
     logger: {
-      info: (line: unknown) => {
-        this.logged.push(String(line));
+      // cordis formats the first argument: `%s` takes the next one, as `Logger.format` does.
+      info: (format: unknown, ...params: unknown[]) => {
+        this.logged.push(String(format).replace(/%s/, () => String(params.shift())));
       },
     },
     tools: {

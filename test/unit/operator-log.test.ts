@@ -106,9 +106,22 @@ describe('the plugin logs one line per gate and per advisory', () => {
     assert.doesNotThrow(() => hostLog({})('x'));
     assert.doesNotThrow(() => hostLog({ logger: { warn: () => undefined } })('x'));
     assert.doesNotThrow(() => hostLog(null)('x'));
-    const lines: string[] = [];
-    const logger = { prefix: 'p', info(this: { prefix: string }, line: string) { lines.push(`${this.prefix} ${line}`); } };
-    hostLog({ logger })('called on its logger');
-    assert.deepEqual(lines, ['p called on its logger']);
+    const calls: unknown[][] = [];
+    const logger = {
+      prefix: 'p',
+      info(this: { prefix: string }, ...args: unknown[]) {
+        calls.push([this.prefix, ...args]);
+      },
+    };
+    hostLog({ logger })('called on its logger, 100%d %s %o');
+    assert.deepEqual(calls, [['p', '%s', 'called on its logger, 100%d %s %o']], 'on its logger, the line a parameter of a plain %s format');
+    // cordis' logger is callable: a function carrying the methods.
+    const callable = Object.assign(() => undefined, { info: (...args: unknown[]) => calls.push(['callable', ...args]) });
+    hostLog({ logger: callable })('x');
+    assert.deepEqual(calls.at(-1), ['callable', '%s', 'x'], 'a callable logger is read too');
+    const throwing = { get logger(): never { throw new Error('no'); } };
+    assert.doesNotThrow(() => hostLog(throwing)('x'));
+    const trap = new Proxy(() => undefined, { get: () => { throw new Error('trap'); } });
+    assert.doesNotThrow(() => hostLog({ logger: trap })('x'));
   });
 });

@@ -18,11 +18,19 @@ export type LogLine = (line: string) => void;
 /** The host logger's `info`, or a sink that drops the line where the host has none. */
 export function hostLog(ctx: unknown): LogLine {
   const logger = safeMember(ctx, 'logger');
-  const info = safeMember(logger, 'info');
+  // cordis' logger is a callable service: a function with methods, which `safeMember` does not read.
+  let info: unknown;
+  try {
+    info = typeof logger === 'function' || typeof logger === 'object' ? (logger as { info?: unknown } | null)?.info : undefined;
+  } catch {
+    info = undefined;
+  }
   if (typeof info !== 'function') return () => undefined;
   return (line) => {
     try {
-      Reflect.apply(info, logger, [line]);
+      // The first argument is a format (`%s`, `%d`, `%o`, `%C` … are placeholders): a line with
+      // a model's `%` in it must be a parameter, never the format.
+      Reflect.apply(info, logger, ['%s', line]);
     } catch {
       // A logger that throws loses the line, never the call.
     }
