@@ -172,6 +172,22 @@ describe('merge rules (§1.3)', () => {
   });
 });
 
+describe('where a refusal is read', () => {
+  test("a refusal's stack is its message alone, on a line of its own that starts repeat-tool-breaker: (DSH prints a failed plugin as `<entry>: <stack>`)", () => {
+    assert.throws(
+      () => resolveConfig({ onlimit: 'deny' }),
+      (error: unknown) => {
+        assert.ok(error instanceof Error);
+        assert.equal(error.stack, `\n${error.message}`);
+        const printed = `/abs/dist/index.js: ${error.stack ?? ''}`.split('\n');
+        assert.equal(printed.length, 2, 'no frames');
+        assert.match(printed[1] as string, /^repeat-tool-breaker: `onlimit` is not a setting/);
+        return true;
+      },
+    );
+  });
+});
+
 describe("the JavaScript 0.6 line's shell-HTTP keys", () => {
   const keys = ['blockShellHttp', 'blockLocalHttp', 'fetchWithCurl', 'shellHttpBlock', 'shellHttpAllow'];
   for (const key of keys) {

@@ -188,6 +188,10 @@ export class ConfigError extends Error {
   constructor(refusal: ConfigMessage, locale: Locale = 'en') {
     super(PREFIX + configText(refusal, locale));
     this.refusal = refusal;
+    // A refusal is the operator's to read, not a fault to trace: DSH prints a failed plugin as
+    // `<entry>: <stack>`, so the stack is the message alone, on a line of its own that starts
+    // `repeat-tool-breaker:` (rather than the 2nd line of ~36 with our frames in between).
+    this.stack = `\n${this.message}`;
   }
 }
 
