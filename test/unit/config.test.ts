@@ -177,7 +177,7 @@ describe('where a refusal is read', () => {
     assert.throws(
       () => resolveConfig({ onlimit: 'deny' }),
       (error: unknown) => {
-        assert.ok(error instanceof Error);
+        assert.ok(error instanceof Error, 'a refusal is an Error');
         assert.equal(error.stack, `\n${error.message}`);
         const printed = `/abs/dist/index.js: ${error.stack ?? ''}`.split('\n');
         assert.equal(printed.length, 2, 'no frames');
