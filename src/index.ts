@@ -12,6 +12,7 @@ import { passOn, safely, withExplanation, withNotices } from './lib/plugin/hook.
 import { PLUGIN_NAME } from './lib/text/notice.js';
 import { createOperatorLocale, offerSettings } from './lib/plugin/settings.js';
 import type { Locale } from './lib/config/locale.js';
+import { hostLog, logAdvisories, logGates, noticesAdded } from './lib/plugin/log.js';
 
 export { DEFAULTS, resolveConfig } from './lib/config/config.js';
 export { SETTINGS_NAMESPACE } from './lib/plugin/settings.js';
@@ -41,7 +42,9 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
     // The ask is the operator's only where an approval panel shows it: without an approval
     // service DSH denies the call with the ask's reason, and then the model reads it (in English).
     const askLocale = (): Locale => (safely(() => ctx.get?.('approval') !== undefined, false) ? operator.current() : 'en');
-    const breaker = createBreaker(cfg, askLocale);
+    // One line per gate and per advisory on the host's logger (plugin/log.ts).
+    const log = hostLog(ctx);
+    const breaker = createBreaker(cfg, askLocale, logGates(log));
     let duplicates: DuplicateText | null = null;
     const disposers: Dispose[] = [
       ctx.on('tools/pre-execute', (exec, next): Promise<PreToolDecision> => {
@@ -52,6 +55,7 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
       ctx.on('tools/post-execute', (exec, result, next): Promise<PostToolDecision> => {
         const owed = safely(() => breaker.settle(exec, result), []);
         const explanation = safely(() => breaker.explain(exec), undefined);
+        logAdvisories(log, owed);
         const downstream = passOn(next);
         if (owed.length === 0 && explanation === undefined) return downstream;
         return downstream.then((decision) => {
@@ -70,7 +74,13 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
         const track = (duplicates ??= createDuplicateText(textCfg, options.now));
         // The notice joins the messages the rest of the waterfall lets into the step
         // (`@deepseek-ai/dsh-agent-loop` appends each as a `user/message`).
-        return Promise.resolve(next()).then((decision) => safely(() => track.review(payload, decision, textCfg), decision));
+        return Promise.resolve(next()).then((decision) =>
+          safely(() => {
+            const reviewed = track.review(payload, decision, textCfg);
+            if (reviewed !== decision) logAdvisories(log, noticesAdded(decision, reviewed));
+            return reviewed;
+          }, decision),
+        );
       }),
     ];
     const settings = offerSettings(ctx, config, cfg, (next) => breaker.configure(next), operator);

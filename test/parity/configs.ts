@@ -65,6 +65,8 @@ const FACETS: ReadonlyArray<readonly [number, (rng: Rng) => Config]> = [
   [1, () => ({ someFutureKey: { nested: true } })],
   [1, () => ({ onlimit: 'deny' })],
   [1, () => ({ limits: { exat: 3 } })],
+  // a 0.6.1 section of the JavaScript line's shell-HTTP block: this line names where the key came from (P11)
+  [1, () => ({ blockShellHttp: true, shellHttpAllow: ['api.example.com'] })],
 ];
 
 /** Configurations that must be rejected at load. */

@@ -55,6 +55,8 @@ export class FakeHost {
   private callSeq = 0;
   /** Every model-visible call outcome, in order. */
   readonly log: CallOutcome[] = [];
+  /** What the plugin wrote to the host's logger, at `info`, in order (cordis' `ctx.logger.info`). */
+  readonly logged: string[] = [];
 
   readonly ctx = {
     on: (event: string, listener: Listener) => {
@@ -65,6 +67,12 @@ export class FakeHost {
         const at = list.indexOf(listener);
         if (at >= 0) list.splice(at, 1);
       };
+    },
+    logger: {
+      // cordis formats the first argument: `%s` takes the next one, as `Logger.format` does.
+      info: (format: unknown, ...params: unknown[]) => {
+        this.logged.push(String(format).replace(/%s/, () => String(params.shift())));
+      },
     },
     tools: {
       guard: (guard: Guard) => {

@@ -5,16 +5,17 @@
  * third-party data and stays in ../shared).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { evalCli } from '../../tools/eval/cli.js';
+import { spawnSync } from 'node:child_process';
+import { EVAL_USAGE, evalCli } from '../../tools/eval/cli.js';
 import { regressions, type Expected } from '../../tools/eval/check.js';
 import { parseLabelled, resultOf } from '../../tools/eval/labelled.js';
 import { figuresOf, sessionResult, spread } from '../../tools/eval/metrics.js';
 import { replayEpisode } from '../../tools/eval/replay.js';
 import { builtPlugin } from '../../tools/eval/systems.js';
-import { jsonl, records, stuckSteps, tempDir, writeSession } from './support.js';
+import { jsonl, records, REPO, stuckSteps, tempDir, writeSession } from './support.js';
 
 interface Line {
   readonly tool: string;
@@ -107,13 +108,34 @@ describe('the metrics', () => {
 });
 
 describe('npm run eval', () => {
-  it('prints one row per system, ours first, with the loop and the good run counted', async () => {
+  it('says how many sessions it read, then prints one row per system, ours first, with the loop and the good run counted', async () => {
     const result = await run([corpus(), '--systems', 'ours,0.5.2', '--preset', 'recommended']);
     assert.equal(result.status, 0, result.stderr);
     const lines = result.stdout.trim().split('\n');
-    assert.match(lines[0] ?? '', /^system +loops noticed +loops gated/);
-    assert.match(lines[2] ?? '', /^this plugin, preset recommended +1\/1 +1\/1 .* 0\/1 +0\/1 /);
-    assert.match(lines[3] ?? '', /^0\.5\.2 +1\/1 +1\/1 /);
+    assert.equal(lines[0], '2 sessions: 1 loop, 1 good, 0 progress');
+    assert.match(lines[2] ?? '', /^ +loops +calls to +good runs +progress$/);
+    assert.match(lines[3] ?? '', /^system +noticed +gated +calls run +notice +gate +noticed +gated +gated$/);
+    assert.match(lines[5] ?? '', /^this plugin, preset recommended +1\/1 +1\/1 +\d+ +.* 0\/1 +0\/1 +0\/0$/);
+    assert.match(lines[6] ?? '', /^0\.5\.2 +1\/1 +1\/1 /);
+    assert.match(result.stdout, /calls to notice \/ gate: from the loop's first call to the first notice \/ denial, median\/max/);
+  });
+
+  it('the metrics table fits 100 columns, with the three systems of the real corpus', async () => {
+    const result = await run([corpus(), '--preset', 'recommended']);
+    assert.equal(result.status, 0, result.stderr);
+    const widest = Math.max(...result.stdout.split('\n').map((line) => Array.from(line).length));
+    assert.ok(widest <= 100, `${widest} columns`);
+  });
+
+  it('--help prints the usage without building, and names no path outside the repository', () => {
+    const before = statSync(join(REPO, 'dist', 'index.js')).mtimeMs;
+    const help = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'tools', 'eval', 'main.ts'), '--help'], { cwd: REPO, encoding: 'utf8' });
+    assert.equal(help.status, 0, help.stderr);
+    assert.equal(help.stdout, EVAL_USAGE);
+    assert.equal(help.stderr, '', 'no build output');
+    assert.equal(statSync(join(REPO, 'dist', 'index.js')).mtimeMs, before, 'dist/ untouched');
+    assert.doesNotMatch(EVAL_USAGE, /\.\.\/|shared\/corpus/, 'no path outside the repository');
+    assert.match(EVAL_USAGE, /test\/host/, 'says where the reminder row comes from');
   });
 
   it('--sessions adds where each system first noticed and gated, +N from the loop start; --json has it all', async () => {
@@ -155,7 +177,8 @@ describe('npm run eval', () => {
     const result = await run([dir, '--systems', 'ours', '--labels', labels]);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /defaults +1\/1 +1\/1 /);
-    assert.match(result.stderr, /1 sessions carry no label/);
+    assert.match(result.stderr, /eval: 1 session carries no label and is counted nowhere/);
+    assert.match(result.stdout, /^2 sessions: 1 loop, 0 good, 0 progress, 1 unlabelled$/m);
   });
 
   it('a bad flag, config or labels file is a usage error, status 2', async () => {

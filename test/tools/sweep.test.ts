@@ -110,9 +110,9 @@ describe('the opt-in settings as sweep axes', () => {
     assert.throws(() => parseAxis('sequence', 'on'), /--sequence takes off/);
   });
 
-  it('reads --progress as ignore and/or results, and --exemptionCeiling as numbers or off', () => {
-    assert.deepEqual(parseAxis('progress', 'ignore,results'), ['ignore', 'results']);
-    assert.throws(() => parseAxis('progress', 'results,on'), /--progress takes ignore and\/or results \(got "on"\)/);
+  it('reads --progress as ignore, results and/or changes, and --exemptionCeiling as numbers or off', () => {
+    assert.deepEqual(parseAxis('progress', 'ignore,results,changes'), ['ignore', 'results', 'changes']);
+    assert.throws(() => parseAxis('progress', 'results,on'), /--progress takes ignore, results and\/or changes \(got "on"\)/);
     assert.deepEqual(parseAxis('exemptionCeiling', 'off,5,20'), [null, 5, 20]);
     assert.throws(() => parseAxis('exemptionCeiling', 'few'), /--exemptionCeiling takes numbers or off/);
   });

@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, mergeConfig, resolveConfig, validateConfig } from '../../src/lib/config/config.js';
+import { DEFAULTS, mergeConfig, resolveConfig, resolveConfigIn, validateConfig } from '../../src/lib/config/config.js';
 import { bash, deniedAt, newHost, noticedAt, on, repeat } from '../support/session.js';
 
 const PREFIX = 'repeat-tool-breaker: ';
@@ -169,6 +169,48 @@ describe('merge rules (§1.3)', () => {
 
   test('a pathAliases key from an old config is accepted and ignored', () => {
     assert.doesNotThrow(() => resolveConfig({ pathAliases: { '/w': '/workspace' } }));
+  });
+});
+
+describe('where a refusal is read', () => {
+  test("a refusal's stack is its message alone, on a line of its own that starts repeat-tool-breaker: (DSH prints a failed plugin as `<entry>: <stack>`)", () => {
+    assert.throws(
+      () => resolveConfig({ onlimit: 'deny' }),
+      (error: unknown) => {
+        assert.ok(error instanceof Error, 'a refusal is an Error');
+        assert.equal(error.stack, `\n${error.message}`);
+        const printed = `/abs/dist/index.js: ${error.stack ?? ''}`.split('\n');
+        assert.equal(printed.length, 2, 'no frames');
+        assert.match(printed[1] as string, /^repeat-tool-breaker: `onlimit` is not a setting/);
+        return true;
+      },
+    );
+  });
+});
+
+describe("the JavaScript 0.6 line's shell-HTTP keys", () => {
+  const keys = ['blockShellHttp', 'blockLocalHttp', 'fetchWithCurl', 'shellHttpBlock', 'shellHttpAllow'];
+  for (const key of keys) {
+    test(`P11: ${key} is refused as the 0.6 JavaScript line's shell-HTTP block, with its value and what to do`, () => {
+      const message = throwsNaming({ [key]: true }, `\`${key}\``, 'JavaScript 0.6 line', 'shell-HTTP block', 'got true', 'remove it', 'loop tracks');
+      assert.ok(!message.includes('is not a setting'), message);
+    });
+  }
+
+  test('P11: a 0.6.1 section with several of its keys is refused on the first, before any other check', () => {
+    throwsNaming({ window: 1, blockShellHttp: true, shellHttpAllow: ['api.example.com'] }, '`blockShellHttp`');
+    throwsNaming({ shellHttpAllow: ['api.example.com'], onlimit: 'deny' }, '`shellHttpAllow`', '["api.example.com"]');
+  });
+
+  test('P11: in Chinese the refusal names the key and the line as well', () => {
+    assert.throws(
+      () => resolveConfigIn({ fetchWithCurl: false }, () => 'zh'),
+      (error: unknown) => error instanceof Error && error.message.includes('`fetchWithCurl`') && error.message.includes('JavaScript 0.6') && error.message.includes('循环轨道'),
+    );
+  });
+
+  test('P11: a near spelling of one of them is still an unknown key, not the 0.6 refusal', () => {
+    throwsNaming({ blockshellhttp: true }, '`blockshellhttp` is not a setting');
   });
 });
 

@@ -61,6 +61,7 @@ function refusal(config: unknown): ConfigMessage {
 const INVALID: readonly unknown[] = [
   5,
   { denyAfter: 2 },
+  { blockShellHttp: true },
   { warnAfter: 3 },
   { maxSamePath: 1 },
   { readTools: [] },

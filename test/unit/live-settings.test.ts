@@ -133,7 +133,7 @@ describe('the namespace schema', () => {
     const schema = createSettingsSchema();
     assert.deepEqual(schema({ window: 20 }), resolveConfig({ window: 20 }));
     assert.deepEqual(schema(undefined), resolveConfig({}));
-    for (const bad of [{ window: 2 }, { limits: { exact: 1 } }, { onLimit: 'maybe' }, { denyAfter: 3 }, { sequence: { lenght: 4 } }]) {
+    for (const bad of [{ window: 2 }, { limits: { exact: 1 } }, { onLimit: 'maybe' }, { denyAfter: 3 }, { blockShellHttp: true }, { sequence: { lenght: 4 } }]) {
       assert.equal(errorOf(() => schema(bad)), errorOf(() => resolveConfig(bad)), JSON.stringify(bad));
       assert.match(errorOf(() => schema(bad)), /^repeat-tool-breaker: /);
     }

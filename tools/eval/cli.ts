@@ -16,16 +16,21 @@ import { readCorpus } from './corpus.js';
 import { evaluate, type SystemRun } from './evaluate.js';
 import { readLabels } from './from-session-log.js';
 import { TOOL_SETS, withTools, type ToolSet } from './minimal.js';
-import { ablationTable, metricsTable, sessionsTable } from './report.js';
-import { builtPlugin, referencePlugin, reminderPlugin, REMINDER_DEFAULTS, type System } from './systems.js';
+import { ablationTable, LEGEND, metricsTable, sessionsTable } from './report.js';
+import { builtPlugin, referencePlugin, reminderPlugin, REMINDER_DEFAULTS, REMINDER_ENTRY, type System } from './systems.js';
+import type { Episode } from './episode.js';
 
 export const EVAL_USAGE = `usage: npm run eval -- <corpus directories or files> [config] [options]
 
-Replays labelled trajectories (the format of ../shared/corpus/real-dev/README.md) and DSH
-session logs through the built plugin, side by side with 0.5.2 and DSH's repeat-tool-reminder,
-and prints the corpus's metrics: loops noticed and gated, calls from the loop's start to the
-first notice and the first denial (median/max), good sessions noticed and gated, progress
-sessions gated.
+Replays sessions through the built plugin (it builds first), side by side with 0.5.2 and DSH's
+repeat-tool-reminder, and prints how many it read and the metrics: loops noticed and gated,
+calls from the loop's start to the first notice and the first denial (median/max), good
+sessions noticed and gated, progress sessions gated, loop calls that ran. A corpus is a folder
+of labelled trajectories (one .jsonl per session, its first line a meta record with the label:
+loop, good or progress) or of DSH session logs (labelled with --labels).
+
+The reminder's row needs DSH itself: it is read from test/host/node_modules, which
+npm run test:host installs; without it the row is left out, and the eval says so.
 
 config (laid over onLimit: deny; the last one given wins):
   --config <file>      plugin config: .json or YAML, or a DSH patch overlay with the row
@@ -44,7 +49,8 @@ options:
   --sessions           one row per session: where each system first noticed and gated
   --ablate             the preset, then the preset with each of its parts turned off
   --check              exit 1 if this plugin's figures are worse than the expected ones
-  --record             write this plugin's figures as the expected ones
+                       (replays this plugin only)
+  --record             write this plugin's figures as the expected ones (this plugin only)
   --expected <file>    where they are kept (default tools/eval/expected.json)
   --markdown           tables as Markdown
   --json               everything as JSON
@@ -132,6 +138,25 @@ async function systemsFor(names: readonly string[], config: Record<string, unkno
   return systems;
 }
 
+/** `1 session`, `106 sessions`. */
+function sessions(count: number): string {
+  return `${count} ${count === 1 ? 'session' : 'sessions'}`;
+}
+
+/** What was read: `106 sessions: 23 loop, 82 good, 1 progress` (and the unlabelled ones, if any). */
+export function corpusLine(episodes: readonly Episode[]): string {
+  const { loop, good, progress, unlabelled } = countsOf(episodes);
+  const parts = [`${loop} loop`, `${good} good`, `${progress} progress`];
+  if (unlabelled > 0) parts.push(`${unlabelled} unlabelled`);
+  return `${sessions(episodes.length)}: ${parts.join(', ')}`;
+}
+
+/** The sessions read, by label. */
+function countsOf(episodes: readonly Episode[]): { loop: number; good: number; progress: number; unlabelled: number } {
+  const count = (kind: string | undefined): number => episodes.filter((episode) => episode.label?.class === kind).length;
+  return { loop: count('loop'), good: count('good'), progress: count('progress'), unlabelled: count(undefined) };
+}
+
 /** How the table names this plugin's configuration. */
 function configLabel(config: Record<string, unknown>): string {
   const { onLimit, preset, ...rest } = config;
@@ -180,6 +205,9 @@ export function evalCli(args: readonly string[], io: Io): Promise<number> {
     const ours = configLabel(config);
     const wanted = flags.check === true || flags.record === true ? ['ours'] : names;
     const systems = await systemsFor(wanted, config, ours);
+    if (wanted.includes('reminder') && !systems.some((system) => system.short === 'reminder')) {
+      io.err(`eval: the repeat-tool-reminder row is left out: it runs DSH's own plugin from ${relative(process.cwd(), REMINDER_ENTRY)}, which is not installed (npm run test:host installs test/host)\n`);
+    }
     const variants = flags.ablate === true ? ablations(config) : [];
     const total = corpus.episodes.length * (systems.length + variants.length);
     const onSession = io.progress === undefined ? undefined : progressLine('replayed', total, io.progress);
@@ -205,12 +233,14 @@ export function evalCli(args: readonly string[], io: Io): Promise<number> {
     const worse = flags.check === true && mine !== undefined ? regressions(expectedOf(mine.figures, corpusName, config), asUsage(() => readExpected(expectedPath))) : [];
     if (flags.json === true) {
       // Absent figures are written as null, so every session has the same fields.
-      const json = JSON.stringify({ version: 1, config, systems: runs, ablation: ablated, regressions: worse }, (_key, value: unknown) => value ?? null, 2);
+      const read = { sessions: corpus.episodes.length, ...countsOf(corpus.episodes) };
+      const json = JSON.stringify({ version: 1, config, read, systems: runs, ablation: ablated, regressions: worse }, (_key, value: unknown) => value ?? null, 2);
       io.out(`${json}\n`);
     } else {
       const gates = new Map(systems.map((system) => [system.label, system.gates]));
       const markdown = flags.markdown === true;
-      io.out(`${metricsTable(runs, gates, markdown)}\n`);
+      io.out(`${corpusLine(corpus.episodes)}\n\n`);
+      io.out(`${metricsTable(runs, gates, markdown)}\n\n${LEGEND}\n`);
       if (ablated.length > 0) io.out(`\n${ablationTable(ablated, markdown)}\n`);
       if (flags.sessions === true) io.out(`\n${sessionsTable(runs, markdown)}\n`);
     }
@@ -221,7 +251,7 @@ export function evalCli(args: readonly string[], io: Io): Promise<number> {
       } else io.err(`eval --check: no figure is worse than ${expectedPath}\n`);
     }
     const unlabelled = corpus.episodes.filter((episode) => episode.label === undefined).length;
-    if (unlabelled > 0) io.err(`eval: ${unlabelled} sessions carry no label and are counted nowhere (--labels)\n`);
+    if (unlabelled > 0) io.err(`eval: ${sessions(unlabelled)} ${unlabelled === 1 ? 'carries' : 'carry'} no label and ${unlabelled === 1 ? 'is' : 'are'} counted nowhere (--labels)\n`);
     return status;
   });
 }

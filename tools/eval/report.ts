@@ -15,27 +15,33 @@ function spreadText(spread: Spread | undefined): string {
   return spread === undefined ? '—' : `${spread.median}/${spread.max}`;
 }
 
+/** Short titles under group headings, so that the table fits 100 columns; LEGEND says what they mean. */
 const FIGURE_COLUMNS: readonly Column[] = [
-  { title: 'loops noticed', right: true },
-  { title: 'loops gated', right: true },
-  { title: 'to notice (median/max)', right: true },
-  { title: 'to gate (median/max)', right: true },
-  { title: 'good noticed', right: true },
-  { title: 'good gated', right: true },
-  { title: 'progress gated', right: true },
-  { title: 'loop calls run', right: true },
+  { group: 'loops', title: 'noticed', right: true },
+  { group: 'loops', title: 'gated', right: true },
+  { group: 'loops', title: 'calls run', right: true },
+  { group: 'calls to', title: 'notice', right: true },
+  { group: 'calls to', title: 'gate', right: true },
+  { group: 'good runs', title: 'noticed', right: true },
+  { group: 'good runs', title: 'gated', right: true },
+  { group: 'progress', title: 'gated', right: true },
 ];
+
+/** What the metrics table's short titles mean, printed under it. */
+export const LEGEND =
+  "loops calls run: the calls of the loops, from each loop's start, that the system let run.\n" +
+  "calls to notice / gate: from the loop's first call to the first notice / denial, median/max.";
 
 export function figureCells(figures: Figures, gates = true): Cell[] {
   return [
     ratio(figures.loopsNoticed, figures.loops),
     gates ? ratio(figures.loopsGated, figures.loops) : '—',
+    figures.loopCallsRun,
     spreadText(figures.toNotice),
     gates ? spreadText(figures.toGate) : '—',
     ratio(figures.goodNoticed, figures.good),
     gates ? ratio(figures.goodGated, figures.good) : '—',
     gates ? ratio(figures.progressGated, figures.progress) : '—',
-    figures.loopCallsRun,
   ];
 }
 

@@ -73,19 +73,24 @@ export function sequenceOf(value: AxisValue): SequenceConfig | null {
 }
 
 /** The words an axis takes instead of numbers. */
-const WORDS: Partial<Record<Axis, readonly string[]>> = { onLimit: ['ask', 'deny'], progress: ['ignore', 'results'] };
+const WORDS: Partial<Record<Axis, readonly string[]>> = { onLimit: ['ask', 'deny'], progress: ['ignore', 'results', 'changes'] };
+
+/** `a, b and/or c`. */
+function either(words: readonly string[]): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and/or ${words.at(-1) as string}`;
+}
 
 /**
  * Parses one axis's comma list: numbers, `off`/`null` (a stage, cap or opt-in
- * feature turned off), `ask`/`deny` for `onLimit`, `ignore`/`results` for
- * `progress`, and `LxC` or `LxCxL` (length, count, limit) for `sequence`.
+ * feature turned off), `ask`/`deny` for `onLimit`, `ignore`/`results`/`changes`
+ * for `progress`, and `LxC` or `LxCxL` (length, count, limit) for `sequence`.
  */
 export function parseAxis(axis: Axis, text: string): AxisValue[] {
   return text.split(',').map((raw) => {
     const value = raw.trim();
     const words = WORDS[axis];
     if (words !== undefined) {
-      if (!words.includes(value)) throw new Error(`--${axis} takes ${words.join(' and/or ')} (got ${JSON.stringify(value)})`);
+      if (!words.includes(value)) throw new Error(`--${axis} takes ${either(words)} (got ${JSON.stringify(value)})`);
       return value;
     }
     if (value === 'off' || value === 'null') return null;

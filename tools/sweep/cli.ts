@@ -24,7 +24,8 @@ grid (comma lists; every combination is replayed; off turns a stage or cap off):
   --failWarnAt 2,3      --failLimit 4,5,off   --onLimit ask,deny
 opt-in features, also grid axes (off and ignore are the plugin's defaults):
   --sequence off,4x3,4x3x5      the sequence track: <length>x<count>[x<limit>]
-  --progress ignore,results     progress-aware gating
+  --progress ignore,results,changes
+                                progress-aware gating (changes: a rerun after a change counts from 1)
   --exemptionCeiling off,5,20   calls an approved exemption allows (with --answer approve)
 options:
   --config <file>   base config (.json or YAML, as for replay); the grid is laid over it

@@ -18,7 +18,8 @@ import { isAgent } from '../read/call.js';
 import { classifyFailure } from '../read/failure.js';
 import { isShell } from '../read/fingerprint.js';
 import type { Locale } from '../config/locale.js';
-import { askMessage, denyMessage, quoteResult, spentMessage } from '../text/message.js';
+import { askMessage, denyMessage, quoteResult, spentMessage, type Hit } from '../text/message.js';
+import type { GateOutcome } from '../text/log-line.js';
 import { TRACKS } from '../tracks/index.js';
 import { outcomeDigest } from '../read/outcome.js';
 import type { GateHit, Judgement, Settled, Track } from '../tracks/track.js';
@@ -56,7 +57,12 @@ interface State {
   readonly allowances: AllowanceBook;
   /** The operator's language for an ask: a cached read, never a wait (plugin/settings.ts). */
   readonly locale: () => Locale;
+  /** Told of every gate, after the breaker decided; it cannot change the decision, and a throw is dropped. */
+  readonly observe: GateObserver;
 }
+
+/** What the gate did with a call, for the operator's log (text/log-line.ts). */
+export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly Pick<Hit, 'quote' | 'count' | 'cap'>[]) => void;
 
 /** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
 function refuse(state: State, call: Call): void {
@@ -107,6 +113,7 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   if (hits.length === 0 || hits.some((hit) => state.turns.isRefused(call.agent, hit.key))) return undefined;
   call.asked = hits;
   state.asking.set(call.agent, call);
+  state.observe('asked', call.name, hits);
   // The host keeps both texts; copies do not pin the huge fingerprints they quote (P6).
   return { kind: 'ask', reason: own(askMessage(call.name, hits, cfg.exemptionCeiling, state.locale())) };
 }
@@ -127,6 +134,7 @@ function deny(state: State, call: Call, judged: readonly Judgement[]): string | 
     if (spent.length > 0) {
       call.denied = true;
       const quotes = spent.map((key) => quoteOf(call, judged, key));
+      state.observe('spent', call.name, quotes.map((quote) => ({ quote, count: ceiling, cap: ceiling })));
       return own(spentMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
     }
   }
@@ -135,6 +143,7 @@ function deny(state: State, call: Call, judged: readonly Judgement[]): string | 
   call.denied = true;
   state.turns.commit(agent, committedKeys(call, hits), cfg.window);
   const refused = hits.every((hit) => state.turns.isRefused(agent, hit.key));
+  state.observe('denied', call.name, hits);
   return own(denyMessage({ name: call.name, hits, lastResult: state.turns.lastResult(agent), refused }));
 }
 
@@ -198,6 +207,18 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
   return owed;
 }
 
+/** An observer whose throw is dropped: the log must never change what the gate does. */
+function quietly(observe: GateObserver | undefined): GateObserver {
+  if (observe === undefined) return () => undefined;
+  return (outcome, name, hits) => {
+    try {
+      observe(outcome, name, hits);
+    } catch {
+      // The log is the operator's convenience; the decision stands without it.
+    }
+  };
+}
+
 function hasHumanMessage(messages: unknown): boolean {
   // An unreadable message is not evidence of a human.
   return Array.isArray(messages) && messages.some((message) => safeMember(safeMember(message, 'source'), 'kind') === 'user');
@@ -227,8 +248,8 @@ function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => readonly
   };
 }
 
-/** `locale`: the language the operator reads an ask in; English when not given. */
-export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en'): Breaker {
+/** `locale`: the language the operator reads an ask in; English when not given. `observe`: told of each gate (the operator's log). */
+export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en', observe?: GateObserver): Breaker {
   const turns = createTurns(initial.window);
   const allowances = createAllowanceBook();
   const policies = createPolicyBook(initial, (agent, before) => {
@@ -237,7 +258,7 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     if (before.cfg.exemptionCeiling === null) allowances.grant(agent, turns.exempted(agent));
   });
   const created: Track[] = [];
-  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, read: createReader(policies, tracksFor(turns, created)), locale };
+  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, read: createReader(policies, tracksFor(turns, created)), locale, observe: quietly(observe) };
   return {
     ask: (exec) => ask(state, exec),
     guard: (exec) => guard(state, exec),

@@ -189,6 +189,14 @@ const REMOVED_KEYS: Readonly<Record<string, ConfigMessageId>> = {
 };
 
 /**
+ * The settings of the JavaScript 0.6 line's shell-HTTP block (a refusal of
+ * curl/wget that sent the model to a `web_fetch_file` tool). This line does not
+ * carry the block, so a profile or a `settings.yaml` written for 0.6.1 is told
+ * where the key came from rather than that it is no setting.
+ */
+const JS_LINE_KEYS: ReadonlySet<string> = new Set(['blockShellHttp', 'blockLocalHttp', 'fetchWithCurl', 'shellHttpBlock', 'shellHttpAllow']);
+
+/**
  * Keys with no setting behind them that are still accepted: `pathAliases` was
  * ignored by 0.5.2 and older profiles still carry it (contract §1.5).
  */
@@ -249,6 +257,7 @@ export function mergeConfig(given: unknown = {}): Record<string, unknown> {
   for (const key of Object.keys(given)) {
     // Own keys only: `constructor` or `toString` is an unknown key, not a removed one.
     if (Object.hasOwn(REMOVED_KEYS, key)) fail('removed', { key, hint: message(REMOVED_KEYS[key] as ConfigMessageId) });
+    if (JS_LINE_KEYS.has(key)) fail('jsLine', { key, got: shown(given[key]) });
   }
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(DEFAULTS, key) && !IGNORED_KEYS.has(key)) unknownKey(key, given[key], Object.keys(DEFAULTS));

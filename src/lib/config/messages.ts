@@ -23,6 +23,9 @@ const EN = {
   'removed.warnAt': 'use `warnAt` for the advisory and `limits` for the denial',
   'removed.maxSamePath': 'there is no replacement: file actions are identified by position through `exact:`',
   'removed.readLike': 'there is no replacement: read-like tools are recognised from the tool name',
+  jsLine:
+    '`{key}` belongs to the shell-HTTP block of the JavaScript 0.6 line (got {got}), which this line (0.7, the TypeScript line from 0.5.2) does not carry; ' +
+    'remove it: repeated fetches are caught by the loop tracks (the `net:`, `host:` and `exact:` caps), and lowering `limits.net` or `limits.host` stops them sooner',
   notMapping: '`{key}` must be a mapping (got {got}); its entries are merged over the defaults',
   notList: '`{key}` must be a list of tool names or `*` patterns (got {got})',
   unknownKey: '`{path}` is not a setting (got {got}). {near}Unknown keys are refused so that a misspelt setting is never silently ignored.',
@@ -84,6 +87,9 @@ const ZH: Readonly<Record<ConfigMessageId, string>> = {
   'removed.warnAt': '建议请用 `warnAt`，拒绝请用 `limits`',
   'removed.maxSamePath': '没有替代项：文件操作由 `exact:` 按位置识别',
   'removed.readLike': '没有替代项：读取类工具由工具名识别',
+  jsLine:
+    '`{key}` 属于 JavaScript 0.6 版本线的 shell-HTTP 拦截（实际为 {got}），本版本线（0.7，从 0.5.2 移植的 TypeScript 版本线）不包含它；' +
+    '请删除该键：重复的抓取由循环轨道捕获（`net:`、`host:` 和 `exact:` 的上限），调低 `limits.net` 或 `limits.host` 能更早拦下',
   notMapping: '`{key}` 必须是一个映射（实际为 {got}）；其中的条目会合并到默认值之上',
   notList: '`{key}` 必须是工具名或 `*` 通配模式的列表（实际为 {got}）',
   unknownKey: '`{path}` 不是一个设置项（实际为 {got}）。{near}未知的键会被拒绝，以免拼错的设置被悄悄忽略。',
@@ -182,6 +188,10 @@ export class ConfigError extends Error {
   constructor(refusal: ConfigMessage, locale: Locale = 'en') {
     super(PREFIX + configText(refusal, locale));
     this.refusal = refusal;
+    // A refusal is the operator's to read, not a fault to trace: DSH prints a failed plugin as
+    // `<entry>: <stack>`, so the stack is the message alone, on a line of its own that starts
+    // `repeat-tool-breaker:` (rather than the 2nd line of ~36 with our frames in between).
+    this.stack = `\n${this.message}`;
   }
 }
 

@@ -44,7 +44,7 @@ export function commandsOf(block: string): string[] {
   return commands;
 }
 
-/** A command line without its trailing `# comment` (a `#` inside a word, as in `…#v0.6.0`, stays). */
+/** A command line without its trailing `# comment` (a `#` inside a word, as in `…#v0.7.0`, stays). */
 export function withoutComment(command: string): string {
   return command.replace(/\s+#\s.*$/, '');
 }

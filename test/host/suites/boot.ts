@@ -567,3 +567,75 @@ describe(`dsh 0.1.0-rc.8 headless boot — a streaming model, logs replayed — 
     await assertReplayMatches(t, log, {});
   });
 });
+
+/**
+ * A plugin of the operator's that prints the breaker's logger lines to stderr,
+ * prefixed `LOG `: rc.8 attaches no exporter that prints, so this is how a
+ * headless operator would see them (README, "Where the operator sees it").
+ */
+function logExporterModule(): string {
+  return [
+    'export default {',
+    "  name: 'breaker-log-to-stderr',",
+    '  apply: (ctx) => {',
+    '    ctx.logger.exporter({',
+    '      export: (message) => {',
+    `        if (message.name !== ${JSON.stringify(PLUGIN_ID)}) return;`,
+    '        const [format, ...params] = message.args;',
+    "        process.stderr.write(`LOG ${message.type} ${String(format).replace(/%s/, () => String(params.shift()))}\\n`);",
+    '      },',
+    '    });',
+    '  },',
+    '};',
+    '',
+  ].join('\n');
+}
+
+/** What the breaker can have put on a terminal: its log lines or its name. */
+const BREAKER_ON_TERMINAL = /advisory: |gate, (denied|asked)|repeat-tool-breaker/;
+
+describe(`dsh 0.1.0-rc.8 headless boot — what the operator reads on the terminal — ${plugin.label} as a --patch overlay`, () => {
+  const ours = knownReferenceGap(plugin, 'logs nothing and refuses no unknown key');
+
+  test('12. rc.8 prints none of the plugin’s logger lines: a run whose calls were refused shows only the final answer, and exits 0', async (t) => {
+    const n = caps.exact + 2;
+    const b = await boot('overlay', 'log-silent', { config: { onLimit: 'deny' }, script: identicalEcho(n) });
+    const log = assertCompleted(t, b, n);
+    assert.equal(log.steps.filter((s) => s.isError).length, 3, 'three calls were refused');
+    assert.doesNotMatch(b.stdout, BREAKER_ON_TERMINAL, 'stdout is the final answer');
+    assert.doesNotMatch(b.stderr, BREAKER_ON_TERMINAL, 'nothing of the breaker on stderr');
+  });
+
+  test('13. with an exporter of the operator’s, one line per advisory and per gate: the measure and the count, the model’s text quoted and short', ours, async (t) => {
+    const n = caps.exact + 2;
+    const b = await boot('overlay', 'log-exported', {
+      config: { onLimit: 'deny' },
+      script: identicalEcho(n),
+      rows: (scratch) => {
+        const file = join(scratch, 'log-exporter.mjs');
+        writeFileSync(file, logExporterModule());
+        return `- insert:\n    - id: breaker-log-to-stderr\n      name: ${JSON.stringify(file)}\n`;
+      },
+    });
+    assertCompleted(t, b, n);
+    const lines = b.stderr.split('\n').filter((line) => line.startsWith('LOG '));
+    t.diagnostic(lines.join('\n'));
+    const echo = 'exact "bash:{\\"command\\":\\"echo same-output\\"}"';
+    assert.deepEqual(lines, [
+      `LOG info advisory: cmd "echo:echo same-output" × ${caps.warnAt}`,
+      `LOG info advisory: cmd "echo:echo same-output" × ${caps.summarizeAt}`,
+      ...[0, 1, 2].map((past) => `LOG info gate, denied: bash, ${echo} ${caps.exact + past}/${caps.exact}; cmd "echo:echo same-output" ${caps.exact + past}/${caps.exact}`),
+    ]);
+    assert.doesNotMatch(b.stdout, BREAKER_ON_TERMINAL, 'stdout stays the final answer');
+  });
+
+  test('14. a bad key in the row stops the boot with the refusal on a line of its own that starts repeat-tool-breaker:', ours, async () => {
+    const b = await boot('overlay', 'bad-key', { config: { onlimit: 'deny' }, script: [] });
+    assert.notEqual(b.code, 0, 'the boot fails');
+    const refusals = b.stderr.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('repeat-tool-breaker:'));
+    assert.ok(refusals.length >= 1, b.stderr);
+    assert.equal(refusals[0], 'repeat-tool-breaker: `onlimit` is not a setting (got "deny"). Did you mean `onLimit`? Unknown keys are refused so that a misspelt setting is never silently ignored.');
+    assert.doesNotMatch(b.stderr, /dist\/lib\/config\/config\.js/, 'none of the plugin’s frames');
+    assert.ok(b.stderr.split('\n').length < 30, `a short stderr (${b.stderr.split('\n').length} lines)`);
+  });
+});
