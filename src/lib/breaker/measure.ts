@@ -45,7 +45,7 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   const command = isShell(name) ? commandOf(args) : undefined;
   const marks = [markOne(exact, cfg), ...markTarget(target, cfg)];
   // Read only for the opt-in tracks that follow changes and files: the defaults pay nothing for them.
-  const follows = cfg.stale !== null || cfg.failureProgress === 'restart' || cfg.progress === 'changes';
+  const follows = cfg.stale !== null || cfg.spin !== null || cfg.failureProgress !== 'ignore' || cfg.progress === 'changes' || cfg.progress === 'outcomes';
   const writes = follows && callChanges(name, args, command);
   // The edit-retry track follows the files that edits change and that reads look at
   // (str_replace_editor's `view` is a read, its other commands edits).

@@ -13,7 +13,7 @@ import { layConfig, PRESET_NAMES, PRESETS, presetConfig } from './preset.js';
 export type OnLimit = 'ask' | 'deny';
 export type LocalHosts = 'deny' | 'allow';
 /** `results`: a repeat gate waits while the results differ; `changes`: a repeat after a change to the workspace counts from 1 again. */
-export type Progress = 'ignore' | 'results' | 'changes';
+export type Progress = 'ignore' | 'results' | 'changes' | 'outcomes';
 
 /** The sequence track (opt-in): cycles of different calls that repeat back to back. */
 export interface SequenceConfig {
@@ -34,7 +34,7 @@ export interface StagesConfig {
 }
 
 /** `ignore` (0.5.2): every failure extends a streak. `restart`: a new error, or a change to the workspace in between, starts it again. */
-export type FailureProgress = 'ignore' | 'restart';
+export type FailureProgress = 'ignore' | 'restart' | 'outcomes';
 
 /** The duplicated-context track's settings (opt-in; see docs/duplicate-context.md). */
 export interface DuplicateTextConfig {
@@ -86,6 +86,10 @@ export interface BreakerConfig {
   readonly duplicateText: DuplicateTextConfig | null;
   /** The stale track: the same call returning the same result (tracks/stale.ts); `null` (the default) when off. */
   readonly stale: StagesConfig | null;
+  /** The spin track: a stretch of calls that return nothing new (tracks/spin.ts); `null` (the default) when off. */
+  readonly spin: StagesConfig | null;
+  /** The guess track: one word enumerated by hand, failing the same way (tracks/guess.ts); `null` (the default) when off. */
+  readonly guess: StagesConfig | null;
   /** The edit-retry track: rejected edits of one file in a row (tracks/edit-retry.ts); `null` (the default) when off. */
   readonly editRetry: StagesConfig | null;
   /** The timeout track: one program running out of time again and again (tracks/timeout.ts); `null` (the default) when off. */
@@ -152,6 +156,8 @@ export const DEFAULTS: BreakerConfig = deepFreeze({
   exemptionCeiling: null,
   duplicateText: null,
   stale: null,
+  spin: null,
+  guess: null,
   editRetry: null,
   timeouts: null,
   failureProgress: 'ignore',
@@ -171,6 +177,12 @@ export const SEQUENCE_DEFAULTS: SequenceConfig = deepFreeze({ length: 4, count: 
 
 /** What `stale: {}` means: the advisory at the 3rd same result in a row, the gate after the 4th. */
 export const STALE_DEFAULTS: StagesConfig = deepFreeze({ warnAt: 3, limit: 4 });
+
+/** What `spin: {}` means: the advisory at the 5th call in a row that returns nothing new, the gate after the 7th. */
+export const SPIN_DEFAULTS: StagesConfig = deepFreeze({ warnAt: 5, limit: 7 });
+
+/** What `guess: {}` means: the advisory at the 4th value tried in one place, failing the same way; the gate after the 6th. */
+export const GUESS_DEFAULTS: StagesConfig = deepFreeze({ warnAt: 4, limit: 6 });
 
 /** What `editRetry: {}` means: the advisory at the 3rd rejected edit of a file in a row, the gate after the 4th. */
 export const EDIT_RETRY_DEFAULTS: StagesConfig = deepFreeze({ warnAt: 3, limit: 4 });
@@ -390,12 +402,15 @@ function sequenceOf(value: unknown, window: number): SequenceConfig | null {
   return { length, count, limit };
 }
 
+/** The opt-in tracks configured as two stages. */
+export type StagedTrack = 'stale' | 'spin' | 'guess' | 'editRetry' | 'timeouts';
+
 /**
- * A mapping of two stages (`stale`, `editRetry`), completed from its defaults:
+ * A mapping of two stages (`stale`, `editRetry`, …), completed from its defaults:
  * each a whole number >= 2 or null, and the advisory no later than the gate
  * (an advisory past the gate would never be read).
  */
-function stagesOf(value: unknown, key: 'stale' | 'editRetry' | 'timeouts', defaults: StagesConfig): StagesConfig | null {
+function stagesOf(value: unknown, key: StagedTrack, defaults: StagesConfig): StagesConfig | null {
   if (value === null || value === undefined) return null;
   if (!isMapping(value)) {
     fail('stagesShape', { key, warnAt: String(defaults.warnAt), limit: String(defaults.limit), got: shown(value) });
@@ -474,13 +489,13 @@ export function validateConfig(merged: Record<string, unknown>): BreakerConfig {
   };
 }
 
-type OptIns = Pick<BreakerConfig, 'sequence' | 'progress' | 'exemptionCeiling' | 'duplicateText' | 'stale' | 'editRetry' | 'timeouts' | 'failureProgress'>;
+type OptIns = Pick<BreakerConfig, 'sequence' | 'progress' | 'exemptionCeiling' | 'duplicateText' | StagedTrack | 'failureProgress'>;
 
 /** The settings beyond 0.5.2, each off by default, checked after the reference's. */
 function optInsOf(merged: Record<string, unknown>, window: number): OptIns {
   const sequence = sequenceOf(merged.sequence, window);
   const { progress, exemptionCeiling, failureProgress } = merged;
-  if (progress !== 'ignore' && progress !== 'results' && progress !== 'changes') {
+  if (progress !== 'ignore' && progress !== 'results' && progress !== 'changes' && progress !== 'outcomes') {
     fail('progress', { got: shown(progress) });
   }
   if (exemptionCeiling !== null) {
@@ -488,12 +503,14 @@ function optInsOf(merged: Record<string, unknown>, window: number): OptIns {
   }
   const duplicateText = duplicateTextConfig(merged.duplicateText);
   const stale = stagesOf(merged.stale, 'stale', STALE_DEFAULTS);
+  const spin = stagesOf(merged.spin, 'spin', SPIN_DEFAULTS);
+  const guess = stagesOf(merged.guess, 'guess', GUESS_DEFAULTS);
   const editRetry = stagesOf(merged.editRetry, 'editRetry', EDIT_RETRY_DEFAULTS);
   const timeouts = stagesOf(merged.timeouts, 'timeouts', TIMEOUTS_DEFAULTS);
-  if (failureProgress !== 'ignore' && failureProgress !== 'restart') {
+  if (failureProgress !== 'ignore' && failureProgress !== 'restart' && failureProgress !== 'outcomes') {
     fail('failureProgress', { got: shown(failureProgress) });
   }
-  return { sequence, progress, exemptionCeiling: exemptionCeiling as number | null, duplicateText, stale, editRetry, timeouts, failureProgress };
+  return { sequence, progress, exemptionCeiling: exemptionCeiling as number | null, duplicateText, stale, spin, guess, editRetry, timeouts, failureProgress };
 }
 
 /** Merge then validate: the one call `apply` makes. Throws on a bad config. */

@@ -49,6 +49,10 @@ const EN = {
   'meaning.sequence.limit': 'the repetitions after which the cycle meets the gate; {off} advises only',
   'meaning.stale.warnAt': 'how many times in a row a call returns the same result before the advisory; null turns the advisory off',
   'meaning.stale.limit': 'how many times in a row a call may return the same result before the next one meets the gate; {off} advises only',
+  'meaning.spin.warnAt': 'how many calls in a row may return nothing new before the advisory; null turns the advisory off',
+  'meaning.spin.limit': 'how many calls in a row may return nothing new before the next repeat meets the gate; {off} advises only',
+  'meaning.guess.warnAt': 'how many values tried in one place may fail the same way before the advisory; null turns the advisory off',
+  'meaning.guess.limit': 'how many values tried in one place may fail the same way before the next guess meets the gate; {off} advises only',
   'meaning.editRetry.warnAt': 'how many edits of one file may be rejected in a row before the advisory; null turns the advisory off',
   'meaning.editRetry.limit': 'how many edits of one file may be rejected in a row before the next edit of it meets the gate; {off} advises only',
   'meaning.timeouts.warnAt': 'how many times one program may run out of time this turn before the advisory; null turns the advisory off',
@@ -73,8 +77,8 @@ const EN = {
   limitsMeasure: '`limits.{key}` names no measure (got {got}): a cap is a measure ({measures}) or a full fingerprint that starts with one, such as `verb:curl`{near}',
   limitsCap: '`limits.{key}` must be {number} >= 2, or {off} to stop counting it (got {got}); a cap below 2 would deny the first call',
   ignoreArgs: '`ignoreArgs.{key}` must be a list of argument names (got {got})',
-  progress: '`progress` must be `ignore`, `results` or `changes` (got {got})',
-  failureProgress: '`failureProgress` must be `ignore` or `restart` (got {got}); restart: a new error or a change in between starts a failure streak again',
+  progress: '`progress` must be `ignore`, `results`, `changes` or `outcomes` (got {got})',
+  failureProgress: '`failureProgress` must be `ignore`, `restart` or `outcomes` (got {got}); restart: after a change a failure starts its streak again; outcomes: only a new error after a change does',
 } as const satisfies Readonly<Record<string, string>>;
 
 export type ConfigMessageId = keyof typeof EN;
@@ -111,6 +115,10 @@ const ZH: Readonly<Record<ConfigMessageId, string>> = {
   'meaning.sequence.limit': '循环节重复多少次之后遇到闸门；填 {off} 表示只给建议',
   'meaning.stale.warnAt': '同一调用连续多少次返回相同结果才给出建议；null 表示关闭建议',
   'meaning.stale.limit': '同一调用连续多少次返回相同结果之后，下一次这样的调用遇到闸门；填 {off} 表示只给建议',
+  'meaning.spin.warnAt': '连续多少次调用没有返回新内容才给出建议；null 表示关闭建议',
+  'meaning.spin.limit': '连续多少次调用没有返回新内容之后，下一次重复调用遇到闸门；填 {off} 表示只给建议',
+  'meaning.guess.warnAt': '在同一位置试过多少个取值都以同样方式失败才给出建议；null 表示关闭建议',
+  'meaning.guess.limit': '在同一位置试过多少个取值都以同样方式失败之后，下一次猜测遇到闸门；填 {off} 表示只给建议',
   'meaning.editRetry.warnAt': '同一文件的编辑连续被拒多少次才给出建议；null 表示关闭建议',
   'meaning.editRetry.limit': '同一文件的编辑连续被拒多少次之后，对它的下一次编辑遇到闸门；填 {off} 表示只给建议',
   'meaning.timeouts.warnAt': '同一程序在本回合超时多少次才给出建议；null 表示关闭建议',
@@ -135,8 +143,8 @@ const ZH: Readonly<Record<ConfigMessageId, string>> = {
   limitsMeasure: '`limits.{key}` 没有对应任何度量（实际为 {got}）：上限要写一个度量（{measures}），或以度量开头的完整指纹，例如 `verb:curl`{near}',
   limitsCap: '`limits.{key}` 必须是不小于 2 的{number}，或填 {off} 停止计数（实际为 {got}）；低于 2 的上限会拒绝第一次调用',
   ignoreArgs: '`ignoreArgs.{key}` 必须是参数名的列表（实际为 {got}）',
-  progress: '`progress` 必须是 `ignore`、`results` 或 `changes`（实际为 {got}）',
-  failureProgress: '`failureProgress` 必须是 `ignore` 或 `restart`（实际为 {got}）；restart：出现新的错误，或中间有改动，连续失败就重新计起',
+  progress: '`progress` 必须是 `ignore`、`results`、`changes` 或 `outcomes`（实际为 {got}）',
+  failureProgress: '`failureProgress` 必须是 `ignore`、`restart` 或 `outcomes`（实际为 {got}）；restart：有改动之后，失败重新计起；outcomes：只有改动之后出现新的错误才重新计起',
 };
 
 /** Every refusal template, by language. */

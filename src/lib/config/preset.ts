@@ -44,24 +44,34 @@ export const PRESETS: Readonly<Record<string, Preset>> = frozen({
         config: { stale: { warnAt: 3, limit: 5 } },
       },
       {
+        name: 'spin',
+        what: 'a stretch of calls, whatever they are, that each return what they returned before: advised at the 5th in a row, gated after the 7th',
+        config: { spin: { warnAt: 5, limit: 7 } },
+      },
+      {
+        name: 'guess',
+        what: 'one word of a command enumerated by hand (a password, a port, a path), failing the same way: advised at the 4th value, gated after the 6th',
+        config: { guess: { warnAt: 4, limit: 6 } },
+      },
+      {
         name: 'editRetry',
         what: 'edits of one file rejected in a row, however respelled: advised at the 3rd, gated after the 4th',
         config: { editRetry: { warnAt: 3, limit: 4 } },
       },
       {
         name: 'timeouts',
-        what: 'one program running out of time again, whatever its flags: advised at the 3rd time-out, gated after the 5th',
-        config: { timeouts: { warnAt: 3, limit: 5 } },
+        what: 'one program running out of time again, whatever its flags, or different calls timing out in a row: advised at the 4th time-out, gated after the 5th',
+        config: { timeouts: { warnAt: 4, limit: 5 } },
       },
       {
         name: 'failureProgress',
-        what: 'a failure with a new error, or after a change to the workspace, starts its streak again',
-        config: { failureProgress: 'restart' },
+        what: 'progress is a new error: after a change a new error starts the streak again, the same error again extends it',
+        config: { failureProgress: 'outcomes' },
       },
       {
         name: 'progress',
-        what: 'a run after a change to the workspace is a new experiment: the repeat track counts it from 1 again',
-        config: { progress: 'changes' },
+        what: 'progress is a new outcome: a run that returned something new (a poll that moved, a check that answers differently) counts from 1 again',
+        config: { progress: 'outcomes' },
       },
       {
         name: 'act',
@@ -75,7 +85,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = frozen({
 export const PRESET_NAMES: readonly string[] = Object.freeze(Object.keys(PRESETS));
 
 /** Keys whose value is a map or mapping merged one level deep when a user config meets a preset. */
-const MERGED = new Set(['limits', 'ignoreArgs', 'hostAliases', 'sequence', 'duplicateText', 'stale', 'editRetry', 'timeouts']);
+const MERGED = new Set(['limits', 'ignoreArgs', 'hostAliases', 'sequence', 'duplicateText', 'stale', 'spin', 'guess', 'editRetry', 'timeouts']);
 
 /** Lays `over` on `under`: top-level keys replace, the merged keys merge one level when both sides are mappings. */
 export function layConfig(under: Readonly<Record<string, unknown>>, over: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -5,7 +5,7 @@
  * has and what was saved. A model inside the turn can reach the settings
  * endpoint, so a change that loosens must wait for a human (docs/live-settings.md).
  */
-import type { BreakerConfig, DuplicateTextConfig, Progress, SequenceConfig, StagesConfig } from '../config/config.js';
+import type { BreakerConfig, DuplicateTextConfig, FailureProgress, Progress, SequenceConfig, StagesConfig } from '../config/config.js';
 import { limitFor } from '../read/fingerprint.js';
 
 /** The earlier of two thresholds; `null` (off) is the loosest. */
@@ -59,9 +59,16 @@ function stricterStages(a: StagesConfig | null, b: StagesConfig | null): StagesC
   return { warnAt: earlier(a.warnAt, b.warnAt), limit: earlier(a.limit, b.limit) };
 }
 
-/** Both `results` and `changes` hold a repeat back where `ignore` never does; two different ones have no order, so neither holds. */
+/** `results`, `changes` and `outcomes` each hold a repeat back where `ignore` never does; two different ones have no order, so neither holds. */
 function stricterProgress(a: Progress, b: Progress): Progress {
   return a === b ? a : 'ignore';
+}
+
+/** `restart` forgives any failure after a change, `outcomes` only a new error, `ignore` none. */
+const FORGIVENESS: Readonly<Record<FailureProgress, number>> = { ignore: 0, outcomes: 1, restart: 2 };
+
+function stricterFailureProgress(a: FailureProgress, b: FailureProgress): FailureProgress {
+  return FORGIVENESS[a] <= FORGIVENESS[b] ? a : b;
 }
 
 /**
@@ -88,9 +95,10 @@ export function stricterConfig(current: BreakerConfig, next: BreakerConfig): Bre
     exemptionCeiling: earlier(current.exemptionCeiling, next.exemptionCeiling),
     duplicateText: stricterDuplicateText(current.duplicateText, next.duplicateText),
     stale: stricterStages(current.stale, next.stale),
+    spin: stricterStages(current.spin, next.spin),
+    guess: stricterStages(current.guess, next.guess),
     editRetry: stricterStages(current.editRetry, next.editRetry),
     timeouts: stricterStages(current.timeouts, next.timeouts),
-    // `restart` forgives a failure after a change: `ignore` never does.
-    failureProgress: current.failureProgress === 'ignore' || next.failureProgress === 'ignore' ? 'ignore' : 'restart',
+    failureProgress: stricterFailureProgress(current.failureProgress, next.failureProgress),
   };
 }

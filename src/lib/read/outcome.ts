@@ -7,12 +7,15 @@
  * - the order of the lines (a command's stdout and stderr interleave
  *   differently from run to run: `0\nfind: …` and `find: …\n0`);
  * - the counter a long-lived shell puts in its own errors
- *   (`/bin/bash: line 32514: cd: x: No such file or directory`, one more each call).
+ *   (`/bin/bash: line 32514: cd: x: No such file or directory`, one more each call);
+ * - progress meters, spinners, rates, clocks and durations (read/noise.ts):
+ *   the same download printing another meter is the same download.
  * Anything else that differs, a number included, makes the digest differ:
  * a poll whose answer changes is not stale. Linear in the result. A result
  * that throws while it is read (a hostile getter) is no evidence either way.
  */
 import { member } from '../host/member.js';
+import { quietLine } from './noise.js';
 import { isDigitCode } from './tokenize.js';
 
 /** Longest shell path before `: line N:` (`/usr/local/bin/bash`). */
@@ -44,13 +47,15 @@ function fnv(text: string, basis: number): number {
   return hash >>> 0;
 }
 
-/** The lines of a text, as a multiset: sums of per-line hashes, so their order does not count. */
-function linesDigest(text: string): string {
+/** The lines of a text, as a multiset: sums of per-line hashes, so their order does not count (and noise masked). */
+export function linesDigest(text: string): string {
   let a = 0;
   let b = 0;
   let lines = 0;
   for (const raw of text.split('\n')) {
-    const line = maskShellLine(raw.trimEnd());
+    const quiet = quietLine(raw);
+    if (quiet === null) continue;
+    const line = maskShellLine(quiet.trimEnd());
     a = (a + fnv(line, 0x811c9dc5)) >>> 0;
     b = (b + fnv(line, 0x01234567)) >>> 0;
     lines += 1;
@@ -66,10 +71,9 @@ function statusOf(value: unknown): string {
   return `${typeof exitCode === 'number' ? exitCode : '-'}/${timedOut === true ? 't' : '-'}/${typeof signal === 'string' ? signal : '-'}`;
 }
 
-/** The digest of what a call returned; `null` for a result that cannot be read (no evidence either way). */
-export function outcomeDigest(result: unknown): string | null {
+/** The text a result shows the model, its blocks joined, CRLF as LF; `null` when it cannot be read. */
+export function resultText(result: unknown): string | null {
   try {
-    const flag = member(result, 'isError') === true ? 'E' : 'ok';
     const content = member(result, 'content');
     const texts: string[] = [];
     if (Array.isArray(content)) {
@@ -78,7 +82,19 @@ export function outcomeDigest(result: unknown): string | null {
         if (typeof text === 'string') texts.push(text);
       }
     }
-    return `${flag}|${statusOf(member(result, 'value'))}|${linesDigest(texts.join('\n').replace(/\r\n?/g, '\n'))}`;
+    return texts.join('\n').replace(/\r\n/g, '\n');
+  } catch {
+    return null;
+  }
+}
+
+/** The digest of what a call returned; `null` for a result that cannot be read (no evidence either way). */
+export function outcomeDigest(result: unknown): string | null {
+  try {
+    const flag = member(result, 'isError') === true ? 'E' : 'ok';
+    const text = resultText(result);
+    if (text === null) return null;
+    return `${flag}|${statusOf(member(result, 'value'))}|${linesDigest(text)}`;
   } catch {
     return null;
   }

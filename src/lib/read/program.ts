@@ -8,6 +8,10 @@
  * Commands that cannot run long by themselves (`cd`, `echo`, `cat`, `head`,
  * `rm`, …) are left out: they are never the part of a line that hangs. A
  * here-document's body is data, not commands, so only the line it starts on is read.
+ *
+ * Inline code is keyed by its program and flag (`python3 -c`, `node -e`,
+ * `bash -c`): the code is what a model rewrites each time, not a new program.
+ * `python3 - <<EOF` is `python3 -` for the same reason.
  */
 import { commandWordAt, lastSegment, segmentsOf } from './command.js';
 import { tokenize } from './tokenize.js';
@@ -21,6 +25,9 @@ const QUICK: ReadonlySet<string> = new Set([
 /** Most programs read from one line: a line of hundreds of commands is no long job respelled. */
 const PROGRAMS_LIMIT = 8;
 
+/** Flags after which the next word is a program's code, not its operand. */
+const INLINE: ReadonlySet<string> = new Set(['-c', '-e', '-E', '--eval', '-r']);
+
 /** A word of a simple command that can be its first operand: not an option or a redirection, though `-` (standard input) is. */
 function isOperand(word: string): boolean {
   return word === '-' || !(word.startsWith('-') || word.startsWith('<') || word.startsWith('>'));
@@ -33,6 +40,8 @@ function programOf(words: readonly string[]): string | undefined {
   if (word === undefined) return undefined;
   const name = lastSegment(word);
   if (name === '' || QUICK.has(name)) return undefined;
+  const flag = words[at + 1];
+  if (flag !== undefined && INLINE.has(flag)) return `${name} ${flag}`;
   const operand = words.slice(at + 1).find(isOperand);
   return operand === undefined ? name : `${name} ${lastSegment(operand)}`;
 }

@@ -23,16 +23,23 @@ export interface Streak {
 }
 
 /**
- * What `failureProgress: restart` compares a failure with: the digest of what
- * the call returned (read/outcome.ts) and the workspace's change count. After a
- * change to the workspace a failure starts the streak again (edit → rerun is a
- * new experiment); with nothing changed, a failure with another error holds the
- * streak where it is (the model learned something, but did nothing about it),
- * and only the same failure again extends it.
+ * What `failureProgress` compares a failure with: the digest of what the call
+ * returned (read/outcome.ts) and the workspace's change count.
+ * - `restart`: after a change to the workspace a failure starts the streak
+ *   again (edit → rerun is a new experiment); with nothing changed, a failure
+ *   with another error holds the streak where it is (the model learned
+ *   something, but did nothing about it), and only the same failure again
+ *   extends it.
+ * - `outcomes`: progress is a new outcome, not a change. A failure the streak
+ *   has already seen extends it, changed files or not (an edit after which the
+ *   check fails the same way changed nothing); a new error after a change
+ *   starts it again; a new error with nothing changed holds it.
  */
 export interface Evidence {
   readonly outcome: string | null;
   readonly changes: number;
+  /** Whether an outcome the streak has seen extends it across a change (`outcomes`). */
+  readonly sameAcrossChanges: boolean;
 }
 
 /** Per agent, the failure streak of each measure, at most `BOOK_LIMIT` of them. */
@@ -49,22 +56,39 @@ export interface StreakBook {
 /** A streak as stored, with the book's own copy of its key: re-setting a key must not store the caller's copy (P6). */
 interface Stored extends Streak {
   readonly key: string;
-  /** The evidence of its last failure, as one short string (`<changes> <outcome>`), when the policy keeps it. */
-  readonly evidence: string | undefined;
+  /** The evidence of its failures, when the policy keeps it. */
+  readonly seen: Seen | undefined;
 }
 
-function evidenceMark(evidence: Evidence): string {
-  return `${evidence.changes} ${evidence.outcome ?? ''}`;
+/** What a streak remembers of its failures: the change count at the last one, and the outcomes of the last few. */
+interface Seen {
+  readonly changes: number;
+  readonly outcomes: readonly string[];
 }
 
-/** The streak after one more failure, by what it shares with the measure's last one (see `Evidence`). */
+/** Distinct outcomes a streak remembers: an error that alternates with another is still the same two errors. */
+const OUTCOMES_KEPT = 4;
+
+/** The streak after one more failure, by what it shares with the measure's last ones (see `Evidence`). */
 function nextCount(before: Stored | undefined, now: Evidence | undefined): number {
   const count = before?.count ?? 0;
   // 0.5.2: every failure extends.
   if (now === undefined) return count + 1;
-  const last = before?.evidence;
-  if (last === undefined || !last.startsWith(`${now.changes} `)) return 1;
-  return now.outcome !== null && last === evidenceMark(now) ? count + 1 : Math.max(count, 1);
+  const seen = before?.seen;
+  if (seen === undefined) return 1;
+  const changed = seen.changes !== now.changes;
+  const known = now.outcome !== null && seen.outcomes.includes(now.outcome);
+  if (changed) return known && now.sameAcrossChanges ? count + 1 : 1;
+  const last = seen.outcomes[seen.outcomes.length - 1];
+  // With nothing changed: the same failure again extends; `outcomes` counts any failure already seen.
+  if (now.outcome !== null && (now.outcome === last || (known && now.sameAcrossChanges))) return count + 1;
+  return Math.max(count, 1);
+}
+
+/** What the streak remembers after this failure. */
+function nextSeen(before: Stored | undefined, now: Evidence, count: number): Seen {
+  const kept = count === 1 || before?.seen === undefined ? [] : before.seen.outcomes.filter((outcome) => outcome !== now.outcome);
+  return { changes: now.changes, outcomes: now.outcome === null ? kept : [...kept, own(now.outcome)].slice(-OUTCOMES_KEPT) };
 }
 
 export function createStreakBook(): StreakBook {
@@ -77,8 +101,6 @@ export function createStreakBook(): StreakBook {
       const streaks = book;
       // One stored copy of the failure for all the call's keys, and a key copied only when it is new (P6).
       const kept: Failure | null = failure === null ? null : { reason: failure.reason, detail: own(failure.detail) };
-      // One string of evidence for all the call's keys.
-      const mark = evidence === undefined ? undefined : evidenceMark(evidence);
       return keys.map((key) => {
         if (kept === null) {
           streaks.delete(key);
@@ -87,7 +109,8 @@ export function createStreakBook(): StreakBook {
         const before = streaks.get(key);
         const stored = before?.key ?? own(key);
         const count = nextCount(before, evidence);
-        keep(streaks, stored, { key: stored, count, failure: kept, evidence: mark });
+        const seen = evidence === undefined ? undefined : nextSeen(before, evidence, count);
+        keep(streaks, stored, { key: stored, count, failure: kept, seen });
         return count;
       });
     },
@@ -148,7 +171,7 @@ function settle(shared: Shared, streaks: StreakBook, call: Measured, settled: Se
   const { agent, marks, policy: { cfg } } = call;
   const { failure } = settled;
   const counted = marks.filter((mark) => isEnabled(mark) && !shared.isExempt(agent, mark.key));
-  const evidence = cfg.failureProgress === 'restart' ? { outcome: settled.outcome(), changes: shared.changes(agent) } : undefined;
+  const evidence = cfg.failureProgress === 'ignore' ? undefined : { outcome: settled.outcome(), changes: shared.changes(agent), sameAcrossChanges: cfg.failureProgress === 'outcomes' };
   const counts = streaks.settle(agent, counted.map((mark) => mark.key), failure, evidence);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut; a success leaves every streak at 0, which no stage (at least 1, or null) equals
   if (failure === null || cfg.failWarnAt === null) return null;

@@ -7,7 +7,11 @@
  * repeat hit on an action measure whose recent results differ is held back:
  * a poll making progress (progress.ts keeps the digests). With `progress:
  * changes`, an action that runs again after a change to the workspace is a new
- * experiment (edit → rerun): its count starts from 1 again.
+ * experiment (edit → rerun): its count starts from 1 again. With `progress:
+ * outcomes`, progress is a new outcome, not a change: an action whose run
+ * returned something it had not returned before (a poll whose answer moved, a
+ * check that answers differently after a fix) counts from 1 again, and the
+ * same answer again counts on, changed files or not.
  */
 import type { Agent, Notice } from '../host/types.js';
 import { URL_TOOL } from '../read/fingerprint.js';
@@ -110,6 +114,15 @@ interface Since {
   readonly runs: number;
 }
 
+/** Per agent and action, for `progress: outcomes`: runs since its last new outcome, and its recent outcomes. */
+interface Answers {
+  runs: number;
+  readonly outcomes: string[];
+}
+
+/** Distinct outcomes remembered per action: an answer that alternates between two is no news either. */
+const OUTCOMES_KEPT = 4;
+
 /** Actions whose runs since a change are kept per agent: far more than a window's calls carry. */
 const SINCE_BOOK_LIMIT = 256;
 
@@ -151,6 +164,45 @@ function noteRun(shared: Shared, book: WeakMap<Agent, Map<string, Since>>, call:
   }
 }
 
+/** Whether a mark counts its runs since a new outcome (`progress: outcomes`): an action that reads, a fetch included; not a write. */
+function answers(call: Measured, mark: Mark): boolean {
+  return !call.writes && isActionKey(mark.key) && !mark.key.startsWith('sink:');
+}
+
+/** `progress: outcomes`: the window's count, but no more than the runs since the action last returned something new. */
+function answerCount(shared: Shared, book: WeakMap<Agent, Map<string, Answers>>): Counter {
+  const inWindow = windowCount(shared);
+  return (call, mark) => {
+    const count = inWindow(call, mark);
+    if (!answers(call, mark)) return count;
+    return Math.min(count, (book.get(call.agent)?.get(mark.lookup)?.runs ?? 0) + 1);
+  };
+}
+
+/** The call was attempted: one more run of each of its actions (a denied run counts, as in the window). */
+function noteAttempt(book: WeakMap<Agent, Map<string, Answers>>, call: Measured): void {
+  let entries = book.get(call.agent);
+  for (const mark of call.marks) {
+    if (!answers(call, mark)) continue;
+    if (entries === undefined) book.set(call.agent, (entries = new Map()));
+    const before = entries.get(mark.lookup);
+    keep(entries, mark.lookup, { runs: (before?.runs ?? 0) + 1, outcomes: before?.outcomes ?? [] }, SINCE_BOOK_LIMIT);
+  }
+}
+
+/** The call ran: an outcome its action had not returned before starts its count again. */
+function noteOutcome(book: WeakMap<Agent, Map<string, Answers>>, call: Measured, outcome: string | null): void {
+  const entries = book.get(call.agent);
+  if (entries === undefined || outcome === null) return;
+  for (const mark of call.marks) {
+    const entry = answers(call, mark) ? entries.get(mark.lookup) : undefined;
+    if (entry === undefined || entry.outcomes.includes(outcome)) continue;
+    entry.runs = 1;
+    entry.outcomes.push(outcome);
+    if (entry.outcomes.length > OUTCOMES_KEPT) entry.outcomes.shift();
+  }
+}
+
 /** Each measure at or past its cap, unless a poll's results are still changing. */
 function repeatHits(shared: Shared, progress: ProgressBook | null, call: Measured, countOf: Counter): Judgement {
   const { agent, marks } = call;
@@ -173,17 +225,26 @@ export const occurrenceTrack: TrackModule = {
     // The results' digests, kept only once a policy asks for `progress: results`.
     let progress: ProgressBook | null = null;
     const since = new WeakMap<Agent, Map<string, Since>>();
+    const answered = new WeakMap<Agent, Map<string, Answers>>();
     const plain = windowCount(shared);
     const renewed = sinceCount(shared, since);
-    const countOf = (call: Measured): Counter => (call.policy.cfg.progress === 'changes' ? renewed : plain);
+    const anew = answerCount(shared, answered);
+    const countOf = (call: Measured): Counter => {
+      const { progress } = call.policy.cfg;
+      return progress === 'changes' ? renewed : progress === 'outcomes' ? anew : plain;
+    };
     return {
       judge: (call) => repeatHits(shared, progress, call, countOf(call)),
       attempted: (call) => {
-        if (call.policy.cfg.progress === 'changes') noteRun(shared, since, call);
+        const { progress } = call.policy.cfg;
+        if (progress === 'changes') noteRun(shared, since, call);
+        else if (progress === 'outcomes') noteAttempt(answered, call);
       },
       advise: (call) => advise(shared, call, countOf(call)),
-      learn(call, { result }) {
+      learn(call, settled) {
+        const { result } = settled;
         const { cfg } = call.policy;
+        if (cfg.progress === 'outcomes') noteOutcome(answered, call, settled.outcome());
         // Stryker disable next-line ConditionalExpression: a shortcut; digests kept under `ignore` are never read, as only a `results` policy holds a gate back
         if (cfg.progress !== 'results') return null;
         const actions = call.marks.filter((mark) => isEnabled(mark) && isActionKey(mark.key)).map((mark) => mark.key);
@@ -193,6 +254,7 @@ export const occurrenceTrack: TrackModule = {
       clear: (agent) => {
         progress?.reset(agent);
         since.delete(agent);
+        answered.delete(agent);
       },
     };
   },

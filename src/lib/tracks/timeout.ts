@@ -8,6 +8,14 @@
  * (read/program.ts), the time-outs do not go away: at `warnAt` the model is
  * told to make the job fit the time it has, and past `limit` (off unless set)
  * the next run of that program meets the gate.
+ *
+ * The same stages count a second thing: different calls timing out one after
+ * another, whatever they run (`ls`, `cat`, `pip --version` …). That is no job
+ * too big for its time but an environment that stopped answering: a prompt or
+ * a pager holding the terminal, a daemon that never came up. At `warnAt`
+ * different calls in a row the model is told, and past `limit` its next shell
+ * call meets the gate. Any call that returns in time ends the stretch; one long
+ * job timing out again and again is one call, and counted per program only.
  */
 import type { Agent, Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
@@ -26,6 +34,17 @@ interface Count {
   count: number;
 }
 
+/** Different calls timed out in a row: their lookup keys, in order. */
+interface Unanswered {
+  readonly calls: Set<string>;
+}
+
+/** Most calls one stretch remembers: past the gate, more tell nothing new. */
+const UNANSWERED_KEPT = 64;
+
+/** The key of the stretch of calls that all ran out of time (the environment's, not a program's). */
+export const UNANSWERED_KEY = identityKey('prog:*');
+
 function programKey(program: string): string {
   return identityKey(`prog:${program}`);
 }
@@ -35,6 +54,15 @@ export function timeoutMessage(program: string, count: number): string {
   return (
     `CONVERGENCE_CHECK: ${defang(preview(program, PROGRAM_CHARS))} has run out of time ${count} times this turn. ` +
     'Starting it again with other flags will run out of time again. Make the job fit the time it has (a smaller input, fewer iterations), run it in the background and check on it, or say what it needs.'
+  );
+}
+
+/** Timeout stage 1 for the environment: every call runs out of time, whatever it runs. */
+export function unansweredMessage(count: number): string {
+  return (
+    `CONVERGENCE_CHECK: your last ${count} calls were all different, and every one ran out of time. ` +
+    'The environment is not answering: something holds the terminal (a prompt, a pager, an editor) or a service it waits on never came up. ' +
+    'Another command will hang too. Find what holds it (a process waiting for input), or stop and say what you see.'
   );
 }
 
@@ -54,11 +82,16 @@ const words: HitWords = {
   },
 };
 
-function judge(book: WeakMap<Agent, Map<string, Count>>, programs: WeakMap<Measured, readonly string[]>, call: Measured): Judgement {
+function judge(book: WeakMap<Agent, Map<string, Count>>, stretches: WeakMap<Agent, Unanswered>, programs: WeakMap<Measured, readonly string[]>, call: Measured): Judgement {
   const limit = call.policy.cfg.timeouts?.limit ?? null;
-  const counts = book.get(call.agent);
-  if (limit === null || counts === undefined) return NO_HITS;
+  if (limit === null) return NO_HITS;
   let hits: GateHit[] | null = null;
+  const unanswered = stretches.get(call.agent)?.calls.size ?? 0;
+  if (call.command !== undefined && unanswered >= limit) {
+    hits = [{ key: UNANSWERED_KEY, words, quote: 'prog:*', count: unanswered, cap: limit, detail: '' }];
+  }
+  const counts = book.get(call.agent);
+  if (counts === undefined) return hits === null ? NO_HITS : { hits };
   for (const program of programs.get(call) ?? []) {
     const key = programKey(program);
     const found = counts.get(key);
@@ -72,6 +105,22 @@ function judge(book: WeakMap<Agent, Map<string, Count>>, programs: WeakMap<Measu
 /** Whether the call ran out of time: the host says so in its value, or the text carries the marker (the classifier puts an exit code first). */
 function timedOut(settled: Settled): boolean {
   return safeMember(safeMember(settled.result, 'value'), 'timedOut') === true || settled.failure?.reason === 'timeout';
+}
+
+/** The stretch of different calls that ran out of time: grown by a time-out, ended by a call that returned in time. */
+function unanswered(stretches: WeakMap<Agent, Unanswered>, call: Measured, out: boolean, isExempt: (key: string) => boolean): Notice | null {
+  if (!out || isExempt(UNANSWERED_KEY)) {
+    stretches.delete(call.agent);
+    return null;
+  }
+  let stretch = stretches.get(call.agent);
+  if (stretch === undefined) stretches.set(call.agent, (stretch = { calls: new Set() }));
+  const key = (call.marks[0] as { lookup: string }).lookup;
+  if (stretch.calls.has(key) || stretch.calls.size >= UNANSWERED_KEPT) return null;
+  stretch.calls.add(key);
+  const count = stretch.calls.size;
+  if (count !== call.policy.cfg.timeouts?.warnAt) return null;
+  return createNotice(unansweredMessage(count), `${summaryLabel('prog:*')} ${count} calls timed out in a row`);
 }
 
 function learn(book: WeakMap<Agent, Map<string, Count>>, programs: readonly string[], call: Measured, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
@@ -98,15 +147,24 @@ export const timeoutTrack: TrackModule = {
   isOn: (cfg) => cfg.timeouts !== null,
   create(shared): Track {
     const book = new WeakMap<Agent, Map<string, Count>>();
+    const stretches = new WeakMap<Agent, Unanswered>();
     // Each shell call's programs, read once.
     const programs = new WeakMap<Measured, readonly string[]>();
     return {
       read: (call) => {
         if (call.command !== undefined) programs.set(call, programsOf(call.command).map(own));
       },
-      judge: (call) => judge(book, programs, call),
-      learn: (call, settled) => learn(book, programs.get(call) ?? [], call, settled, (key) => shared.isExempt(call.agent, key)),
-      clear: (agent) => void book.delete(agent),
+      judge: (call) => judge(book, stretches, programs, call),
+      learn: (call, settled) => {
+        const isExempt = (key: string): boolean => shared.isExempt(call.agent, key);
+        const program = learn(book, programs.get(call) ?? [], call, settled, isExempt);
+        const environment = unanswered(stretches, call, timedOut(settled), isExempt);
+        return environment ?? program;
+      },
+      clear: (agent) => {
+        book.delete(agent);
+        stretches.delete(agent);
+      },
     };
   },
 };

@@ -1,0 +1,60 @@
+/**
+ * The noise in a result line: what changes from run to run while the answer
+ * stays the same. A download that succeeds with the same bytes every time
+ * still prints another progress meter (times, speeds, an ETA); a test run that
+ * fails the same way still says it took another 0.53 s. Two results that differ
+ * only in such parts tell the model nothing new, so the outcome digest
+ * (read/outcome.ts) reads each line through `quietLine`:
+ *
+ * - a terminal overwrites a line at each carriage return: only the last
+ *   state of the line is what was shown (spinners, `\r` progress bars);
+ * - the rows of curl's progress meter (its header, and the rows of sizes,
+ *   percentages and `--:--:--` clocks) are dropped whole;
+ * - on any other line, rates (`3.4 MB/s`, `12.5it/s`), clocks (`00:12`,
+ *   `12:03:44`), ISO timestamps and durations (`0.53s`, `120 ms`, `1m2.3s`) are
+ *   masked, and a line that shows a rate or an ETA is a progress line whose
+ *   every digit is masked (`45%|████▌ | 450/1000 [00:05<00:06, 88.1it/s]`);
+ * - spinner glyphs (braille dots) are dropped.
+ *
+ * Every other digit is news: a count that moves, a size that changes, an exit
+ * status. Linear in the line.
+ */
+
+/** A transfer rate: digits, an optional unit prefix, and `/s`. */
+const RATE = /\d+(?:\.\d+)?\s?(?:[kKMGT]i?)?(?:B|b|bytes|it|its)\/s\b/g;
+/** A duration with its unit, as tools print how long something took. */
+const DURATION = /\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds?|min|mins|minutes?)\b/g;
+/** A wall clock or an elapsed clock: `12:03`, `12:03:44`, `0:00:05.12`; never a `file:12:34` position. */
+const CLOCK = /(?<![\w:./-])\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?![\w:])/g;
+/** An ISO date, as log lines stamp themselves. */
+const DATE = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
+/** What marks a progress line: a rate or an ETA. */
+const PROGRESS = /\d(?:\.\d+)?\s?(?:[kKMGT]i?)?(?:B|b|bytes|it|its)\/s\b|\beta\b|\bETA\b/;
+/** curl's meter: its two header lines, and a row of numbers ending in three clocks and a speed. */
+const CURL_HEADER = /^\s*(?:% Total\s+% Received|Dload\s+Upload)/;
+const CURL_ROW = /^\s*\d{1,3}\s+[\d.]+[kMGT]?\s+\d{1,3}\s+[\d.]+[kMGT]?\s+\d{1,3}\s+[\d.]+[kMGT]?\s+[\d.]+[kMGT]?\s+[\d.]+[kMGT]?\s+[-\d:]{8}\s+[-\d:]{8}\s+[-\d:]{8}\s+[\d.]+[kMGT]?\s*$/;
+/** Braille spinner glyphs (U+2800–U+28FF). */
+const SPINNER = /[\u2800-\u28ff]/g;
+const DIGITS = /\d+/g;
+
+/** Longest line read for noise: a longer one is data, not a meter. */
+const NOISE_LINE_LIMIT = 4096;
+
+/** The line as a terminal last showed it: what follows the last carriage return. */
+function lastState(line: string): string {
+  const at = line.lastIndexOf('\r');
+  if (at === -1) return line;
+  const shown = line.slice(at + 1);
+  // A trailing `\r` (a line ended CRLF-style) shows what came before it.
+  return shown === '' ? lastState(line.slice(0, at)) : shown;
+}
+
+/** A result line with its noise masked; `null` for a line that is noise whole (a row of curl's meter). */
+export function quietLine(raw: string): string | null {
+  const line = lastState(raw);
+  if (line.length > NOISE_LINE_LIMIT || !/\d|[\u2800-\u28ff]/.test(line)) return line;
+  if (CURL_HEADER.test(line) || CURL_ROW.test(line)) return null;
+  const bare = line.replace(SPINNER, '');
+  if (PROGRESS.test(bare)) return bare.replace(DIGITS, '#');
+  return bare.replace(DATE, '#').replace(RATE, '#/s').replace(CLOCK, '#:#').replace(DURATION, '#s');
+}

@@ -1,0 +1,208 @@
+/**
+ * The guess track (opt-in, `guess`): a value enumerated by hand. A model that
+ * cannot find a password, a port, a path or a version tries one after another:
+ * the same program, the same subcommand, one word different each time, and the
+ * same error each time. Every call is new to the repeat track and every
+ * failure is a different call's first to the failure track, so nothing adds
+ * up, for hundreds of calls.
+ *
+ * Two failing calls that differ in exactly one word (not the program's) set a
+ * template: the call with that word left open. A failure that fits the
+ * template and fails as the others did (its text compared with the call's own
+ * words masked, so `cannot access '/a/x'` and `cannot access '/b/x'` read
+ * alike) is one more guess; at `warnAt` guesses the model is told to find the
+ * value instead, and past `limit` the next call that fits meets the gate. A
+ * success that fits ends the guessing (the value was found), and so does a
+ * different error (the guesses are getting somewhere). A call that differs in
+ * two words, or repeats one exactly, is not a guess.
+ */
+import type { Agent, Notice } from '../host/types.js';
+import { own } from '../host/own.js';
+import { identityKey } from '../read/identity.js';
+import { linesDigest, resultText } from '../read/outcome.js';
+import { tokenize } from '../read/tokenize.js';
+import { defang, preview, type HitWords } from '../text/message.js';
+import { createNotice, summaryLabel } from '../text/notice.js';
+import { keep } from './book.js';
+import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
+
+/** Longest command read for guesses: a guess is a short line, a script is not. */
+const COMMAND_LIMIT = 1024;
+/** Most words a guessed command has. */
+const WORDS_LIMIT = 32;
+/** Shortest word masked in the error text: shorter ones (`1`, `-n`) would mask what is not the word. */
+const MASK_MIN = 3;
+/** Head of the error text compared: an error says what it is near its start. */
+const ERROR_HEAD = 4096;
+/** Failing calls remembered per agent, to find the next guess's template among. */
+const RECENT_KEPT = 8;
+/** Templates remembered per agent. */
+export const GUESS_BOOK_LIMIT = 32;
+const QUOTE_CHARS = 120;
+/** Where the open word of a template reads. */
+const OPEN = '\u2026';
+
+interface Failed {
+  readonly words: readonly string[];
+  readonly error: string;
+}
+
+interface Template {
+  readonly words: readonly string[];
+  readonly open: number;
+  readonly error: string;
+  count: number;
+}
+
+interface Book {
+  readonly recent: Failed[];
+  /** Per template key (`guess:` + the words with the open one left out), its guesses. */
+  readonly templates: Map<string, Template>;
+}
+
+/** The words a call is guessed in: a short one-line shell command's, or a file tool's name and path. */
+function wordsOf(call: Measured): readonly string[] | null {
+  if (call.command !== undefined) {
+    if (call.command.length > COMMAND_LIMIT || call.command.includes('\n')) return null;
+    const words = tokenize(call.command);
+    return words.length >= 2 && words.length <= WORDS_LIMIT ? words.map(own) : null;
+  }
+  return call.file === undefined || call.file.length > COMMAND_LIMIT ? null : [call.name, own(call.file)];
+}
+
+/** The one position two calls' words differ at, past the program; -1 for none or several. */
+function openAt(a: readonly string[], b: readonly string[]): number {
+  if (a.length !== b.length || a[0] !== b[0]) return -1;
+  let open = -1;
+  for (let at = 1; at < a.length; at += 1) {
+    if (a[at] === b[at]) continue;
+    if (open !== -1) return -1;
+    open = at;
+  }
+  return open;
+}
+
+function templateKey(words: readonly string[], open: number): string {
+  return identityKey(`guess:${words.map((word, at) => (at === open ? OPEN : word)).join(' ')}`);
+}
+
+function quoteOf(template: Template): string {
+  return `guess:${preview(template.words.map((word, at) => (at === template.open ? OPEN : word)).join(' '), QUOTE_CHARS)}`;
+}
+
+/** The failure's text with the call's own words masked, digested with its reason. */
+function errorOf(settled: Settled, words: readonly string[]): string | null {
+  const text = resultText(settled.result);
+  if (text === null || settled.failure === null) return null;
+  let head = text.length > ERROR_HEAD ? text.slice(0, ERROR_HEAD) : text;
+  const masks = [...new Set(words.slice(1))].filter((word) => word.length >= MASK_MIN).sort((a, b) => b.length - a.length);
+  for (const mask of masks) head = head.split(mask).join(OPEN);
+  return `${settled.failure.reason}|${linesDigest(head)}`;
+}
+
+/** Guess stage 1: one word enumerated by hand, failing the same way. */
+export function guessMessage(quote: string, count: number): string {
+  return (
+    `CONVERGENCE_CHECK: you have tried ${count} values in the same place of ${defang(quote)}, and each failed the same way. ` +
+    'Guessing another will fail too. Find the value instead: read the documentation, the configuration or the source that sets it, list what exists, or ask for it.'
+  );
+}
+
+const words: HitWords = {
+  track: 'guess',
+  listed: 7,
+  heading: 'Guess track:',
+  why: (hit) => `${hit.count} values tried in one place failed the same way (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 ${hit.count} values tried, each failing the same way (limit ${hit.cap})`,
+  asking: (hit) => `tries another value where ${hit.count} values have failed the same way (the limit is ${hit.cap})`,
+  detail: (hit) => `${defang(hit.quote)}, ${hit.count} values failed the same way`,
+  note: 'Only further guesses in that place are blocked: a command that looks the value up, or any other call, will run.',
+  zh: {
+    heading: '猜测轨道：',
+    asking: (hit) => `会在已有 ${hit.count} 个取值以同样方式失败的位置再试一个取值（上限为 ${hit.cap}）`,
+    detail: (hit) => `${defang(hit.quote)}，${hit.count} 个取值以同样方式失败`,
+  },
+};
+
+/** The templates a call fits, by their keys. */
+function fitting(book: Book, words: readonly string[]): [string, Template][] {
+  const found: [string, Template][] = [];
+  for (const [key, template] of book.templates) if (sameBut(template, words)) found.push([key, template]);
+  return found;
+}
+
+/** Whether the words equal the template's everywhere but its open place (the same value again fits too). */
+function sameBut(template: Template, words: readonly string[]): boolean {
+  return template.words.length === words.length && template.words.every((word, at) => at === template.open || word === words[at]);
+}
+
+function judge(books: WeakMap<Agent, Book>, shared: Shared, call: Measured, callWords: readonly string[] | null): Judgement {
+  const limit = call.policy.cfg.guess?.limit ?? null;
+  const book = books.get(call.agent);
+  if (limit === null || book === undefined || callWords === null) return NO_HITS;
+  let hits: GateHit[] | null = null;
+  for (const [key, template] of fitting(book, callWords)) {
+    if (template.count < limit || shared.isExempt(call.agent, key)) continue;
+    (hits ??= []).push({ key, words, quote: quoteOf(template), count: template.count, cap: limit, detail: '' });
+  }
+  return hits === null ? NO_HITS : { hits };
+}
+
+/** A failure: one more guess for each template it fits and fails like, or a new template with a recent failure. */
+function guessed(book: Book, shared: Shared, agent: Agent, callWords: readonly string[], error: string): Template | null {
+  let grown: Template | null = null;
+  for (const [key, template] of fitting(book, callWords)) {
+    if (shared.isExempt(agent, key)) continue;
+    if (template.error === error) {
+      template.count += 1;
+      keep(book.templates, key, template, GUESS_BOOK_LIMIT);
+      if (grown === null || template.count > grown.count) grown = template;
+    } else book.templates.delete(key);
+  }
+  if (grown !== null) return grown;
+  for (const before of book.recent) {
+    const open = openAt(before.words, callWords);
+    if (open === -1 || before.error !== error) continue;
+    const key = templateKey(callWords, open);
+    if (book.templates.has(key) || shared.isExempt(agent, key)) continue;
+    const template: Template = { words: callWords, open, error, count: 2 };
+    keep(book.templates, own(key), template, GUESS_BOOK_LIMIT);
+    return template;
+  }
+  return null;
+}
+
+function learn(books: WeakMap<Agent, Book>, shared: Shared, call: Measured, callWords: readonly string[] | null, settled: Settled): Notice | null {
+  if (callWords === null) return null;
+  let book = books.get(call.agent);
+  if (settled.failure === null) {
+    // A value that worked ends the guessing in its place.
+    if (book !== undefined) for (const [key] of fitting(book, callWords)) book.templates.delete(key);
+    return null;
+  }
+  const error = errorOf(settled, callWords);
+  if (error === null) return null;
+  if (book === undefined) books.set(call.agent, (book = { recent: [], templates: new Map() }));
+  const template = guessed(book, shared, call.agent, callWords, error);
+  book.recent.push({ words: callWords, error });
+  if (book.recent.length > RECENT_KEPT) book.recent.shift();
+  if (template === null || template.count !== call.policy.cfg.guess?.warnAt) return null;
+  const quote = quoteOf(template);
+  return createNotice(guessMessage(quote, template.count), `${summaryLabel(quote)} guessed x${template.count}`);
+}
+
+export const guessTrack: TrackModule = {
+  words,
+  isOn: (cfg) => cfg.guess !== null,
+  create(shared) {
+    const books = new WeakMap<Agent, Book>();
+    const wordsFor = new WeakMap<Measured, readonly string[] | null>();
+    const read = (call: Measured): readonly string[] | null => wordsFor.get(call) ?? null;
+    return {
+      read: (call) => void wordsFor.set(call, wordsOf(call)),
+      judge: (call) => judge(books, shared, call, read(call)),
+      learn: (call, settled) => learn(books, shared, call, read(call), settled),
+      clear: (agent) => void books.delete(agent),
+    };
+  },
+};

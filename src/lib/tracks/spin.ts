@@ -1,0 +1,126 @@
+/**
+ * The spin track (opt-in, `spin`): a stretch of calls that learn nothing,
+ * whatever they are. A model that cycles through seven searches, each
+ * answered "No matches found", round after round, repeats no one call often
+ * enough for the repeat or the stale track: each comes back once a round. But
+ * every call of the second round returned what it returned in the first. The
+ * loop is the stretch, whatever its period.
+ *
+ * Each call that ran either brought news (an action run for the first time
+ * this turn, or a result its action has not returned before) or it did not
+ * (a result its action already returned, changed files or not: a rewrite after
+ * which the checks print what they printed last round changed nothing). Calls
+ * that did not, in a row, make the spin; news ends it. Writes and polls are
+ * neither: a write is what the model does about it (the checks after it say
+ * whether it worked), and a poll that waits is expected to answer the same.
+ *
+ * At `warnAt` calls in a row the model is told; past `limit`, the next call
+ * that repeats an action already run meets the gate, unless the workspace
+ * changed since the spin's last call (the rerun after a fix may bring news).
+ * A new call, or a write, always runs.
+ */
+import type { Agent, Notice } from '../host/types.js';
+import { isEnabled, type Mark } from '../read/mark.js';
+import { measureOf } from '../read/fingerprint.js';
+import { isPoll } from '../read/poll.js';
+import { defang, type HitWords } from '../text/message.js';
+import { createNotice, summaryLabel } from '../text/notice.js';
+import { keep } from './book.js';
+import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
+
+/** The measures that name what ran, as the stale track reads them. */
+const ACTION_MEASURES = new Set(['cmd', 'act', 'net']);
+
+/** Distinct results remembered per action. */
+const RESULTS_KEPT = 4;
+
+/** Actions remembered per agent: a round of a cycle is a handful of calls, a turn a few hundred. */
+export const SPIN_BOOK_LIMIT = 256;
+
+interface Spin {
+  /** Per action (lookup key), the digests of its recent results. */
+  readonly seen: Map<string, string[]>;
+  /** Calls in a row that brought no news. */
+  run: number;
+  /** `Shared.changes` when the spin last grew. */
+  changes: number;
+}
+
+/** The actions of a call: its identity and its measured action marks; none for a poll. */
+function actionsOf(call: Measured): Mark[] {
+  if (isPoll(call.name, call.command)) return [];
+  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(measureOf(mark.key))));
+}
+
+/** Spin stage 1: the last calls told the model nothing it did not know. */
+export function spinMessage(count: number): string {
+  return (
+    `CONVERGENCE_CHECK: your last ${count} calls each returned what it had returned before: nothing in them was new. ` +
+    'Running them again will return the same. Stop and use what you have: say what is established, what you assumed, and try a different approach, or ask for what you need.'
+  );
+}
+
+const words: HitWords = {
+  track: 'spin',
+  listed: 6,
+  heading: 'Spin track:',
+  why: (hit) => `the last ${hit.count} calls returned nothing new (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 repeats a call while the last ${hit.count} calls returned nothing new (limit ${hit.cap})`,
+  asking: (hit) => `repeats a call after ${hit.count} calls in a row that returned nothing new (the limit is ${hit.cap})`,
+  detail: (hit) => `${defang(hit.quote)}, after ${hit.count} calls that returned nothing new`,
+  note: 'Only repeats of calls already made are blocked: a new call, a change to the files, or a check after that change will run.',
+  zh: {
+    heading: '空转轨道：',
+    asking: (hit) => `会在连续 ${hit.count} 次调用都没有返回新内容之后再重复一个调用（上限为 ${hit.cap}）`,
+    detail: (hit) => `${defang(hit.quote)}，此前连续 ${hit.count} 次调用没有新内容`,
+  },
+};
+
+function judge(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actions: readonly Mark[]): Judgement {
+  const limit = call.policy.cfg.spin?.limit ?? null;
+  const spin = book.get(call.agent);
+  if (limit === null || spin === undefined || spin.run < limit || call.writes) return NO_HITS;
+  // A change since the spin last grew: this run may well bring news.
+  if (spin.changes !== shared.changes(call.agent)) return NO_HITS;
+  const mark = actions.find((action) => spin.seen.has(action.lookup) && !shared.isExempt(call.agent, action.key));
+  if (mark === undefined) return NO_HITS;
+  const hit: GateHit = { key: mark.key, words, quote: mark.quote, count: spin.run, cap: limit, detail: '' };
+  return { hits: [hit] };
+}
+
+function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actions: readonly Mark[], settled: Settled): Notice | null {
+  const { agent } = call;
+  const digest = settled.outcome();
+  if (actions.length === 0 || call.writes || digest === null) return null;
+  const counted = actions.filter((mark) => !shared.isExempt(agent, mark.key));
+  if (counted.length === 0) return null;
+  let spin = book.get(agent);
+  if (spin === undefined) book.set(agent, (spin = { seen: new Map(), run: 0, changes: 0 }));
+  let known = false;
+  for (const mark of counted) {
+    const results = spin.seen.get(mark.lookup);
+    if (results?.includes(digest) === true) known = true;
+    const kept = results === undefined ? [digest] : [...results.filter((result) => result !== digest), digest].slice(-RESULTS_KEPT);
+    keep(spin.seen, mark.lookup, kept, SPIN_BOOK_LIMIT);
+  }
+  spin.run = known ? spin.run + 1 : 0;
+  spin.changes = shared.changes(agent);
+  if (!known || spin.run !== call.policy.cfg.spin?.warnAt) return null;
+  return createNotice(spinMessage(spin.run), `${summaryLabel('spin')} nothing new x${spin.run}`);
+}
+
+export const spinTrack: TrackModule = {
+  words,
+  isOn: (cfg) => cfg.spin !== null,
+  create(shared) {
+    const book = new WeakMap<Agent, Spin>();
+    const actions = new WeakMap<Measured, readonly Mark[]>();
+    const actionsFor = (call: Measured): readonly Mark[] => actions.get(call) ?? [];
+    return {
+      read: (call) => void actions.set(call, actionsOf(call)),
+      judge: (call) => judge(book, shared, call, actionsFor(call)),
+      learn: (call, settled) => learn(book, shared, call, actionsFor(call), settled),
+      clear: (agent) => void book.delete(agent),
+    };
+  },
+};
