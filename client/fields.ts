@@ -5,6 +5,7 @@
  * nothing about any single setting; adding one is a row here and its words
  * there.
  */
+import type { StagedTrack } from '../src/lib/config/config.js';
 import { PRESET_NAMES } from '../src/lib/config/preset.js';
 import { CAP_KEYS, COPY, type CapKey, type FieldPath, type GroupId, type Words } from './copy.js';
 
@@ -58,8 +59,8 @@ function field(path: FieldPath, kind: FieldKind): Row {
   return { path, kind };
 }
 
-/** A track of two stages (`stale`, `editRetry`, `timeouts`): its switch, its advisory and its gate. */
-function stagedTrack(track: 'stale' | 'editRetry' | 'timeouts'): Row[] {
+/** A track of two stages (`stale`, `spin`, `guess`, `editRetry`, `timeouts`): its switch, its advisory and its gate. */
+function stagedTrack(track: StagedTrack): Row[] {
   return [field(track, { type: 'track' }), field(`${track}.warnAt`, off), field(`${track}.limit`, off)];
 }
 
@@ -76,12 +77,14 @@ const LAYOUT = [
   group('gate', [
     field('onLimit', { type: 'choice', options: ['ask', 'deny'] }),
     field('exemptionCeiling', { type: 'number', nullWord: 'unlimited' }),
-    field('progress', { type: 'choice', options: ['ignore', 'results', 'changes'] }),
-    field('failureProgress', { type: 'choice', options: ['ignore', 'restart'] }),
+    field('progress', { type: 'choice', options: ['ignore', 'results', 'changes', 'outcomes'] }),
+    field('failureProgress', { type: 'choice', options: ['ignore', 'restart', 'outcomes'] }),
   ]),
   group('local', [field('localHosts', { type: 'choice', options: ['deny', 'allow'] }), field('includeLocal', { type: 'flag' }), field('hostAliases', { type: 'aliases' })]),
   group('tracks', [
     ...stagedTrack('stale'),
+    ...stagedTrack('spin'),
+    ...stagedTrack('guess'),
     ...stagedTrack('editRetry'),
     ...stagedTrack('timeouts'),
     field('sequence', { type: 'track' }),

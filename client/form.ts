@@ -7,7 +7,7 @@
  * dead, and the writes a save makes, all in the card's language (`words`).
  * No DOM, no host: the unit tests run it in Node.
  */
-import { DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, SEQUENCE_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig } from '../src/lib/config/config.js';
+import { DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, GUESS_DEFAULTS, SEQUENCE_DEFAULTS, SPIN_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig } from '../src/lib/config/config.js';
 import { configText, refusalOf, type ConfigMessage } from '../src/lib/config/messages.js';
 import { format, parse } from './codec.js';
 import { COPY, type Words } from './copy.js';
@@ -69,11 +69,13 @@ export interface FormView {
   readonly writes: readonly Write[];
 }
 
-type Tracks = 'sequence' | 'duplicateText' | 'stale' | 'editRetry' | 'timeouts';
+type Tracks = 'sequence' | 'duplicateText' | 'stale' | 'spin' | 'guess' | 'editRetry' | 'timeouts';
 const TRACK_DEFAULTS: Readonly<Record<Tracks, Readonly<Record<string, unknown>>>> = {
   sequence: SEQUENCE_DEFAULTS as unknown as Record<string, unknown>,
   duplicateText: DUPLICATE_TEXT_DEFAULTS as unknown as Record<string, unknown>,
   stale: STALE_DEFAULTS as unknown as Record<string, unknown>,
+  spin: SPIN_DEFAULTS as unknown as Record<string, unknown>,
+  guess: GUESS_DEFAULTS as unknown as Record<string, unknown>,
   editRetry: EDIT_RETRY_DEFAULTS as unknown as Record<string, unknown>,
   timeouts: TIMEOUTS_DEFAULTS as unknown as Record<string, unknown>,
 };

@@ -67,7 +67,7 @@ describe('the card lists every setting', () => {
     const saved = viewForm({}, { preset: 'recommended' }, new Map());
     assert.equal(field(saved, 'preset').text, 'recommended');
     assert.equal(field(saved, 'stale').text, 'on', 'once saved, the preset shows in the fields it sets');
-    assert.equal(field(saved, 'failureProgress').text, 'restart');
+    assert.equal(field(saved, 'failureProgress').text, 'outcomes');
   });
 
   test('a cap the config adds beyond the shipped ones gets its own field after them', () => {

@@ -319,7 +319,9 @@ describe('the namespace through the hooks', () => {
     await settings.update(NS, { preset: 'recommended' });
     // The stale track tightens at once, from the first call after the change (the track did not watch the one before).
     assert.deepEqual(deniedAt(await repeat(host, agent, 6, same)), [6], 'five same results, then the sixth is denied');
-    const failing = { ...bash('python run.py'), body: () => bashResult(1, 'KeyError') };
+    let errors = 0;
+    // A new error each run: progress by any reading of it, once the preset applies.
+    const failing = { ...bash('python run.py'), body: () => bashResult(1, `KeyError: 'k${(errors += 1)}'`) };
     const edit = { name: 'edit', arguments: { file_path: 'run.py', old_string: 'a', new_string: 'b' } };
     const editAndFail = async (n: number): Promise<boolean[]> => {
       const denied: boolean[] = [];
@@ -329,7 +331,7 @@ describe('the namespace through the hooks', () => {
       }
       return denied;
     };
-    // failureProgress: restart loosens, so until a human message edit → rerun still builds the failure streak.
+    // failureProgress: outcomes loosens, so until a human message edit → rerun still builds the failure streak.
     assert.deepEqual(await editAndFail(6), [false, false, false, false, false, true]);
     await host.human(agent);
     assert.deepEqual(await editAndFail(6), [false, false, false, false, false, false], 'after the human message the preset applies in full');

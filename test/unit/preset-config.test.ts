@@ -26,9 +26,11 @@ describe('preset: recommended', () => {
     assert.equal(cfg.preset, 'recommended');
     assert.deepEqual(cfg.stale, { warnAt: 3, limit: 5 });
     assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4 });
-    assert.deepEqual(cfg.timeouts, { warnAt: 3, limit: 5 });
-    assert.equal(cfg.failureProgress, 'restart');
-    assert.equal(cfg.progress, 'changes');
+    assert.deepEqual(cfg.timeouts, { warnAt: 4, limit: 5 });
+    assert.deepEqual(cfg.spin, { warnAt: 5, limit: 7 });
+    assert.deepEqual(cfg.guess, { warnAt: 4, limit: 6 });
+    assert.equal(cfg.failureProgress, 'outcomes');
+    assert.equal(cfg.progress, 'outcomes');
     assert.equal(cfg.limits.act, 12);
     assert.equal(cfg.limits.exact, DEFAULTS.limits.exact, 'the caps of 0.5.2 stay');
   });
@@ -98,11 +100,21 @@ describe('the stage mappings: stale, editRetry, timeouts', () => {
     assert.deepEqual(resolveConfig({ editRetry: { warnAt: 4, limit: 4 } }).editRetry, { warnAt: 4, limit: 4 }, 'at the gate is fine: the advisory comes with the last call that runs');
   });
 
-  test('failureProgress is ignore or restart; progress takes changes besides ignore and results', () => {
+  test('failureProgress is ignore, restart or outcomes; progress takes changes and outcomes besides ignore and results', () => {
     assert.equal(resolveConfig({ failureProgress: 'restart' }).failureProgress, 'restart');
-    throwsWith({ failureProgress: 'yes' }, '`failureProgress` must be `ignore` or `restart`', '"yes"');
+    assert.equal(resolveConfig({ failureProgress: 'outcomes' }).failureProgress, 'outcomes');
+    throwsWith({ failureProgress: 'yes' }, '`failureProgress` must be `ignore`, `restart` or `outcomes`', '"yes"');
     assert.equal(resolveConfig({ progress: 'changes' }).progress, 'changes');
-    throwsWith({ progress: 'edits' }, '`progress` must be `ignore`, `results` or `changes`');
+    assert.equal(resolveConfig({ progress: 'outcomes' }).progress, 'outcomes');
+    throwsWith({ progress: 'edits' }, '`progress` must be `ignore`, `results`, `changes` or `outcomes`');
+  });
+
+  test('failureProgress mid-turn: the less forgiving of two values is kept (ignore, then outcomes, then restart)', () => {
+    const of = (failureProgress: string): ReturnType<typeof resolveConfig> => resolveConfig({ failureProgress });
+    assert.equal(stricterConfig(of('restart'), of('outcomes')).failureProgress, 'outcomes');
+    assert.equal(stricterConfig(of('outcomes'), of('restart')).failureProgress, 'outcomes');
+    assert.equal(stricterConfig(of('outcomes'), of('ignore')).failureProgress, 'ignore');
+    assert.equal(stricterConfig(of('restart'), of('restart')).failureProgress, 'restart');
   });
 });
 

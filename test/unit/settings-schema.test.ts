@@ -93,13 +93,15 @@ const OFFERED: Record<string, unknown[]> = {
   hostAliases: [{ 'www.example.com': 'example.com' }],
   limits: [{ exact: 2, host: null, 'verb:curl': 4 }],
   sequence: [null, { length: 2, count: 2, limit: 2 }, { length: 4, count: 3, limit: null }],
-  progress: ['ignore', 'results', 'changes'],
+  progress: ['ignore', 'results', 'changes', 'outcomes'],
   exemptionCeiling: [1, 5, null],
   duplicateText: [null, { minChars: 1, threshold: 2, windowMs: 1, cooldownMs: 0 }],
   stale: [null, { warnAt: 2, limit: 2 }, { warnAt: null, limit: 5 }, { warnAt: 3, limit: null }],
+  spin: [null, { warnAt: 5, limit: 7 }, { warnAt: null, limit: 3 }],
+  guess: [null, { warnAt: 4, limit: 6 }, { warnAt: 2, limit: null }],
   editRetry: [null, { warnAt: 3, limit: 4 }],
   timeouts: [null, { warnAt: 3, limit: null }, { warnAt: 2, limit: 9 }],
-  failureProgress: ['ignore', 'restart'],
+  failureProgress: ['ignore', 'restart', 'outcomes'],
   preset: [null, 'recommended'],
 };
 

@@ -46,6 +46,8 @@ describe('the shipped configuration is the reference’s', () => {
       exemptionCeiling: null,
       duplicateText: null,
       stale: null,
+      spin: null,
+      guess: null,
       editRetry: null,
       timeouts: null,
       failureProgress: 'ignore',

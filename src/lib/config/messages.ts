@@ -144,7 +144,7 @@ const ZH: Readonly<Record<ConfigMessageId, string>> = {
   limitsCap: '`limits.{key}` 必须是不小于 2 的{number}，或填 {off} 停止计数（实际为 {got}）；低于 2 的上限会拒绝第一次调用',
   ignoreArgs: '`ignoreArgs.{key}` 必须是参数名的列表（实际为 {got}）',
   progress: '`progress` 必须是 `ignore`、`results`、`changes` 或 `outcomes`（实际为 {got}）',
-  failureProgress: '`failureProgress` 必须是 `ignore`、`restart` 或 `outcomes`（实际为 {got}）；restart：有改动之后，失败重新计起；outcomes：只有改动之后出现新的错误才重新计起',
+  failureProgress: '`failureProgress` 必须是 `ignore`、`restart` 或 `outcomes`（实际为 {got}）；restart：有改动之后，连续失败重新计起；outcomes：只有改动之后出现新的错误，连续失败才重新计起',
 };
 
 /** Every refusal template, by language. */

@@ -88,6 +88,34 @@ function stagesNode(defaults: StagesConfig, what: string, advisory: string, gate
   );
 }
 
+/** How the repeat and failure tracks read progress (opt-in). */
+function progressNodes(): Record<string, SchemaNode> {
+  const D = DEFAULTS;
+  return {
+    progress: described(
+      oneOf('ignore', 'results', 'changes', 'outcomes'),
+      'results: a repeat gate on an action waits while its recent results still differ; changes: a run after a change to the files counts from 1 again; outcomes: a run that returned something new (a poll that moved, a check that answers differently) counts from 1 again, and the same answer again counts on, changed files or not.',
+      D.progress,
+    ),
+    failureProgress: described(
+      oneOf('ignore', 'restart', 'outcomes'),
+      'restart: a failure after a change to the files starts its streak again, a new error with nothing changed holds it; outcomes: only a new error after a change starts it again, and a failure already seen extends it, changed files or not.',
+      D.failureProgress,
+    ),
+  };
+}
+
+/** The opt-in tracks of two stages, each off by default. */
+function stagedTrackNodes(): Record<string, SchemaNode> {
+  return {
+    stale: stagesNode(STALE_DEFAULTS, 'The stale track (opt-in): the same call returning the same result', 'Same results in a row that earn the advisory; null: none.', 'Same results in a row after which the next such call meets the gate; null advises only.'),
+    spin: stagesNode(SPIN_DEFAULTS, 'The spin track (opt-in): a stretch of calls that return nothing new', 'Calls in a row returning nothing new that earn the advisory; null: none.', 'Calls in a row returning nothing new after which the next repeat meets the gate; null advises only.'),
+    guess: stagesNode(GUESS_DEFAULTS, 'The guess track (opt-in): one word enumerated by hand, failing the same way', 'Values tried in one place, failing alike, that earn the advisory; null: none.', 'Values tried in one place, failing alike, after which the next guess meets the gate; null advises only.'),
+    editRetry: stagesNode(EDIT_RETRY_DEFAULTS, 'The edit-retry track (opt-in): rejected edits of one file', 'Rejected edits of one file in a row that earn the advisory; null: none.', 'Rejected edits in a row after which the next edit of the file meets the gate; null advises only.'),
+    timeouts: stagesNode(TIMEOUTS_DEFAULTS, 'The timeout track (opt-in): one program running out of time again', 'Time-outs of one program this turn that earn the advisory; null: none.', 'Time-outs after which the next run of the program meets the gate; null advises only.'),
+  };
+}
+
 /** The namespace's fields, in the order the product document lists them. */
 export function settingsTree(): SchemaNode {
   const D = DEFAULTS;
@@ -119,21 +147,8 @@ export function settingsTree(): SchemaNode {
         'The sequence track (opt-in): cycles of different calls repeated back to back; null leaves it off.',
         D.sequence,
       ),
-      progress: described(
-        oneOf('ignore', 'results', 'changes', 'outcomes'),
-        'results: a repeat gate on an action waits while its recent results still differ; changes: a run after a change to the files counts from 1 again; outcomes: a run that returned something new (a poll that moved, a check that answers differently) counts from 1 again, and the same answer again counts on, changed files or not.',
-        D.progress,
-      ),
-      failureProgress: described(
-        oneOf('ignore', 'restart', 'outcomes'),
-        'restart: a failure after a change to the files starts its streak again, a new error with nothing changed holds it; outcomes: only a new error after a change starts it again, and a failure already seen extends it, changed files or not.',
-        D.failureProgress,
-      ),
-      stale: stagesNode(STALE_DEFAULTS, 'The stale track (opt-in): the same call returning the same result', 'Same results in a row that earn the advisory; null: none.', 'Same results in a row after which the next such call meets the gate; null advises only.'),
-      spin: stagesNode(SPIN_DEFAULTS, 'The spin track (opt-in): a stretch of calls that return nothing new', 'Calls in a row returning nothing new that earn the advisory; null: none.', 'Calls in a row returning nothing new after which the next repeat meets the gate; null advises only.'),
-      guess: stagesNode(GUESS_DEFAULTS, 'The guess track (opt-in): one word enumerated by hand, failing the same way', 'Values tried in one place, failing alike, that earn the advisory; null: none.', 'Values tried in one place, failing alike, after which the next guess meets the gate; null advises only.'),
-      editRetry: stagesNode(EDIT_RETRY_DEFAULTS, 'The edit-retry track (opt-in): rejected edits of one file', 'Rejected edits of one file in a row that earn the advisory; null: none.', 'Rejected edits in a row after which the next edit of the file meets the gate; null advises only.'),
-      timeouts: stagesNode(TIMEOUTS_DEFAULTS, 'The timeout track (opt-in): one program running out of time again', 'Time-outs of one program this turn that earn the advisory; null: none.', 'Time-outs after which the next run of the program meets the gate; null advises only.'),
+      ...progressNodes(),
+      ...stagedTrackNodes(),
       preset: described(nullable(oneOf(...PRESET_NAMES)), 'A preset laid under these settings: recommended is what measured best on real sessions (docs/efficacy.md); null: none.', D.preset),
       exemptionCeiling: described(nullable(count(1)), 'Calls an approval allows before the measure is denied outright; null: the rest of the turn.', D.exemptionCeiling),
       duplicateText: described(

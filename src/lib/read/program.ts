@@ -46,13 +46,31 @@ function programOf(words: readonly string[]): string | undefined {
   return operand === undefined ? name : `${name} ${lastSegment(operand)}`;
 }
 
+/** The simple commands of a shell line's head (a here-document's body is data: only the line that starts it holds commands). */
+function commandsOf(command: string): (readonly string[])[] {
+  const text = command.includes('<<') ? command.slice(0, command.indexOf('\n') >>> 0) : command;
+  return segmentsOf(tokenize(text.length > 4096 ? text.slice(0, 4096) : text));
+}
+
+/**
+ * The command names a shell line runs, quick ones included (`cd`, `ls`, `make`):
+ * what tells one call from another when every call hangs, whatever it runs.
+ */
+export function commandNamesOf(command: string): string[] {
+  const names: string[] = [];
+  for (const segment of commandsOf(command)) {
+    if (names.length >= PROGRAMS_LIMIT) break;
+    const word = segment[commandWordAt(segment, 0)];
+    const name = word === undefined ? '' : lastSegment(word);
+    if (name !== '' && !names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
 /** The programs of a shell line, in order, each once. */
 export function programsOf(command: string): string[] {
-  // A here-document's body is data: only the line that starts it holds commands.
-  const text = command.includes('<<') ? command.slice(0, command.indexOf('\n') >>> 0) : command;
-  const words = tokenize(text.length > 4096 ? text.slice(0, 4096) : text);
   const programs: string[] = [];
-  for (const segment of segmentsOf(words)) {
+  for (const segment of commandsOf(command)) {
     if (programs.length >= PROGRAMS_LIMIT) break;
     const program = programOf(segment);
     if (program !== undefined && !programs.includes(program)) programs.push(program);

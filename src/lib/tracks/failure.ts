@@ -85,9 +85,9 @@ function nextCount(before: Stored | undefined, now: Evidence | undefined): numbe
   return Math.max(count, 1);
 }
 
-/** What the streak remembers after this failure. */
-function nextSeen(before: Stored | undefined, now: Evidence, count: number): Seen {
-  const kept = count === 1 || before?.seen === undefined ? [] : before.seen.outcomes.filter((outcome) => outcome !== now.outcome);
+/** What the streak remembers after this failure: its last few outcomes, across restarts (an error that comes back is no news). */
+function nextSeen(before: Stored | undefined, now: Evidence): Seen {
+  const kept = before?.seen === undefined ? [] : before.seen.outcomes.filter((outcome) => outcome !== now.outcome);
   return { changes: now.changes, outcomes: now.outcome === null ? kept : [...kept, own(now.outcome)].slice(-OUTCOMES_KEPT) };
 }
 
@@ -109,7 +109,7 @@ export function createStreakBook(): StreakBook {
         const before = streaks.get(key);
         const stored = before?.key ?? own(key);
         const count = nextCount(before, evidence);
-        const seen = evidence === undefined ? undefined : nextSeen(before, evidence, count);
+        const seen = evidence === undefined ? undefined : nextSeen(before, evidence);
         keep(streaks, stored, { key: stored, count, failure: kept, seen });
         return count;
       });

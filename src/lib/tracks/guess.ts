@@ -176,8 +176,11 @@ function learn(books: WeakMap<Agent, Book>, shared: Shared, call: Measured, call
   if (callWords === null) return null;
   let book = books.get(call.agent);
   if (settled.failure === null) {
-    // A value that worked ends the guessing in its place.
-    if (book !== undefined) for (const [key] of fitting(book, callWords)) book.templates.delete(key);
+    // A value that worked ends the guessing in its place, and the failures it would have been guessed with.
+    if (book === undefined) return null;
+    for (const [key] of fitting(book, callWords)) book.templates.delete(key);
+    const others = book.recent.filter((failed) => openAt(failed.words, callWords) === -1);
+    book.recent.splice(0, book.recent.length, ...others);
     return null;
   }
   const error = errorOf(settled, callWords);

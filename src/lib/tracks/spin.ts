@@ -10,13 +10,15 @@
  * this turn, or a result its action has not returned before) or it did not
  * (a result its action already returned, changed files or not: a rewrite after
  * which the checks print what they printed last round changed nothing). Calls
- * that did not, in a row, make the spin; news ends it. Writes and polls are
- * neither: a write is what the model does about it (the checks after it say
- * whether it worked), and a poll that waits is expected to answer the same.
+ * that did not, in a row, make the spin; news ends it. A new write and a poll
+ * are neither: a write is what the model does about it (the checks after it
+ * say whether it worked), and a poll that waits is expected to answer the
+ * same. The very same write again (`python solve.py > out.txt` each round) is
+ * a call like any other: it changes nothing the first one did not.
  *
  * At `warnAt` calls in a row the model is told; past `limit`, the next call
- * that repeats an action already run meets the gate, unless the workspace
- * changed since the spin's last call (the rerun after a fix may bring news).
+ * that repeats an action already run meets the gate, unless a new write
+ * succeeded since the spin's last call (the rerun after a fix may bring news).
  * A new call, or a write, always runs.
  */
 import type { Agent, Notice } from '../host/types.js';
@@ -42,8 +44,8 @@ interface Spin {
   readonly seen: Map<string, string[]>;
   /** Calls in a row that brought no news. */
   run: number;
-  /** `Shared.changes` when the spin last grew. */
-  changes: number;
+  /** Whether a new write succeeded since the spin last grew: the next rerun may bring news. */
+  fresh: boolean;
 }
 
 /** The actions of a call: its identity and its measured action marks; none for a poll. */
@@ -76,12 +78,17 @@ const words: HitWords = {
   },
 };
 
+/** A write the agent has not made before this turn: what it does about the spin, never part of it. */
+function isNewWrite(spin: Spin, call: Measured): boolean {
+  return call.writes && !spin.seen.has((call.marks[0] as Mark).lookup);
+}
+
 function judge(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actions: readonly Mark[]): Judgement {
   const limit = call.policy.cfg.spin?.limit ?? null;
   const spin = book.get(call.agent);
-  if (limit === null || spin === undefined || spin.run < limit || call.writes) return NO_HITS;
-  // A change since the spin last grew: this run may well bring news.
-  if (spin.changes !== shared.changes(call.agent)) return NO_HITS;
+  if (limit === null || spin === undefined || spin.run < limit || isNewWrite(spin, call)) return NO_HITS;
+  // A new write since the spin last grew: this run may well bring news.
+  if (spin.fresh) return NO_HITS;
   const mark = actions.find((action) => spin.seen.has(action.lookup) && !shared.isExempt(call.agent, action.key));
   if (mark === undefined) return NO_HITS;
   const hit: GateHit = { key: mark.key, words, quote: mark.quote, count: spin.run, cap: limit, detail: '' };
@@ -91,11 +98,12 @@ function judge(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actio
 function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actions: readonly Mark[], settled: Settled): Notice | null {
   const { agent } = call;
   const digest = settled.outcome();
-  if (actions.length === 0 || call.writes || digest === null) return null;
+  if (actions.length === 0 || digest === null) return null;
   const counted = actions.filter((mark) => !shared.isExempt(agent, mark.key));
   if (counted.length === 0) return null;
   let spin = book.get(agent);
-  if (spin === undefined) book.set(agent, (spin = { seen: new Map(), run: 0, changes: 0 }));
+  if (spin === undefined) book.set(agent, (spin = { seen: new Map(), run: 0, fresh: false }));
+  const neutral = isNewWrite(spin, call);
   let known = false;
   for (const mark of counted) {
     const results = spin.seen.get(mark.lookup);
@@ -103,8 +111,12 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actio
     const kept = results === undefined ? [digest] : [...results.filter((result) => result !== digest), digest].slice(-RESULTS_KEPT);
     keep(spin.seen, mark.lookup, kept, SPIN_BOOK_LIMIT);
   }
+  if (neutral) {
+    spin.fresh ||= settled.failure === null;
+    return null;
+  }
   spin.run = known ? spin.run + 1 : 0;
-  spin.changes = shared.changes(agent);
+  spin.fresh = false;
   if (!known || spin.run !== call.policy.cfg.spin?.warnAt) return null;
   return createNotice(spinMessage(spin.run), `${summaryLabel('spin')} nothing new x${spin.run}`);
 }

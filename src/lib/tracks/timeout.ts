@@ -9,19 +9,20 @@
  * told to make the job fit the time it has, and past `limit` (off unless set)
  * the next run of that program meets the gate.
  *
- * The same stages count a second thing: different calls timing out one after
- * another, whatever they run (`ls`, `cat`, `pip --version` …). That is no job
- * too big for its time but an environment that stopped answering: a prompt or
- * a pager holding the terminal, a daemon that never came up. At `warnAt`
- * different calls in a row the model is told, and past `limit` its next shell
- * call meets the gate. Any call that returns in time ends the stretch; one long
- * job timing out again and again is one call, and counted per program only.
+ * The same stages count a second thing: calls timing out one after another,
+ * whatever they run (`ls`, `cat`, `pip --version` …). That is no job too big
+ * for its time but an environment that stopped answering: a prompt or a pager
+ * holding the terminal, a daemon that never came up. At `warnAt` different
+ * commands in a row the model is told, and past `limit` its next shell call
+ * meets the gate. Any call that returns in time ends the stretch; one long job
+ * timing out again and again, however respelled, is one command, and counted
+ * per program only.
  */
 import type { Agent, Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 import { identityKey } from '../read/identity.js';
-import { programsOf } from '../read/program.js';
+import { commandNamesOf, programsOf } from '../read/program.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
 import { keep } from './book.js';
@@ -34,12 +35,12 @@ interface Count {
   count: number;
 }
 
-/** Different calls timed out in a row: their lookup keys, in order. */
+/** Calls timed out in a row: the different commands they ran (`ls`, `cat`, `make`), in order. */
 interface Unanswered {
   readonly calls: Set<string>;
 }
 
-/** Most calls one stretch remembers: past the gate, more tell nothing new. */
+/** Most commands one stretch remembers: past the gate, more tell nothing new. */
 const UNANSWERED_KEPT = 64;
 
 /** The key of the stretch of calls that all ran out of time (the environment's, not a program's). */
@@ -60,7 +61,7 @@ export function timeoutMessage(program: string, count: number): string {
 /** Timeout stage 1 for the environment: every call runs out of time, whatever it runs. */
 export function unansweredMessage(count: number): string {
   return (
-    `CONVERGENCE_CHECK: your last ${count} calls were all different, and every one ran out of time. ` +
+    `CONVERGENCE_CHECK: your last calls ran ${count} different commands, and every one ran out of time. ` +
     'The environment is not answering: something holds the terminal (a prompt, a pager, an editor) or a service it waits on never came up. ' +
     'Another command will hang too. Find what holds it (a process waiting for input), or stop and say what you see.'
   );
@@ -108,19 +109,20 @@ function timedOut(settled: Settled): boolean {
 }
 
 /** The stretch of different calls that ran out of time: grown by a time-out, ended by a call that returned in time. */
-function unanswered(stretches: WeakMap<Agent, Unanswered>, call: Measured, out: boolean, isExempt: (key: string) => boolean): Notice | null {
+function unanswered(stretches: WeakMap<Agent, Unanswered>, call: Measured, names: readonly string[], out: boolean, isExempt: (key: string) => boolean): Notice | null {
   if (!out || isExempt(UNANSWERED_KEY)) {
     stretches.delete(call.agent);
     return null;
   }
   let stretch = stretches.get(call.agent);
   if (stretch === undefined) stretches.set(call.agent, (stretch = { calls: new Set() }));
-  const key = (call.marks[0] as { lookup: string }).lookup;
-  if (stretch.calls.has(key) || stretch.calls.size >= UNANSWERED_KEPT) return null;
-  stretch.calls.add(key);
+  const before = stretch.calls.size;
+  for (const name of names) if (stretch.calls.size < UNANSWERED_KEPT) stretch.calls.add(name);
   const count = stretch.calls.size;
-  if (count !== call.policy.cfg.timeouts?.warnAt) return null;
-  return createNotice(unansweredMessage(count), `${summaryLabel('prog:*')} ${count} calls timed out in a row`);
+  if (count === before) return null;
+  const warnAt = call.policy.cfg.timeouts?.warnAt ?? null;
+  if (warnAt === null || before >= warnAt || count < warnAt) return null;
+  return createNotice(unansweredMessage(count), `${summaryLabel('prog:*')} ${count} commands timed out in a row`);
 }
 
 function learn(book: WeakMap<Agent, Map<string, Count>>, programs: readonly string[], call: Measured, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
@@ -148,17 +150,20 @@ export const timeoutTrack: TrackModule = {
   create(shared): Track {
     const book = new WeakMap<Agent, Map<string, Count>>();
     const stretches = new WeakMap<Agent, Unanswered>();
-    // Each shell call's programs, read once.
+    // Each shell call's programs and command names, read once.
     const programs = new WeakMap<Measured, readonly string[]>();
+    const names = new WeakMap<Measured, readonly string[]>();
     return {
       read: (call) => {
-        if (call.command !== undefined) programs.set(call, programsOf(call.command).map(own));
+        if (call.command === undefined) return;
+        programs.set(call, programsOf(call.command).map(own));
+        names.set(call, commandNamesOf(call.command).map(own));
       },
       judge: (call) => judge(book, stretches, programs, call),
       learn: (call, settled) => {
         const isExempt = (key: string): boolean => shared.isExempt(call.agent, key);
         const program = learn(book, programs.get(call) ?? [], call, settled, isExempt);
-        const environment = unanswered(stretches, call, timedOut(settled), isExempt);
+        const environment = unanswered(stretches, call, names.get(call) ?? [call.name], timedOut(settled), isExempt);
         return environment ?? program;
       },
       clear: (agent) => {

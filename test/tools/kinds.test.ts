@@ -1,0 +1,66 @@
+/**
+ * The kinds of loop that look busy (issue 31), each as a session of our own in
+ * the eval's format (test/fixtures/kinds/), beside its near-miss good twin:
+ * `preset: recommended` gates the loop, within a bound of calls from its first
+ * call, and leaves the twin alone (no notice, no denial). The sessions were
+ * written for these tests; the real corpus stays in ../shared.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { readLabelled } from '../../tools/eval/labelled.js';
+import { sessionResult, type SessionResult } from '../../tools/eval/metrics.js';
+import { replayEpisode } from '../../tools/eval/replay.js';
+import { builtPlugin } from '../../tools/eval/systems.js';
+
+const KINDS = join(import.meta.dirname, '..', 'fixtures', 'kinds');
+
+/** Each loop, the twin it must not be confused with, and at most how many calls after its start the preset gates it. */
+const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; gateWithin: number }[] = [
+  { kind: '1: an edit after which the check fails the same way', loop: 'same-error-after-edits', twins: ['new-error-after-edits'], gateWithin: 11 },
+  { kind: '1: a rewrite after which the checks print what they printed', loop: 'same-answers-after-rewrites', twins: ['answers-move-after-rewrites'], gateWithin: 14 },
+  { kind: '2: a value enumerated by hand, the same failure each time', loop: 'password-by-hand', twins: ['test-cases-one-by-one', 'paths-guessed-then-found'], gateWithin: 7 },
+  { kind: '3: a long cycle answered the same', loop: 'seven-searches-in-a-cycle', twins: ['seven-searches-each-finding'], gateWithin: 7 },
+  { kind: '4: an environment that stopped answering', loop: 'environment-not-answering', twins: ['long-build-to-the-background'], gateWithin: 4 },
+  { kind: '5: inline code that keeps timing out', loop: 'inline-training-timing-out', twins: ['inline-snippets-answering'], gateWithin: 10 },
+  { kind: '6: a succeeding call whose result is noisy', loop: 'noisy-download-again', twins: ['download-resumed-growing'], gateWithin: 5 },
+  { kind: '7: a poll that keeps returning the same output', loop: 'poll-that-does-not-move', twins: ['poll-that-moves'], gateWithin: 4 },
+];
+
+async function replay(name: string, config: unknown): Promise<SessionResult> {
+  const episode = readLabelled(join(KINDS, `${name}.jsonl`));
+  const system = { label: 'ours', short: 'ours', plugin: 'repeat-tool-breaker', apply: await builtPlugin(), config, gates: true };
+  return sessionResult(episode, await replayEpisode(episode, system));
+}
+
+const PRESET = { preset: 'recommended', onLimit: 'deny' };
+
+describe('the loops that look busy, and their twins, under preset: recommended', () => {
+  for (const { kind, loop, twins, gateWithin } of PAIRS) {
+    it(`kind ${kind}: ${loop} is gated within ${gateWithin} calls of its start; ${twins.join(' and ')} run untouched`, async () => {
+      const caught = await replay(loop, PRESET);
+      assert.notEqual(caught.firstDenial, undefined, `${loop} is gated`);
+      assert.ok((caught.firstDenial ?? 0) - (caught.loopStart ?? 0) <= gateWithin, `${loop} gated at call ${caught.firstDenial} (start ${caught.loopStart})`);
+      assert.ok((caught.firstNotice ?? Infinity) <= (caught.firstDenial ?? 0), 'an advisory comes first, or with the gate');
+      for (const twin of twins) {
+        const left = await replay(twin, PRESET);
+        assert.deepEqual([left.notices, left.denials], [0, 0], `${twin}: no notice, no denial (first notice: ${left.noticeSummary})`);
+      }
+    });
+  }
+
+  it('every session under test/fixtures/kinds is one of the pairs', () => {
+    const named = new Set(PAIRS.flatMap((pair) => [pair.loop, ...pair.twins]));
+    const files = readdirSync(KINDS).filter((file) => file.endsWith('.jsonl')).map((file) => file.slice(0, -'.jsonl'.length));
+    assert.deepEqual(files.filter((file) => !named.has(file)), []);
+    assert.equal(files.length, named.size);
+  });
+
+  it('the defaults stay 0.5.2: a poll whose answer moves is still gated by the repeat cap, a guessed password never', async () => {
+    const moving = await replay('poll-that-moves', { onLimit: 'deny' });
+    assert.notEqual(moving.firstDenial, undefined, 'the cap of 12 gates identical polls however their answer moves');
+    const guessed = await replay('password-by-hand', { onLimit: 'deny' });
+    assert.equal(guessed.firstDenial, undefined);
+  });
+});

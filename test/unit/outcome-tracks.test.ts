@@ -1,0 +1,235 @@
+/**
+ * Progress is a new outcome (issue 31), through the fake host: the noise an
+ * outcome leaves out, the spin and guess tracks, the environment that stopped
+ * answering, inline code keyed by its program, and `outcomes` as the reading
+ * of progress for the failure and repeat tracks.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { quietLine } from '../../src/lib/read/noise.js';
+import { outcomeDigest } from '../../src/lib/read/outcome.js';
+import { commandNamesOf, programsOf } from '../../src/lib/read/program.js';
+import { bash, bashResult, deniedAt, failing, newHost, noticedAt, noticeTexts, repeat, succeeding, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
+import type { FakeHost } from '../support/fake-host.js';
+
+async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
+  const out: CallOutcome[] = [];
+  for (const call of calls) out.push(await host.call({ agent, ...call }));
+  return out;
+}
+
+const text = (body: string): unknown => textResult(body, {});
+
+describe('the noise an outcome leaves out', () => {
+  const meter = (speed: string, spent: string): string =>
+    '  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n' +
+    '                                 Dload  Upload   Total   Spent    Left  Speed\n' +
+    `100 12.3M  100 12.3M    0     0  ${speed}      0  ${spent}  ${spent} --:--:-- ${speed}\n` +
+    'saved data.tar.gz';
+
+  test("curl's progress meter is noise: the same download with another speed is the same outcome", () => {
+    assert.equal(outcomeDigest(text(meter('4213k', '0:00:02'))), outcomeDigest(text(meter('2876k', '0:00:05'))));
+    assert.equal(quietLine('100 12.3M  100 12.3M    0     0  4213k      0  0:00:02  0:00:02 --:--:-- 4213k'), null);
+  });
+
+  test('a carriage return shows the last state of a line: a spinner or a bar redrawn is its final frame', () => {
+    assert.equal(quietLine('\u280b working\r\u2819 working\rdone'), 'done');
+    assert.equal(outcomeDigest(text('10%\r50%\r100% done')), outcomeDigest(text('20%\r100% done')));
+  });
+
+  test('rates, durations, clocks and timestamps are masked; a progress line loses every digit', () => {
+    assert.equal(quietLine('5 passed in 0.53s'), quietLine('5 passed in 1.20s'));
+    assert.equal(quietLine('2024-05-01 12:03:44 started'), quietLine('2024-05-02 09:00:01 started'));
+    assert.equal(quietLine(' 45%|████▌     | 450/1000 [00:05<00:06, 88.1it/s]'), quietLine(' 61%|██████    | 610/1000 [00:07<00:04, 90.3it/s]'));
+    assert.equal(quietLine('Downloading torch (2.1 GB) 1.2 MB/s eta 0:10:00'), quietLine('Downloading torch (2.1 GB) 3.4 MB/s eta 0:04:00'));
+  });
+
+  test('every other number is news: a count that moves, a size, a position in a file', () => {
+    assert.notEqual(quietLine('5 passed in 0.53s'), quietLine('6 passed in 0.53s'));
+    assert.notEqual(outcomeDigest(text('saved 1024 bytes')), outcomeDigest(text('saved 2048 bytes')));
+    assert.equal(quietLine('src/app.ts:12:34: error TS2322'), 'src/app.ts:12:34: error TS2322', 'a file:line:column is not a clock');
+  });
+
+  test('a huge line is read as it is, in time linear in its length', () => {
+    const line = `${'1'.repeat(200_000)}s`;
+    assert.equal(quietLine(line), line);
+  });
+});
+
+describe('inline code is keyed by its program', () => {
+  test('python -c, node -e and bash -c are one program whatever the code; a script file keeps its operand', () => {
+    assert.deepEqual(programsOf('python3 -c "import torch; train(64)"'), ['python3 -c']);
+    assert.deepEqual(programsOf('node -e "require(\'./a\')"'), ['node -e']);
+    assert.deepEqual(programsOf("bash -c 'make -j2'"), ['bash -c']);
+    assert.deepEqual(programsOf('python3 train.py --epochs 5'), ['python3 train.py']);
+  });
+
+  test('the command names of a line include the quick ones', () => {
+    assert.deepEqual(commandNamesOf('cd /app && ls -la | head -5'), ['cd', 'ls', 'head']);
+  });
+});
+
+const timedOut = (): ReturnType<typeof bashResult> => bashResult(124, '', { timedOut: true });
+const hanging = (command: string): Call => ({ ...bash(command), body: timedOut });
+
+describe('timeouts: an environment that stopped answering', () => {
+  test('different commands timing out in a row are advised at warnAt and gated past limit; a call that answers ends it', async () => {
+    const host = newHost({ timeouts: { warnAt: 3, limit: 4 }, onLimit: 'deny' });
+    const agent = {};
+    const outcomes = await run(host, agent, ['ls', 'pwd', 'cat /etc/hostname', 'whoami', 'date'].map(hanging));
+    assert.deepEqual(noticedAt(outcomes), [3]);
+    assert.match(noticeTexts(outcomes[2]!)[0] ?? '', /^CONVERGENCE_CHECK: your last calls ran 3 different commands, and every one ran out of time\. The environment is not answering/);
+    assert.deepEqual(summaries(outcomes[2]!), ['prog:* 3 commands timed out in a row']);
+    assert.deepEqual(deniedAt(outcomes), [5]);
+    assert.match(outcomes[4]!.denyReason ?? '', /by the timeout track/);
+  });
+
+  test('one long job timing out again and again, however respelled, is one command, not an environment', async () => {
+    const outcomes = await run(newHost({ timeouts: { warnAt: 3, limit: 9 }, onLimit: 'deny' }), {}, ['-e 1', '-e 2', '-e 3'].map((flags) => hanging(`fasttext supervised ${flags}`)));
+    assert.deepEqual(summaries(outcomes[2]!), ['prog:fasttext supervised timed out x3'], 'the program, not the environment');
+  });
+
+  test('a call that returns in time ends the stretch', async () => {
+    const outcomes = await run(newHost({ timeouts: { warnAt: 3, limit: 4 }, onLimit: 'deny' }), {}, [hanging('ls'), hanging('pwd'), { ...bash('echo hi'), body: succeeding('hi') }, hanging('whoami'), hanging('date')]);
+    assert.deepEqual(noticedAt(outcomes), []);
+  });
+
+  test('inline code timing out again is one program: python3 -c with a new script each time meets the gate', async () => {
+    const script = (n: number): Call => hanging(`python3 -c "import torch; model = train(${n})"`);
+    const outcomes = await run(newHost({ timeouts: { warnAt: 2, limit: 3 }, onLimit: 'deny' }), {}, [script(1), { ...bash('ls'), body: succeeding('') }, script(2), script(3), script(4)]);
+    assert.deepEqual(deniedAt(outcomes), [5]);
+    assert.match(outcomes[4]!.denyReason ?? '', /prog:python3 -c — ran out of time 3 times this turn/);
+  });
+});
+
+const search = (word: string, found = false): Call => ({ ...bash(`search_dir "${word}" src`), body: succeeding(found ? `Found 2 matches for "${word}"` : `No matches found for "${word}"`) });
+const WORDS = ['Parser', 'Reader', 'parse', 'Decoder', 'readTree', 'Mapper', 'Factory'];
+
+describe('spin: a stretch of calls that return nothing new', () => {
+  test('off by default: seven searches in a cycle, each answered the same, are not gated in three rounds', async () => {
+    const outcomes = await run(newHost({ onLimit: 'deny' }), {}, [...WORDS, ...WORDS, ...WORDS].map((word) => search(word)));
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+
+  test('`spin: {}` advises at the 5th call in a row that returned what it returned before, and gates the next repeat after the 7th', async () => {
+    const outcomes = await run(newHost({ spin: {}, onLimit: 'deny' }), {}, [...WORDS, ...WORDS, ...WORDS].map((word) => search(word)));
+    assert.deepEqual(noticedAt(outcomes), [12]);
+    assert.match(noticeTexts(outcomes[11]!)[0] ?? '', /^CONVERGENCE_CHECK: your last 5 calls each returned what it had returned before/);
+    assert.deepEqual(summaries(outcomes[11]!), ['spin nothing new x5']);
+    assert.equal(deniedAt(outcomes)[0], 15);
+    assert.match(outcomes[14]!.denyReason ?? '', /by the spin track/);
+  });
+
+  test('a new call always runs, and news ends the stretch', async () => {
+    const host = newHost({ spin: { warnAt: 2, limit: 3 }, onLimit: 'deny' });
+    const agent = {};
+    await run(host, agent, [...WORDS.slice(0, 4), ...WORDS.slice(0, 4)].map((word) => search(word)));
+    assert.equal((await host.call({ agent, ...search('Parser') })).denied, true, 'a repeat past the limit');
+    assert.equal((await host.call({ agent, ...search('Visitor') })).denied, false, 'a new call runs');
+    assert.equal((await host.call({ agent, ...search('Parser') })).denied, false, 'and its news ended the stretch');
+  });
+
+  test('seven searches that each find something are news: nothing to advise', async () => {
+    const outcomes = await run(newHost({ spin: { warnAt: 2, limit: 3 }, onLimit: 'deny' }), {}, WORDS.map((word) => search(word, true)));
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[], []]);
+  });
+
+  test('a new write is neither: the check after a rewrite runs, and counts on when it answers the same', async () => {
+    const rewrite = (n: number): Call => ({ ...bash(`cat > solve.py <<'EOF'\nprint(${n})\nEOF`), body: succeeding('') });
+    const check = { ...bash('python check.py'), body: succeeding('expected 42, got 41') };
+    const listing = { ...bash('cat out.txt'), body: succeeding('41') };
+    const host = newHost({ spin: { warnAt: 3, limit: 4 }, onLimit: 'deny' });
+    const agent = {};
+    const rounds: CallOutcome[] = [];
+    for (let n = 0; n < 4; n += 1) rounds.push(...(await run(host, agent, [rewrite(n), check, listing])));
+    // Round 1 is news; rounds 2 and 3 add 2 each (4 in a row); round 4: the rewrite and the check after it run, the next repeat is gated.
+    assert.deepEqual(deniedAt(rounds), [12]);
+  });
+});
+
+const unzip = (password: string): Call => ({ ...bash(`unzip -o -P ${password} secret.zip`), body: failing(1, 'skipping: flag.txt  incorrect password') });
+
+describe('guess: one word enumerated by hand, failing the same way', () => {
+  test('off by default: eighteen passwords tried by hand are never gated', async () => {
+    const outcomes = await run(newHost({ onLimit: 'deny' }), {}, Array.from({ length: 18 }, (_, n) => unzip(`pw${n}`)));
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+
+  test('`guess: {}` advises at the 4th value and gates the next guess after the 6th; another command runs', async () => {
+    const host = newHost({ guess: {}, onLimit: 'deny' });
+    const agent = {};
+    const outcomes = await run(host, agent, Array.from({ length: 8 }, (_, n) => unzip(`pw${n}`)));
+    assert.deepEqual(noticedAt(outcomes), [4]);
+    assert.match(noticeTexts(outcomes[3]!)[0] ?? '', /^CONVERGENCE_CHECK: you have tried 4 values in the same place of guess:unzip -o -P … secret\.zip, and each failed the same way/);
+    assert.deepEqual(deniedAt(outcomes), [7, 8]);
+    assert.match(outcomes[6]!.denyReason ?? '', /by the guess track/);
+    assert.equal((await host.call({ agent, ...bash('zip2john secret.zip'), body: succeeding('hash') })).denied, false);
+  });
+
+  test('the error is compared with the guessed word masked: a path echoed back still fails the same way', async () => {
+    const cat = (path: string): Call => ({ ...bash(`cat /etc/${path}/config.yaml`), body: failing(1, `cat: /etc/${path}/config.yaml: No such file or directory`) });
+    const outcomes = await run(newHost({ guess: { warnAt: 3, limit: 4 }, onLimit: 'deny' }), {}, ['a1', 'b22', 'c333', 'd4444', 'e55555'].map(cat));
+    assert.deepEqual(deniedAt(outcomes), [5]);
+  });
+
+  test('a different error, or a success in that place, ends the guessing; two words changed is no guess', async () => {
+    const ends = await run(newHost({ guess: { warnAt: 3, limit: 3 }, onLimit: 'deny' }), {}, [unzip('a'), unzip('b'), { ...unzip('c'), body: succeeding('inflating: flag.txt') }, unzip('d'), unzip('e')]);
+    assert.deepEqual([noticedAt(ends), deniedAt(ends)], [[], []]);
+    const two = (n: number): Call => ({ ...bash(`unzip -o -P pw${n} secret${n}.zip`), body: failing(1, 'incorrect password') });
+    const outcomes = await run(newHost({ guess: { warnAt: 2, limit: 2 }, onLimit: 'deny' }), {}, [1, 2, 3, 4].map(two));
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+
+  test('one program run on one case after another, each passing, is no guess', async () => {
+    const cases = Array.from({ length: 10 }, (_, n): Call => ({ ...bash(`./solve cases/case${n}.txt`), body: succeeding(`case ${n}: ok`) }));
+    assert.deepEqual(noticedAt(await run(newHost({ guess: { warnAt: 2, limit: 2 }, onLimit: 'deny' }), {}, cases)), []);
+  });
+});
+
+describe('failureProgress: outcomes — progress is a new error, not a change', () => {
+  const runIt = bash('python reproduce.py');
+  const error = (message: string): Call => ({ ...runIt, body: failing(1, message) });
+  const edit = (n: number): Call => ({ name: 'edit', arguments: { file_path: 'src/x.py', old_string: `v${n}`, new_string: `v${n + 1}` } });
+
+  test('an edit after which the check fails the same way changed nothing: the streak goes on, and meets the gate', async () => {
+    const calls = [error('E'), edit(1), error('E'), edit(2), error('E'), edit(3), error('E'), edit(4), error('E'), edit(5), error('E')];
+    assert.deepEqual(deniedAt(await run(newHost({ failureProgress: 'outcomes', onLimit: 'deny' }), {}, calls)), [11]);
+    assert.deepEqual(deniedAt(await run(newHost({ failureProgress: 'restart', onLimit: 'deny' }), {}, calls)), [], 'restart reads any change as progress');
+  });
+
+  test('a new error after an edit starts the streak again: edit → rerun debugging is never gated', async () => {
+    const calls = [error('E1'), edit(1), error('E2'), edit(2), error('E3'), edit(3), error('E4'), edit(4), error('E5'), edit(5), error('E6')];
+    const outcomes = await run(newHost({ failureProgress: 'outcomes', onLimit: 'deny' }), {}, calls);
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[], []]);
+  });
+
+  test('two errors in turn after edits are the same two errors: the streak goes on', async () => {
+    const calls = [error('A'), edit(1), error('B'), edit(2), error('A'), edit(3), error('B'), edit(4), error('A'), edit(5), error('B'), edit(6), error('A')];
+    assert.deepEqual(deniedAt(await run(newHost({ failureProgress: 'outcomes', onLimit: 'deny' }), {}, calls)), [13]);
+  });
+});
+
+describe('progress: outcomes — a poll whose answer moves is progress, one that does not is not', () => {
+  const poll = (answer: string): Call => ({ ...bash('tail -n 3 train.log'), body: succeeding(answer) });
+
+  test('identical polls whose answer moves are never gated by the repeat cap', async () => {
+    const outcomes = await run(newHost({ progress: 'outcomes', onLimit: 'deny' }), {}, Array.from({ length: 20 }, (_, n) => poll(`step ${n * 10}`)));
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[], []]);
+  });
+
+  test('identical polls answered the same meet the cap of 12, changed files or not', async () => {
+    const edit = (n: number): Call => ({ name: 'edit', arguments: { file_path: 'train.py', old_string: `v${n}`, new_string: `v${n + 1}` } });
+    const calls: Call[] = [];
+    for (let n = 0; n < 12; n += 1) calls.push(poll('waiting for the first batch'), ...(n % 4 === 3 ? [edit(n)] : []));
+    const outcomes = await run(newHost({ progress: 'outcomes', onLimit: 'deny', window: 32 }), {}, calls);
+    assert.deepEqual(deniedAt(outcomes), [14], 'the 12th poll (the 14th call) is gated');
+  });
+
+  test('an answer that alternates between two is no news: A B A B … meets the cap', async () => {
+    const outcomes = await repeat(newHost({ progress: 'outcomes', onLimit: 'deny' }), {}, 12, poll('x'));
+    assert.deepEqual(deniedAt(outcomes), [12]);
+    // B is news once, the second call; from the third on, each answer is one already seen.
+    const alternating = await run(newHost({ progress: 'outcomes', onLimit: 'deny' }), {}, Array.from({ length: 13 }, (_, n) => poll(n % 2 === 0 ? 'A' : 'B')));
+    assert.deepEqual(deniedAt(alternating), [13]);
+  });
+});
