@@ -21,6 +21,8 @@ const REAL_LOOPS = {
   stale: { warnAt: 2, limit: 2 },
   editRetry: { warnAt: 2, limit: 2 },
   timeouts: { warnAt: 2, limit: 2 },
+  spin: { warnAt: 2, limit: 2 },
+  guess: { warnAt: 2, limit: 2 },
   sequence: { length: 4, count: 2, limit: 3 },
   exemptionCeiling: 2,
   window: 12,
@@ -50,6 +52,32 @@ describe('the opt-in features keep memory bounded (P6)', () => {
     assert.ok((outcomes[1]?.notices[0]?.content[0]?.text.length ?? 0) < 2000, 'the advisory stays under 2000 characters');
     assert.ok(outcomes[2]?.denial?.includes('by the stale track'), String(outcomes[2]?.denial?.slice(0, 200)));
     assert.ok((outcomes[2]?.denial?.length ?? 0) < 3000, String(outcomes[2]?.denial?.length));
+  });
+
+  test('guesses in a 1,000-character command answered by 1 MB errors are denied by the guess track with texts of bounded size', async () => {
+    const hooks = captureHooks(plugin, { ...REAL_LOOPS, stale: null, spin: null, onLimit: 'deny' });
+    const agent = {};
+    const error = { isError: false, value: { exitCode: 1 }, content: [{ type: 'text', text: `incorrect password ${'e'.repeat(MB)}` }] };
+    const outcomes = [];
+    for (let i = 0; i < 4; i += 1) {
+      const command = `unzip -P pw${i} ${'x'.repeat(990)}.zip`;
+      outcomes.push(await drive(hooks, { callId: `g${i}`, name: 'bash', arguments: { command }, agent }, error));
+    }
+    assert.ok((outcomes[1]?.notices.find((n) => n.content[0]?.text.includes('values in the same place'))?.content[0]?.text.length ?? 0) < 2000);
+    assert.ok(outcomes[2]?.denial?.includes('by the guess track'), String(outcomes[2]?.denial?.slice(0, 300)));
+    assert.ok((outcomes[2]?.denial?.length ?? 0) < 3000, String(outcomes[2]?.denial?.length));
+  });
+
+  test('a cycle of three 1 MB calls answered the same 1 MB results is denied by the spin track with texts of bounded size', async () => {
+    const hooks = captureHooks(plugin, { ...REAL_LOOPS, stale: null, onLimit: 'deny' });
+    const agent = {};
+    const calls = [0, 1, 2].map((i) => ({ name: 'bash', arguments: { command: `grep ${i} ${'x'.repeat(MB)}` } }));
+    const same = { isError: false, value: { exitCode: 0 }, content: [{ type: 'text', text: 'n'.repeat(MB) }] };
+    const outcomes = [];
+    for (let i = 0; i < 6; i += 1) outcomes.push(await drive(hooks, { callId: `p${i}`, ...calls[i % 3], agent }, same));
+    const denied = outcomes.find((outcome) => outcome.denial?.includes('by the spin track') === true);
+    assert.ok(denied !== undefined, 'denied by the spin track');
+    assert.ok((denied.denial?.length ?? 0) < 3000, String(denied.denial?.length));
   });
 
   test('a cycle of four 1 MB calls is noticed and denied with texts of bounded size', async () => {

@@ -68,7 +68,7 @@ function statusOf(value: unknown): string {
   const exitCode = member(value, 'exitCode');
   const timedOut = member(value, 'timedOut');
   const signal = member(value, 'signal');
-  return `${typeof exitCode === 'number' ? exitCode : '-'}/${timedOut === true ? 't' : '-'}/${typeof signal === 'string' ? signal : '-'}`;
+  return `${typeof exitCode === 'number' ? exitCode : '-'}/${timedOut === true ? 't' : '-'}/${typeof signal === 'string' ? JSON.stringify(signal.slice(0, 32)) : '-'}`;
 }
 
 /** The text a result shows the model, its blocks joined, CRLF as LF; `null` when it cannot be read. */

@@ -30,3 +30,22 @@ export function add(book: Set<string>, key: string): void {
   book.add(key);
   trim(book);
 }
+
+/**
+ * A few recent digests kept as one string, newest last: books of hundreds of
+ * actions each remembering a handful of outcomes cost one string an action
+ * rather than an array of them. Digests never hold a newline (read/outcome.ts),
+ * which separates them.
+ */
+export type Recent = string;
+
+/** Whether `digest` is among the recent ones. */
+export function recalls(recent: Recent | undefined, digest: string): boolean {
+  return recent !== undefined && recent.split('\n').includes(digest);
+}
+
+/** The recent digests with `digest` as the newest, at most `kept` of them. */
+export function remember(recent: Recent | undefined, digest: string, kept: number): Recent {
+  const others = recent === undefined ? [] : recent.split('\n').filter((known) => known !== digest);
+  return [...others, digest].slice(-kept).join('\n');
+}

@@ -56,14 +56,23 @@ export interface StreakBook {
 /** A streak as stored, with the book's own copy of its key: re-setting a key must not store the caller's copy (P6). */
 interface Stored extends Streak {
   readonly key: string;
-  /** The evidence of its failures, when the policy keeps it. */
-  readonly seen: Seen | undefined;
+  /**
+   * The evidence of its failures, when the policy keeps it, as one short
+   * string (a book holds thousands of streaks): the change count at the last
+   * one, then the outcomes of the last few, oldest first, a line each.
+   */
+  readonly seen: string | undefined;
 }
 
-/** What a streak remembers of its failures: the change count at the last one, and the outcomes of the last few. */
+/** What a streak remembers of its failures (see `Stored.seen`). */
 interface Seen {
   readonly changes: number;
   readonly outcomes: readonly string[];
+}
+
+function readSeen(seen: string): Seen {
+  const [changes = '0', ...outcomes] = seen.split('\n');
+  return { changes: Number(changes), outcomes };
 }
 
 /** Distinct outcomes a streak remembers: an error that alternates with another is still the same two errors. */
@@ -74,8 +83,8 @@ function nextCount(before: Stored | undefined, now: Evidence | undefined): numbe
   const count = before?.count ?? 0;
   // 0.5.2: every failure extends.
   if (now === undefined) return count + 1;
-  const seen = before?.seen;
-  if (seen === undefined) return 1;
+  if (before?.seen === undefined) return 1;
+  const seen = readSeen(before.seen);
   const changed = seen.changes !== now.changes;
   const known = now.outcome !== null && seen.outcomes.includes(now.outcome);
   if (changed) return known && now.sameAcrossChanges ? count + 1 : 1;
@@ -86,9 +95,10 @@ function nextCount(before: Stored | undefined, now: Evidence | undefined): numbe
 }
 
 /** What the streak remembers after this failure: its last few outcomes, across restarts (an error that comes back is no news). */
-function nextSeen(before: Stored | undefined, now: Evidence): Seen {
-  const kept = before?.seen === undefined ? [] : before.seen.outcomes.filter((outcome) => outcome !== now.outcome);
-  return { changes: now.changes, outcomes: now.outcome === null ? kept : [...kept, own(now.outcome)].slice(-OUTCOMES_KEPT) };
+function nextSeen(before: Stored | undefined, now: Evidence): string {
+  const kept = before?.seen === undefined ? [] : readSeen(before.seen).outcomes.filter((outcome) => outcome !== now.outcome);
+  const outcomes = now.outcome === null ? kept : [...kept, now.outcome].slice(-OUTCOMES_KEPT);
+  return [String(now.changes), ...outcomes].join('\n');
 }
 
 export function createStreakBook(): StreakBook {
@@ -99,6 +109,13 @@ export function createStreakBook(): StreakBook {
       let book = books.get(agent);
       if (book === undefined) books.set(agent, (book = new Map()));
       const streaks = book;
+      // Keys with the same history share one string of evidence: a call's keys usually have.
+      const shared = new Map<string | undefined, string>();
+      const seenAfter = (before: Stored | undefined, now: Evidence): string => {
+        let after = shared.get(before?.seen);
+        if (after === undefined) shared.set(before?.seen, (after = nextSeen(before, now)));
+        return after;
+      };
       // One stored copy of the failure for all the call's keys, and a key copied only when it is new (P6).
       const kept: Failure | null = failure === null ? null : { reason: failure.reason, detail: own(failure.detail) };
       return keys.map((key) => {
@@ -109,7 +126,7 @@ export function createStreakBook(): StreakBook {
         const before = streaks.get(key);
         const stored = before?.key ?? own(key);
         const count = nextCount(before, evidence);
-        const seen = evidence === undefined ? undefined : nextSeen(before, evidence);
+        const seen = evidence === undefined ? undefined : seenAfter(before, evidence);
         keep(streaks, stored, { key: stored, count, failure: kept, seen });
         return count;
       });

@@ -18,7 +18,7 @@ import { URL_TOOL } from '../read/fingerprint.js';
 import { isEnabled, type Mark } from '../read/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, occurrenceSummary } from '../text/notice.js';
-import { keep } from './book.js';
+import { keep, recalls, remember, type Recent } from './book.js';
 import { createProgressBook, isActionKey, resultDigest, type ProgressBook } from './progress.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Shared, type TrackModule } from './track.js';
 
@@ -117,7 +117,7 @@ interface Since {
 /** Per agent and action, for `progress: outcomes`: runs since its last new outcome, and its recent outcomes. */
 interface Answers {
   runs: number;
-  readonly outcomes: string[];
+  outcomes: Recent;
 }
 
 /** Distinct outcomes remembered per action: an answer that alternates between two is no news either. */
@@ -186,7 +186,7 @@ function noteAttempt(book: WeakMap<Agent, Map<string, Answers>>, call: Measured)
     if (!answers(call, mark)) continue;
     if (entries === undefined) book.set(call.agent, (entries = new Map()));
     const before = entries.get(mark.lookup);
-    keep(entries, mark.lookup, { runs: (before?.runs ?? 0) + 1, outcomes: before?.outcomes ?? [] }, SINCE_BOOK_LIMIT);
+    keep(entries, mark.lookup, { runs: (before?.runs ?? 0) + 1, outcomes: before?.outcomes ?? '' }, SINCE_BOOK_LIMIT);
   }
 }
 
@@ -196,10 +196,9 @@ function noteOutcome(book: WeakMap<Agent, Map<string, Answers>>, call: Measured,
   if (entries === undefined || outcome === null) return;
   for (const mark of call.marks) {
     const entry = answers(call, mark) ? entries.get(mark.lookup) : undefined;
-    if (entry === undefined || entry.outcomes.includes(outcome)) continue;
+    if (entry === undefined || recalls(entry.outcomes, outcome)) continue;
     entry.runs = 1;
-    entry.outcomes.push(outcome);
-    if (entry.outcomes.length > OUTCOMES_KEPT) entry.outcomes.shift();
+    entry.outcomes = remember(entry.outcomes === '' ? undefined : entry.outcomes, outcome, OUTCOMES_KEPT);
   }
 }
 

@@ -27,7 +27,7 @@ import { measureOf } from '../read/fingerprint.js';
 import { isPoll } from '../read/poll.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
-import { keep } from './book.js';
+import { keep, recalls, remember, type Recent } from './book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
 
 /** The measures that name what ran, as the stale track reads them. */
@@ -41,7 +41,7 @@ export const SPIN_BOOK_LIMIT = 256;
 
 interface Spin {
   /** Per action (lookup key), the digests of its recent results. */
-  readonly seen: Map<string, string[]>;
+  readonly seen: Map<string, Recent>;
   /** Calls in a row that brought no news. */
   run: number;
   /** Whether a new write succeeded since the spin last grew: the next rerun may bring news. */
@@ -107,9 +107,8 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actio
   let known = false;
   for (const mark of counted) {
     const results = spin.seen.get(mark.lookup);
-    if (results?.includes(digest) === true) known = true;
-    const kept = results === undefined ? [digest] : [...results.filter((result) => result !== digest), digest].slice(-RESULTS_KEPT);
-    keep(spin.seen, mark.lookup, kept, SPIN_BOOK_LIMIT);
+    if (recalls(results, digest)) known = true;
+    keep(spin.seen, mark.lookup, remember(results, digest, RESULTS_KEPT), SPIN_BOOK_LIMIT);
   }
   if (neutral) {
     spin.fresh ||= settled.failure === null;
