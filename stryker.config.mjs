@@ -101,6 +101,7 @@ export const NOT_RUN = {
   'test/tools/mutate.test.ts': 'the mutation tool only (tools/mutate/campaign.ts, the campaign\'s bookkeeping)',
   'test/tools/eval.test.ts': 'tests tools/eval against the built dist/, not the mutated sources',
   'test/tools/eval-minimal.test.ts': 'tests tools/eval/minimal.ts and the eval against the built dist/, not the mutated sources',
+  'test/tools/kinds.test.ts': 'replays the kinds\' sessions through the built dist/, not the mutated sources (test/unit/outcome-tracks.test.ts pins the same rules on src/)',
   'test/package/pack.test.ts': 'tests the packed build in dist/, not the mutated sources',
   'test/package/client-bundle.test.ts': 'tests the built web client bundle',
   'test/unit/card-store.test.ts': 'tests the card\'s store in client/ (Saved, the open state); the config it reaches through the form is card-form.test.ts\'s to check',

@@ -63,7 +63,9 @@ describe('the opt-in features keep memory bounded (P6)', () => {
       const command = `unzip -P pw${i} ${'x'.repeat(990)}.zip`;
       outcomes.push(await drive(hooks, { callId: `g${i}`, name: 'bash', arguments: { command }, agent }, error));
     }
-    assert.ok((outcomes[1]?.notices.find((n) => n.content[0]?.text.includes('values in the same place'))?.content[0]?.text.length ?? 0) < 2000);
+    const advisory = outcomes[1]?.notices.find((n) => n.content[0]?.text.includes('values in the same place'));
+    assert.ok(advisory !== undefined, 'the guess advisory at the second guess');
+    assert.ok((advisory.content[0]?.text.length ?? 0) < 2000, 'the advisory stays under 2000 characters');
     assert.ok(outcomes[2]?.denial?.includes('by the guess track'), String(outcomes[2]?.denial?.slice(0, 300)));
     assert.ok((outcomes[2]?.denial?.length ?? 0) < 3000, String(outcomes[2]?.denial?.length));
   });
