@@ -139,7 +139,7 @@ describe('the layout of src/', () => {
     assert.deepEqual(unlisted, [], 'add it to TRACKS in src/lib/tracks/index.ts');
     assert.deepEqual(
       TRACKS.map((track) => track.words.track),
-      ['failure', 'repeat', 'sequence', 'stale', 'edit-retry', 'timeout', 'spin', 'guess'],
+      ['failure', 'repeat', 'sequence', 'stale', 'edit-retry', 'timeout', 'spin', 'guess', 'environment'],
     );
   });
 });

@@ -81,12 +81,12 @@ describe('timeouts: an environment that stopped answering', () => {
     assert.match(noticeTexts(outcomes[2]!)[0] ?? '', /^CONVERGENCE_CHECK: your last calls ran 3 different commands, and every one ran out of time\. The environment is not answering/);
     assert.deepEqual(summaries(outcomes[2]!), ['prog:* 3 commands timed out in a row']);
     assert.deepEqual(deniedAt(outcomes), [5]);
-    assert.match(outcomes[4]!.denyReason ?? '', /by the timeout track/);
+    assert.match(outcomes[4]!.denyReason ?? '', /by the environment track/);
   });
 
   test('one long job timing out again and again, however respelled, is one command, not an environment', async () => {
     const outcomes = await run(newHost({ timeouts: { warnAt: 3, limit: 9 }, onLimit: 'deny' }), {}, ['-e 1', '-e 2', '-e 3'].map((flags) => hanging(`fasttext supervised ${flags}`)));
-    assert.deepEqual(summaries(outcomes[2]!), ['prog:fasttext supervised timed out x3'], 'the program, not the environment');
+    assert.deepEqual(summaries(outcomes[2]!), ['prog \u201cfasttext supervised\u201d timed out x3'], 'the program, not the environment');
   });
 
   test('a call that returns in time ends the stretch', async () => {
@@ -115,7 +115,7 @@ describe('spin: a stretch of calls that return nothing new', () => {
     const outcomes = await run(newHost({ spin: {}, onLimit: 'deny' }), {}, [...WORDS, ...WORDS, ...WORDS].map((word) => search(word)));
     assert.deepEqual(noticedAt(outcomes), [12]);
     assert.match(noticeTexts(outcomes[11]!)[0] ?? '', /^CONVERGENCE_CHECK: your last 5 calls each returned what it had returned before/);
-    assert.deepEqual(summaries(outcomes[11]!), ['spin nothing new x5']);
+    assert.deepEqual(summaries(outcomes[11]!), ['spin: nothing new x5']);
     assert.equal(deniedAt(outcomes)[0], 15);
     assert.match(outcomes[14]!.denyReason ?? '', /by the spin track/);
   });

@@ -249,7 +249,7 @@ describe('the failure track\u2019s words and the ask headings', () => {
       sequence: 'Sequence track:',
       stale: 'Stale track:',
       'edit-retry': 'Edit-retry track:',
-      timeout: 'Timeout track:', spin: 'Spin track:', guess: 'Guess track:',
+      timeout: 'Timeout track:', spin: 'Spin track:', guess: 'Guess track:', environment: 'Environment track:',
     });
   });
 });

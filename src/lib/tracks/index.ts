@@ -2,7 +2,7 @@
  * The tracks of the tool-call breaker, in gate order: a call's hits are listed,
  * and its notices delivered, in this order (failure first, the more
  * actionable; then repeats; then a cycle; then the opt-in stale,
- * edit-retry and timeout tracks, and the spin and guess tracks). Adding a track is one file that
+ * edit-retry and timeout tracks, the spin and guess tracks, and the environment track). Adding a track is one file that
  * exports a `TrackModule` and one line here.
  *
  * The duplicated-context track (duplicate-text.ts) is not among them: it reads
@@ -16,9 +16,10 @@ import { sequenceTrack } from './sequence.js';
 import { spinTrack } from './spin.js';
 import { staleTrack } from './stale.js';
 import { timeoutTrack } from './timeout.js';
+import { unansweredTrack } from './unanswered.js';
 import type { TrackModule } from './track.js';
 
-export const TRACKS: readonly TrackModule[] = [failureTrack, occurrenceTrack, sequenceTrack, staleTrack, editRetryTrack, timeoutTrack, spinTrack, guessTrack];
+export const TRACKS: readonly TrackModule[] = [failureTrack, occurrenceTrack, sequenceTrack, staleTrack, editRetryTrack, timeoutTrack, spinTrack, guessTrack, unansweredTrack];
 
 /** The heading of each track's details in an ask, by track name (`tracksIn` in tools/lib/replay.ts reads them). */
 export const ASK_TRACK_HEADINGS: Readonly<Record<string, string>> = Object.fromEntries(TRACKS.map((track) => [track.words.track, track.words.heading]));

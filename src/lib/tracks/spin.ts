@@ -26,7 +26,7 @@ import { isEnabled, type Mark } from '../read/mark.js';
 import { measureOf } from '../read/fingerprint.js';
 import { isPoll } from '../read/poll.js';
 import { defang, type HitWords } from '../text/message.js';
-import { createNotice, summaryLabel } from '../text/notice.js';
+import { createNotice } from '../text/notice.js';
 import { keep, recalls, remember, type Recent } from './book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
 
@@ -117,7 +117,7 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actio
   spin.run = known ? spin.run + 1 : 0;
   spin.fresh = false;
   if (!known || spin.run !== call.policy.cfg.spin?.warnAt) return null;
-  return createNotice(spinMessage(spin.run), `${summaryLabel('spin')} nothing new x${spin.run}`);
+  return createNotice(spinMessage(spin.run), `spin: nothing new x${spin.run}`);
 }
 
 export const spinTrack: TrackModule = {

@@ -9,20 +9,14 @@
  * told to make the job fit the time it has, and past `limit` (off unless set)
  * the next run of that program meets the gate.
  *
- * The same stages count a second thing: calls timing out one after another,
- * whatever they run (`ls`, `cat`, `pip --version` …). That is no job too big
- * for its time but an environment that stopped answering: a prompt or a pager
- * holding the terminal, a daemon that never came up. At `warnAt` different
- * commands in a row the model is told, and past `limit` its next shell call
- * meets the gate. Any call that returns in time ends the stretch; one long job
- * timing out again and again, however respelled, is one command, and counted
- * per program only.
+ * Its stages also drive the environment track (unanswered.ts): different
+ * commands timing out one after another.
  */
 import type { Agent, Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 import { identityKey } from '../read/identity.js';
-import { commandNamesOf, programsOf } from '../read/program.js';
+import { programsOf } from '../read/program.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
 import { keep } from './book.js';
@@ -35,17 +29,6 @@ interface Count {
   count: number;
 }
 
-/** Calls timed out in a row: the different commands they ran (`ls`, `cat`, `make`), in order. */
-interface Unanswered {
-  readonly calls: Set<string>;
-}
-
-/** Most commands one stretch remembers: past the gate, more tell nothing new. */
-const UNANSWERED_KEPT = 64;
-
-/** The key of the stretch of calls that all ran out of time (the environment's, not a program's). */
-export const UNANSWERED_KEY = identityKey('prog:*');
-
 function programKey(program: string): string {
   return identityKey(`prog:${program}`);
 }
@@ -55,15 +38,6 @@ export function timeoutMessage(program: string, count: number): string {
   return (
     `CONVERGENCE_CHECK: ${defang(preview(program, PROGRAM_CHARS))} has run out of time ${count} times this turn. ` +
     'Starting it again with other flags will run out of time again. Make the job fit the time it has (a smaller input, fewer iterations), run it in the background and check on it, or say what it needs.'
-  );
-}
-
-/** Timeout stage 1 for the environment: every call runs out of time, whatever it runs. */
-export function unansweredMessage(count: number): string {
-  return (
-    `CONVERGENCE_CHECK: your last calls ran ${count} different commands, and every one ran out of time. ` +
-    'The environment is not answering: something holds the terminal (a prompt, a pager, an editor) or a service it waits on never came up. ' +
-    'Another command will hang too. Find what holds it (a process waiting for input), or stop and say what you see.'
   );
 }
 
@@ -83,16 +57,11 @@ const words: HitWords = {
   },
 };
 
-function judge(book: WeakMap<Agent, Map<string, Count>>, stretches: WeakMap<Agent, Unanswered>, programs: WeakMap<Measured, readonly string[]>, call: Measured): Judgement {
+function judge(book: WeakMap<Agent, Map<string, Count>>, programs: WeakMap<Measured, readonly string[]>, call: Measured): Judgement {
   const limit = call.policy.cfg.timeouts?.limit ?? null;
-  if (limit === null) return NO_HITS;
-  let hits: GateHit[] | null = null;
-  const unanswered = stretches.get(call.agent)?.calls.size ?? 0;
-  if (call.command !== undefined && unanswered >= limit) {
-    hits = [{ key: UNANSWERED_KEY, words, quote: 'prog:*', count: unanswered, cap: limit, detail: '' }];
-  }
   const counts = book.get(call.agent);
-  if (counts === undefined) return hits === null ? NO_HITS : { hits };
+  if (limit === null || counts === undefined) return NO_HITS;
+  let hits: GateHit[] | null = null;
   for (const program of programs.get(call) ?? []) {
     const key = programKey(program);
     const found = counts.get(key);
@@ -104,25 +73,8 @@ function judge(book: WeakMap<Agent, Map<string, Count>>, stretches: WeakMap<Agen
 }
 
 /** Whether the call ran out of time: the host says so in its value, or the text carries the marker (the classifier puts an exit code first). */
-function timedOut(settled: Settled): boolean {
+export function timedOut(settled: Settled): boolean {
   return safeMember(safeMember(settled.result, 'value'), 'timedOut') === true || settled.failure?.reason === 'timeout';
-}
-
-/** The stretch of different calls that ran out of time: grown by a time-out, ended by a call that returned in time. */
-function unanswered(stretches: WeakMap<Agent, Unanswered>, call: Measured, names: readonly string[], out: boolean, isExempt: (key: string) => boolean): Notice | null {
-  if (!out || isExempt(UNANSWERED_KEY)) {
-    stretches.delete(call.agent);
-    return null;
-  }
-  let stretch = stretches.get(call.agent);
-  if (stretch === undefined) stretches.set(call.agent, (stretch = { calls: new Set() }));
-  const before = stretch.calls.size;
-  for (const name of names) if (stretch.calls.size < UNANSWERED_KEPT) stretch.calls.add(name);
-  const count = stretch.calls.size;
-  if (count === before) return null;
-  const warnAt = call.policy.cfg.timeouts?.warnAt ?? null;
-  if (warnAt === null || before >= warnAt || count < warnAt) return null;
-  return createNotice(unansweredMessage(count), `${summaryLabel('prog:*')} ${count} commands timed out in a row`);
 }
 
 function learn(book: WeakMap<Agent, Map<string, Count>>, programs: readonly string[], call: Measured, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
@@ -149,27 +101,15 @@ export const timeoutTrack: TrackModule = {
   isOn: (cfg) => cfg.timeouts !== null,
   create(shared): Track {
     const book = new WeakMap<Agent, Map<string, Count>>();
-    const stretches = new WeakMap<Agent, Unanswered>();
-    // Each shell call's programs and command names, read once.
+    // Each shell call's programs, read once.
     const programs = new WeakMap<Measured, readonly string[]>();
-    const names = new WeakMap<Measured, readonly string[]>();
     return {
       read: (call) => {
-        if (call.command === undefined) return;
-        programs.set(call, programsOf(call.command).map(own));
-        names.set(call, commandNamesOf(call.command).map(own));
+        if (call.command !== undefined) programs.set(call, programsOf(call.command).map(own));
       },
-      judge: (call) => judge(book, stretches, programs, call),
-      learn: (call, settled) => {
-        const isExempt = (key: string): boolean => shared.isExempt(call.agent, key);
-        const program = learn(book, programs.get(call) ?? [], call, settled, isExempt);
-        const environment = unanswered(stretches, call, names.get(call) ?? [call.name], timedOut(settled), isExempt);
-        return environment ?? program;
-      },
-      clear: (agent) => {
-        book.delete(agent);
-        stretches.delete(agent);
-      },
+      judge: (call) => judge(book, programs, call),
+      learn: (call, settled) => learn(book, programs.get(call) ?? [], call, settled, (key) => shared.isExempt(call.agent, key)),
+      clear: (agent) => void book.delete(agent),
     };
   },
 };

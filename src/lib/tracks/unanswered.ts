@@ -1,0 +1,91 @@
+/**
+ * The environment track (on with `timeouts`, under its stages): calls timing
+ * out one after another, whatever they run (`ls`, `cat`, `pip --version` …).
+ * That is no job too big for its time but an environment that stopped
+ * answering: a prompt or a pager holding the terminal, a daemon that never came
+ * up. The timeout track counts per program, so fifteen different commands
+ * timing out in a row never add up there.
+ *
+ * The stretch counts different commands (read/program.ts `commandNamesOf`): at
+ * `timeouts.warnAt` of them in a row the model is told, and past
+ * `timeouts.limit` its next shell call meets the gate. Any call that returns
+ * in time ends the stretch; one long job timing out again and again, however
+ * respelled, is one command, which the timeout track counts.
+ */
+import type { Agent, Notice } from '../host/types.js';
+import { own } from '../host/own.js';
+import { identityKey } from '../read/identity.js';
+import { commandNamesOf } from '../read/program.js';
+import type { HitWords } from '../text/message.js';
+import { createNotice } from '../text/notice.js';
+import { timedOut } from './timeout.js';
+import { NO_HITS, type Judgement, type Measured, type Settled, type Shared, type Track, type TrackModule } from './track.js';
+
+/** Most commands one stretch remembers: past the gate, more tell nothing new. */
+const UNANSWERED_KEPT = 64;
+
+/** The key the environment's gate is exempted and refused under. */
+export const UNANSWERED_KEY = identityKey('prog:*');
+
+/** Environment stage 1: every call runs out of time, whatever it runs. */
+export function unansweredMessage(count: number): string {
+  return (
+    `CONVERGENCE_CHECK: your last calls ran ${count} different commands, and every one ran out of time. ` +
+    'The environment is not answering: something holds the terminal (a prompt, a pager, an editor) or a service it waits on never came up. ' +
+    'Another command will hang too. Find what holds it (a process waiting for input), or stop and say what you see.'
+  );
+}
+
+const words: HitWords = {
+  track: 'environment',
+  listed: 8,
+  heading: 'Environment track:',
+  why: (hit) => `${hit.count} different commands in a row ran out of time (limit ${hit.cap})`,
+  line: (hit) => `${hit.count} different commands in a row ran out of time (limit ${hit.cap})`,
+  asking: (hit) => `runs a command after ${hit.count} different commands in a row ran out of time (the limit is ${hit.cap})`,
+  detail: (hit) => `${hit.count} different commands in a row ran out of time`,
+  note: 'Shell commands are blocked while the environment does not answer; a call that is not a shell command will run, and the next human message lifts the gate.',
+  zh: {
+    heading: '环境轨道：',
+    asking: (hit) => `会在连续 ${hit.count} 个不同的命令都超时之后再运行一个命令（上限为 ${hit.cap}）`,
+    detail: (hit) => `连续 ${hit.count} 个不同的命令都超时`,
+  },
+};
+
+function judge(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: Measured): Judgement {
+  const limit = call.policy.cfg.timeouts?.limit ?? null;
+  const count = stretches.get(call.agent)?.size ?? 0;
+  if (limit === null || call.command === undefined || count < limit || shared.isExempt(call.agent, UNANSWERED_KEY)) return NO_HITS;
+  return { hits: [{ key: UNANSWERED_KEY, words, quote: 'prog:*', count, cap: limit, detail: '' }] };
+}
+
+/** The stretch grows by a time-out's new commands and ends with a call that returned in time. */
+function learn(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: Measured, names: readonly string[], settled: Settled): Notice | null {
+  if (!timedOut(settled) || shared.isExempt(call.agent, UNANSWERED_KEY)) {
+    stretches.delete(call.agent);
+    return null;
+  }
+  let stretch = stretches.get(call.agent);
+  if (stretch === undefined) stretches.set(call.agent, (stretch = new Set()));
+  const before = stretch.size;
+  for (const name of names) if (stretch.size < UNANSWERED_KEPT) stretch.add(name);
+  const warnAt = call.policy.cfg.timeouts?.warnAt ?? null;
+  if (warnAt === null || before >= warnAt || stretch.size < warnAt) return null;
+  return createNotice(unansweredMessage(stretch.size), `prog:* ${stretch.size} commands timed out in a row`);
+}
+
+export const unansweredTrack: TrackModule = {
+  words,
+  isOn: (cfg) => cfg.timeouts !== null,
+  create(shared): Track {
+    const stretches = new WeakMap<Agent, Set<string>>();
+    // Each call's command names, read once; a tool that is no shell is its name.
+    const names = new WeakMap<Measured, readonly string[]>();
+    return {
+      read: (call) => void names.set(call, call.command === undefined ? [call.name] : commandNamesOf(call.command).map(own)),
+      judge: (call) => judge(stretches, shared, call),
+      learn: (call, settled) => learn(stretches, shared, call, names.get(call) ?? [], settled),
+      clear: (agent) => void stretches.delete(agent),
+    };
+  },
+};
