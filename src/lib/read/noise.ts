@@ -19,10 +19,12 @@
  * - spinner glyphs (braille dots) are dropped;
  * - what a run names anew each time: memory addresses (`object at
  *   0x7f3a…`), UUIDs, temporary names (`/tmp/tmpk2j9x_1`, pytest's
- *   `pytest-12`);
- * - the line numbers of stack frames (`File "app.py", line 42`, `at f
- *   (app.js:12:5)`, `at A.b(A.java:42)`): an edit above the failing code moves
- *   them while the error stays the same.
+ *   `pytest-12`).
+ *
+ * A stack frame's line number is news, not noise: `asyn.py, line 910` after an
+ * edit that moved it to 911 may be the same error, but it may as well be the
+ * model's fix taking effect one line further, and a good run's edit → rerun
+ * must not read as a failing retry.
  *
  * Every other digit is news: a count that moves, a size that changes, an exit
  * status. Linear in the line.
@@ -45,10 +47,6 @@ const CURL_ROW = /^\s*\d{1,3}\s+[\d.]+[kMGT]?\s+\d{1,3}\s+[\d.]+[kMGT]?\s+\d{1,3
 const ADDRESS = /\b0x[0-9a-fA-F]{6,}\b/g;
 const UUID = /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g;
 const TEMP = /\b(tmp|pytest-)[A-Za-z0-9_]{1,16}\b/g;
-/** A stack frame's line number: Python's, V8's and the JVM's. */
-const PY_FRAME = /^(\s*File ".*", line )\d+/;
-const JS_FRAME = /^(\s*at .*[^\d:]:)\d+(?::\d+)?(\)?)$/;
-const JVM_FRAME = /^(\s*at [\w$.<>]+\([\w$.-]+:)\d+(\))$/;
 /** Braille spinner glyphs (U+2800–U+28FF). */
 const SPINNER = /[\u2800-\u28ff]/g;
 /** Everything but letters: the numbers, bars and brackets of a progress line. */
@@ -75,6 +73,5 @@ export function quietLine(raw: string): string | null {
   // A progress line is noise but for the words that say what is in progress (`Downloading torch`).
   if (PROGRESS.test(bare)) return bare.replace(NOT_WORDS, ' ').trim();
   const named = bare.replace(ADDRESS, '0x#').replace(UUID, '#').replace(TEMP, '$1#');
-  const framed = named.replace(PY_FRAME, '$1#').replace(JS_FRAME, '$1#$2').replace(JVM_FRAME, '$1#$2');
-  return framed.replace(DATE, '#').replace(RATE, '#/s').replace(CLOCK, '#:#').replace(DURATION, '#s');
+  return named.replace(DATE, '#').replace(RATE, '#/s').replace(CLOCK, '#:#').replace(DURATION, '#s');
 }
