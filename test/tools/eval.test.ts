@@ -200,15 +200,15 @@ describe('regressions', () => {
 });
 
 describe('tools/eval/expected.json', () => {
-  it('meets the acceptance of issue 26 on the development split: every loop noticed, 20 or more gated, median 5 or less, nothing gated that was good', () => {
+  it('meets the acceptance of issue 31 on the development split: every loop noticed, 22 or more gated, median 5 or less, at most 1 good run noticed, nothing gated that was good', () => {
     const expected = JSON.parse(readFileSync(new URL('../../tools/eval/expected.json', import.meta.url), 'utf8')) as Expected;
     assert.deepEqual([expected.loops, expected.good, expected.progress], [23, 82, 1], 'recorded on the 106 sessions of ../shared/corpus/real-dev');
     assert.deepEqual(expected.config, { onLimit: 'deny', preset: 'recommended' });
     assert.equal(expected.loopsNoticed, 23);
-    assert.ok(expected.loopsGated >= 20, `${expected.loopsGated} loops gated`);
+    assert.ok(expected.loopsGated >= 22, `${expected.loopsGated} loops gated`);
     assert.ok(expected.gateMedian !== null && expected.gateMedian <= 5, `median ${expected.gateMedian} calls to the gate`);
     assert.equal(expected.goodGated, 0);
     assert.equal(expected.progressGated, 0);
-    assert.ok(expected.goodNoticed <= 4, `${expected.goodNoticed} good sessions noticed`);
+    assert.ok(expected.goodNoticed <= 1, `${expected.goodNoticed} good sessions noticed`);
   });
 });
