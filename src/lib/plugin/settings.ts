@@ -22,7 +22,7 @@ import { isMapping, member } from '../host/member.js';
 import type { Dispose } from '../host/types.js';
 import { asLocale, type Locale } from '../config/locale.js';
 import { safely } from './hook.js';
-import { createSettingsSchema } from '../config/schema.js';
+import { createSettingsSchema, type StoredSection } from '../config/schema.js';
 
 export const SETTINGS_NAMESPACE = 'repeat-tool-breaker';
 
@@ -123,35 +123,73 @@ export function refusedSectionLine(error: unknown, file: string | undefined, mea
  * section back and shows it at its top. A write (`settings.update`, the card's
  * Save) is still refused with our message.
  */
-function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void, operator: OperatorLocale, report: Report): void {
+/**
+ * The stored section as the schema meets it (`StoredSection`), and the terminal
+ * lines about it: one when it is refused, one when it resolves again.
+ */
+function storedSectionOf(settings: unknown, base: unknown, report: Report) {
   let scope: unknown;
   let registering = true;
   let reported: unknown;
-  const settings = safely(() => (sctx as { settings?: unknown }).settings, undefined);
-  const file = (): string | undefined => safely(() => {
-    const path = member(settings, 'documentPath');
-    return typeof path === 'string' ? path : undefined;
-  }, undefined);
+  const file = (): string => {
+    const path = safely(() => member(settings, 'documentPath'), undefined);
+    return typeof path === 'string' ? path : 'settings.yaml';
+  };
   /** The user section settings.yaml holds now (the service has taken it in before it resolves it). */
-  const storedSection = (): unknown =>
+  const section = (): unknown =>
     safely(() => {
       const views = call(settings, 'describe');
       return Array.isArray(views) ? member(views.find((view) => member(view, 'ns') === SETTINGS_NAMESPACE), 'user') : undefined;
     }, undefined);
-  const stored = {
+  const stored: StoredSection = {
     // At registration the value resolved is the stored one; later, a publish resolves the stored section and a write a candidate.
-    matches: (value: unknown): boolean => registering || sameJson(value, mergeLayers(base, storedSection())),
-    fallback: (): BreakerConfig => (scope === undefined ? resolveConfig(base) : (call(scope, 'get') as BreakerConfig)),
-    refused: (error: unknown, value: unknown): void => {
+    matches: (value) => registering || sameJson(value, mergeLayers(base, section())),
+    fallback: () => (scope === undefined ? resolveConfig(base) : (call(scope, 'get') as BreakerConfig)),
+    refused(error, value) {
       if (sameJson(value, reported)) return;
       reported = value;
       report(refusedSectionLine(error, file(), scope === undefined ? 'profile' : 'before'));
     },
   };
+  return {
+    stored,
+    registered(registeredScope: unknown): void {
+      registering = false;
+      scope = registeredScope;
+    },
+    /** `settings/document-updated`: a section refused before that resolves now (edited, reset from the card) is said once. */
+    updated(ns: unknown): void {
+      if (ns !== SETTINGS_NAMESPACE || reported === undefined) return;
+      if (safely(() => resolveConfig(mergeLayers(base, section())), null) === null) return;
+      reported = undefined;
+      report(`repeat-tool-breaker: the \`${SETTINGS_NAMESPACE}:\` section of ${file()} is accepted again; the breaker follows it.`);
+    },
+  };
+}
+
+/**
+ * Registers the namespace in a context that has the settings service and
+ * hands `follow` the validated config now and after every saved change; when
+ * the service goes away, `follow` gets the YAML config back.
+ *
+ * A stored section our checks refuse (a hand-edited settings.yaml, a key of
+ * another version) never costs the namespace: the settings service would fail
+ * the registration on it (rc.8: the card and `settings.describe` lose the
+ * namespace, silently), so the schema resolves the section *as stored* to the
+ * last value accepted instead: the YAML config at registration, the value in
+ * force when the file is edited while DSH runs (what the service itself keeps
+ * then). The refusal goes to the terminal, and the card reads the stored
+ * section back and shows it at its top. A write (`settings.update`, the card's
+ * Save) is still refused with our message.
+ */
+function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void, operator: OperatorLocale, report: Report): void {
+  let scope: unknown;
+  const settings = safely(() => (sctx as { settings?: unknown }).settings, undefined);
+  const stored = storedSectionOf(settings, base, report);
   try {
     // The operator reads a refusal in their language; a profile's load error stays English (no `locale` yet, or none at all).
     const locale = (): Locale => operator.current();
-    scope = call(settings, 'register', SETTINGS_NAMESPACE, createSettingsSchema(locale, stored), {
+    scope = call(settings, 'register', SETTINGS_NAMESPACE, createSettingsSchema(locale, stored.stored), {
       base,
       applies: 'live',
       // The schema already resolves with our checks; this keeps them on a host that resolves another way.
@@ -162,20 +200,9 @@ function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cf
     report(`repeat-tool-breaker: the settings namespace \`${SETTINGS_NAMESPACE}\` could not be registered (${messageOf(error)}); the breaker runs on the profile's config.`);
     return;
   } finally {
-    registering = false;
+    stored.registered(scope);
   }
-  // A stored section refused before and resolving now (edited, reset from the card): say so once.
-  safely(
-    () =>
-      call(sctx, 'on', 'settings/document-updated', (ns: unknown) => {
-        if (ns !== SETTINGS_NAMESPACE || reported === undefined) return;
-        const now = mergeLayers(base, storedSection());
-        if (safely(() => resolveConfig(now), null) === null) return;
-        reported = undefined;
-        report(`repeat-tool-breaker: the \`${SETTINGS_NAMESPACE}:\` section of ${file() ?? 'settings.yaml'} is accepted again; the breaker follows it.`);
-      }),
-    undefined,
-  );
+  safely(() => call(sctx, 'on', 'settings/document-updated', stored.updated), undefined);
   const detach = operator.attach(settings);
   safely(() => call(sctx, 'effect', () => detach), undefined);
   const adopt = (value: unknown): void => {

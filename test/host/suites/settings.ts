@@ -28,6 +28,9 @@ import { after, before, describe, test } from 'node:test';
 import { hostImport, importPlugin, pluginUnderTest } from '../lib/env.js';
 import { rig, tick, type Behaviour, type Rig } from '../lib/rig.js';
 import { errorOf } from '../../support/errors.js';
+import { parse } from '../../../client/codec.js';
+import { viewForm, type Draft } from '../../../client/form.js';
+import { mergeLayers } from '../../../client/layers.js';
 
 const plugin = pluginUnderTest();
 const onlyOurs = plugin.label === 'reference' ? { todo: 'reference 0.5.2 has no settings namespace' } : {};
@@ -190,6 +193,39 @@ describe(`DSH 0.1.0-rc.8 settings service, in process — plugin: ${plugin.label
     assert.deepEqual(await calls(r, 'cat /etc/hostname', 6), [false, false, false, false, true, true], 'the kept cap of 5 gates');
     await r.ctx.settings.mutate(NS, [{ op: 'unset', path: ['window'] }]);
     assert.deepEqual(r.ctx.settings.describe().find((d: any) => d.ns === NS).user, { limits: { exact: 5 } });
+  });
+
+  test('the card and the host agree on every value of a table (fractions, 0, -1, off, strings, huge numbers), field by field', onlyOurs, async () => {
+    const { r } = await live({});
+    const settings = r.ctx.settings;
+    const table = ['2.5', '0', '-1', '1', '2', '4', 'off', 'unlimited', 'abc', '1e21', '1e308', '9007199254740993', 'restart', 'on'];
+    const fields = viewForm({}, {}, new Map()).groups.flatMap((g) => g.fields.map((f) => f.field)).filter((f) => !['list', 'lists', 'aliases'].includes(f.kind.type));
+    let compared = 0;
+    const disagree: string[] = [];
+    for (const field of fields) {
+      const top = field.path.split('.')[0]!;
+      const sub = field.path.includes('.') ? field.path.slice(top.length + 1) : undefined;
+      // A track's sub-settings are judged with the track on, as the card enables them.
+      const on = sub !== undefined && top !== 'limits' ? { [top]: {} } : {};
+      for (const text of table) {
+        const parsed = parse(field, text);
+        if ('error' in parsed) continue;
+        const card = !viewForm({}, on, new Map<string, Draft>([[field.path, { kind: 'text', text }]])).invalid;
+        const value = field.kind.type === 'track' ? (parsed.value === true ? {} : null) : parsed.value;
+        const patch = sub === undefined ? { [top]: value } : (mergeLayers(on, { [top]: { [sub]: value } }) as Record<string, unknown>);
+        let host = true;
+        try {
+          await settings.replace(NS, patch);
+        } catch {
+          host = false;
+        }
+        if (card !== host) disagree.push(`${field.path} = ${JSON.stringify(text)}: card ${card ? 'takes' : 'refuses'}, host ${host ? 'takes' : 'refuses'}`);
+        compared += 1;
+      }
+    }
+    await settings.replace(NS, {});
+    assert.deepEqual(disagree, []);
+    assert.ok(compared > 300, `only ${compared} values compared`);
   });
 
   test('a saved lower cap lands in settings.yaml and applies to the next call of the turn under way', onlyOurs, async () => {
