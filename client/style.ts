@@ -54,7 +54,8 @@ const CSS = `
 .rtb-invalid{color:${ERROR}}
 .rtb-warning{color:${WARN};margin:0;font-size:12px;line-height:1.5}
 .rtb-default{color:var(--dsw-alias-label-tertiary);overflow-wrap:anywhere}
-.rtb-footer{position:sticky;bottom:0;z-index:1;background:var(--dsw-alias-bg-layer-2);border-top:1px solid var(--dsw-alias-border-l2);display:flex;flex-wrap:wrap;justify-content:flex-end;align-items:center;gap:8px;padding:12px 0 8px;margin-top:8px}
+/* Sticky into the dialog's 24 px bottom padding (rc.8), its own padding filling it, so nothing scrolls by under the buttons. */
+.rtb-footer{position:sticky;bottom:-24px;z-index:1;background:var(--dsw-alias-bg-layer-2);border-top:1px solid var(--dsw-alias-border-l2);display:flex;flex-wrap:wrap;justify-content:flex-end;align-items:center;gap:8px;padding:12px 0 32px;margin-top:8px}
 .rtb-stored{border:1px solid ${ERROR};border-radius:8px;margin:12px 0 0;padding:10px 12px;display:flex;flex-direction:column;gap:6px}
 .rtb-stored-title{color:${ERROR};margin:0;font-size:13px;font-weight:600;line-height:1.5}
 .rtb-stored-message{color:${ERROR};margin:0;font-size:12px;line-height:1.5;overflow-wrap:anywhere}

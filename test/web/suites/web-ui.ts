@@ -446,7 +446,7 @@ describe('themes', () => {
     assert.ok(r > 180 && g < 120 && b < 120, `still red: ${darkRed}`);
     assert.equal(await computed(page, `${fieldRow('window')} .rtb-invalid`, 'color'), darkRed, 'the message is in it');
     assert.equal(await computed(page, input('window'), 'border-top-color'), darkRed, 'and the border');
-    await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
+    await page.evaluate(`document.querySelector(${JSON.stringify(fieldRow('window'))}).scrollIntoView({ block: 'center' })`);
     await shot('card-dark');
     await page.evaluate(`document.querySelector(${JSON.stringify(input('window'))}).focus()`);
     await page.press('Escape');
@@ -659,6 +659,13 @@ describe('the preset in the card (issue 32)', () => {
       return r.top >= 0 && r.bottom <= window.innerHeight && (hit === save || save.contains(hit));
     })()`);
     assert.equal(inView, true, 'Save is on screen and not covered while the card top is in view');
+    const strip = await page.evaluate<number>(`(() => {
+      const footer = document.querySelector(${JSON.stringify(`${CARD} [data-rtb=footer]`)});
+      let scroller = footer.parentElement;
+      while (scroller && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowY)) scroller = scroller.parentElement;
+      return scroller.getBoundingClientRect().bottom - footer.getBoundingClientRect().bottom;
+    })()`);
+    assert.ok(strip <= 1, `no strip of the card scrolls by under the buttons (${strip} px between the footer and the dialog's edge)`);
     await shot('card-preset-preview');
     await page.click(`${CARD} [data-rtb=save]`);
     await until('preset: recommended in settings.yaml', () => (savedSection()?.preset === 'recommended' ? true : undefined), 15_000);
