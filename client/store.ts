@@ -61,6 +61,8 @@ export function createCardStore(scope: SettingsScope, initialWords: Words = COPY
   let saving = false;
   let failed = false;
   let saved = false;
+  /** The user layer as a landed save left it: "Saved." stands until an edit, or a change from elsewhere. */
+  let savedUser: Layer = EMPTY;
   let expanded = false;
   let version = 0;
   let cached: { scope: ScopeSnapshot; version: number; state: CardState } | undefined;
@@ -112,11 +114,15 @@ export function createCardStore(scope: SettingsScope, initialWords: Words = COPY
       saving = false;
       failed = !landed;
       saved = landed;
+      savedUser = user;
     }
     return saved;
   };
 
-  scope.subscribe(publish);
+  scope.subscribe(() => {
+    if (saved && !saving && !sameValue(layer(scope.getSnapshot().user), savedUser)) saved = false;
+    publish();
+  });
 
   return {
     getSnapshot,

@@ -218,6 +218,10 @@ describe('the Settings → Plugins card', () => {
       return { text: label.firstChild.textContent, key: label.querySelector('code')?.textContent ?? '' };
     })()`);
     assert.deepEqual(exactLabel, { text: 'Identical calls', key: 'limits.exact' }, 'a cap reads as words, its config key beside it');
+    const aliases = await page.evaluate<string[]>(`[...document.querySelectorAll(${JSON.stringify(`${fieldRow('hostAliases')} [data-rtb-fixed] li`)})].map((li) => li.textContent)`);
+    assert.deepEqual(aliases, expected.groups.flatMap((g) => g.fields).find((f) => f.field.path === 'hostAliases')?.fixed, 'the default host aliases, read-only');
+    assert.equal(values.hostAliases, '', 'the box holds only the user\'s own lines');
+    await shot('card-aliases', fieldRow('hostAliases'));
     await shot('card-light', CARD_HEADER);
     await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
     await shot('card-light-top');
