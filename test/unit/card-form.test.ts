@@ -597,7 +597,7 @@ describe('wording and layout (issue 32)', () => {
 
   test('Window is not a stage: it opens What is counted', () => {
     const groups = groupsFor([]);
-    assert.ok(!groups.find((g) => g.id === 'stages')!.fields.some((f) => f.path === 'window'));
+    assert.ok(!groups.find((g) => g.id === 'stages')!.fields.some((f) => f.path === 'window'), 'window is not under Stages');
     assert.equal(groups.find((g) => g.id === 'counted')!.fields[0]?.path, 'window');
   });
 

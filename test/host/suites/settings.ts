@@ -158,8 +158,8 @@ describe(`DSH 0.1.0-rc.8 settings service, in process — plugin: ${plugin.label
     assert.deepEqual(view.value, JSON.parse(JSON.stringify(resolveConfig(row))), 'none of it applies: the value is the row config');
     const lines = warn.mock.calls.map((c) => String(c.arguments[0]));
     assert.equal(lines.length, 1, `one line on the terminal: ${JSON.stringify(lines)}`);
-    assert.ok(lines[0]!.startsWith(`repeat-tool-breaker: the \`${NS}:\` section of ${file} is refused, so none of that section applies`), lines[0]);
-    assert.ok(lines[0]!.includes('`onlimit` is not a setting (got "ask"). Did you mean `onLimit`?'), lines[0]);
+    assert.ok(lines[0]!.startsWith(`repeat-tool-breaker: the \`${NS}:\` section of ${file} is refused, so none of that section applies`), `the line names the file and what applies: ${lines[0]}`);
+    assert.ok(lines[0]!.includes('`onlimit` is not a setting (got "ask"). Did you mean `onLimit`?'), `the line carries the refusal: ${lines[0]}`);
     assert.deepEqual(await calls(r, 'cat /etc/hostname', 4), [false, false, true, true], "the row's cap of 3 and deny");
     // A write that keeps the bad key is refused with our message; the card's Reset of the key (mutate unset) is taken.
     await assert.rejects(r.ctx.settings.mutate(NS, [{ op: 'set', path: ['window'], value: 20 }]), /`onlimit` is not a setting/);

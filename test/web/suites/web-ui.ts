@@ -651,7 +651,7 @@ describe('the preset in the card (issue 32)', () => {
     assert.deepEqual(lines, leaves, 'one line per setting the preset sets, before Save');
     assert.equal(await checkbox('stale'), true, 'the fields show what it will set');
     assert.equal((await fieldState(page, 'stale.limit')).disabled, false);
-    assert.ok((await fieldState(page, 'stale.limit')).note.endsWith(`From preset: ${staleLimit}`));
+    assert.ok((await fieldState(page, 'stale.limit')).note.endsWith(`From preset: ${staleLimit}`), 'the preset\'s value is labelled as the preset\'s');
     assert.equal(await headerUnsaved(), true, 'the header says Unsaved');
     assert.equal(await buttonDisabled(page, 'save'), false);
     // Save and Discard stay in view with the top of the card on screen (the footer is sticky).
