@@ -55,7 +55,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = frozen({
       },
       {
         name: 'failureProgress',
-        what: 'a failure with a new error, or after a change to the workspace, starts its streak again',
+        what: 'a failure after a change to the workspace starts its streak again; one with a new error and nothing changed holds it',
         config: { failureProgress: 'restart' },
       },
       {

@@ -124,7 +124,7 @@ export function settingsTree(): SchemaNode {
         'results: a repeat gate on an action waits while its recent results still differ; changes: a run after a change to the files counts from 1 again.',
         D.progress,
       ),
-      failureProgress: described(oneOf('ignore', 'restart'), 'restart: a failure with a new error, or after a change to the files, starts its streak again.', D.failureProgress),
+      failureProgress: described(oneOf('ignore', 'restart'), 'restart: a failure after a change to the files starts its streak again; one with a new error and nothing changed holds it.', D.failureProgress),
       stale: stagesNode(STALE_DEFAULTS, 'The stale track (opt-in): the same call returning the same result', 'Same results in a row that earn the advisory; null: none.', 'Same results in a row after which the next such call meets the gate; null advises only.'),
       editRetry: stagesNode(EDIT_RETRY_DEFAULTS, 'The edit-retry track (opt-in): rejected edits of one file', 'Rejected edits of one file in a row that earn the advisory; null: none.', 'Rejected edits in a row after which the next edit of the file meets the gate; null advises only.'),
       timeouts: stagesNode(TIMEOUTS_DEFAULTS, 'The timeout track (opt-in): one program running out of time again', 'Time-outs of one program this turn that earn the advisory; null: none.', 'Time-outs after which the next run of the program meets the gate; null advises only.'),
@@ -171,10 +171,30 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * How the schema treats the section settings.yaml holds (plugin/settings.ts):
+ * refused there, it resolves to `fallback()` (the last value accepted) and is
+ * reported, so the namespace stays registered; anything else refused throws.
+ */
+export interface StoredSection {
+  /** Whether `value` is the stored section merged over the base layer (not a write's candidate). */
+  matches(value: unknown): boolean;
+  fallback(): BreakerConfig;
+  refused(error: unknown, value: unknown): void;
+}
+
 /** `locale`: the language a refusal is thrown in (the operator's, plugin/settings.ts); English when not given. */
-export function createSettingsSchema(locale: () => Locale = () => 'en'): SettingsSchema {
+export function createSettingsSchema(locale: () => Locale = () => 'en', stored?: StoredSection): SettingsSchema {
   const tree = settingsTree();
-  const resolve = (value?: unknown): BreakerConfig => resolveConfigIn(value ?? {}, locale);
+  const resolve = (value?: unknown): BreakerConfig => {
+    try {
+      return resolveConfigIn(value ?? {}, locale);
+    } catch (error) {
+      if (stored === undefined || !stored.matches(value)) throw error;
+      stored.refused(error, value);
+      return stored.fallback();
+    }
+  };
   const standard: SettingsSchema['~standard'] = {
     version: 1,
     vendor: 'dsh-repeat-tool-breaker',
