@@ -10,7 +10,7 @@
 import { Component, useId, useState, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
 
 import { COPY, type Words } from './copy.js';
-import type { FieldView, FormView, Problem } from './form.js';
+import type { FieldView, FormView, PresetPreview, Problem, StoredProblem } from './form.js';
 import { defaultNote } from './notes.js';
 import type { CardState, CardStore } from './store.js';
 
@@ -117,6 +117,19 @@ function FieldRow({ words, view, idBase, store, locked }: FieldProps): ReactElem
     );
   }
   const inline = kind.type === 'flag' || kind.type === 'track';
+  const fixed =
+    view.fixed.length === 0 ? null : (
+      <div className="rtb-fixed" data-rtb-fixed={field.path}>
+        <p className="rtb-fixed-title">{words.fixedTitle}</p>
+        <ul className="rtb-fixed-list">
+          {view.fixed.map((line) => (
+            <li key={line}>
+              <code>{line}</code>
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
   return (
     <div className={view.disabled ? 'rtb-field rtb-field-off' : 'rtb-field'} data-rtb-field={field.path}>
       <div className="rtb-head">
@@ -135,6 +148,7 @@ function FieldRow({ words, view, idBase, store, locked }: FieldProps): ReactElem
           ) : null}
         </span>
       </div>
+      {fixed}
       {inline ? null : control}
       <p className={view.error === undefined ? 'rtb-note' : 'rtb-note rtb-invalid'} id={noteId} role={view.error === undefined ? undefined : 'alert'}>
         {view.error ?? field.hint}
@@ -176,8 +190,10 @@ function Footer(props: { readonly state: CardState; readonly form: FormView; rea
   const { words } = state;
   const reasonId = `${idBase}-reason`;
   const held = form.problems.length > 0 && !state.saving;
+  const storedHolds = !held && form.invalid && form.stored !== undefined && form.dirty;
   return (
-    <div className="rtb-footer">
+    // Sticky: Save and Discard stay in view however far down the card is scrolled.
+    <div className="rtb-footer" data-rtb="footer">
       {form.error === undefined ? null : (
         <p className="rtb-failed" role="alert">
           {form.error}
@@ -189,6 +205,11 @@ function Footer(props: { readonly state: CardState; readonly form: FormView; rea
         </p>
       ) : null}
       {held ? <SaveReason words={words} id={reasonId} idBase={idBase} problems={form.problems} /> : null}
+      {storedHolds ? (
+        <p className="rtb-reason" id={reasonId} data-rtb="reason">
+          {words.stored.holdsSave}
+        </p>
+      ) : null}
       {/* Always there, so a screen reader hears "Saved." when it appears. */}
       <p className="rtb-saved" role="status" data-rtb="saved">
         {state.saved ? words.saved : ''}
@@ -200,12 +221,54 @@ function Footer(props: { readonly state: CardState; readonly form: FormView; rea
         type="button"
         className="rtb-save"
         data-rtb="save"
-        disabled={!form.dirty || form.invalid || locked}
-        aria-describedby={held ? reasonId : undefined}
+        disabled={form.writes.length === 0 || form.invalid || locked}
+        aria-describedby={held || storedHolds ? reasonId : undefined}
         onClick={() => void store.save()}
       >
         {state.saving ? words.saving : words.save}
       </button>
+    </div>
+  );
+}
+
+/** At the top of the card: settings.yaml holds a value the breaker refuses, what runs meanwhile, and the ways to fix it. */
+function StoredBanner(props: { readonly words: Words; readonly stored: StoredProblem; readonly store: CardStore; readonly locked: boolean }): ReactElement {
+  const { words, stored, store, locked } = props;
+  return (
+    <div className="rtb-stored" role="alert" data-rtb="stored">
+      <p className="rtb-stored-title">{words.stored.title}</p>
+      <p className="rtb-stored-message">{stored.message}</p>
+      <p className="rtb-stored-text">{words.stored.meanwhile(stored.meanwhile)}</p>
+      <p className="rtb-stored-text">{words.stored.fix}</p>
+      <div className="rtb-stored-actions">
+        {stored.key === undefined ? null : (
+          <button type="button" className="rtb-discard" data-rtb="stored-reset-key" disabled={locked} onClick={() => void store.fixStored('key')}>
+            {words.stored.resetKey(stored.key)}
+          </button>
+        )}
+        <button type="button" className="rtb-discard" data-rtb="stored-reset-section" disabled={locked} onClick={() => void store.fixStored('section')}>
+          {words.stored.resetSection}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Under the preset: each setting it sets, read from its parts, and where something else applies instead. */
+function PresetList(props: { readonly words: Words; readonly preview: PresetPreview }): ReactElement {
+  const { words, preview } = props;
+  return (
+    <div className="rtb-preset" data-rtb="preset-preview" data-rtb-change={preview.change}>
+      <p className="rtb-note">{words.preset.heading(preview.change, preview.name)}</p>
+      <ul className="rtb-preset-list">
+        {preview.lines.map((line) => (
+          <li key={line.path} data-rtb-preset-line={line.path}>
+            {line.label} <code className="rtb-key">{line.path}</code>
+            {': '}
+            {line.instead === undefined ? line.value : preview.change === 'removes' ? words.preset.back(line.value, line.instead) : words.preset.overridden(line.value, line.instead)}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -231,6 +294,7 @@ export function BreakerCard(props: { readonly store: CardStore }): ReactElement 
           <span className="rtb-name">{words.title}</span>
           <span className="rtb-description">{words.description}</span>
         </span>
+        {form.stored === undefined ? null : <span className="rtb-pending rtb-pending-refused">{words.stored.badge}</span>}
         {form.dirty ? <span className="rtb-pending">{words.unsaved}</span> : null}
         <Chevron open={open} />
       </button>
@@ -241,6 +305,7 @@ export function BreakerCard(props: { readonly store: CardStore }): ReactElement 
               {words.readOnly}
             </p>
           )}
+          {form.stored === undefined ? null : <StoredBanner words={words} stored={form.stored} store={store} locked={locked} />}
           <p className="rtb-status">{words.live}</p>
           {form.groups.map((group) => (
             <fieldset key={group.id} className="rtb-group" data-rtb-group={group.id}>
@@ -248,6 +313,7 @@ export function BreakerCard(props: { readonly store: CardStore }): ReactElement 
               {group.fields.map((view) => (
                 <FieldRow key={view.field.path} words={words} view={view} idBase={idBase} store={store} locked={locked} />
               ))}
+              {group.id === 'preset' && form.preset !== undefined ? <PresetList words={words} preview={form.preset} /> : null}
             </fieldset>
           ))}
           <Footer state={state} form={form} store={store} idBase={idBase} locked={locked} />

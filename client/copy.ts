@@ -114,24 +114,43 @@ export function wordsOf(t: Translate, locale: Locale) {
     /** A multi-line field: its default is what the box shows, or so many lines a reset brings back. */
     defaultShown: t('defaultShown'),
     defaultLines: (n: number) => (n === 1 ? t('defaultLines.one') : t('defaultLines.many', { n })),
+    /** The value a reset returns to, set by the preset chosen. */
+    fromPreset: (text: string) => t('fromPreset', { text }),
+    aliasesDefault: t('aliasesDefault'),
+    fixedTitle: t('fixedTitle'),
+    /** A field named out of its place, with its group or track: "Stale track › Gate after". */
+    within: (group: string, label: string) => (group === '' ? label : t('within', { group, label })),
+    /** The saved section holds a value the breaker refuses. */
+    stored: {
+      badge: t('stored.badge'),
+      title: t('stored.title'),
+      meanwhile: (which: 'profile' | 'before') => t(which === 'profile' ? 'stored.profile' : 'stored.before'),
+      fix: t('stored.fix'),
+      resetKey: (key: string) => t('stored.resetKey', { key }),
+      resetSection: t('stored.resetSection'),
+      holdsSave: t('stored.holdsSave'),
+    },
+    /** What the preset chosen sets. */
+    preset: {
+      heading: (change: 'adds' | 'removes' | 'applies', name: string) => t(change === 'adds' ? 'preset.adds' : change === 'removes' ? 'preset.removes' : 'preset.applies', { name }),
+      overridden: (value: string, instead: string) => t('preset.overridden', { value, instead }),
+      back: (value: string, instead: string) => t('preset.back', { value, instead }),
+    },
     listPlaceholder: t('listPlaceholder'),
     fields: table(FIELD_PATHS, (path) => pair(`field.${path}`)),
     caps: table(CAP_KEYS, (key) => pair(`cap.${key}`)),
     customCap: pair('customCap'),
     groups: table(GROUP_IDS, (id) => t(`group.${id}`)),
-    /** Layers below the drafts that do not resolve: the form cannot show them as fields. */
+    /** The profile's layer does not resolve: the form cannot show it as fields. */
     profileInvalid: (message: string) => t('profileInvalid', { message }),
-    savedInvalid: (message: string) => t('savedInvalid', { message }),
-    /** The card's own refusals: its line formats, and whole numbers for caps. */
+    /** The card's own refusal: its line formats. */
     badLine: (path: string, at: number, form: string, line: string) => t('badLine', { path, at, form, line: JSON.stringify(line) }),
-    cannotDrop: (path: string, key: string) => t('cannotDrop', { path, key }),
-    wholeCap: (path: string, got: number, nullWord: string) => t('wholeCap', { path, got, nullWord }),
     /** A refusal of `resolveConfig` in this language; `offered`: the words a control takes in place of YAML's. */
     refusal: (message: ConfigMessage, offered: OfferedWords = yaml) => renderMessage(message, (id, params) => t(`config.${id}`, params), offered),
     /** YAML's words for the values a refusal offers, in this language. */
     yaml,
-    /** What a cap's refusal offers in place of YAML's "a number". */
-    wholeNumber: t('wholeNumber'),
+    /** What a stage's refusal offers to turn it off, in the control's word (`off`). */
+    zeroOff: (word: string) => t('zeroOff', { word }),
     /** Under a cap whose gate comes before a stage: that stage never fires for the measure. */
     deadAtCap: (cap: number, dead: readonly { readonly key: StageKey; readonly at: number }[]) =>
       t(dead.length === 1 ? 'deadAtCap.one' : 'deadAtCap.many', {

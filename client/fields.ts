@@ -12,10 +12,10 @@ import { CAP_KEYS, COPY, type CapKey, type FieldPath, type GroupId, type Words }
 /** How a field's value is edited and written. */
 export type FieldKind =
   /**
-   * A number; `nullWord` (e.g. `off`) stands for `null` where the setting allows it. `whole`: the
-   * card refuses a fraction that `resolveConfig` would take (caps keep 0.5.2's acceptance in YAML).
+   * A number; `nullWord` (e.g. `off`) stands for `null` where the setting allows it. What it takes
+   * is what `resolveConfig` takes, fractions of a cap included (0.5.2's rule; docs/web-ui.md).
    */
-  | { readonly type: 'number'; readonly nullWord?: string; readonly whole?: true }
+  | { readonly type: 'number'; readonly nullWord?: string }
   /** One of `options`; `nullWord` (e.g. `none`) is one of them and stands for `null`. */
   | { readonly type: 'choice'; readonly options: readonly string[]; readonly nullWord?: string }
   | { readonly type: 'flag' }
@@ -33,8 +33,8 @@ export interface Field {
   readonly path: string;
   readonly label: string;
   readonly hint: string;
-  /** The config key shown beside the label, where the label alone does not say it (the caps). */
-  readonly key?: string;
+  /** The config key shown beside the label: the name every message uses. */
+  readonly key: string;
   readonly kind: FieldKind;
 }
 
@@ -52,8 +52,8 @@ interface Row {
 
 const off = { type: 'number', nullWord: 'off' } as const;
 const count = { type: 'number' } as const;
-/** A cap: whole calls, 2 or more, or off. */
-const cap = { type: 'number', nullWord: 'off', whole: true } as const;
+/** A cap: a number of calls, 2 or more, or off. */
+const cap = { type: 'number', nullWord: 'off' } as const;
 
 function field(path: FieldPath, kind: FieldKind): Row {
   return { path, kind };
@@ -71,7 +71,7 @@ function group(id: GroupId, rows: readonly Row[]): { readonly id: GroupId; reado
 /** The card's groups, in display order, without their words; the caps group is completed from the config's own keys. */
 const LAYOUT = [
   group('preset', [field('preset', { type: 'choice', options: ['none', ...PRESET_NAMES], nullWord: 'none' })]),
-  group('stages', [field('warnAt', off), field('summarizeAt', off), field('window', count)]),
+  group('stages', [field('warnAt', off), field('summarizeAt', off)]),
   group('caps', []),
   group('failure', [field('failWarnAt', off), field('failLimit', cap)]),
   group('gate', [
@@ -97,13 +97,13 @@ const LAYOUT = [
     field('duplicateText.windowMs', count),
     field('duplicateText.cooldownMs', count),
   ]),
-  group('counted', [field('exclude', { type: 'list' }), field('include', { type: 'list' }), field('ignoreArgs', { type: 'lists' })]),
+  group('counted', [field('window', count), field('exclude', { type: 'list' }), field('include', { type: 'list' }), field('ignoreArgs', { type: 'lists' })]),
   group('messages', [field('previewChars', count), field('resultPreviewChars', count)]),
 ];
 
 /** The groups in the card's words (`words`), in display order; the caps group is empty here. */
 export function groupsIn(words: Words): Group[] {
-  return LAYOUT.map((g) => ({ id: g.id, title: words.groups[g.id], fields: g.rows.map((row) => ({ ...row, ...words.fields[row.path] })) }));
+  return LAYOUT.map((g) => ({ id: g.id, title: words.groups[g.id], fields: g.rows.map((row) => ({ ...row, key: row.path, ...words.fields[row.path] })) }));
 }
 
 /** The groups in English, the caps group empty. */

@@ -1,14 +1,17 @@
 /**
- * The card's staged form, as a pure function of three things: the row's config
- * (`base`), the saved user layer (`user`) and the drafts typed since. It says
- * what every control shows, what each field's default is, whether the saved
- * layer overrides it, which drafts are refused (with `resolveConfig`'s
- * message in the card's words, or the card's own), which stages the caps make
- * dead, and the writes a save makes, all in the card's language (`words`).
+ * The card's staged form, as a pure function of the row's config (`base`),
+ * the saved user layer (`user`), the drafts typed since, and the value the
+ * host runs now (`value`). It says what every control shows, where the value
+ * a reset returns to comes from (the defaults, the profile or the preset),
+ * whether the saved layer overrides it, which drafts are refused (with
+ * `resolveConfig`'s message in the card's words), which stages the caps make
+ * dead, what a chosen preset sets, a saved section the breaker refuses, and
+ * the writes a save makes, all in the card's language (`words`).
  * No DOM, no host: the unit tests run it in Node.
  */
-import { DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, GUESS_DEFAULTS, SEQUENCE_DEFAULTS, SPIN_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig } from '../src/lib/config/config.js';
+import { DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, GUESS_DEFAULTS, resolveConfig, SEQUENCE_DEFAULTS, SPIN_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig } from '../src/lib/config/config.js';
 import { configText, refusalOf, type ConfigMessage } from '../src/lib/config/messages.js';
+import { PRESETS, presetConfig } from '../src/lib/config/preset.js';
 import { format, parse } from './codec.js';
 import { COPY, type Words } from './copy.js';
 import { groupsFor, subKey, topKey, type Field } from './fields.js';
@@ -21,10 +24,14 @@ export type Draft = { readonly kind: 'text'; readonly text: string } | { readonl
 
 export interface FieldView {
   readonly field: Field;
-  /** What the control shows: the draft, or the effective value. */
+  /** The label with what it belongs to ("Stale track › Gate after"), for sentences that name it out of place. */
+  readonly fullLabel: string;
+  /** What the control shows: the draft, or the value a save would run with (the saved one while that is refused). */
   readonly text: string;
-  /** What a reset returns to: the value without the user layer. */
+  /** What a reset returns to: the value without the user's own. */
   readonly defaultText: string;
+  /** Where `defaultText` comes from: the defaults and the profile, or the preset chosen. */
+  readonly defaultFrom: 'default' | 'preset';
   /** Whether the saved user layer holds this field (a draft alone never makes it so). */
   readonly overridden: boolean;
   /** Overridden, and no reset staged yet: Reset to default is offered. */
@@ -32,10 +39,12 @@ export interface FieldView {
   readonly staged: boolean;
   /** A sub-setting of an opt-in track that is off. */
   readonly disabled: boolean;
-  /** Why this field's draft cannot be saved: `resolveConfig`'s message in the card's words, or the card's own. */
+  /** Why this field's draft (or saved value) cannot be saved: `resolveConfig`'s message in the card's words, or the card's own. */
   readonly error: string | undefined;
   /** Legal but likely unmeant: an advisory stage this value makes unreachable (stages.ts). */
   readonly warning: string | undefined;
+  /** Host aliases: the entries below the user's own (the defaults, the profile), which always apply; shown read-only. */
+  readonly fixed: readonly string[];
 }
 
 /** A field whose draft holds Save back, as the footer names it. */
@@ -56,17 +65,50 @@ export interface Write {
   readonly value: unknown;
 }
 
+/** The saved section (settings.yaml) holds a value the breaker refuses. */
+export interface StoredProblem {
+  /** `resolveConfig`'s refusal of it, in the card's words. */
+  readonly message: string;
+  /** The key the refusal names, as written in settings.yaml (`onlimit`, `limits.exactt`), when the section holds it. */
+  readonly key: string | undefined;
+  /** Reset of that key: the section without it. */
+  readonly fix: readonly Write[];
+  /** Reset of the whole section. */
+  readonly clear: readonly Write[];
+  /** What runs meanwhile: the profile's config and the defaults, or the settings in force before the edit. */
+  readonly meanwhile: 'profile' | 'before';
+}
+
+/** What the preset chosen in the control sets, read from its parts (src/lib/config/preset.ts). */
+export interface PresetPreview {
+  readonly name: string;
+  /** `adds`: a draft chooses it; `removes`: a draft drops the saved one; `applies`: it is saved. */
+  readonly change: 'adds' | 'removes' | 'applies';
+  readonly lines: readonly PresetLine[];
+}
+
+export interface PresetLine {
+  readonly path: string;
+  readonly label: string;
+  /** What the preset sets. */
+  readonly value: string;
+  /** What applies instead (a setting of the user's or the profile's, or, when it is dropped, what comes back). */
+  readonly instead: string | undefined;
+}
+
 export interface FormView {
   readonly groups: readonly GroupView[];
-  /** Drafts that would change the user layer, or that cannot be saved. */
+  /** Any draft is staged: the header says Unsaved and Discard drops them. */
   readonly dirty: boolean;
   readonly invalid: boolean;
-  /** The fields with a refused draft, in display order. */
+  /** The fields with a refused draft (or saved value), in display order. */
   readonly problems: readonly Problem[];
   /** A refusal no single field explains. */
   readonly error: string | undefined;
   /** What Save writes, in an order whose every step is itself a valid config. */
   readonly writes: readonly Write[];
+  readonly stored: StoredProblem | undefined;
+  readonly preset: PresetPreview | undefined;
 }
 
 type Tracks = 'sequence' | 'duplicateText' | 'stale' | 'spin' | 'guess' | 'editRetry' | 'timeouts';
@@ -98,37 +140,51 @@ export function valueAt(config: BreakerConfig, path: string): unknown {
   return isTrack(key) ? TRACK_DEFAULTS[key][sub] : undefined;
 }
 
+/** Host aliases the user added or sent elsewhere: the entries of `mine` that differ from `below`. */
+function ownEntries(mine: unknown, below: unknown): Record<string, unknown> {
+  const own: Record<string, unknown> = {};
+  if (!isPlainObject(mine)) return own;
+  for (const [key, value] of Object.entries(mine)) if (!isPlainObject(below) || !sameValue(below[key], value)) own[key] = value;
+  return own;
+}
+
+/** What a layer without its value for a top-level key resolves to (the value below the user's). */
+type Below = (layer: Layer) => BreakerConfig;
+
+function without(layer: Layer, top: string): Layer {
+  const next = { ...layer };
+  delete next[top];
+  return next;
+}
+
 /** Whether `user` holds this field, in the sense that re-inheriting would change it. */
-export function isOverridden(field: Field, user: Layer, lower: BreakerConfig): boolean {
+function isOverridden(field: Field, user: Layer, below: Below): boolean {
   const top = topKey(field.path);
   const sub = subKey(field.path);
   if (!Object.hasOwn(user, top)) return false;
   const mine = user[top];
   if (sub !== undefined) return isPlainObject(mine) && Object.hasOwn(mine, sub);
-  if (field.kind.type === 'track') return (mine === null) === (record(lower)[top] !== null);
+  if (field.kind.type === 'track') return (mine === null) === (record(below(without(user, top)))[top] !== null);
   return true;
 }
 
 /** A map field edited as a whole, written as the entries that differ from the layers below. */
-function mapOverride(field: Field, edited: Record<string, unknown>, below: Record<string, unknown>, words: Words): Record<string, unknown> | string {
+function mapOverride(field: Field, edited: Record<string, unknown>, below: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(edited)) if (!sameValue(below[key], value)) out[key] = value;
-  for (const key of Object.keys(below)) {
-    if (Object.hasOwn(edited, key)) continue;
-    // A merged map cannot lose a key from below; an empty list is how ignoreArgs says "none".
-    if (field.kind.type === 'lists') out[key] = [];
-    else return words.cannotDrop(field.path, key);
-  }
+  // A merged map cannot lose a key from below; an empty list is how ignoreArgs says "none". The aliases box holds only the user's own.
+  if (field.kind.type === 'lists') for (const key of Object.keys(below)) if (!Object.hasOwn(edited, key)) out[key] = [];
   return out;
 }
 
 /** The user layer with one draft applied, or the draft's format error. */
-export function stage(user: Layer, lower: BreakerConfig, field: Field, draft: Draft, words: Words = COPY): Layer | string {
+function stage(user: Layer, field: Field, draft: Draft, below: Below, words: Words): Layer | string {
   const top = topKey(field.path);
   const sub = subKey(field.path);
   const next: Record<string, unknown> = { ...user };
   const mine = user[top];
-  const lowerOn = record(lower)[top] !== null;
+  const under = (): BreakerConfig => below(without(user, top));
+  const onBelow = (): boolean => record(under())[top] !== null;
   if (draft.kind === 'reset') {
     if (sub === undefined) {
       delete next[top];
@@ -137,29 +193,26 @@ export function stage(user: Layer, lower: BreakerConfig, field: Field, draft: Dr
     if (!isPlainObject(mine)) return next;
     const rest = { ...mine };
     delete rest[sub];
-    // `{}` still matters for a track the user turned on over a profile that leaves it off.
-    if (Object.keys(rest).length === 0 && (!isTrack(top) || lowerOn)) delete next[top];
+    // `{}` still matters for a track the user turned on over layers that leave it off.
+    if (Object.keys(rest).length === 0 && (!isTrack(top) || onBelow())) delete next[top];
     else next[top] = rest;
     return next;
   }
   const parsed = parse(field, draft.text, words);
   if ('error' in parsed) return parsed.error;
   const { value } = parsed;
-  const { kind } = field;
-  if (kind.type === 'number' && kind.whole === true && typeof value === 'number' && !Number.isInteger(value)) {
-    return words.wholeCap(field.path, value, kind.nullWord ?? 'null');
-  }
   if (sub !== undefined) {
     next[top] = { ...(isPlainObject(mine) ? mine : {}), [sub]: value };
   } else if (field.kind.type === 'track') {
+    // On or off against what lies below the user's own value: the defaults, the profile, and the preset.
+    const on = onBelow();
     if (value === true) {
-      if (lowerOn && mine === null) delete next[top];
-      else if (!lowerOn && !isPlainObject(mine)) next[top] = {};
-    } else if (lowerOn) next[top] = null;
+      if (on && mine === null) delete next[top];
+      else if (!on && !isPlainObject(mine)) next[top] = {};
+    } else if (on) next[top] = null;
     else delete next[top];
   } else if ((field.kind.type === 'lists' || field.kind.type === 'aliases') && isPlainObject(value)) {
-    const override = mapOverride(field, value, record(lower)[top] as Record<string, unknown>, words);
-    if (typeof override === 'string') return override;
+    const override = mapOverride(field, value, record(under())[top] as Record<string, unknown>);
     if (Object.keys(override).length === 0) delete next[top];
     else next[top] = override;
   } else {
@@ -210,86 +263,208 @@ function namedPath(message: string): string | undefined {
   return /`([^`]+)`/.exec(message)?.[1];
 }
 
-/** Everything the card renders, from the layers and the drafts. */
-export function viewForm(base: Layer, user: Layer, typed: ReadonlyMap<string, Draft>, words: Words = COPY): FormView {
+/** Whether a raw layer sets a field's path itself (a non-mapping at the top, `null` say, sets every path below it). */
+function setsPath(layer: unknown, path: string): boolean {
+  if (!isPlainObject(layer)) return false;
+  const top = topKey(path);
+  const sub = subKey(path);
+  if (!Object.hasOwn(layer, top)) return false;
+  const value = layer[top];
+  return sub === undefined || !isPlainObject(value) || Object.hasOwn(value, sub);
+}
+
+/** A preset's settings as field paths and values: a mapping under a track or `limits` by sub-key, anything else whole. */
+function presetLeaves(name: string, fields: ReadonlyMap<string, Field>): [string, unknown][] {
+  const preset = PRESETS[name];
+  if (preset === undefined) return [];
+  const leaves: [string, unknown][] = [];
+  for (const [top, value] of Object.entries(presetConfig(preset))) {
+    const kind = fields.get(top)?.kind.type;
+    if (isPlainObject(value) && kind !== 'lists' && kind !== 'aliases') for (const [sub, inner] of Object.entries(value)) leaves.push([`${top}.${sub}`, inner]);
+    else leaves.push([top, value]);
+  }
+  return leaves;
+}
+
+/** The section a Reset of the key `named` leaves: without that key, or without it inside its top-level mapping. */
+function resetKey(user: Layer, named: string): Write[] {
+  const top = topKey(named);
+  const sub = subKey(named);
+  if (!Object.hasOwn(user, top)) return [];
+  const mine = user[top];
+  if (sub === undefined || !isPlainObject(mine) || !Object.hasOwn(mine, sub)) return [{ key: top, value: undefined }];
+  const rest = { ...mine };
+  delete rest[sub];
+  return [{ key: top, value: Object.keys(rest).length === 0 ? undefined : rest }];
+}
+
+/**
+ * Everything the card renders, from the layers and the drafts. `value` is what
+ * the host runs now (the namespace's resolved value): while the saved section
+ * is refused, that is what the fields show.
+ */
+export function viewForm(base: Layer, user: Layer, typed: ReadonlyMap<string, Draft>, words: Words = COPY, value?: unknown): FormView {
   const plain = (refusal: Refusal): string => inCardWords(refusal, undefined, words);
   const lowerTry = attempt(base, {});
   if ('error' in lowerTry) {
-    return { groups: [], dirty: false, invalid: true, problems: [], error: words.profileInvalid(plain(lowerTry.error)), writes: [] };
+    return { groups: [], dirty: false, invalid: true, problems: [], error: words.profileInvalid(plain(lowerTry.error)), writes: [], stored: undefined, preset: undefined };
   }
   const lower = lowerTry.config;
+  const below: Below = (layer) => {
+    const result = attempt(base, layer);
+    return 'config' in result ? result.config : lower;
+  };
   const savedTry = attempt(base, user);
-  const saved = 'config' in savedTry ? savedTry.config : lower;
+  const running = ((): BreakerConfig => {
+    try {
+      return value === undefined ? lower : resolveConfig(value);
+    } catch {
+      return lower;
+    }
+  })();
+  const saved = 'config' in savedTry ? savedTry.config : running;
+  const storedError = 'error' in savedTry ? savedTry.error : undefined;
   const limitKeys = Object.keys(saved.limits);
   const groups = groupsFor(limitKeys, words);
   const fields = new Map(groups.flatMap((g) => g.fields.map((f) => [f.path, f] as const)));
+  const groupOf = new Map(groups.flatMap((g) => g.fields.map((f) => [f.path, g.title] as const)));
+  const fullLabel = (field: Field): string => {
+    const top = topKey(field.path);
+    const track = subKey(field.path) !== undefined && isTrack(top) ? fields.get(top) : undefined;
+    return words.within(track?.label ?? groupOf.get(field.path) ?? '', field.label);
+  };
+  const ownAliases = (config: BreakerConfig, layer: Layer): string => {
+    const field = fields.get('hostAliases')!;
+    return format(field, ownEntries(config.hostAliases, below(without(layer, 'hostAliases')).hostAliases));
+  };
+  const shownText = (field: Field, config: BreakerConfig, layer: Layer): string =>
+    field.kind.type === 'aliases' ? ownAliases(config, layer) : format(field, valueAt(config, field.path));
 
-  // A draft that reads as the saved value is no edit: focusing a field and retyping it creates no override.
+  // A draft that reads as what the field shows without it is no edit: focusing a field and retyping it creates no override.
+  // Drafts apply in display order, the preset first, so what they mean does not depend on the order they were typed in.
+  const stored = storedError === undefined ? undefined : english(storedError);
+  const isStored = (refusal: Refusal): boolean => stored !== undefined && english(refusal) === stored;
   const drafts = new Map<string, Draft>();
-  for (const [path, draft] of typed) {
-    const field = fields.get(path);
-    if (field === undefined) continue;
-    if (draft.kind === 'text' && draft.text.trim() === format(field, valueAt(saved, path))) continue;
-    drafts.set(path, draft);
-  }
-
   const errors = new Map<string, Refusal>();
   let candidate: Layer = user;
-  for (const [path, draft] of drafts) {
-    const field = fields.get(path);
-    if (field === undefined) continue;
-    const staged = stage(candidate, lower, field, draft, words);
+  for (const [path, field] of fields) {
+    const draft = typed.get(path);
+    if (draft === undefined) continue;
+    if (draft.kind === 'text') {
+      const so = attempt(base, candidate);
+      const before = 'config' in so ? shownText(field, so.config, candidate) : shownText(field, saved, user);
+      if (draft.text.trim() === before.trim()) continue;
+    }
+    drafts.set(path, draft);
+    const staged = stage(candidate, field, draft, below, words);
     if (typeof staged === 'string') errors.set(path, staged);
     else candidate = staged;
   }
-  // Each draft alone over the saved layer: its own refusal belongs under its own field.
+  // Each draft alone over the saved layer: its own refusal belongs under its own field (the saved section's own is not the draft's).
   for (const [path, draft] of drafts) {
-    const field = fields.get(path);
-    if (field === undefined || errors.has(path)) continue;
-    const alone = stage(user, lower, field, draft, words);
+    if (errors.has(path)) continue;
+    const alone = stage(user, fields.get(path)!, draft, below, words);
     if (typeof alone === 'string') continue;
     const result = attempt(base, alone);
-    if ('error' in result) errors.set(path, result.error);
+    if ('error' in result && !isStored(result.error)) errors.set(path, result.error);
   }
-  let formError = 'error' in savedTry ? words.savedInvalid(plain(savedTry.error)) : undefined;
+  let formError: string | undefined;
   const combined = attempt(base, candidate);
   if ('error' in combined && errors.size === 0) {
     const named = namedPath(english(combined.error));
-    if (named !== undefined && drafts.has(named)) errors.set(named, combined.error);
-    else formError = inCardWords(combined.error, named === undefined ? undefined : fields.get(named), words);
+    if (named !== undefined && fields.has(named) && (drafts.has(named) || isStored(combined.error))) errors.set(named, combined.error);
+    else if (!isStored(combined.error)) formError = inCardWords(combined.error, named === undefined ? undefined : fields.get(named), words);
   }
+  const shown = 'config' in combined ? combined.config : saved;
+  const layerShown = 'config' in combined ? candidate : user;
   // Warnings follow what a save would run with; while that is refused, what runs now.
-  const warnings = deadStages('config' in combined ? combined.config : saved, words);
-  const merged = mergeLayers(base, candidate) as Record<string, unknown>;
+  const warnings = deadStages(shown, words);
   const view = (field: Field): FieldView => {
     const draft = drafts.get(field.path);
-    const shown = typed.get(field.path);
     const top = topKey(field.path);
     const sub = subKey(field.path);
     const error = errors.get(field.path);
-    const overridden = isOverridden(field, user, lower);
+    const overridden = isOverridden(field, user, below);
+    // What a reset returns to, over the drafts when they resolve (a preset chosen and not yet saved included).
+    const resetLayer = stage(layerShown, field, { kind: 'reset' }, below, words) as Layer;
+    const under = below(resetLayer);
+    const preset = under.preset === null ? undefined : PRESETS[under.preset];
+    const fromPreset = preset !== undefined && setsPath(presetConfig(preset), field.path) && !setsPath(mergeLayers(base, resetLayer), field.path);
+    const typedDraft = typed.get(field.path);
+    let text: string;
+    if (typedDraft?.kind === 'text') text = typedDraft.text;
+    else if (typedDraft?.kind === 'reset') text = shownText(field, under, resetLayer);
+    else text = shownText(field, shown, layerShown);
     return {
       field,
-      text: shown === undefined ? format(field, valueAt(saved, field.path)) : shown.kind === 'text' ? shown.text : format(field, valueAt(lower, field.path)),
-      defaultText: format(field, valueAt(lower, field.path)),
+      fullLabel: fullLabel(field),
+      text,
+      defaultText: field.kind.type === 'aliases' ? '' : format(field, valueAt(under, field.path)),
+      defaultFrom: fromPreset ? 'preset' : 'default',
       overridden,
       resettable: overridden && draft?.kind !== 'reset',
       staged: draft !== undefined,
-      disabled: sub !== undefined && isTrack(top) && !isPlainObject(merged[top]),
+      disabled: sub !== undefined && isTrack(top) && record(shown)[top] === null,
       error: error === undefined ? undefined : inCardWords(error, field, words),
       warning: warnings.get(field.path),
+      fixed:
+        field.kind.type === 'aliases'
+          ? format(field, below(without(layerShown, 'hostAliases')).hostAliases)
+              .split('\n')
+              .filter((line) => line !== '')
+          : [],
     };
   };
   const views = groups.map((g) => ({ id: g.id, title: g.title, fields: g.fields.map(view) }));
   const invalid = errors.size > 0 || 'error' in combined;
   const keys = new Set([...Object.keys(user), ...Object.keys(candidate)]);
   const writes: Write[] = invalid ? [] : [...keys].filter((k) => !sameValue(user[k], candidate[k])).map((k) => ({ key: k, value: candidate[k] }));
+
+  let storedView: StoredProblem | undefined;
+  if (storedError !== undefined) {
+    const named = namedPath(english(storedError));
+    const fix = named === undefined ? [] : resetKey(user, named);
+    const first = fix[0]?.key;
+    const rest = Object.keys(user)
+      .filter((key) => key !== first)
+      .map((key) => ({ key, value: undefined }));
+    storedView = {
+      message: inCardWords(storedError, named === undefined ? undefined : fields.get(named), words),
+      key: fix.length === 0 ? undefined : named,
+      fix,
+      clear: [...(first === undefined ? [] : [{ key: first, value: undefined }]), ...orderWrites(base, user, rest)],
+      meanwhile: sameValue(running, lower) ? 'profile' : 'before',
+    };
+  }
+
+  // The preset the control shows, and what it sets; a draft that drops the saved one lists what it set.
+  const presetDraft = drafts.get('preset');
+  const chosen = presetDraft === undefined ? saved.preset : presetDraft.kind === 'reset' ? below(without(user, 'preset')).preset : (parse(fields.get('preset')!, presetDraft.text, words) as { value: unknown }).value;
+  const name = typeof chosen === 'string' && Object.hasOwn(PRESETS, chosen) ? chosen : saved.preset;
+  let presetView: PresetPreview | undefined;
+  if (name !== null && Object.hasOwn(PRESETS, name)) {
+    const change = name === saved.preset ? (chosen === name ? 'applies' : 'removes') : 'adds';
+    const lines = presetLeaves(name, fields).flatMap(([path, set]): PresetLine[] => {
+      const field = fields.get(path);
+      if (field === undefined) return [];
+      const value = format(field, set);
+      // A sub-setting of a track that is off reads as the track: off (not the defaults an off track's fields show).
+      const top = topKey(path);
+      const trackOff = subKey(path) !== undefined && isTrack(top) && record(shown)[top] === null;
+      const now = trackOff ? format(fields.get(top)!, null) : format(field, valueAt(shown, path));
+      return [{ path, label: fullLabel(field), value, instead: now === value ? undefined : now }];
+    });
+    presetView = { name, change, lines };
+  }
+
   return {
     groups: views,
-    dirty: writes.length > 0 || invalid,
+    dirty: drafts.size > 0,
     invalid,
-    problems: views.flatMap((g) => g.fields.filter((f) => f.error !== undefined).map((f) => ({ path: f.field.path, label: f.field.label }))),
+    problems: views.flatMap((g) => g.fields.filter((f) => f.error !== undefined).map((f) => ({ path: f.field.path, label: f.fullLabel }))),
     error: formError,
     writes: orderWrites(base, user, writes),
+    stored: storedView,
+    preset: presetView,
   };
 }

@@ -10,7 +10,7 @@
  * new ones (`setWords`), and the next snapshot is rendered in them.
  */
 import { COPY, type Words } from './copy.js';
-import { viewForm, type Draft, type FormView } from './form.js';
+import { viewForm, type Draft, type FormView, type Write } from './form.js';
 import type { ScopeSnapshot, SettingsScope } from './scope.js';
 import { isPlainObject, sameValue, type Layer } from './layers.js';
 
@@ -32,6 +32,8 @@ export interface CardStore {
   getSnapshot(): CardState;
   subscribe(listener: () => void): () => void;
   edit(path: string, text: string): void;
+  /** Removes from settings.yaml the value the breaker refuses (`key`), or the whole section. */
+  fixStored(what: 'key' | 'section'): Promise<void>;
   /** Stages a return to the default (the user layer loses the field on save). */
   reset(path: string): void;
   /** Drops one field's draft. */
@@ -59,6 +61,8 @@ export function createCardStore(scope: SettingsScope, initialWords: Words = COPY
   let saving = false;
   let failed = false;
   let saved = false;
+  /** The user layer as a landed save left it: "Saved." stands until an edit, or a change from elsewhere. */
+  let savedUser: Layer = EMPTY;
   let expanded = false;
   let version = 0;
   let cached: { scope: ScopeSnapshot; version: number; state: CardState } | undefined;
@@ -74,7 +78,7 @@ export function createCardStore(scope: SettingsScope, initialWords: Words = COPY
     const state: CardState = {
       ready: snapshot.status === 'ready',
       writable: snapshot.writable,
-      form: viewForm(layer(snapshot.base), layer(snapshot.user), drafts, words),
+      form: viewForm(layer(snapshot.base), layer(snapshot.user), drafts, words, snapshot.value),
       saving,
       failed,
       saved,
@@ -92,7 +96,33 @@ export function createCardStore(scope: SettingsScope, initialWords: Words = COPY
     publish();
   };
 
-  scope.subscribe(publish);
+  /** Writes one top-level field at a time; whether the user layer then holds what was written (the host is the authority). */
+  const run = async (writes: readonly Write[]): Promise<boolean> => {
+    if (saving || writes.length === 0) return false;
+    saving = true;
+    failed = false;
+    saved = false;
+    publish();
+    try {
+      for (const write of writes) {
+        if (write.value === undefined) await scope.unset(write.key);
+        else await scope.set(write.key, write.value);
+      }
+    } finally {
+      const user = layer(scope.getSnapshot().user);
+      const landed = writes.every((w) => (w.value === undefined ? !Object.hasOwn(user, w.key) : sameValue(user[w.key], w.value)));
+      saving = false;
+      failed = !landed;
+      saved = landed;
+      savedUser = user;
+    }
+    return saved;
+  };
+
+  scope.subscribe(() => {
+    if (saved && !saving && !sameValue(layer(scope.getSnapshot().user), savedUser)) saved = false;
+    publish();
+  });
 
   return {
     getSnapshot,
@@ -112,26 +142,15 @@ export function createCardStore(scope: SettingsScope, initialWords: Words = COPY
     },
     async save() {
       const { form } = getSnapshot();
-      if (saving || form.invalid || form.writes.length === 0) return;
-      saving = true;
-      failed = false;
-      saved = false;
+      if (form.invalid || form.writes.length === 0) return;
+      if (await run(form.writes)) drafts.clear();
       publish();
-      try {
-        for (const write of form.writes) {
-          if (write.value === undefined) await scope.unset(write.key);
-          else await scope.set(write.key, write.value);
-        }
-      } finally {
-        // The host is the authority: read back what the user layer now holds.
-        const user = layer(scope.getSnapshot().user);
-        const landed = form.writes.every((w) => (w.value === undefined ? !Object.hasOwn(user, w.key) : sameValue(user[w.key], w.value)));
-        if (landed) drafts.clear();
-        saving = false;
-        failed = !landed;
-        saved = landed;
-        publish();
-      }
+    },
+    async fixStored(what) {
+      const { stored } = getSnapshot().form;
+      if (stored === undefined) return;
+      await run(what === 'key' ? stored.fix : stored.clear);
+      publish();
     },
     isExpanded: () => expanded,
     setExpanded(open) {

@@ -50,11 +50,21 @@ const CSS = `
 .rtb-input-invalid,.rtb-input-invalid:focus-visible{border-color:${ERROR}}
 .rtb-check{width:16px;height:16px;margin:0;accent-color:var(--dsw-alias-label-primary);cursor:pointer}
 .rtb-check:focus-visible{outline:2px solid var(--dsw-alias-brand-primary);outline-offset:2px}
-.rtb-note{color:var(--dsw-alias-label-tertiary);margin:0;font-size:12px;line-height:1.5}
+.rtb-note,.rtb-fixed-title{color:var(--dsw-alias-label-tertiary);margin:0;font-size:12px;line-height:1.5}
 .rtb-invalid{color:${ERROR}}
 .rtb-warning{color:${WARN};margin:0;font-size:12px;line-height:1.5}
 .rtb-default{color:var(--dsw-alias-label-tertiary);overflow-wrap:anywhere}
-.rtb-footer{border-top:1px solid var(--dsw-alias-border-l2);display:flex;flex-wrap:wrap;justify-content:flex-end;align-items:center;gap:8px;padding:12px 0 4px;margin-top:8px}
+/* Sticky into the dialog's 24 px bottom padding (rc.8), its own padding filling it, so nothing scrolls by under the buttons. */
+.rtb-footer{position:sticky;bottom:-24px;z-index:1;background:var(--dsw-alias-bg-layer-2);border-top:1px solid var(--dsw-alias-border-l2);display:flex;flex-wrap:wrap;justify-content:flex-end;align-items:center;gap:8px;padding:12px 0 32px;margin-top:8px}
+.rtb-stored{border:1px solid ${ERROR};border-radius:8px;margin:12px 0 0;padding:10px 12px;display:flex;flex-direction:column;gap:6px}
+.rtb-stored-title{color:${ERROR};margin:0;font-size:13px;font-weight:600;line-height:1.5}
+.rtb-stored-message{color:${ERROR};margin:0;font-size:12px;line-height:1.5;overflow-wrap:anywhere}
+.rtb-stored-text{color:var(--dsw-alias-label-secondary);margin:0;font-size:12px;line-height:1.5}
+.rtb-stored-actions{display:flex;flex-wrap:wrap;gap:8px}
+.rtb-pending-refused{color:${ERROR}}
+.rtb-preset{padding:0 0 8px}
+.rtb-preset-list,.rtb-fixed-list{margin:4px 0 0;padding-left:18px;color:var(--dsw-alias-label-secondary);font-size:12px;line-height:1.6}
+.rtb-fixed-list code{font-family:var(--dsw-font-mono,ui-monospace,SFMono-Regular,Menlo,monospace);font-size:11px}
 .rtb-failed{flex:1 1 100%;min-width:0;color:${ERROR};margin:0;font-size:12px;line-height:1.5}
 .rtb-reason{flex:1 1 100%;min-width:0;color:${ERROR};margin:0;font-size:12px;line-height:1.5;text-align:right}
 .rtb-link{font:inherit;color:inherit;cursor:pointer;background:none;border:none;border-radius:4px;padding:0;text-decoration:underline;text-underline-offset:2px}

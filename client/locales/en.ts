@@ -35,11 +35,38 @@ export const EN = {
   defaultShown: 'Default: as shown.',
   'defaultLines.one': 'Default: 1 line; Reset to default brings them back.',
   'defaultLines.many': 'Default: {n} lines; Reset to default brings them back.',
+  /** A value a reset returns to that the chosen preset sets. */
+  fromPreset: 'From preset: {text}',
+  /** The host aliases' note: the box holds the user's own lines only. */
+  aliasesDefault: 'Default: none of your own.',
+  /** Above the host aliases' box: the entries below the user's, read-only. */
+  fixedTitle: 'Always apply (the defaults and the profile):',
+  /** A field named out of its place: "Stale track › Gate after". */
+  within: '{group} › {label}',
+  /** What a stage's refusal offers to turn it off, in the card's words. */
+  zeroOff: '{word}, 0 or a negative number',
+
+  /** The saved section holds a value the breaker refuses (at the top of the card). */
+  'stored.badge': 'Refused value in settings.yaml',
+  'stored.title': 'settings.yaml holds a value the breaker refuses',
+  'stored.profile':
+    "None of the `repeat-tool-breaker:` section of settings.yaml applies until it is fixed: the breaker runs on the profile's settings and the defaults, as shown below.",
+  'stored.before': 'None of this edit of settings.yaml applies until it is fixed: the breaker keeps the settings it ran on before it, as shown below.',
+  'stored.fix': 'Fix it in settings.yaml (Settings → General → Open configuration file), or here:',
+  'stored.resetKey': 'Reset {key}',
+  'stored.resetSection': 'Reset the whole section',
+  'stored.holdsSave': 'Save waits until the refused value in settings.yaml is fixed (at the top of the card).',
+
+  /** Under the preset: what it sets, read from its parts. */
+  'preset.adds': 'Saving applies {name}. It sets:',
+  'preset.applies': '{name} sets:',
+  'preset.removes': 'Saving removes {name}. What it set goes back:',
+  'preset.overridden': '{value} (overridden here: {instead})',
+  'preset.back': '{value} → {instead}',
   listPlaceholder: 'none',
 
   'field.preset.label': 'Preset',
-  'field.preset.hint':
-    'recommended: the mechanisms measured on real agent sessions (stale, spin, guess, editRetry, timeouts, failureProgress: outcomes, progress: outcomes, act). Settings below override it.',
+  'field.preset.hint': 'recommended: the mechanisms measured on real agent sessions; the list below says what it sets. Settings below override it.',
   'field.warnAt.label': 'First advisory at',
   'field.warnAt.hint': 'Occurrences of one measure that earn the first advisory; off silences it.',
   'field.summarizeAt.label': 'Second advisory at',
@@ -57,13 +84,13 @@ export const EN = {
   'field.progress.label': 'Progress',
   'field.progress.hint': 'results: hold a repeat gate back while the recent results still differ. changes: a run after a change to the files counts from 1 again. outcomes: a run that returned something new counts from 1 again; the same answer counts on, changed files or not.',
   'field.failureProgress.label': 'Failure progress',
-  'field.failureProgress.hint': 'restart: a failure after a change to the files starts its streak again; a new error with nothing changed holds it. outcomes: only a new error after a change starts it again; the same error extends it, changed files or not.',
+  'field.failureProgress.hint': 'restart: a failure after a change to the files starts its streak again; one with a new error and nothing changed holds it. outcomes: only a new error after a change starts it again; a failure already seen extends it, changed files or not.',
   'field.localHosts.label': 'Local traffic',
   'field.localHosts.hint': 'deny: counted like any other. allow: calls to local addresses only get no target fingerprints.',
   'field.includeLocal.label': 'Count local hosts',
   'field.includeLocal.hint': 'Whether localhost and private addresses count toward the Same host cap.',
   'field.hostAliases.label': 'Host aliases',
-  'field.hostAliases.hint': 'One "from = to" per line: host spellings that mean the same host.',
+  'field.hostAliases.hint': 'One "from = to" per line: host spellings that mean the same host. The lines above come with the breaker or the profile and always apply; a line here with the same "from" sends it elsewhere.',
   'field.stale.label': 'Stale track',
   'field.stale.hint': 'The same call returning the same result with nothing changed in between.',
   'field.stale.warnAt.label': 'Advisory at',
@@ -167,13 +194,8 @@ export const EN = {
 
   /** Layers below the drafts that do not resolve: the form cannot show them as fields. */
   profileInvalid: "the profile's config for this plugin is invalid: {message}",
-  savedInvalid: 'the saved settings are invalid: {message}',
-  /** The card's own refusals: its line formats, and whole numbers for caps. */
+  /** The card's own refusal: its line formats. */
   badLine: '`{path}` line {at} must read `{form}` (got {line})',
-  cannotDrop: '`{path}` cannot drop `{key}` here: it comes from the defaults or the profile; give it another target, or reset the field',
-  wholeCap: '`{path}` must be a whole number of calls, 2 or more, or `{nullWord}` (got {got})',
-  /** What a cap's refusal offers in place of YAML's "a number" (wording.ts). */
-  wholeNumber: 'a whole number',
   /** Under a cap whose gate comes before a stage: that stage never fires for the measure. */
   'deadAtCap.one': 'The gate at {cap} comes first: the {stages} never fires for this measure.',
   'deadAtCap.many': 'The gate at {cap} comes first: the {stages} never fire for this measure.',

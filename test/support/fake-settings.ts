@@ -4,8 +4,11 @@
  * { base, applies, validate })` resolves `schema(merge(base, user))` then
  * `validate`, and returns a scope with `get` and `watch`; `update` merges a
  * patch into the user layer, refuses an invalid result before storing
- * anything, and tells the watchers. The genuine service is exercised by the
- * host suite `test/host/suites/settings.ts`.
+ * anything, and tells the watchers; `publish` takes a new stored section as
+ * the file provider does (a refused one keeps the last good value), and both
+ * announce `settings/document-updated`; `describe` hands out the raw user
+ * layer. The genuine service is exercised by the host suite
+ * `test/host/suites/settings.ts`.
  */
 // dsh-settings' layering, shared with the card (client/layers.ts), which predicts the host the same way.
 import { mergeLayers } from '../../client/layers.js';
@@ -26,8 +29,14 @@ export class FakeSettings {
   readonly registrations = new Map<string, Registration>();
   /** The stored user layer per namespace (what settings.yaml would hold). */
   readonly document: Record<string, Record<string, unknown>> = {};
+  /** Where the file provider keeps the document. */
+  readonly documentPath = '/home/operator/.dsh/settings.yaml';
   /** How many times a section was stored. */
   writes = 0;
+  /** Listeners of `settings/document-updated` (through the fake `sctx.on`). */
+  readonly documentListeners = new Set<(ns: string) => void>();
+  /** What the service itself warned about (rc.8 logs it to cordis's logger, which prints nowhere). */
+  readonly warnings: unknown[] = [];
 
   register(ns: string, schema: (value: unknown) => unknown, options: { base?: unknown; applies?: unknown; validate?: (value: unknown) => void } = {}): unknown {
     if (this.registrations.has(ns)) throw new Error(`settings namespace "${ns}" is already registered`);
@@ -60,6 +69,38 @@ export class FakeSettings {
     return this.registrations.get(ns)?.resolved;
   }
 
+  describe(): { ns: string; base: unknown; user: unknown; value: unknown }[] {
+    return [...this.registrations].map(([ns, r]) => ({ ns, base: r.base, user: this.document[ns], value: r.resolved }));
+  }
+
+  /** The provider saw a new stored section (settings.yaml edited while DSH runs). */
+  publish(ns: string, section: Record<string, unknown> | undefined): void {
+    const registration = this.registrations.get(ns);
+    if (section === undefined) delete this.document[ns];
+    else this.document[ns] = section;
+    if (registration === undefined) return;
+    let next: unknown;
+    try {
+      next = this.resolve(registration, section);
+    } catch (error) {
+      this.warnings.push(error);
+      return;
+    }
+    this.announce(ns);
+    this.commit(registration, next);
+  }
+
+  private announce(ns: string): void {
+    for (const listener of this.documentListeners) listener(ns);
+  }
+
+  private commit(registration: Registration, next: unknown): void {
+    const prev = registration.resolved;
+    if (JSON.stringify(prev) === JSON.stringify(next)) return;
+    registration.resolved = next;
+    for (const watcher of registration.watchers) watcher(next, prev);
+  }
+
   /** Merges `patch` into the user layer; an invalid result throws and stores nothing. */
   async update(ns: string, patch: Record<string, unknown>): Promise<void> {
     const registration = this.registrations.get(ns);
@@ -68,9 +109,20 @@ export class FakeSettings {
     const next = this.resolve(registration, section);
     this.document[ns] = section;
     this.writes += 1;
-    const prev = registration.resolved;
-    registration.resolved = next;
-    for (const watcher of registration.watchers) watcher(next, prev);
+    this.announce(ns);
+    this.commit(registration, next);
+  }
+
+  /** Removes one top-level key of the user layer (the card's Reset: `settings.mutate` unset). */
+  async unset(ns: string, key: string): Promise<void> {
+    const registration = this.registrations.get(ns);
+    if (registration === undefined) throw new Error(`settings namespace "${ns}" is not registered`);
+    const { [key]: _dropped, ...section } = this.document[ns] ?? {};
+    const next = this.resolve(registration, section);
+    this.document[ns] = section;
+    this.writes += 1;
+    this.announce(ns);
+    this.commit(registration, next);
   }
 }
 
@@ -91,7 +143,12 @@ export function withSettings(plugin: PluginModule, service: unknown, log: Inject
       const inject = (deps: string[], callback: (sctx: unknown) => void): { dispose(): void } => {
         log.asked.push([...deps]);
         const effects: (() => void)[] = [];
-        const sctx = { settings: service, effect: (execute: () => () => void) => effects.push(execute()) };
+        const on = (name: string, listener: (ns: string) => void): (() => void) => {
+          const listeners = name === 'settings/document-updated' && service instanceof FakeSettings ? service.documentListeners : new Set<(ns: string) => void>();
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        };
+        const sctx = { settings: service, on, effect: (execute: () => () => void) => effects.push(execute()) };
         try {
           callback(sctx);
         } catch (error) {

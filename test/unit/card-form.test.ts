@@ -14,6 +14,7 @@ import { effectiveConfig, mergeLayers } from '../../client/layers.js';
 import { defaultNote } from '../../client/notes.js';
 import { inCardWords } from '../../client/wording.js';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
+import { PRESETS, presetConfig } from '../../src/lib/config/preset.js';
 
 function field(form: FormView, path: string): FieldView {
   for (const group of form.groups) for (const view of group.fields) if (view.field.path === path) return view;
@@ -276,8 +277,8 @@ describe('the save order', () => {
 });
 
 describe('the text of a control', () => {
-  const number: Field = { path: 'warnAt', label: '', hint: '', kind: { type: 'number', nullWord: 'off' } };
-  const plain: Field = { path: 'window', label: '', hint: '', kind: { type: 'number' } };
+  const number: Field = { path: 'warnAt', key: 'warnAt', label: '', hint: '', kind: { type: 'number', nullWord: 'off' } };
+  const plain: Field = { path: 'window', key: 'window', label: '', hint: '', kind: { type: 'number' } };
   test('numbers parse as numbers, the null word as null, and anything else passes through for resolveConfig to judge', () => {
     assert.deepEqual(parse(number, ' 7 '), { value: 7 });
     assert.deepEqual(parse(number, 'Off'), { value: null });
@@ -294,42 +295,80 @@ describe('the text of a control', () => {
 describe("the card's messages use the card's words (issue 27)", () => {
   test('a cap takes `off`, not null: the message says "or `off` to stop counting it" and offers no null', () => {
     const error = field(viewForm({}, {}, drafts({ 'limits.exact': '1' })), 'limits.exact').error ?? '';
-    assert.match(error, /^`limits\.exact` must be a whole number >= 2, or `off` to stop counting it \(got 1\); a cap below 2 would deny the first call$/);
+    assert.match(error, /^`limits\.exact` must be a number >= 2, or `off` to stop counting it \(got 1\); a cap below 2 would deny the first call$/);
     assert.match(refusal({ limits: { exact: 1 } }), /or null to stop counting it/, 'the YAML message keeps its own words');
   });
 
   test('a stage, the failure gate and the sequence gate offer `off`; the exemption ceiling offers `unlimited`', () => {
-    assert.match(field(viewForm({}, {}, drafts({ warnAt: 'soon' })), 'warnAt').error ?? '', /, or `off` to turn the stage off \(got "soon"\)$/);
+    assert.equal(field(viewForm({}, {}, drafts({ warnAt: 'soon' })), 'warnAt').error, '`warnAt` must be a whole number of calls, 1 or more; `off`, 0 or a negative number turns the stage off (got "soon")');
+    assert.equal(field(viewForm({}, {}, drafts({ warnAt: '2.5' })), 'warnAt').error, '`warnAt` must be a whole number of calls, 1 or more (got 2.5); `off`, 0 or a negative number turns the stage off');
+    assert.match(refusal({ warnAt: 'soon' }), /1 or more; 0, a negative number or null turns the stage off \(got "soon"\)$/, 'YAML says what YAML takes');
     assert.match(field(viewForm({}, {}, drafts({ failLimit: '1' })), 'failLimit').error ?? '', /, or `off` to turn the failure gate off /);
     assert.match(field(viewForm({ sequence: {} }, {}, drafts({ 'sequence.limit': '1' })), 'sequence.limit').error ?? '', /; `off` advises only$/);
     assert.match(field(viewForm({}, {}, drafts({ exemptionCeiling: '0' })), 'exemptionCeiling').error ?? '', /; `unlimited` leaves exemptions unlimited$/);
   });
 
   test('a field without a word for null keeps the message as it is, and a null given as the value stays quoted as got', () => {
-    const window: Field = { path: 'window', label: '', hint: '', kind: { type: 'number' } };
+    const window: Field = { path: 'window', key: 'window', label: '', hint: '', kind: { type: 'number' } };
     assert.equal(inCardWords(refusal({ window: 2 }), window), refusal({ window: 2 }));
-    const cap: Field = { path: 'limits.exact', label: '', hint: '', kind: { type: 'number', nullWord: 'off' } };
+    const cap: Field = { path: 'limits.exact', key: 'limits.exact', label: '', hint: '', kind: { type: 'number', nullWord: 'off' } };
     assert.equal(inCardWords('`x` must be a number (got null)', cap), '`x` must be a number (got null)');
   });
 });
 
-describe('caps take whole numbers in the card (issue 27)', () => {
-  test('a fractional cap is refused with the card\'s own message, and nothing is written', () => {
+describe('the card takes exactly what the host takes (issue 32)', () => {
+  test('a fractional cap is taken by the card as by resolveConfig (0.5.2: a finite number >= 2), and written as typed', () => {
     for (const path of ['limits.exact', 'limits.host', 'failLimit']) {
       const form = viewForm({}, {}, drafts({ [path]: '2.5' }));
-      assert.equal(field(form, path).error, COPY.wholeCap(path, 2.5, 'off'), path);
-      assert.deepEqual(form.writes, [], path);
+      assert.equal(field(form, path).error, undefined, path);
+      assert.equal(form.invalid, false, path);
     }
-  });
-
-  test('YAML and the host keep 0.5.2\'s acceptance: a fractional cap already saved resolves and shows without an error', () => {
+    assert.deepEqual(viewForm({}, {}, drafts({ 'limits.exact': '2.5' })).writes, [{ key: 'limits', value: { exact: 2.5 } }]);
     assert.equal(resolveConfig({ limits: { exact: 2.5 } }).limits.exact, 2.5);
-    const exact = field(viewForm({ limits: { exact: 2.5 } }, {}, new Map()), 'limits.exact');
-    assert.deepEqual([exact.text, exact.error], ['2.5', undefined]);
   });
 
-  test('a whole number with a fraction point (4.0) is a whole number', () => {
+  test('a whole number with a fraction point (4.0) is the number 4', () => {
     assert.deepEqual(viewForm({}, {}, drafts({ 'limits.exact': '4.0' })).writes, [{ key: 'limits', value: { exact: 4 } }]);
+  });
+
+  // Every value of the table typed into every field: the card refuses it exactly when the host's resolveConfig does.
+  const TABLE = ['2.5', '0', '-1', '1', '2', '3', '4', 'off', 'null', 'unlimited', 'abc', '', '1e3', '1e21', '1e308', '1e400', '9007199254740993', 'true', 'ask', 'deny', 'results', 'restart', 'recommended', 'on'];
+  test('card and host agree on a table of values (fractions, 0, -1, off/null, strings, huge numbers) for every field', () => {
+    const every = viewForm({}, {}, new Map()).groups.flatMap((g) => g.fields.map((f) => f.field));
+    let compared = 0;
+    for (const f of every) {
+      if (f.kind.type === 'lists' || f.kind.type === 'aliases' || f.kind.type === 'list') continue;
+      // A track's sub-settings are judged with the track on.
+      const top = f.path.split('.')[0]!;
+      const base = f.path.includes('.') && !f.path.startsWith('limits.') ? { [top]: {} } : {};
+      for (const text of TABLE) {
+        const form = viewForm(base, {}, drafts({ [f.path]: text }));
+        const parsed = parse(f, text);
+        if ('error' in parsed) continue;
+        const cardTakes = !form.invalid;
+        // What the host resolves for the same value, written where the card writes it.
+        const sub = f.path.includes('.') ? f.path.slice(top.length + 1) : undefined;
+        const user = sub === undefined ? { [top]: f.kind.type === 'track' ? (parsed.value === true ? {} : null) : parsed.value } : { [top]: { [sub]: parsed.value } };
+        let hostTakes = true;
+        try {
+          resolveConfig(mergeLayers(base, user));
+        } catch {
+          hostTakes = false;
+        }
+        assert.equal(cardTakes, hostTakes, `${f.path} = ${JSON.stringify(text)}: the card ${cardTakes ? 'takes' : 'refuses'} it, the host ${hostTakes ? 'takes' : 'refuses'} it`);
+        compared += 1;
+      }
+    }
+    assert.ok(compared > 500, `only ${compared} pairs compared`);
+  });
+
+  test('0 and -1 turn a stage off in the card as in the host, and show as off', () => {
+    for (const text of ['0', '-1']) {
+      const form = viewForm({}, {}, drafts({ warnAt: text }));
+      assert.equal(form.invalid, false, text);
+      assert.equal(effectiveConfig({}, Object.fromEntries(form.writes.map((w) => [w.key, w.value]))).warnAt, null, text);
+    }
+    assert.equal(field(viewForm({}, { warnAt: 0 }, new Map()), 'warnAt').text, 'off');
   });
 });
 
@@ -371,8 +410,8 @@ describe("Save's reason (issue 27)", () => {
   test('every field holding Save back is named with its label, in display order', () => {
     const form = viewForm({}, {}, drafts({ 'limits.exact': '1', window: '2' }));
     assert.deepEqual(form.problems, [
-      { path: 'window', label: 'Window' },
-      { path: 'limits.exact', label: 'Identical calls' },
+      { path: 'limits.exact', label: 'Caps › Identical calls' },
+      { path: 'window', label: 'What is counted › Window' },
     ]);
     assert.equal(COPY.needFixing(form.problems.length), '2 fields need fixing:');
     assert.equal(COPY.needFixing(1), '1 field needs fixing:');
@@ -423,5 +462,168 @@ describe('the default in a note (issue 27)', () => {
     const edited = field(viewForm({}, {}, drafts({ ignoreArgs: '*: description' })), 'ignoreArgs');
     assert.equal(defaultNote(edited), `Default: ${Object.keys(DEFAULTS.ignoreArgs).length} lines; Reset to default brings them back.`);
     assert.doesNotMatch(defaultNote(edited), /timeoutMs/, 'no argument names quoted');
+  });
+});
+
+describe('the preset in the card (issue 32)', () => {
+  const saved = { preset: 'recommended' };
+  const parts = PRESETS.recommended!.parts;
+  const stale = parts.find((p) => p.name === 'stale')!.config.stale as { warnAt: number; limit: number };
+
+  test('every track the preset turns on shows on, with its fields enabled and the preset\'s values, labelled as the preset\'s', () => {
+    const form = viewForm({}, saved, new Map());
+    for (const track of ['stale', 'editRetry', 'timeouts']) {
+      assert.equal(field(form, track).text, 'on', track);
+      for (const sub of ['warnAt', 'limit']) assert.equal(field(form, `${track}.${sub}`).disabled, false, `${track}.${sub} can be tuned`);
+    }
+    const limit = field(form, 'stale.limit');
+    assert.equal(limit.text, String(stale.limit));
+    assert.equal(defaultNote(limit), `From preset: ${stale.limit}`);
+    assert.equal(defaultNote(field(form, 'stale')), 'From preset: on');
+    assert.equal(defaultNote(field(form, 'failureProgress')), 'From preset: restart');
+    assert.equal(defaultNote(field(form, 'warnAt')), 'Default: 7', 'a setting the preset leaves alone keeps its default');
+  });
+
+  test('unchecking a track the preset turns on writes it off (null), marks the form dirty, and a save with another change writes both', () => {
+    const off = viewForm({}, saved, drafts({ stale: 'off' }));
+    assert.equal(field(off, 'stale').staged, true);
+    assert.equal(off.dirty, true, 'the header says Unsaved and Discard is offered');
+    assert.deepEqual(off.writes, [{ key: 'stale', value: null }]);
+    assert.equal(field(off, 'stale.limit').disabled, true, 'its fields go quiet with it');
+    const both = viewForm({}, saved, drafts({ stale: 'off', 'limits.exact': '9' }));
+    assert.deepEqual(Object.fromEntries(both.writes.map((w) => [w.key, w.value])), { stale: null, limits: { exact: 9 } });
+    const after = effectiveConfig({}, { ...saved, stale: null, limits: { exact: 9 } });
+    assert.equal(after.stale, null);
+    assert.notEqual(after.editRetry, null, 'the other tracks stay on');
+  });
+
+  test('a track the preset turns on is tuned inside the track and keeps the preset\'s other value; its reset returns to the preset', () => {
+    const tuned = viewForm({}, saved, drafts({ 'stale.limit': '8' }));
+    assert.deepEqual(tuned.writes, [{ key: 'stale', value: { limit: 8 } }]);
+    assert.equal(effectiveConfig({}, { ...saved, stale: { limit: 8 } }).stale?.warnAt, stale.warnAt);
+    const back = viewForm({}, { ...saved, stale: { limit: 8 } }, new Map());
+    const limit = field(back, 'stale.limit');
+    assert.deepEqual([limit.text, limit.overridden, defaultNote(limit)], ['8', true, `From preset: ${stale.limit}`]);
+    assert.deepEqual(viewForm({}, { ...saved, stale: { limit: 8 } }, drafts({ 'stale.limit': 'RESET' })).writes, [{ key: 'stale', value: undefined }]);
+  });
+
+  test('turning off a track the preset turns on, then on again, goes back to the preset', () => {
+    const form = viewForm({}, { ...saved, stale: null }, drafts({ stale: 'on' }));
+    assert.deepEqual(form.writes, [{ key: 'stale', value: undefined }]);
+    assert.equal(field(viewForm({}, { ...saved, stale: null }, new Map()), 'stale').overridden, true);
+  });
+
+  test('choosing the preset previews, before Save, every setting its parts set, and the fields show them', () => {
+    const form = viewForm({}, {}, drafts({ preset: 'recommended' }));
+    assert.equal(form.preset?.change, 'adds');
+    const leaves = Object.entries(presetConfig(PRESETS.recommended!)).flatMap(([top, value]) =>
+      typeof value === 'object' && value !== null ? Object.entries(value).map(([sub, v]) => [`${top}.${sub}`, v] as const) : [[top, value] as const],
+    );
+    assert.deepEqual(form.preset?.lines.map((l) => l.path), leaves.map(([path]) => path), 'one line per setting of the preset, read from preset.ts');
+    for (const line of form.preset?.lines ?? []) assert.equal(line.instead, undefined, `${line.path}: nothing else applies`);
+    assert.equal(form.preset?.lines.find((l) => l.path === 'stale.limit')?.label, 'Stale track › Gate after');
+    assert.equal(field(form, 'stale').text, 'on', 'the field shows what the preset will set');
+    assert.equal(defaultNote(field(form, 'stale.limit')), `From preset: ${stale.limit}`);
+    assert.deepEqual(form.writes, [{ key: 'preset', value: 'recommended' }]);
+  });
+
+  test('the preview says what the user\'s own value replaces, and what dropping the preset brings back', () => {
+    const mine = viewForm({}, { ...saved, limits: { act: 20 } }, new Map());
+    assert.equal(mine.preset?.change, 'applies');
+    assert.deepEqual(mine.preset?.lines.find((l) => l.path === 'limits.act'), { path: 'limits.act', label: 'Caps › Same shell action', value: '12', instead: '20' });
+    const dropped = viewForm({}, saved, drafts({ preset: 'none' }));
+    assert.equal(dropped.preset?.change, 'removes');
+    assert.equal(dropped.preset?.lines.find((l) => l.path === 'stale.limit')?.instead, 'off', 'the track goes back off');
+    assert.equal(viewForm({}, { ...saved, stale: null }, new Map()).preset?.lines.find((l) => l.path === 'stale.limit')?.instead, 'off', 'a track the user turned off reads off, not its defaults');
+    assert.equal(field(dropped, 'stale').text, 'off');
+  });
+
+  test('drafts mean the same whatever order they were typed in (the preset is applied first)', () => {
+    const a = viewForm({}, {}, new Map<string, Draft>([['stale', { kind: 'text', text: 'off' }], ['preset', { kind: 'text', text: 'recommended' }]]));
+    const b = viewForm({}, {}, new Map<string, Draft>([['preset', { kind: 'text', text: 'recommended' }], ['stale', { kind: 'text', text: 'off' }]]));
+    assert.deepEqual(a.writes, b.writes);
+    assert.deepEqual(Object.fromEntries(a.writes.map((w) => [w.key, w.value])), { preset: 'recommended', stale: null });
+  });
+});
+
+describe('a saved section the breaker refuses (issue 32)', () => {
+  const running = resolveConfig({ warnAt: 2 });
+
+  test('is shown at the top with its refusal, the key, what runs meanwhile, and the resets of the key and of the section', () => {
+    const form = viewForm({ warnAt: 2 }, { onlimit: 'deny', limits: { exact: 8 } }, new Map(), COPY, running);
+    assert.ok(form.stored, 'a stored problem');
+    assert.equal(form.stored.message, inCardWords(refusal({ warnAt: 2, onlimit: 'deny', limits: { exact: 8 } }), undefined));
+    assert.equal(form.stored.key, 'onlimit');
+    assert.equal(form.stored.meanwhile, 'profile');
+    assert.deepEqual(form.stored.fix, [{ key: 'onlimit', value: undefined }]);
+    assert.deepEqual(form.stored.clear.map((w) => w.key), ['onlimit', 'limits']);
+    assert.equal(field(form, 'limits.exact').text, '12', 'the fields show what runs: none of the refused section');
+    assert.equal(form.invalid, true, 'Save waits for the fix');
+    assert.equal(form.dirty, false, 'no draft: nothing Unsaved');
+    assert.equal(form.error, undefined, 'not repeated in the footer');
+  });
+
+  test('a refused value of a field shows under the field too, and typing a good one there fixes it', () => {
+    const form = viewForm({}, { window: 2 }, new Map(), COPY, resolveConfig({}));
+    assert.equal(field(form, 'window').error, refusal({ window: 2 }));
+    assert.equal(field(form, 'window').text, '16', 'what runs');
+    const fixed = viewForm({}, { window: 2 }, drafts({ window: '20' }), COPY, resolveConfig({}));
+    assert.equal(fixed.invalid, false);
+    assert.deepEqual(fixed.writes, [{ key: 'window', value: 20 }]);
+  });
+
+  test('a nested bad key is reset inside its mapping; a section edited while DSH runs keeps what ran before', () => {
+    const before = resolveConfig({ limits: { exact: 5 } });
+    const form = viewForm({}, { limits: { exact: 5, exactt: 3 } }, new Map(), COPY, before);
+    assert.equal(form.stored?.key, 'limits.exactt');
+    assert.deepEqual(form.stored?.fix, [{ key: 'limits', value: { exact: 5 } }]);
+    assert.equal(form.stored?.meanwhile, 'before');
+    assert.equal(field(form, 'limits.exact').text, '5');
+  });
+
+  test('a draft over it is not blamed for the refusal, and Discard (no drafts) clears the Unsaved state', () => {
+    const form = viewForm({}, { onlimit: 'deny' }, drafts({ 'limits.exact': '9' }), COPY, resolveConfig({}));
+    assert.equal(field(form, 'limits.exact').error, undefined);
+    assert.deepEqual(form.problems, []);
+    assert.equal(form.dirty, true);
+    assert.equal(viewForm({}, { onlimit: 'deny' }, new Map(), COPY, resolveConfig({})).dirty, false);
+  });
+});
+
+describe('wording and layout (issue 32)', () => {
+  test('every field shows its YAML key', () => {
+    for (const f of groupsFor(Object.keys(DEFAULTS.limits)).flatMap((g) => g.fields)) assert.equal(f.key, f.path, f.path);
+  });
+
+  test('Window is not a stage: it opens What is counted', () => {
+    const groups = groupsFor([]);
+    assert.ok(!groups.find((g) => g.id === 'stages')!.fields.some((f) => f.path === 'window'), 'window is not under Stages');
+    assert.equal(groups.find((g) => g.id === 'counted')!.fields[0]?.path, 'window');
+  });
+
+  test('four Gate after fields are told apart where a sentence names them', () => {
+    const form = viewForm({ stale: {}, editRetry: {}, timeouts: {}, sequence: {} }, {}, drafts({ 'stale.limit': '1', 'editRetry.limit': '1', 'timeouts.limit': '1', 'sequence.limit': '1' }));
+    assert.deepEqual(form.problems.map((p) => p.label), ['Stale track › Gate after', 'Edit-retry track › Gate after', 'Timeout track › Gate after', 'Sequence track › Gate after']);
+  });
+
+  test('the sequence gate\'s refusal says its floor comes from sequence.count', () => {
+    const error = field(viewForm({ sequence: {} }, {}, drafts({ 'sequence.limit': '2' })), 'sequence.limit').error ?? '';
+    assert.match(error, /^`sequence\.limit` must be an integer >= `sequence\.count` \(3\) \(got 2\)/);
+  });
+
+  test('the default host aliases are read-only lines above the box, which holds only the user\'s own', () => {
+    const form = viewForm({}, { hostAliases: { 'a.example': 'b.example' } }, new Map());
+    const aliases = field(form, 'hostAliases');
+    assert.deepEqual(aliases.fixed, Object.entries(DEFAULTS.hostAliases).map(([from, to]) => `${from} = ${to}`));
+    assert.equal(aliases.text, 'a.example = b.example');
+    // Emptying the box removes the user's own lines, never a default.
+    assert.deepEqual(viewForm({}, { hostAliases: { 'a.example': 'b.example' } }, drafts({ hostAliases: '' })).writes, [{ key: 'hostAliases', value: undefined }]);
+    const elsewhere = viewForm({}, {}, drafts({ hostAliases: 'open-data.canada.ca = data.example' }));
+    assert.deepEqual(elsewhere.writes, [{ key: 'hostAliases', value: { 'open-data.canada.ca': 'data.example' } }]);
+    assert.equal(defaultNote(field(viewForm({}, {}, new Map()), 'hostAliases')), 'Default: none of your own.');
+  });
+
+  test('the failure-progress help says what the code does: a change restarts the streak, a new error holds it', () => {
+    assert.match(COPY.fields.failureProgress.hint, /after a change to the files starts its streak again; one with a new error and nothing changed holds it/);
   });
 });

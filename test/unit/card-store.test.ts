@@ -43,6 +43,16 @@ describe('the Saved status', () => {
     assert.equal(store.getSnapshot().saved, false, 'a new draft is not saved');
   });
 
+  test('Saved goes once the user layer changes from elsewhere (settings.yaml edited, another browser)', async () => {
+    const held = scope();
+    const store = createCardStore(held);
+    store.edit('warnAt', '5');
+    await store.save();
+    assert.equal(store.getSnapshot().saved, true);
+    await held.set('window', 20);
+    assert.equal(store.getSnapshot().saved, false, 'what is saved is no longer what this card saved');
+  });
+
   test('a save the host did not take says it failed, not Saved, and keeps the draft', async () => {
     const store = createCardStore(scope(true));
     store.edit('warnAt', '5');

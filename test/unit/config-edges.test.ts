@@ -69,7 +69,7 @@ describe('what an opt-in setting\u2019s error says it is', () => {
     [{ duplicateText: { cooldownMs: -1 } }, /it is how long, in milliseconds, one text stays silent/],
     [{ sequence: { length: 1 } }, /it is the longest cycle looked for, in distinct calls$/],
     [{ sequence: { count: 1 } }, /it is how many back-to-back repetitions of a cycle earn the advisory$/],
-    [{ sequence: { limit: 1 } }, /it is the repetitions after which the cycle meets the gate; null advises only$/],
+    [{ sequence: { limit: 1 } }, /`sequence\.limit` must be an integer >= `sequence\.count` \(3\) \(got 1\): the gate comes after the advisory; null advises only$/],
     [{ exemptionCeiling: 0 }, /it is how many calls an approved exemption allows/],
   ];
   for (const [config, meaning] of meanings) {

@@ -191,7 +191,7 @@ describe('the English texts read as before', () => {
     assert.deepEqual([...reached].sort(), sortedKeys(CONFIG_MESSAGES.en), 'the corpus reaches every template');
   });
 
-  test("the card's own words for a refusal are the ones its English rewording gave (off for null, whole numbers for caps)", () => {
+  test("the card's own words for a refusal are the ones its English rewording gave (off for null)", () => {
     const cases: [string, unknown][] = [
       ['limits.exact', { limits: { exact: 1 } }],
       ['failLimit', { failLimit: 1 }],
@@ -211,7 +211,8 @@ describe('the English texts read as before', () => {
       const english = (thrown(config) as Error).message.slice(PREFIX.length);
       assert.equal(inCardWords(refusal(config), field), inCardWords(english, field), path);
     }
-    assert.match(inCardWords(refusal({ limits: { exact: 1 } }), capField('exact')), /must be a whole number >= 2, or `off` to stop counting it/);
+    assert.match(inCardWords(refusal({ limits: { exact: 1 } }), capField('exact')), /must be a number >= 2, or `off` to stop counting it/);
+    assert.match(inCardWords(refusal({ warnAt: 'x' }), fields.get('warnAt')), /1 or more; `off`, 0 or a negative number turns the stage off \(got "x"\)$/);
   });
 
   test('the English card words are the ones the tests and screenshots know', () => {
@@ -246,14 +247,15 @@ describe('the refusals in Chinese', () => {
   test('the card says a refusal in its language with its own words for what a control takes', () => {
     assert.equal(
       inCardWords(refusal({ limits: { exact: 1 } }), capField('exact', ZH_WORDS), ZH_WORDS),
-      '`limits.exact` 必须是不小于 2 的整数，或填 `off` 停止计数（实际为 1）；低于 2 的上限会拒绝第一次调用',
+      '`limits.exact` 必须是不小于 2 的数字，或填 `off` 停止计数（实际为 1）；低于 2 的上限会拒绝第一次调用',
+      'the card takes what the host takes: a number, fractions included',
     );
     assert.equal(configText(refusal({ limits: { exact: 1 } }), 'zh'), '`limits.exact` 必须是不小于 2 的数字，或填 null 停止计数（实际为 1）；低于 2 的上限会拒绝第一次调用', 'YAML words on the host');
     const form = viewForm({}, {}, new Map([['window', { kind: 'text', text: '2' }]]), ZH_WORDS);
     const window = form.groups.flatMap((g) => g.fields).find((f) => f.field.path === 'window');
     assert.equal(window?.error, '`window` 必须是不小于 4 的整数（实际为 2）；它表示每个 agent 计入多少次最近的调用');
     assert.equal(window?.field.label, '窗口');
-    assert.deepEqual(form.problems, [{ path: 'window', label: '窗口' }]);
+    assert.deepEqual(form.problems, [{ path: 'window', label: `${ZH_WORDS.groups.counted} › 窗口` }]);
   });
 
   test('inLocale: our refusal in Chinese keeps the prefix and the refusal; English and foreign errors pass as they are', () => {

@@ -207,12 +207,51 @@ describe('the namespace through the hooks', () => {
     assert.equal(settings.document[NS], undefined);
   });
 
-  test('a stored section our checks refuse fails the registration loudly; the breaker runs on the row config', async () => {
+  test('a stored section our checks refuse keeps the namespace registered, says so on the terminal, and the breaker runs on the row config', async (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
     const settings = new FakeSettings();
-    settings.document[NS] = { window: 1 };
-    const { host, log } = liveHost({ onLimit: 'deny', limits: { exact: 3 } }, settings);
-    assert.equal(log.errors.length, 1);
-    assert.match(String((log.errors[0] as Error).message), /^repeat-tool-breaker: `window`/);
+    settings.document[NS] = { onlimit: 'deny', limits: { exact: 8 } };
+    const { host, log } = liveHost({ onLimit: 'ask', limits: { exact: 3 } }, settings);
+    assert.deepEqual(log.errors, [], 'the registration did not fail');
+    assert.ok(settings.registrations.has(NS), 'the namespace is registered');
+    assert.deepEqual(settings.get(NS), resolveConfig({ onLimit: 'ask', limits: { exact: 3 } }), 'its value is the row config: none of the refused section applies');
+    assert.deepEqual(settings.describe()[0]?.user, { onlimit: 'deny', limits: { exact: 8 } }, 'the stored section is still described, for the card to show');
+    assert.equal(warn.mock.callCount(), 1, 'one line on the terminal');
+    const line = String(warn.mock.calls[0]?.arguments[0]);
+    assert.match(line, /^repeat-tool-breaker: the `repeat-tool-breaker:` section of \/home\/operator\/\.dsh\/settings\.yaml is refused, so none of that section applies: the breaker runs on the profile's config/);
+    assert.ok(line.includes(errorOf(() => resolveConfig({ onlimit: 'deny' })).replace(/^repeat-tool-breaker: /, '')), 'with the refusal, naming the key');
+    assert.match(line, /Fix it in \/home\/operator\/\.dsh\/settings\.yaml, or with Reset in Settings → Plugins → Repeat-tool breaker\.$/);
+    assert.deepEqual(deniedAt(await repeat(host, {}, 4, X)), [3, 4], "the row's cap of 3 gates, not the refused section's 8");
+    // A write over the refused section is refused with our message; removing the bad key is accepted.
+    await assert.rejects(settings.update(NS, { window: 20 }), /`onlimit` is not a setting/);
+    await settings.unset(NS, 'onlimit');
+    assert.equal(settings.get(NS) !== undefined && (settings.get(NS) as { limits: { exact: number } }).limits.exact, 8, 'the rest of the section applies once the key is gone');
+    assert.match(String(warn.mock.calls.at(-1)?.arguments[0]), /section of \/home\/operator\/\.dsh\/settings\.yaml is accepted again; the breaker follows it\.$/);
+    assert.equal(warn.mock.callCount(), 2);
+  });
+
+  test('a section refused while DSH runs keeps the value in force, is reported once, and the next good edit applies', async (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const { host, settings } = liveHost({ onLimit: 'deny' });
+    settings.publish(NS, { limits: { exact: 5 } });
+    const inForce = settings.get(NS);
+    settings.publish(NS, { limits: { exact: 5 }, window: 2 });
+    assert.equal(settings.warnings.length, 0, 'the service does not refuse it (it would keep the value silently and tell no card)');
+    assert.deepEqual(settings.get(NS), inForce, 'the value in force is kept');
+    settings.publish(NS, { limits: { exact: 5 }, window: 2 });
+    assert.equal(warn.mock.callCount(), 1, 'reported once');
+    assert.match(String(warn.mock.calls[0]?.arguments[0]), /is refused, so none of the edit applies: the breaker keeps the settings it ran on before it\. `window` must be an integer >= 4 \(got 2\)/);
+    assert.deepEqual(deniedAt(await repeat(host, {}, 6, X)), [5, 6], 'the kept cap of 5 still gates');
+    settings.publish(NS, { limits: { exact: 7 } });
+    assert.equal((settings.get(NS) as { limits: { exact: number } }).limits.exact, 7);
+    assert.equal(warn.mock.callCount(), 2, 'and the good edit is announced');
+  });
+
+  test('a settings service that cannot register the namespace is reported on the terminal, and the breaker runs on the row config', async (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const service = { register: () => { throw new TypeError('settings section "repeat-tool-breaker" must be an object of keys'); } };
+    const { host } = liveHost({ onLimit: 'deny', limits: { exact: 3 } }, service as unknown as FakeSettings);
+    assert.match(String(warn.mock.calls[0]?.arguments[0]), /could not be registered \(settings section "repeat-tool-breaker" must be an object of keys\); the breaker runs on the profile's config\.$/);
     assert.deepEqual(deniedAt(await repeat(host, {}, 4, X)), [3, 4]);
   });
 

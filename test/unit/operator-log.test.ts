@@ -5,55 +5,40 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { advisoryLine, gateLine, logQuote, LOG_QUOTE_CHARS } from '../../src/lib/text/log-line.js';
+import { advisoryLine, gateLine } from '../../src/lib/text/log-line.js';
+import type { Hit } from '../../src/lib/text/message.js';
 import { hostLog } from '../../src/lib/plugin/log.js';
 import { FakeHost } from '../support/fake-host.js';
 import plugin from '../../src/index.js';
 import { bash, newHost, repeat } from '../support/session.js';
 
-/** Every double-quoted part of a line, unescaped. */
+/** Every quotation of a line (P15's “ ” marks). */
 function quotedParts(line: string): string[] {
-  return [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => JSON.parse(`"${match[1] as string}"`) as string);
+  return [...line.matchAll(/\u201c([^\u201d]*)\u201d/g)].map((match) => match[1] as string);
 }
 
-describe('a log line quotes the model’s text', () => {
-  test('at most 60 characters, then …, in double quotes', () => {
-    assert.equal(logQuote('echo hi'), '"echo hi"');
-    const long = 'x'.repeat(200);
-    assert.equal(logQuote(long), `"${'x'.repeat(LOG_QUOTE_CHARS)}…"`);
-    assert.equal(LOG_QUOTE_CHARS, 60);
-  });
-
-  test('quotes, backslashes, newlines, escape sequences and line separators are escaped: the line stays one plain line', () => {
-    const quoted = logQuote('a"b\\c\nd\u001b[31me\u2028f\u009b');
-    assert.equal(quoted, '"a\\"b\\\\c\\u000ad\\u001b[31me\\u2028f\\u009b"');
-    assert.doesNotMatch(quoted, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
-  });
-
-  test('a cut never splits a character outside the BMP', () => {
-    const quoted = logQuote('😀'.repeat(70));
-    assert.equal(quoted, `"${'😀'.repeat(60)}…"`);
-  });
-});
+const repeatWords = { track: 'repeat' } as Hit['words'];
+const cycleWords = { track: 'sequence', measure: 'cycle' } as Hit['words'];
 
 describe('the lines', () => {
-  test('an advisory names the measure and the count of every summary form', () => {
-    assert.equal(advisoryLine('cmd:echo:echo hi × 7'), 'advisory: cmd "echo:echo hi" × 7');
-    assert.equal(advisoryLine('exact:bash:{"command":"x"} failed x3'), 'advisory: exact "bash:{\\"command\\":\\"x\\"}" failed x3');
-    assert.equal(advisoryLine('net:example.com/a same result x3'), 'advisory: net "example.com/a" same result x3');
-    assert.equal(advisoryLine('prog:pytest timed out x3'), 'advisory: prog "pytest" timed out x3');
-    assert.equal(advisoryLine('file:/w/a.ts rejected x3'), 'advisory: file "/w/a.ts" rejected x3');
-    assert.equal(advisoryLine('cycle ls → pwd × 3'), 'advisory: cycle "ls → pwd" × 3');
-    assert.equal(advisoryLine('something else'), 'advisory: "something else"');
+  test('an advisory is the notice’s summary, which P15 already bounds and quotes', () => {
+    assert.equal(advisoryLine('cmd \u201cecho:echo hi\u201d \u00d7 7'), 'advisory: cmd \u201cecho:echo hi\u201d \u00d7 7');
   });
 
-  test('a gate names what it did, the tool, and each measure with its count and cap, three at most', () => {
-    const hit = (quote: string, count = 12, cap = 12) => ({ quote, count, cap });
-    assert.equal(gateLine('denied', 'bash', [hit('exact:bash:{}'), hit('cmd:echo:echo hi')]), 'gate, denied: bash, exact "bash:{}" 12/12; cmd "echo:echo hi" 12/12');
-    assert.equal(gateLine('asked', 'bash', [hit('net:a/b', 5, 5)]), 'gate, asked the operator: bash, net "a/b" 5/5');
-    assert.equal(gateLine('denied', 'bash', [hit('exact:1'), hit('cmd:2'), hit('net:3'), hit('host:4'), hit('sink:5')]), 'gate, denied: bash, exact "1" 12/12; cmd "2" 12/12; net "3" 12/12; 2 more');
-    assert.equal(gateLine('spent', 'bash', [hit('exact:x', 2, 2)]), 'gate, denied, the operator\'s approval used up: bash, exact "x"');
-    assert.equal(gateLine('denied', 'a tool\nwith a newline', []), 'gate, denied: "a tool\\u000awith a newline"');
+  test('a gate names what it did, the tool, and each measure with its count and cap, three at most, the model’s text quoted as P15 quotes it', () => {
+    const hit = (quote: string, count = 12, cap = 12, words = repeatWords) => ({ quote, words, count, cap });
+    assert.equal(gateLine('denied', 'bash', [hit('exact:bash:{}'), hit('cmd:echo:echo hi')]), 'gate, denied: bash, exact \u201cbash:{}\u201d 12/12; cmd \u201cecho:echo hi\u201d 12/12');
+    assert.equal(gateLine('asked', 'bash', [hit('net:a/b', 5, 5)]), 'gate, asked the operator: bash, net \u201ca/b\u201d 5/5');
+    assert.equal(gateLine('denied', 'bash', [hit('exact:1'), hit('cmd:2'), hit('net:3'), hit('host:4'), hit('sink:5')]), 'gate, denied: bash, exact \u201c1\u201d 12/12; cmd \u201c2\u201d 12/12; net \u201c3\u201d 12/12; 2 more');
+    assert.equal(gateLine('spent', 'bash', [hit('exact:x', 2, 2)]), 'gate, denied, the operator\'s approval used up: bash, exact \u201cx\u201d');
+    assert.equal(gateLine('denied', 'bash', [hit('ls \u2192 pwd', 3, 3, cycleWords)]), 'gate, denied: bash, cycle \u201cls \u2192 pwd\u201d 3/3');
+    assert.equal(gateLine('denied', 'a tool\nwith a newline', []), 'gate, denied: \u201ca tool\\nwith a newline\u201d');
+  });
+
+  test('a quotation holds at most 60 characters, then …, and a newline or an escape sequence is shown, not obeyed', () => {
+    const line = gateLine('denied', 'bash', [{ quote: `cmd:${'x'.repeat(200)}\n\u001b[31m`, words: repeatWords, count: 12, cap: 12 }]);
+    assert.equal(quotedParts(line)[0], `${'x'.repeat(60)}\u2026`);
+    assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
   });
 });
 
@@ -62,11 +47,11 @@ describe('the plugin logs one line per gate and per advisory', () => {
     const host = newHost({ onLimit: 'deny' });
     await repeat(host, {}, 14, bash('echo hi'));
     assert.deepEqual(host.logged, [
-      'advisory: cmd "echo:echo hi" × 7',
-      'advisory: cmd "echo:echo hi" × 11',
-      'gate, denied: bash, exact "bash:{\\"command\\":\\"echo hi\\"}" 12/12; cmd "echo:echo hi" 12/12',
-      'gate, denied: bash, exact "bash:{\\"command\\":\\"echo hi\\"}" 13/12; cmd "echo:echo hi" 13/12',
-      'gate, denied: bash, exact "bash:{\\"command\\":\\"echo hi\\"}" 14/12; cmd "echo:echo hi" 14/12',
+      'advisory: cmd \u201cecho:echo hi\u201d \u00d7 7',
+      'advisory: cmd \u201cecho:echo hi\u201d \u00d7 11',
+      'gate, denied: bash, exact \u201cbash:{"command":"echo hi"}\u201d 12/12; cmd \u201cecho:echo hi\u201d 12/12',
+      'gate, denied: bash, exact \u201cbash:{"command":"echo hi"}\u201d 13/12; cmd \u201cecho:echo hi\u201d 13/12',
+      'gate, denied: bash, exact \u201cbash:{"command":"echo hi"}\u201d 14/12; cmd \u201cecho:echo hi\u201d 14/12',
     ]);
   });
 
@@ -85,7 +70,7 @@ describe('the plugin logs one line per gate and per advisory', () => {
     for (const line of host.logged) {
       assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/, 'one plain line');
       assert.ok(line.length < 300, `bounded: ${line.length}`);
-      for (const part of quotedParts(line)) assert.ok(Array.from(part).length <= LOG_QUOTE_CHARS + 1, part);
+      for (const part of quotedParts(line)) assert.ok(Array.from(part).length <= 61, part);
     }
   });
 

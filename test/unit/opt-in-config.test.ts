@@ -78,7 +78,7 @@ describe('sequence', () => {
   }
 
   test('sequence.limit below count throws, naming count as the minimum', () => {
-    throwsNaming({ sequence: { count: 3, limit: 2 } }, '`sequence.limit`', '>= 3', 'got 2');
+    throwsNaming({ sequence: { count: 3, limit: 2 } }, '`sequence.limit`', '>= `sequence.count` (3)', 'got 2');
   });
 
   test('sequence.limit must be a whole number or null', () => {

@@ -117,7 +117,7 @@ describe('P14: what the defaults decide on the persistent shell’s time-outs', 
 describe('P14: the recommended preset on the minimal tools', () => {
   test('P14: a respelled run that keeps timing out is advised at its 3rd time-out and gated after its 5th by the timeouts track', async () => {
     const outcomes = await run(newHost({ preset: 'recommended', onLimit: 'deny' }), {}, [10, 20, 30, 40, 50, 60, 70].map(train));
-    assert.ok(summaries(outcomes[2]!).includes('prog:python3 train.py timed out x3'), JSON.stringify(summaries(outcomes[2]!)));
+    assert.ok(summaries(outcomes[2]!).includes('prog \u201cpython3 train.py\u201d timed out x3'), JSON.stringify(summaries(outcomes[2]!)));
     assert.equal(deniedAt(outcomes)[0], 6);
     assert.match(outcomes[5]!.denyReason ?? '', /timeout track/i);
   });
@@ -128,7 +128,7 @@ describe('P14: the recommended preset on the minimal tools', () => {
 
   test('P14: a refused str_replace re-sent respelled is advised at the 3rd and gated after the 4th by the edit-retry track', async () => {
     const outcomes = await run(newHost({ preset: 'recommended', onLimit: 'deny' }), {}, ['a', 'a ', ' a', 'a\n', 'a  '].map(refused));
-    assert.deepEqual(summaries(outcomes[2]!), ['file:/repo/app.py rejected x3']);
+    assert.deepEqual(summaries(outcomes[2]!), ['file \u201c/repo/app.py\u201d rejected x3']);
     assert.deepEqual(deniedAt(outcomes), [5]);
     assert.match(outcomes[4]!.denyReason ?? '', /edit-retry track/);
     assert.match(outcomes[4]!.denyReason ?? '', /FS_EDIT_NOT_FOUND/);
@@ -146,7 +146,7 @@ describe('P14: the recommended preset on the minimal tools', () => {
   test('P14: a failed view (FS_NOT_FOUND) is no rejected edit', async () => {
     const missing = editor({ command: 'view' }, () => refusedEdit('/repo/app.py', '', 'FS_NOT_FOUND'));
     const outcomes = await run(newHost({ preset: 'recommended', onLimit: 'deny' }), {}, [refused('a'), missing, refused('b'), missing, refused('c'), refused('d'), missing]);
-    assert.deepEqual(summaries(outcomes[4]!), ['file:/repo/app.py rejected x3'], 'the views neither count nor end the streak');
+    assert.deepEqual(summaries(outcomes[4]!), ['file \u201c/repo/app.py\u201d rejected x3'], 'the views neither count nor end the streak');
     assert.deepEqual(deniedAt(outcomes), []);
   });
 

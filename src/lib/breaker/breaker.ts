@@ -18,7 +18,7 @@ import { isAgent } from '../read/call.js';
 import { classifyFailure } from '../read/failure.js';
 import { isShell } from '../read/fingerprint.js';
 import type { Locale } from '../config/locale.js';
-import { askMessage, denyMessage, quoteResult, spentMessage, type Hit } from '../text/message.js';
+import { askMessage, denyMessage, quoteResult, spentMessage, type Hit, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
 import { TRACKS } from '../tracks/index.js';
 import { outcomeDigest } from '../read/outcome.js';
@@ -62,7 +62,7 @@ interface State {
 }
 
 /** What the gate did with a call, for the operator's log (text/log-line.ts). */
-export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly Pick<Hit, 'quote' | 'count' | 'cap'>[]) => void;
+export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly (QuotedHit & Pick<Hit, 'count' | 'cap'>)[]) => void;
 
 /** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
 function refuse(state: State, call: Call): void {

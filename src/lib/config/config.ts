@@ -391,7 +391,9 @@ function sequenceOf(value: unknown, window: number): SequenceConfig | null {
   const given = { ...SEQUENCE_DEFAULTS, ...value };
   const length = atLeast(given.length, 'sequence.length', 2, 'meaning.sequence.length');
   const count = atLeast(given.count, 'sequence.count', 2, 'meaning.sequence.count');
-  const limit = given.limit === null ? null : atLeast(given.limit, 'sequence.limit', count, 'meaning.sequence.limit');
+  // Named for what sets its floor: `count` (the gate comes after the advisory), not a number from nowhere.
+  if (given.limit !== null && (!Number.isInteger(given.limit) || (given.limit as number) < count)) fail('sequenceLimit', { least: count, got: shown(given.limit) });
+  const limit = given.limit as number | null;
   // The track only sees the window: a setting it can never reach would be silently dead.
   for (const [key, times] of [['count', count], ['limit', limit]] as const) {
     // Stryker disable next-line ConditionalExpression: a null limit times the length is 0, which no window is below

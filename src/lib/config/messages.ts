@@ -35,8 +35,8 @@ const EN = {
   nearTail: '; did you mean `{name}`?',
   /** The same, in parentheses. */
   nearAside: ' (did you mean `{name}`?)',
-  stageNumber: '`{key}` must be a positive integer, or {zeroOff} to turn the stage off (got {got})',
-  stageWhole: '`{key}` must be a whole number of calls (got {got})',
+  stageNumber: '`{key}` must be a whole number of calls, 1 or more; {zeroOff} turns the stage off (got {got})',
+  stageWhole: '`{key}` must be a whole number of calls, 1 or more (got {got}); {zeroOff} turns the stage off',
   atLeast: '`{key}` must be an integer >= {least} (got {got}); it is {meaning}',
   'meaning.window': 'how many recent calls per agent are counted',
   'meaning.exemptionCeiling': 'how many calls an approved exemption allows; {off} leaves exemptions unlimited',
@@ -46,21 +46,21 @@ const EN = {
   'meaning.cooldownMs': 'how long, in milliseconds, one text stays silent after its notice',
   'meaning.sequence.length': 'the longest cycle looked for, in distinct calls',
   'meaning.sequence.count': 'how many back-to-back repetitions of a cycle earn the advisory',
-  'meaning.sequence.limit': 'the repetitions after which the cycle meets the gate; {off} advises only',
-  'meaning.stale.warnAt': 'how many times in a row a call returns the same result before the advisory; null turns the advisory off',
+  'meaning.stale.warnAt': 'how many times in a row a call returns the same result before the advisory; {off} turns the advisory off',
   'meaning.stale.limit': 'how many times in a row a call may return the same result before the next one meets the gate; {off} advises only',
-  'meaning.spin.warnAt': 'how many calls in a row may return nothing new before the advisory; null turns the advisory off',
+  'meaning.spin.warnAt': 'how many calls in a row may return nothing new before the advisory; {off} turns the advisory off',
   'meaning.spin.limit': 'how many calls in a row may return nothing new before the next repeat meets the gate; {off} advises only',
-  'meaning.guess.warnAt': 'how many values tried in one place may fail the same way before the advisory; null turns the advisory off',
+  'meaning.guess.warnAt': 'how many values tried in one place may fail the same way before the advisory; {off} turns the advisory off',
   'meaning.guess.limit': 'how many values tried in one place may fail the same way before the next guess meets the gate; {off} advises only',
-  'meaning.editRetry.warnAt': 'how many edits of one file may be rejected in a row before the advisory; null turns the advisory off',
+  'meaning.editRetry.warnAt': 'how many edits of one file may be rejected in a row before the advisory; {off} turns the advisory off',
   'meaning.editRetry.limit': 'how many edits of one file may be rejected in a row before the next edit of it meets the gate; {off} advises only',
-  'meaning.timeouts.warnAt': 'how many times one program may run out of time this turn before the advisory; null turns the advisory off',
+  'meaning.timeouts.warnAt': 'how many times one program may run out of time this turn before the advisory; {off} turns the advisory off',
   'meaning.timeouts.limit': 'how many times one program may run out of time this turn before its next run meets the gate; {off} advises only',
   duplicateTextShape:
     '`duplicateText` must be a mapping such as { minChars: 80, threshold: 3 }, or {off} to leave the track off (got {got}); `{}` turns it on with the defaults',
   duplicateTextKey: '`duplicateText.{key}` is not a setting; the settings are {names}{near}',
   sequenceShape: '`sequence` must be a mapping such as { length: 4, count: 3, limit: null }, or {off} to leave the track off (got {got})',
+  sequenceLimit: '`sequence.limit` must be an integer >= `sequence.count` ({least}) (got {got}): the gate comes after the advisory; {off} advises only',
   sequenceKey: '`sequence.{key}` is not a setting; the sequence track takes `length`, `count` and `limit`{near}',
   sequenceWindow:
     '`sequence.{key}` × `sequence.length` is {times} × {length} = {calls} calls, more than `window` ({window}) holds; ' +
@@ -78,7 +78,7 @@ const EN = {
   limitsCap: '`limits.{key}` must be {number} >= 2, or {off} to stop counting it (got {got}); a cap below 2 would deny the first call',
   ignoreArgs: '`ignoreArgs.{key}` must be a list of argument names (got {got})',
   progress: '`progress` must be `ignore`, `results`, `changes` or `outcomes` (got {got})',
-  failureProgress: '`failureProgress` must be `ignore`, `restart` or `outcomes` (got {got}); restart: after a change a failure starts its streak again; outcomes: only a new error after a change does',
+  failureProgress: '`failureProgress` must be `ignore`, `restart` or `outcomes` (got {got}); restart: a failure after a change to the files starts its streak again, and one with a new error holds it; outcomes: only a new error after a change starts it again',
 } as const satisfies Readonly<Record<string, string>>;
 
 export type ConfigMessageId = keyof typeof EN;
@@ -101,8 +101,8 @@ const ZH: Readonly<Record<ConfigMessageId, string>> = {
   preset: '`preset` 必须是 {names} 之一，或 null 表示不用预设（实际为 {got}）{near}',
   nearTail: '；你是不是想写 `{name}`？',
   nearAside: '（你是不是想写 `{name}`？）',
-  stageNumber: '`{key}` 必须是正整数，或填 {zeroOff} 关闭该阶段（实际为 {got}）',
-  stageWhole: '`{key}` 必须是整数次调用（实际为 {got}）',
+  stageNumber: '`{key}` 必须是不小于 1 的整数次调用；填 {zeroOff} 关闭该阶段（实际为 {got}）',
+  stageWhole: '`{key}` 必须是不小于 1 的整数次调用（实际为 {got}）；填 {zeroOff} 关闭该阶段',
   atLeast: '`{key}` 必须是不小于 {least} 的整数（实际为 {got}）；它表示{meaning}',
   'meaning.window': '每个 agent 计入多少次最近的调用',
   'meaning.exemptionCeiling': '一次批准的豁免允许多少次调用；填 {off} 表示豁免不限次数',
@@ -112,21 +112,21 @@ const ZH: Readonly<Record<ConfigMessageId, string>> = {
   'meaning.cooldownMs': '一段文本发出通知后保持安静多久，单位毫秒',
   'meaning.sequence.length': '要查找的最长循环节，按不同调用的个数计',
   'meaning.sequence.count': '一个循环节连续重复多少次才给出建议',
-  'meaning.sequence.limit': '循环节重复多少次之后遇到闸门；填 {off} 表示只给建议',
-  'meaning.stale.warnAt': '同一调用连续多少次返回相同结果才给出建议；null 表示关闭建议',
+  'meaning.stale.warnAt': '同一调用连续多少次返回相同结果才给出建议；填 {off} 表示关闭建议',
   'meaning.stale.limit': '同一调用连续多少次返回相同结果之后，下一次这样的调用遇到闸门；填 {off} 表示只给建议',
-  'meaning.spin.warnAt': '连续多少次调用没有返回新内容才给出建议；null 表示关闭建议',
+  'meaning.spin.warnAt': '连续多少次调用没有返回新内容才给出建议；填 {off} 表示关闭建议',
   'meaning.spin.limit': '连续多少次调用没有返回新内容之后，下一次重复调用遇到闸门；填 {off} 表示只给建议',
-  'meaning.guess.warnAt': '在同一位置试过多少个取值都以同样方式失败才给出建议；null 表示关闭建议',
+  'meaning.guess.warnAt': '在同一位置试过多少个取值都以同样方式失败才给出建议；填 {off} 表示关闭建议',
   'meaning.guess.limit': '在同一位置试过多少个取值都以同样方式失败之后，下一次猜测遇到闸门；填 {off} 表示只给建议',
-  'meaning.editRetry.warnAt': '同一文件的编辑连续被拒多少次才给出建议；null 表示关闭建议',
+  'meaning.editRetry.warnAt': '同一文件的编辑连续被拒多少次才给出建议；填 {off} 表示关闭建议',
   'meaning.editRetry.limit': '同一文件的编辑连续被拒多少次之后，对它的下一次编辑遇到闸门；填 {off} 表示只给建议',
-  'meaning.timeouts.warnAt': '同一程序在本回合超时多少次才给出建议；null 表示关闭建议',
+  'meaning.timeouts.warnAt': '同一程序在本回合超时多少次才给出建议；填 {off} 表示关闭建议',
   'meaning.timeouts.limit': '同一程序在本回合超时多少次之后，它的下一次运行遇到闸门；填 {off} 表示只给建议',
   duplicateTextShape:
     '`duplicateText` 必须是一个映射，例如 { minChars: 80, threshold: 3 }，或填 {off} 保持该轨道关闭（实际为 {got}）；写 `{}` 即按默认值开启',
   duplicateTextKey: '`duplicateText.{key}` 不是一个设置项；可用的设置项是 {names}{near}',
   sequenceShape: '`sequence` 必须是一个映射，例如 { length: 4, count: 3, limit: null }，或填 {off} 保持该轨道关闭（实际为 {got}）',
+  sequenceLimit: '`sequence.limit` 必须是不小于 `sequence.count`（{least}）的整数（实际为 {got}）：闸门排在建议之后；填 {off} 表示只给建议',
   sequenceKey: '`sequence.{key}` 不是一个设置项；序列轨道只接受 `length`、`count` 和 `limit`{near}',
   sequenceWindow:
     '`sequence.{key}` × `sequence.length` 为 {times} × {length} = {calls} 次调用，超过了 `window`（{window}）能容纳的范围；' +
@@ -144,7 +144,7 @@ const ZH: Readonly<Record<ConfigMessageId, string>> = {
   limitsCap: '`limits.{key}` 必须是不小于 2 的{number}，或填 {off} 停止计数（实际为 {got}）；低于 2 的上限会拒绝第一次调用',
   ignoreArgs: '`ignoreArgs.{key}` 必须是参数名的列表（实际为 {got}）',
   progress: '`progress` 必须是 `ignore`、`results`、`changes` 或 `outcomes`（实际为 {got}）',
-  failureProgress: '`failureProgress` 必须是 `ignore`、`restart` 或 `outcomes`（实际为 {got}）；restart：有改动之后，连续失败重新计起；outcomes：只有改动之后出现新的错误，连续失败才重新计起',
+  failureProgress: '`failureProgress` 必须是 `ignore`、`restart` 或 `outcomes`（实际为 {got}）；restart：文件改动之后的失败让连续失败重新计起，出现新的错误则保持原有计数；outcomes：只有改动之后出现新的错误，连续失败才重新计起',
 };
 
 /** Every refusal template, by language. */
@@ -167,8 +167,8 @@ export interface OfferedWords {
 
 /** What YAML takes, as each language says it. */
 export const YAML_WORDS: Readonly<Record<Locale, OfferedWords>> = {
-  en: { off: 'null', zeroOff: '0 / null', number: 'a number' },
-  zh: { off: 'null', zeroOff: '0 / null', number: '数字' },
+  en: { off: 'null', zeroOff: '0, a negative number or null', number: 'a number' },
+  zh: { off: 'null', zeroOff: '0、负数或 null', number: '数字' },
 };
 
 /** Looks a template up and fills it: `fill` over a dictionary, or DSH's `t` in the browser. */

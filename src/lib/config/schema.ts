@@ -99,7 +99,7 @@ function progressNodes(): Record<string, SchemaNode> {
     ),
     failureProgress: described(
       oneOf('ignore', 'restart', 'outcomes'),
-      'restart: a failure after a change to the files starts its streak again, a new error with nothing changed holds it; outcomes: only a new error after a change starts it again, and a failure already seen extends it, changed files or not.',
+      'restart: a failure after a change to the files starts its streak again; one with a new error and nothing changed holds it; outcomes: only a new error after a change starts it again, and a failure already seen extends it, changed files or not.',
       D.failureProgress,
     ),
   };
@@ -192,10 +192,30 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * How the schema treats the section settings.yaml holds (plugin/settings.ts):
+ * refused there, it resolves to `fallback()` (the last value accepted) and is
+ * reported, so the namespace stays registered; anything else refused throws.
+ */
+export interface StoredSection {
+  /** Whether `value` is the stored section merged over the base layer (not a write's candidate). */
+  matches(value: unknown): boolean;
+  fallback(): BreakerConfig;
+  refused(error: unknown, value: unknown): void;
+}
+
 /** `locale`: the language a refusal is thrown in (the operator's, plugin/settings.ts); English when not given. */
-export function createSettingsSchema(locale: () => Locale = () => 'en'): SettingsSchema {
+export function createSettingsSchema(locale: () => Locale = () => 'en', stored?: StoredSection): SettingsSchema {
   const tree = settingsTree();
-  const resolve = (value?: unknown): BreakerConfig => resolveConfigIn(value ?? {}, locale);
+  const resolve = (value?: unknown): BreakerConfig => {
+    try {
+      return resolveConfigIn(value ?? {}, locale);
+    } catch (error) {
+      if (stored === undefined || !stored.matches(value)) throw error;
+      stored.refused(error, value);
+      return stored.fallback();
+    }
+  };
   const standard: SettingsSchema['~standard'] = {
     version: 1,
     vendor: 'dsh-repeat-tool-breaker',

@@ -18,11 +18,11 @@
  * namespace (headless): English.
  */
 import { resolveConfig, resolveConfigIn, type BreakerConfig } from '../config/config.js';
-import { member } from '../host/member.js';
+import { isMapping, member } from '../host/member.js';
 import type { Dispose } from '../host/types.js';
 import { asLocale, type Locale } from '../config/locale.js';
 import { safely } from './hook.js';
-import { createSettingsSchema } from '../config/schema.js';
+import { createSettingsSchema, type StoredSection } from '../config/schema.js';
 
 export const SETTINGS_NAMESPACE = 'repeat-tool-breaker';
 
@@ -51,11 +51,6 @@ export function createOperatorLocale(): OperatorLocale {
   };
 }
 
-/** A config error of ours, as `resolveConfig` throws it. */
-function isOwnConfigError(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith('repeat-tool-breaker: ');
-}
-
 /**
  * Calls a method of a host object. Anything else throws a TypeError: reading a
  * member of null or undefined does, and Reflect.apply does for a member that is
@@ -65,29 +60,149 @@ function call(holder: unknown, key: string, ...args: unknown[]): unknown {
   return Reflect.apply((holder as Record<string, unknown>)[key] as (...args: unknown[]) => unknown, holder, args);
 }
 
+/** Where the operator reads what the plugin has to say about its settings: the terminal that runs DSH. */
+export type Report = (line: string) => void;
+
+/**
+ * rc.8 registers no exporter on cordis's logger (its output stays in an
+ * in-memory buffer), so `ctx.logger` never reaches the terminal of `dsh web`;
+ * `console.warn` does, on stderr (docs/live-settings.md).
+ */
+export const toTerminal: Report = (line) => console.warn(line);
+
+/** DSH's layering (`@deepseek-ai/dsh-settings` mergeLayers): plain objects merge key by key, anything else replaces. */
+function mergeLayers(under: unknown, over: unknown): unknown {
+  if (over === undefined) return under;
+  if (!isMapping(under) || !isMapping(over)) return over;
+  const merged: Record<string, unknown> = { ...under };
+  for (const [key, value] of Object.entries(over)) merged[key] = key in merged ? mergeLayers(merged[key], value) : value;
+  return merged;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  if (!isMapping(a) || !isMapping(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The terminal line for a stored section our checks refuse: what is refused,
+ * what runs meanwhile, and how to fix it.
+ */
+export function refusedSectionLine(error: unknown, file: string | undefined, meanwhile: 'profile' | 'before'): string {
+  const where = file ?? 'settings.yaml';
+  const runs =
+    meanwhile === 'profile'
+      ? "none of that section applies: the breaker runs on the profile's config (cordis.patch.yml) and the defaults"
+      : 'none of the edit applies: the breaker keeps the settings it ran on before it';
+  return (
+    `repeat-tool-breaker: the \`${SETTINGS_NAMESPACE}:\` section of ${where} is refused, so ${runs}. ` +
+    `${messageOf(error).replace(/^repeat-tool-breaker: /, '')}. ` +
+    `Fix it in ${where}, or with Reset in Settings → Plugins → Repeat-tool breaker.`
+  );
+}
+
 /**
  * Registers the namespace in a context that has the settings service and
  * hands `follow` the validated config now and after every saved change; when
- * the service goes away, `follow` gets the YAML config back. A stored section
- * our checks refuse (a hand-edited settings.yaml) fails the registration with
- * our message, which cordis logs; the breaker stays on the YAML config.
+ * the service goes away, `follow` gets the YAML config back.
+ *
+ * A stored section our checks refuse (a hand-edited settings.yaml, a key of
+ * another version) never costs the namespace: the settings service would fail
+ * the registration on it (rc.8: the card and `settings.describe` lose the
+ * namespace, silently), so the schema resolves the section *as stored* to the
+ * last value accepted instead: the YAML config at registration, the value in
+ * force when the file is edited while DSH runs (what the service itself keeps
+ * then). The refusal goes to the terminal, and the card reads the stored
+ * section back and shows it at its top. A write (`settings.update`, the card's
+ * Save) is still refused with our message.
  */
-function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void, operator: OperatorLocale): void {
+/**
+ * The stored section as the schema meets it (`StoredSection`), and the terminal
+ * lines about it: one when it is refused, one when it resolves again.
+ */
+function storedSectionOf(settings: unknown, base: unknown, report: Report) {
+  let scope: unknown;
+  let registering = true;
+  let reported: unknown;
+  const file = (): string => {
+    const path = safely(() => member(settings, 'documentPath'), undefined);
+    return typeof path === 'string' ? path : 'settings.yaml';
+  };
+  /** The user section settings.yaml holds now (the service has taken it in before it resolves it). */
+  const section = (): unknown =>
+    safely(() => {
+      const views = call(settings, 'describe');
+      return Array.isArray(views) ? member(views.find((view) => member(view, 'ns') === SETTINGS_NAMESPACE), 'user') : undefined;
+    }, undefined);
+  const stored: StoredSection = {
+    // At registration the value resolved is the stored one; later, a publish resolves the stored section and a write a candidate.
+    matches: (value) => registering || sameJson(value, mergeLayers(base, section())),
+    fallback: () => (scope === undefined ? resolveConfig(base) : (call(scope, 'get') as BreakerConfig)),
+    refused(error, value) {
+      if (sameJson(value, reported)) return;
+      reported = value;
+      report(refusedSectionLine(error, file(), scope === undefined ? 'profile' : 'before'));
+    },
+  };
+  return {
+    stored,
+    registered(registeredScope: unknown): void {
+      registering = false;
+      scope = registeredScope;
+    },
+    /** `settings/document-updated`: a section refused before that resolves now (edited, reset from the card) is said once. */
+    updated(ns: unknown): void {
+      if (ns !== SETTINGS_NAMESPACE || reported === undefined) return;
+      if (safely(() => resolveConfig(mergeLayers(base, section())), null) === null) return;
+      reported = undefined;
+      report(`repeat-tool-breaker: the \`${SETTINGS_NAMESPACE}:\` section of ${file()} is accepted again; the breaker follows it.`);
+    },
+  };
+}
+
+/**
+ * Registers the namespace in a context that has the settings service and
+ * hands `follow` the validated config now and after every saved change; when
+ * the service goes away, `follow` gets the YAML config back.
+ *
+ * A stored section our checks refuse (a hand-edited settings.yaml, a key of
+ * another version) never costs the namespace: the settings service would fail
+ * the registration on it (rc.8: the card and `settings.describe` lose the
+ * namespace, silently), so the schema resolves the section *as stored* to the
+ * last value accepted instead: the YAML config at registration, the value in
+ * force when the file is edited while DSH runs (what the service itself keeps
+ * then). The refusal goes to the terminal, and the card reads the stored
+ * section back and shows it at its top. A write (`settings.update`, the card's
+ * Save) is still refused with our message.
+ */
+function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void, operator: OperatorLocale, report: Report): void {
   let scope: unknown;
   const settings = safely(() => (sctx as { settings?: unknown }).settings, undefined);
+  const stored = storedSectionOf(settings, base, report);
   try {
     // The operator reads a refusal in their language; a profile's load error stays English (no `locale` yet, or none at all).
     const locale = (): Locale => operator.current();
-    scope = call(settings, 'register', SETTINGS_NAMESPACE, createSettingsSchema(locale), {
+    scope = call(settings, 'register', SETTINGS_NAMESPACE, createSettingsSchema(locale, stored.stored), {
       base,
       applies: 'live',
       // The schema already resolves with our checks; this keeps them on a host that resolves another way.
       validate: (value: unknown) => void resolveConfigIn(value, locale),
     });
   } catch (error) {
-    if (isOwnConfigError(error)) throw error;
+    // Not ours to fix (a section that is no mapping, another plugin on the namespace): still never silent.
+    report(`repeat-tool-breaker: the settings namespace \`${SETTINGS_NAMESPACE}\` could not be registered (${messageOf(error)}); the breaker runs on the profile's config.`);
     return;
+  } finally {
+    stored.registered(scope);
   }
+  safely(() => call(sctx, 'on', 'settings/document-updated', stored.updated), undefined);
   const detach = operator.attach(settings);
   safely(() => call(sctx, 'effect', () => detach), undefined);
   const adopt = (value: unknown): void => {
@@ -110,10 +225,11 @@ export function offerSettings(
   yaml: BreakerConfig,
   follow: (cfg: BreakerConfig) => void,
   operator: OperatorLocale = createOperatorLocale(),
+  report: Report = toTerminal,
 ): Dispose | undefined {
   let fiber: unknown;
   try {
-    fiber = call(ctx, 'inject', ['settings'], (sctx: unknown) => register(sctx, base, yaml, follow, operator));
+    fiber = call(ctx, 'inject', ['settings'], (sctx: unknown) => register(sctx, base, yaml, follow, operator, report));
   } catch {
     return undefined;
   }

@@ -121,10 +121,13 @@ export function measureQuote(fp: string, measure?: string, cut = false): string 
 /** What `preview` appends to a cut text. */
 const PREVIEW_MARK = /\u2026 \(\+\d+ more chars\)$/;
 
-/** A hit's quote (a `preview` of its fingerprint) as an operator's text names it. */
-function hitQuote(hit: Hit): string {
+/** What an operator's text needs of a hit to quote it: its quote, and its track's words when known (a cycle names its measure). */
+export type QuotedHit = Pick<Hit, 'quote'> & { readonly words?: Pick<HitWords, 'measure'> };
+
+/** A hit's quote (a `preview` of its fingerprint) as an operator's text names it: the ask's, the log's. */
+export function hitQuote(hit: QuotedHit): string {
   const mark = PREVIEW_MARK.exec(hit.quote);
-  return measureQuote(mark === null ? hit.quote : hit.quote.slice(0, mark.index), hit.words.measure, mark !== null);
+  return measureQuote(mark === null ? hit.quote : hit.quote.slice(0, mark.index), hit.words?.measure, mark !== null);
 }
 
 /** Head of a text, with a marker saying how much was left out. */

@@ -620,11 +620,11 @@ describe(`dsh 0.1.0-rc.8 headless boot — what the operator reads on the termin
     assertCompleted(t, b, n);
     const lines = b.stderr.split('\n').filter((line) => line.startsWith('LOG '));
     t.diagnostic(lines.join('\n'));
-    const echo = 'exact "bash:{\\"command\\":\\"echo same-output\\"}"';
+    const echo = 'exact \u201cbash:{"command":"echo same-output"}\u201d';
     assert.deepEqual(lines, [
-      `LOG info advisory: cmd "echo:echo same-output" × ${caps.warnAt}`,
-      `LOG info advisory: cmd "echo:echo same-output" × ${caps.summarizeAt}`,
-      ...[0, 1, 2].map((past) => `LOG info gate, denied: bash, ${echo} ${caps.exact + past}/${caps.exact}; cmd "echo:echo same-output" ${caps.exact + past}/${caps.exact}`),
+      `LOG info advisory: cmd \u201cecho:echo same-output\u201d × ${caps.warnAt}`,
+      `LOG info advisory: cmd \u201cecho:echo same-output\u201d × ${caps.summarizeAt}`,
+      ...[0, 1, 2].map((past) => `LOG info gate, denied: bash, ${echo} ${caps.exact + past}/${caps.exact}; cmd \u201cecho:echo same-output\u201d ${caps.exact + past}/${caps.exact}`),
     ]);
     assert.doesNotMatch(b.stdout, BREAKER_ON_TERMINAL, 'stdout stays the final answer');
   });

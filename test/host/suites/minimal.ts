@@ -127,8 +127,8 @@ describe(`dsh 0.1.0-rc.8 headless with the minimal preset's persistent bash and 
       assert.match(step.text, /^Your command timed out after 2 seconds or experienced an OOM error\. Below is partial output:\n(.*\n)*epoch 1\n/);
       assert.match(step.text, /\nThe persistent bash shell was reset; the next bash call starts from the workspace with a fresh current directory and environment\.$/);
     }
-    assert.ok(summaries(log).includes('prog:python3 train.py timed out x3'), `the timeouts advisory at the 3rd: ${JSON.stringify(summaries(log))}`);
-    const advisory = log.notices.find((n) => n.summary === 'prog:python3 train.py timed out x3');
+    assert.ok(summaries(log).includes('prog \u201cpython3 train.py\u201d timed out x3'), `the timeouts advisory at the 3rd: ${JSON.stringify(summaries(log))}`);
+    const advisory = log.notices.find((n) => n.summary === 'prog \u201cpython3 train.py\u201d timed out x3');
     assert.match(advisory?.text ?? '', /^CONVERGENCE_CHECK: python3 train\.py has run out of time 3 times this turn\./);
     for (const step of log.steps.slice(5)) {
       assert.equal(step.isError, true);
@@ -161,8 +161,8 @@ describe(`dsh 0.1.0-rc.8 headless with the minimal preset's persistent bash and 
       assert.match(step.text, /^Error: No replacement was performed, old_str `.*` did not appear verbatim in .*app\.py\.$/s);
     }
     const path = join(b.workspace, 'app.py');
-    assert.ok(summaries(log).includes(`file:${path} rejected x3`), JSON.stringify(summaries(log)));
-    const advisory = log.notices.find((n) => n.summary === `file:${path} rejected x3`);
+    assert.ok(summaries(log).includes(`file \u201c${path}\u201d rejected x3`), JSON.stringify(summaries(log)));
+    const advisory = log.notices.find((n) => n.summary === `file \u201c${path}\u201d rejected x3`);
     assert.match(advisory?.text ?? '', /were rejected \(the tool threw an error \(FS_EDIT_NOT_FOUND\)\)/, 'the refusal code read from error.info.code');
     assert.match(log.steps[5]!.text, BLOCKED);
     assert.match(log.steps[5]!.text, /edit-retry track/);

@@ -10,7 +10,9 @@
  * refused with the plugin's own load-time message and nothing is written; a
  * tightening applies to the next call of a turn already under way; a
  * loosening, even one a tool call writes into settings.yaml itself, waits for
- * the next human message.
+ * the next human message; a stored section the plugin refuses (at boot, or
+ * edited while DSH runs) keeps the namespace registered, is said on the
+ * terminal, leaves the last accepted value in force, and is fixed by a reset.
  *
  * The reference 0.5.2 has no settings namespace: under `--plugin reference`
  * every scenario is a `todo`.
@@ -26,6 +28,9 @@ import { after, before, describe, test } from 'node:test';
 import { hostImport, importPlugin, pluginUnderTest } from '../lib/env.js';
 import { rig, tick, type Behaviour, type Rig } from '../lib/rig.js';
 import { errorOf } from '../../support/errors.js';
+import { parse } from '../../../client/codec.js';
+import { viewForm, type Draft } from '../../../client/form.js';
+import { mergeLayers } from '../../../client/layers.js';
 
 const plugin = pluginUnderTest();
 const onlyOurs = plugin.label === 'reference' ? { todo: 'reference 0.5.2 has no settings namespace' } : {};
@@ -139,6 +144,88 @@ describe(`DSH 0.1.0-rc.8 settings service, in process — plugin: ${plugin.label
     assert.equal(after.revision, before.revision);
     assert.equal(after.user, undefined);
     assert.deepEqual(after.value, before.value);
+  });
+
+  test('a refused section in settings.yaml at boot keeps the namespace, is said on the terminal, and the row config runs until a reset', onlyOurs, async (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const file = join(scratch, `settings-${seq + 1}.yaml`);
+    writeFileSync(file, `${NS}:\n  onlimit: ask\n  limits: { exact: 8 }\n`);
+    const row = { onLimit: 'deny', limits: { exact: 3 } };
+    const { r } = await live(row, { file });
+    const view = r.ctx.settings.describe({ redactSecrets: true }).find((d: any) => d.ns === NS);
+    assert.ok(view, 'settings.describe still has the namespace (the card with it)');
+    assert.deepEqual(view.user, { onlimit: 'ask', limits: { exact: 8 } }, 'and the stored section, for the card to show');
+    assert.deepEqual(view.value, JSON.parse(JSON.stringify(resolveConfig(row))), 'none of it applies: the value is the row config');
+    const lines = warn.mock.calls.map((c) => String(c.arguments[0]));
+    assert.equal(lines.length, 1, `one line on the terminal: ${JSON.stringify(lines)}`);
+    assert.ok(lines[0]!.startsWith(`repeat-tool-breaker: the \`${NS}:\` section of ${file} is refused, so none of that section applies`), `the line names the file and what applies: ${lines[0]}`);
+    assert.ok(lines[0]!.includes('`onlimit` is not a setting (got "ask"). Did you mean `onLimit`?'), `the line carries the refusal: ${lines[0]}`);
+    assert.deepEqual(await calls(r, 'cat /etc/hostname', 4), [false, false, true, true], "the row's cap of 3 and deny");
+    // A write that keeps the bad key is refused with our message; the card's Reset of the key (mutate unset) is taken.
+    await assert.rejects(r.ctx.settings.mutate(NS, [{ op: 'set', path: ['window'], value: 20 }]), /`onlimit` is not a setting/);
+    await r.ctx.settings.mutate(NS, [{ op: 'unset', path: ['onlimit'] }]);
+    assert.equal(r.ctx.settings.get(NS).limits.exact, 8, 'the rest of the section applies once the key is gone');
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /onlimit/);
+    assert.match(String(warn.mock.calls.at(-1)?.arguments[0]), /is accepted again; the breaker follows it\.$/);
+  });
+
+  test('a refused edit of settings.yaml while DSH runs keeps the value in force, reaches the card (a new revision), and is said once', onlyOurs, async (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const file = join(scratch, `settings-${seq + 1}.yaml`);
+    writeFileSync(file, `${NS}:\n  limits: { exact: 5 }\n`);
+    const { r } = await live({ onLimit: 'deny' }, { watch: true, file });
+    assert.equal(r.ctx.settings.get(NS).limits.exact, 5);
+    const revision = (): number => r.ctx.settings.describe().find((d: any) => d.ns === NS).revision;
+    const before = revision();
+    // Until the watcher is live, rewrite the edit now and then.
+    for (let attempt = 0; revision() === before; attempt += 1) {
+      if (attempt % 20 === 0) writeFileSync(file, `${NS}:\n  limits: { exact: 5 }\n  window: 2\n`);
+      assert.ok(attempt < 1000, 'the provider never published the edit');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const view = r.ctx.settings.describe().find((d: any) => d.ns === NS);
+    assert.deepEqual(view.user, { limits: { exact: 5 }, window: 2 }, 'the browser re-reads the stored section (settings/document-updated)');
+    assert.equal(view.value.window, 16, 'the value in force is kept');
+    assert.equal(view.value.limits.exact, 5);
+    const refusals = warn.mock.calls.map((c) => String(c.arguments[0])).filter((line) => line.includes('is refused'));
+    assert.equal(refusals.length, 1, JSON.stringify(refusals));
+    assert.match(refusals[0]!, /none of the edit applies: the breaker keeps the settings it ran on before it\. `window` must be an integer >= 4 \(got 2\)/);
+    assert.deepEqual(await calls(r, 'cat /etc/hostname', 6), [false, false, false, false, true, true], 'the kept cap of 5 gates');
+    await r.ctx.settings.mutate(NS, [{ op: 'unset', path: ['window'] }]);
+    assert.deepEqual(r.ctx.settings.describe().find((d: any) => d.ns === NS).user, { limits: { exact: 5 } });
+  });
+
+  test('the card and the host agree on every value of a table (fractions, 0, -1, off, strings, huge numbers), field by field', onlyOurs, async () => {
+    const { r } = await live({});
+    const settings = r.ctx.settings;
+    const table = ['2.5', '0', '-1', '1', '2', '4', 'off', 'unlimited', 'abc', '1e21', '1e308', '9007199254740993', 'restart', 'on'];
+    const fields = viewForm({}, {}, new Map()).groups.flatMap((g) => g.fields.map((f) => f.field)).filter((f) => !['list', 'lists', 'aliases'].includes(f.kind.type));
+    let compared = 0;
+    const disagree: string[] = [];
+    for (const field of fields) {
+      const top = field.path.split('.')[0]!;
+      const sub = field.path.includes('.') ? field.path.slice(top.length + 1) : undefined;
+      // A track's sub-settings are judged with the track on, as the card enables them.
+      const on = sub !== undefined && top !== 'limits' ? { [top]: {} } : {};
+      for (const text of table) {
+        const parsed = parse(field, text);
+        if ('error' in parsed) continue;
+        const card = !viewForm({}, on, new Map<string, Draft>([[field.path, { kind: 'text', text }]])).invalid;
+        const value = field.kind.type === 'track' ? (parsed.value === true ? {} : null) : parsed.value;
+        const patch = sub === undefined ? { [top]: value } : (mergeLayers(on, { [top]: { [sub]: value } }) as Record<string, unknown>);
+        let host = true;
+        try {
+          await settings.replace(NS, patch);
+        } catch {
+          host = false;
+        }
+        if (card !== host) disagree.push(`${field.path} = ${JSON.stringify(text)}: card ${card ? 'takes' : 'refuses'}, host ${host ? 'takes' : 'refuses'}`);
+        compared += 1;
+      }
+    }
+    await settings.replace(NS, {});
+    assert.deepEqual(disagree, []);
+    assert.ok(compared > 300, `only ${compared} values compared`);
   });
 
   test('a saved lower cap lands in settings.yaml and applies to the next call of the turn under way', onlyOurs, async () => {
