@@ -55,6 +55,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/sequence.test.ts',
   'test/unit/stale.test.ts',
   'test/unit/real-loop-tracks.test.ts',
+  'test/unit/outcome-tracks.test.ts',
   'test/unit/persistent-shell.test.ts',
   'test/unit/outcome.test.ts',
   'test/unit/change.test.ts',

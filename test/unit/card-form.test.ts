@@ -472,7 +472,7 @@ describe('the preset in the card (issue 32)', () => {
 
   test('every track the preset turns on shows on, with its fields enabled and the preset\'s values, labelled as the preset\'s', () => {
     const form = viewForm({}, saved, new Map());
-    for (const track of ['stale', 'editRetry', 'timeouts']) {
+    for (const track of ['stale', 'spin', 'guess', 'editRetry', 'timeouts']) {
       assert.equal(field(form, track).text, 'on', track);
       for (const sub of ['warnAt', 'limit']) assert.equal(field(form, `${track}.${sub}`).disabled, false, `${track}.${sub} can be tuned`);
     }
@@ -480,7 +480,8 @@ describe('the preset in the card (issue 32)', () => {
     assert.equal(limit.text, String(stale.limit));
     assert.equal(defaultNote(limit), `From preset: ${stale.limit}`);
     assert.equal(defaultNote(field(form, 'stale')), 'From preset: on');
-    assert.equal(defaultNote(field(form, 'failureProgress')), 'From preset: restart');
+    assert.equal(defaultNote(field(form, 'failureProgress')), `From preset: ${String(parts.find((p) => p.name === 'failureProgress')!.config.failureProgress)}`);
+    assert.equal(defaultNote(field(form, 'progress')), 'From preset: outcomes');
     assert.equal(defaultNote(field(form, 'warnAt')), 'Default: 7', 'a setting the preset leaves alone keeps its default');
   });
 

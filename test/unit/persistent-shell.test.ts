@@ -115,9 +115,9 @@ describe('P14: what the defaults decide on the persistent shell’s time-outs', 
 });
 
 describe('P14: the recommended preset on the minimal tools', () => {
-  test('P14: a respelled run that keeps timing out is advised at its 3rd time-out and gated after its 5th by the timeouts track', async () => {
+  test('P14: a respelled run that keeps timing out is advised at its 4th time-out and gated after its 5th by the timeouts track', async () => {
     const outcomes = await run(newHost({ preset: 'recommended', onLimit: 'deny' }), {}, [10, 20, 30, 40, 50, 60, 70].map(train));
-    assert.ok(summaries(outcomes[2]!).includes('prog \u201cpython3 train.py\u201d timed out x3'), JSON.stringify(summaries(outcomes[2]!)));
+    assert.ok(summaries(outcomes[3]!).includes('prog \u201cpython3 train.py\u201d timed out x4'), JSON.stringify(summaries(outcomes[3]!)));
     assert.equal(deniedAt(outcomes)[0], 6);
     assert.match(outcomes[5]!.denyReason ?? '', /timeout track/i);
   });
@@ -150,15 +150,18 @@ describe('P14: the recommended preset on the minimal tools', () => {
     assert.deepEqual(deniedAt(outcomes), []);
   });
 
-  test('P14: a str_replace between two failing runs is a change: the failure streak starts again', async () => {
+  test('P14: a str_replace between two failing runs is a change: under failureProgress: restart the failure streak starts again', async () => {
     const check: Call = { name: 'bash', arguments: { command: 'python3 -m pytest tests/test_app.py' }, body: () => persistentBash('FAILED tests/test_app.py::test_x\n[exit code: 1]') };
     const fix = (n: number): Call => editor({ command: 'str_replace', old_str: `v${n}`, new_str: `v${n + 1}` });
     const create = (n: number): Call => ({ name: 'str_replace_editor', arguments: { command: 'create', path: `/repo/t${n}.py`, file_text: 'x' } });
     const insert = (n: number): Call => editor({ command: 'insert', insert_line: n, new_str: '# note' });
     const changes = [fix(1), create(2), insert(3), fix(4), create(5), insert(6), fix(7)];
     const calls = changes.flatMap((change) => [check, change]).concat([check]);
-    assert.deepEqual(deniedAt(await run(newHost({ preset: 'recommended', onLimit: 'deny' }), {}, calls)), []);
+    // The preset reads progress as a new outcome: the same failure after a change extends the streak, so the change is shown under restart.
+    const restart = { preset: 'recommended', failureProgress: 'restart', onLimit: 'deny' };
+    assert.deepEqual(deniedAt(await run(newHost(restart), {}, calls)), []);
     const viewsOnly = Array.from({ length: 7 }, (_, n) => view([n + 1, n + 10])).flatMap((v) => [check, v]).concat([check]);
-    assert.ok(deniedAt(await run(newHost({ preset: 'recommended', onLimit: 'deny' }), {}, viewsOnly)).length > 0, 'a view changes nothing: the same failure is gated');
+    assert.ok(deniedAt(await run(newHost(restart), {}, viewsOnly)).length > 0, 'a view changes nothing: the same failure is gated');
+    assert.ok(deniedAt(await run(newHost({ preset: 'recommended', onLimit: 'deny' }), {}, calls)).length > 0, 'with the preset itself, a change after which the check fails the same way changed nothing');
   });
 });

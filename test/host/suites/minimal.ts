@@ -118,7 +118,7 @@ before(() => {
 });
 
 describe(`dsh 0.1.0-rc.8 headless with the minimal preset's persistent bash and str_replace_editor — ${plugin.label}, preset recommended`, () => {
-  test('a run that keeps timing out, respelled each time, is advised at its 3rd time-out and gated after its 5th by the timeouts track', onlyOurs, async (t) => {
+  test('a run that keeps timing out, respelled each time, is advised at its 4th time-out and gated after its 5th by the timeouts track', onlyOurs, async (t) => {
     const train = 'import sys, time\nprint("epoch 1", flush=True)\ntime.sleep(60)\n';
     const b = await boot('timeouts', CONFIG, { 'train.py': train }, () => [50, 40, 30, 25, 20, 15, 10].map((n) => bash(`python3 train.py --epochs ${n}`)));
     const log = completed(t, b, 7);
@@ -127,9 +127,9 @@ describe(`dsh 0.1.0-rc.8 headless with the minimal preset's persistent bash and 
       assert.match(step.text, /^Your command timed out after 2 seconds or experienced an OOM error\. Below is partial output:\n(.*\n)*epoch 1\n/);
       assert.match(step.text, /\nThe persistent bash shell was reset; the next bash call starts from the workspace with a fresh current directory and environment\.$/);
     }
-    assert.ok(summaries(log).includes('prog \u201cpython3 train.py\u201d timed out x3'), `the timeouts advisory at the 3rd: ${JSON.stringify(summaries(log))}`);
-    const advisory = log.notices.find((n) => n.summary === 'prog \u201cpython3 train.py\u201d timed out x3');
-    assert.match(advisory?.text ?? '', /^CONVERGENCE_CHECK: python3 train\.py has run out of time 3 times this turn\./);
+    assert.ok(summaries(log).includes('prog \u201cpython3 train.py\u201d timed out x4'), `the timeouts advisory at the 4th: ${JSON.stringify(summaries(log))}`);
+    const advisory = log.notices.find((n) => n.summary === 'prog \u201cpython3 train.py\u201d timed out x4');
+    assert.match(advisory?.text ?? '', /^CONVERGENCE_CHECK: python3 train\.py has run out of time 4 times this turn\./);
     for (const step of log.steps.slice(5)) {
       assert.equal(step.isError, true);
       assert.match(step.text, BLOCKED);
@@ -173,7 +173,7 @@ describe(`dsh 0.1.0-rc.8 headless with the minimal preset's persistent bash and 
     assert.equal(readFileSync(path, 'utf8'), 'def total(xs):\n    return sum(xs) or 0\n');
   });
 
-  test('a str_replace between two failing runs is a change: six edit → rerun rounds with the same error run; without the preset the 6th run is gated', onlyOurs, async (t) => {
+  test('a str_replace between two failing runs is a change: under failureProgress: restart six edit → rerun rounds with the same error run; the preset itself (outcomes) and the defaults gate the 6th run', onlyOurs, async (t) => {
     const files = { 'check.py': 'import sys\nprint("FAILED: total() is wrong")\nsys.exit(1)\n', 'app.py': 'VERSION = 0\n' };
     const script = (workspace: string): ScriptedCall[] => [
       editor({ command: 'view', path: join(workspace, 'app.py') }),
@@ -182,10 +182,14 @@ describe(`dsh 0.1.0-rc.8 headless with the minimal preset's persistent bash and 
         bash('python3 check.py'),
       ]),
     ];
-    const withPreset = completed(t, await boot('changes', CONFIG, files, script), 13);
-    const runs = withPreset.steps.filter((s) => s.name === 'bash');
+    const withRestart = completed(t, await boot('changes', { ...CONFIG, failureProgress: 'restart' }, files, script), 13);
+    const runs = withRestart.steps.filter((s) => s.name === 'bash');
     for (const run of runs) assert.match(run.text, /^FAILED: total\(\) is wrong\n\[exit code: 1\]$/, 'the persistent bash appends the status');
-    assert.ok(withPreset.steps.every((s) => !s.isError), 'every edit and every run ran');
+    assert.ok(withRestart.steps.every((s) => !s.isError), 'every edit and every run ran: each str_replace is a change');
+    // Progress is a new outcome: an edit after which the check fails the same way changed nothing (issue 31).
+    const withPreset = completed(t, await boot('changes-outcomes', CONFIG, files, script), 13);
+    const unchanged = withPreset.steps.filter((s) => s.name === 'bash').map((s) => BLOCKED.test(s.text));
+    assert.deepEqual(unchanged, [false, false, false, false, false, true], 'the preset reads the same failure after each edit as one failing retry');
     const defaults = completed(t, await boot('changes-defaults', { onLimit: 'deny' }, files, script), 13);
     const gated = defaults.steps.filter((s) => s.name === 'bash').map((s) => BLOCKED.test(s.text));
     assert.deepEqual(gated, [false, false, false, false, false, true], 'the defaults read the runs as one failing retry');
