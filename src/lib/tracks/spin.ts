@@ -22,16 +22,12 @@
  * A new call, or a write, always runs.
  */
 import type { Agent, Notice } from '../host/types.js';
-import { isEnabled, type Mark } from '../read/mark.js';
-import { measureOf } from '../read/fingerprint.js';
-import { isPoll } from '../read/poll.js';
+import type { Mark } from '../read/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice } from '../text/notice.js';
+import { actionMarks } from './actions.js';
 import { keep, recalls, remember, type Recent } from './book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
-
-/** The measures that name what ran, as the stale track reads them. */
-const ACTION_MEASURES = new Set(['cmd', 'act', 'net']);
 
 /** Distinct results remembered per action. */
 const RESULTS_KEPT = 4;
@@ -46,12 +42,6 @@ interface Spin {
   run: number;
   /** Whether a new write succeeded since the spin last grew: the next rerun may bring news. */
   fresh: boolean;
-}
-
-/** The actions of a call: its identity and its measured action marks; none for a poll. */
-function actionsOf(call: Measured): Mark[] {
-  if (isPoll(call.name, call.command)) return [];
-  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(measureOf(mark.key))));
 }
 
 /** Spin stage 1: the last calls told the model nothing it did not know. */
@@ -128,7 +118,7 @@ export const spinTrack: TrackModule = {
     const actions = new WeakMap<Measured, readonly Mark[]>();
     const actionsFor = (call: Measured): readonly Mark[] => actions.get(call) ?? [];
     return {
-      read: (call) => void actions.set(call, actionsOf(call)),
+      read: (call) => void actions.set(call, actionMarks(call)),
       judge: (call) => judge(book, shared, call, actionsFor(call)),
       learn: (call, settled) => learn(book, shared, call, actionsFor(call), settled),
       clear: (agent) => void book.delete(agent),

@@ -17,16 +17,12 @@
  * between long runs is still the same check.
  */
 import type { Agent, Notice } from '../host/types.js';
-import { isEnabled, type Mark } from '../read/mark.js';
-import { measureOf } from '../read/fingerprint.js';
-import { isPoll } from '../read/poll.js';
+import type { Mark } from '../read/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, staleSummary } from '../text/notice.js';
+import { actionMarks } from './actions.js';
 import { keep } from './book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
-
-/** The measures that name what ran; `sink:` does not (two different writes to one file). */
-const ACTION_MEASURES = new Set(['cmd', 'act', 'net']);
 
 /** Distinct results remembered per action: an A/B alternation is as stale as A A A. */
 const RESULTS_KEPT = 4;
@@ -45,12 +41,6 @@ interface Entry {
   same: number;
   /** `Shared.changes` when the action last settled. */
   changes: number;
-}
-
-/** The actions of a call the track follows: its identity, and its measured action marks; none for a poll (read/poll.ts). Read once per call. */
-function actionsOf(call: Measured): Mark[] {
-  if (isPoll(call.name, call.command)) return [];
-  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(measureOf(mark.key))));
 }
 
 /** Stale stage 1: the call keeps returning what it returned before. */
@@ -123,7 +113,7 @@ export const staleTrack: TrackModule = {
     const actions = new WeakMap<Measured, readonly Mark[]>();
     const actionsFor = (call: Measured): readonly Mark[] => actions.get(call) ?? [];
     return {
-      read: (call) => void actions.set(call, actionsOf(call)),
+      read: (call) => void actions.set(call, actionMarks(call)),
       judge: (call) => judge(book, shared, call, actionsFor(call)),
       learn: (call, settled) => learn(book, shared, call, actionsFor(call), settled),
       clear: (agent) => void book.delete(agent),

@@ -1,0 +1,20 @@
+/**
+ * The actions of a call, as the tracks that compare results follow them (the
+ * stale and spin tracks): its identity (`exact:`, always), and its `cmd:`,
+ * `act:` and `net:` marks when they are measured; `sink:` is not one (two
+ * different writes to one file). A poll has none: while it waits, the same
+ * answer is the expected one (read/poll.ts).
+ */
+import { measureOf } from '../read/fingerprint.js';
+import { isEnabled, type Mark } from '../read/mark.js';
+import { isPoll } from '../read/poll.js';
+import type { Measured } from './track.js';
+
+/** The measures that name what ran. */
+const ACTION_MEASURES = new Set(['cmd', 'act', 'net']);
+
+/** The call's actions; none for a poll. Read once per call, in a track's `read`. */
+export function actionMarks(call: Measured): Mark[] {
+  if (isPoll(call.name, call.command)) return [];
+  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(measureOf(mark.key))));
+}
