@@ -180,6 +180,15 @@ describe('guess: one word enumerated by hand, failing the same way', () => {
     assert.deepEqual(deniedAt(outcomes), []);
   });
 
+  test('a path guessed by hand in a file read is a guess; rejected edits of different files are not', async () => {
+    const read = (path: string): Call => ({ name: 'read', arguments: { file_path: path }, body: () => textResult(`FS_NOT_FOUND: ${path}`, {}, true) });
+    const reads = await run(newHost({ guess: { warnAt: 3, limit: 3 }, onLimit: 'deny' }), {}, ['/a/config.yaml', '/b/config.yaml', '/c/config.yaml', '/d/config.yaml'].map(read));
+    assert.deepEqual(deniedAt(reads), [4]);
+    const edit = (path: string): Call => ({ name: 'edit', arguments: { file_path: path, old_string: 'x', new_string: 'y' }, body: () => textResult('String to replace not found in file.', {}, true) });
+    const edits = await run(newHost({ guess: { warnAt: 2, limit: 2 }, onLimit: 'deny' }), {}, ['/a.py', '/b.py', '/c.py', '/d.py'].map(edit));
+    assert.deepEqual([noticedAt(edits), deniedAt(edits)], [[], []]);
+  });
+
   test('one program run on one case after another, each passing, is no guess', async () => {
     const cases = Array.from({ length: 10 }, (_, n): Call => ({ ...bash(`./solve cases/case${n}.txt`), body: succeeding(`case ${n}: ok`) }));
     assert.deepEqual(noticedAt(await run(newHost({ guess: { warnAt: 2, limit: 2 }, onLimit: 'deny' }), {}, cases)), []);

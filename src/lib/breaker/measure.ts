@@ -48,8 +48,9 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   const follows = cfg.stale !== null || cfg.spin !== null || cfg.failureProgress !== 'ignore' || cfg.progress === 'changes' || cfg.progress === 'outcomes';
   const writes = follows && callChanges(name, args, command);
   // The edit-retry track follows the files that edits change and that reads look at
-  // (str_replace_editor's `view` is a read, its other commands edits).
-  const fileTool = cfg.editRetry === null ? undefined : readsFile(name, args) ? 'read' : FILE_EDIT_TOOLS.has(name) ? 'edit' : undefined;
+  // (str_replace_editor's `view` is a read, its other commands edits); the guess track, the paths reads guess.
+  const followsFiles = cfg.editRetry !== null || cfg.guess !== null;
+  const fileTool = !followsFiles ? undefined : readsFile(name, args) ? 'read' : FILE_EDIT_TOOLS.has(name) ? 'edit' : undefined;
   const file = fileTool === undefined ? undefined : filePathOf(args);
   const call: Call = { agent, policy, name, command, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null };
   // The full fingerprints are dropped after this; a track keeps what it needs of them now.

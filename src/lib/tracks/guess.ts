@@ -60,14 +60,14 @@ interface Book {
   readonly templates: Map<string, Template>;
 }
 
-/** The words a call is guessed in: a short one-line shell command's, or a file tool's name and path. */
+/** The words a call is guessed in: a short one-line shell command's, or a file read's tool and path (a path guessed by hand); an edit is no guess. */
 function wordsOf(call: Measured): readonly string[] | null {
   if (call.command !== undefined) {
     if (call.command.length > COMMAND_LIMIT || call.command.includes('\n')) return null;
     const words = tokenize(call.command);
     return words.length >= 2 && words.length <= WORDS_LIMIT ? words.map(own) : null;
   }
-  return call.file === undefined || call.file.length > COMMAND_LIMIT ? null : [call.name, own(call.file)];
+  return !call.reads || call.file === undefined || call.file.length > COMMAND_LIMIT ? null : [call.name, own(call.file)];
 }
 
 /** The one position two calls' words differ at, past the program; -1 for none or several. */

@@ -28,7 +28,7 @@ export interface Measured {
   readonly marks: readonly Mark[];
   /** Whether the call writes files when it succeeds (read/change.ts); read only for a policy that follows changes. */
   readonly writes: boolean;
-  /** The file a file tool that edits or reads names (`file_path`, `path`); read only for the edit-retry track. */
+  /** The file a file tool that edits or reads names (`file_path`, `path`); read only for the edit-retry and guess tracks. */
   readonly file: string | undefined;
   /** Whether the call is a file read (`file` is the file it reads) rather than an edit. */
   readonly reads: boolean;
