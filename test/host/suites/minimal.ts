@@ -160,9 +160,11 @@ describe(`dsh 0.1.0-rc.8 headless with the minimal preset's persistent bash and 
       assert.equal(step.isError, true);
       assert.match(step.text, /^Error: No replacement was performed, old_str `.*` did not appear verbatim in .*app\.py\.$/s);
     }
+    // The summary quotes the file's path (P15): whole when it fits in 60 characters, its head and … when it does not.
     const path = join(b.workspace, 'app.py');
-    assert.ok(summaries(log).includes(`file \u201c${path}\u201d rejected x3`), JSON.stringify(summaries(log)));
-    const advisory = log.notices.find((n) => n.summary === `file \u201c${path}\u201d rejected x3`);
+    const shown = path.length <= 60 ? path : `${path.slice(0, 60)}\u2026`;
+    assert.ok(summaries(log).includes(`file \u201c${shown}\u201d rejected x3`), JSON.stringify(summaries(log)));
+    const advisory = log.notices.find((n) => n.summary === `file \u201c${shown}\u201d rejected x3`);
     assert.match(advisory?.text ?? '', /were rejected \(the tool threw an error \(FS_EDIT_NOT_FOUND\)\)/, 'the refusal code read from error.info.code');
     assert.match(log.steps[5]!.text, BLOCKED);
     assert.match(log.steps[5]!.text, /edit-retry track/);
