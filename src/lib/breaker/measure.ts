@@ -44,11 +44,12 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   const marks = [markOne(exact, cfg), ...markTarget(target, cfg)];
   // Read only for the opt-in tracks that follow changes and files: the defaults pay nothing for them.
   const follows = cfg.stale !== null || cfg.failureProgress === 'restart' || cfg.progress === 'changes';
-  const writes = follows && callChanges(name, args, command);
+  const line = command === undefined ? undefined : target.line;
+  const writes = follows && callChanges(name, args, command, line);
   // The edit-retry track follows the files that edits change and that reads look at.
   const fileTool = cfg.editRetry === null ? undefined : FILE_EDIT_TOOLS.has(name) ? 'edit' : readsFile(name, args) ? 'read' : undefined;
   const file = fileTool === undefined ? undefined : filePathOf(args);
-  const call: Call = { agent, policy, name, command, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null };
+  const call: Call = { agent, policy, name, command, line, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null };
   // The full fingerprints are dropped after this; a track keeps what it needs of them now.
   let fps: readonly string[] | null = null;
   for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= [exact, ...target.fps]));

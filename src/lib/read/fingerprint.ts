@@ -8,6 +8,7 @@ import type { BreakerConfig } from '../config/config.js';
 import { canonical, decoysFor, withoutDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
 import { withoutWrittenHeredocs } from './heredoc.js';
+import { ShellLine } from './line.js';
 import { safeMember } from '../host/member.js';
 import { RECENT_TEXT_LIMIT, recentPer } from './recent.js';
 import { tokenize } from './tokenize.js';
@@ -89,6 +90,8 @@ export function isMeasured(measure: string, limits: Readonly<Record<string, numb
 export interface TargetReading {
   readonly fps: readonly string[];
   readonly local: boolean;
+  /** A shell command's other readings, from the same split (line.ts); none for other tools. */
+  readonly line?: ShellLine;
 }
 
 const actMeasured = new WeakMap<object, boolean>();
@@ -171,7 +174,7 @@ function readShell(name: string, command: string, cfg: FingerprintConfig): Targe
   const sink = extractSink(words);
   // Stryker disable next-line ConditionalExpression: isGenericSink(null) is true, so the null test only spares the call
   if (sink !== null && !isGenericSink(sink) && !relaxed) fps.push(`sink:${sink}`);
-  return { fps, local: local && cfg.localHosts !== 'allow' };
+  return { fps, local: local && cfg.localHosts !== 'allow', line: new ShellLine(command, words) };
 }
 
 /** A fetch, search or browse tool's target fingerprints; `null` when its URL does not parse. */

@@ -37,11 +37,22 @@ function programOf(words: readonly string[]): string | undefined {
   return operand === undefined ? name : `${name} ${lastSegment(operand)}`;
 }
 
+/** Only the head of a huge line is read. */
+export const PROGRAMS_READ_LIMIT = 4096;
+
+/** The text of a shell line its programs are read from: a here-document's body is data, so only the line that starts it. */
+export function programText(command: string): string {
+  const text = command.includes('<<') ? command.slice(0, command.indexOf('\n') >>> 0) : command;
+  return text.length > PROGRAMS_READ_LIMIT ? text.slice(0, PROGRAMS_READ_LIMIT) : text;
+}
+
 /** The programs of a shell line, in order, each once. */
 export function programsOf(command: string): string[] {
-  // A here-document's body is data: only the line that starts it holds commands.
-  const text = command.includes('<<') ? command.slice(0, command.indexOf('\n') >>> 0) : command;
-  const words = tokenize(text.length > 4096 ? text.slice(0, 4096) : text);
+  return wordsPrograms(tokenize(programText(command)));
+}
+
+/** The programs of the words of a line's `programText`, in order, each once. */
+export function wordsPrograms(words: readonly string[]): string[] {
   const programs: string[] = [];
   for (const segment of segmentsOf(words)) {
     if (programs.length >= PROGRAMS_LIMIT) break;

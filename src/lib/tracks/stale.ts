@@ -49,7 +49,7 @@ interface Entry {
 
 /** The actions of a call the track follows: its identity, and its measured action marks; none for a poll (read/poll.ts). Read once per call. */
 function actionsOf(call: Measured): Mark[] {
-  if (isPoll(call.name, call.command)) return [];
+  if (call.line?.polls() ?? isPoll(call.name, call.command)) return [];
   return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(measureOf(mark.key))));
 }
 
