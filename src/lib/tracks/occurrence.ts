@@ -110,6 +110,9 @@ interface Since {
   readonly runs: number;
 }
 
+/** The action measures (progress.ts `isActionKey`) but `net:` and `sink:`: what a run that reads the workspace is counted under. */
+const RENEWING: ReadonlySet<string> = new Set(['exact', 'cmd', 'act']);
+
 /** Actions whose runs since a change are kept per agent: far more than a window's calls carry. */
 const SINCE_BOOK_LIMIT = 256;
 
@@ -120,8 +123,8 @@ const SINCE_BOOK_LIMIT = 256;
  * still add up, and `sink:` counts them).
  */
 function renews(call: Measured, mark: Mark): boolean {
-  if (call.policy.cfg.progress !== 'changes' || call.writes || URL_TOOL.test(call.name)) return false;
-  return isActionKey(mark.key) && !mark.key.startsWith('net:') && !mark.key.startsWith('sink:');
+  if (call.policy.cfg.progress !== 'changes' || call.writes || !RENEWING.has(mark.measure)) return false;
+  return !URL_TOOL.test(call.name);
 }
 
 /** `progress: changes`: the window's count, but no more than the runs since the workspace last changed. */

@@ -18,7 +18,6 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import { isEnabled, type Mark } from '../read/mark.js';
-import { measureOf } from '../read/fingerprint.js';
 import { isPoll } from '../read/poll.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, staleSummary } from '../text/notice.js';
@@ -50,7 +49,7 @@ interface Entry {
 /** The actions of a call the track follows: its identity, and its measured action marks; none for a poll (read/poll.ts). Read once per call. */
 function actionsOf(call: Measured): Mark[] {
   if (call.line?.polls() ?? isPoll(call.name, call.command)) return [];
-  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(measureOf(mark.key))));
+  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(mark.measure)));
 }
 
 /** Stale stage 1: the call keeps returning what it returned before. */
