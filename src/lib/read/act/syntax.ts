@@ -131,13 +131,18 @@ export function withLastPipeline(line: Line, pipeline: readonly Command[]): Line
   return { ...line, pipelines: [...line.pipelines.slice(0, -1), pipeline] };
 }
 
+/** A command's text: its assignments, words and redirections, one space apart (written out directly, no lists in between). */
 function renderCommand(command: Command): string {
-  const parts = [
-    ...command.assigns.map((w) => w.text),
-    ...command.words.map((w) => w.text),
-    ...command.redirects.map((r) => `${r.fd}${r.op}${r.target.text}`),
-  ];
-  return parts.join(' ');
+  let text = '';
+  let first = true;
+  const add = (part: string): void => {
+    text = first ? part : `${text} ${part}`;
+    first = false;
+  };
+  for (const w of command.assigns) add(w.text);
+  for (const w of command.words) add(w.text);
+  for (const r of command.redirects) add(`${r.fd}${r.op}${r.target.text}`);
+  return text;
 }
 
 /** The canonical text of a line: single spaces, redirections after the words, `; ` and ` && ` between pipelines. */
