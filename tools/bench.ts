@@ -11,7 +11,9 @@
  *   npm run bench              # the whole thing (several minutes)
  *   npm run bench -- --quick   # fewer rounds and smaller curves
  *   npm run bench -- --sessions  # the realistic sessions only
- *   npm run bench -- --sessions --port /tmp/before  # another build of the port (a copy of dist/)
+ *   npm run bench -- --sessions --port .tmp/before  # another build of the port (a copy of dist/, inside the project)
+ *
+ * The realistic sessions also run the port with `preset: recommended` under each session's config.
  *
  * One run's ratio moves by a few hundredths with the machine; to compare two
  * builds, alternate whole runs of each (docs/performance.md, "Comparing builds").

@@ -35,8 +35,8 @@ function mix(hash: number): number {
  * a step, each mixed at the end: 64 bits, so two of a book's few hundred keys
  * share a stand-in with odds of about 1 in 10^14. Made on every call (an
  * `exact:` key is new each time), so it is a loop over the key, not a
- * cryptographic digest: SHA-256 here was over a quarter of what the preset's
- * tracks cost (docs/performance.md).
+ * cryptographic digest: SHA-256 here was over a quarter of what the preset
+ * added to a call besides `act:` (docs/performance.md).
  */
 export function lookupKey(key: string): string {
   let a = 0x811c9dc5;
