@@ -8,8 +8,11 @@
  * not read at all. Each answer is made on first use: a policy that follows
  * nothing pays for none.
  *
- * Only a short command's words are kept (RECENT_TEXT_LIMIT, P6): a longer
- * one is split again by each reader that asks, as each reads its own head.
+ * Made only under a configuration that reads it (fingerprint.ts `readsLine`),
+ * and only a short command's words are kept (RECENT_TEXT_LIMIT, P6): a longer
+ * one is split again by each reader that asks, as each reads its own head. A
+ * call without a line (another configuration, a test's record) is read by the
+ * readers themselves, the same way.
  */
 import { own } from '../host/own.js';
 import { wordsChange } from './change.js';
