@@ -212,8 +212,9 @@ function plainShellAction(rng: Rng): Action {
 }
 
 /**
- * A script written out with a here-document (P10: its URL is no target), or fed
- * to an interpreter (its URL is). The URL comes from the same hosts the fetches
+ * A script written out with a here-document (P10: its URL is no target), a
+ * message recorded through one (P12: no target either), or a body fed to an
+ * interpreter (its URL is). The URL comes from the same hosts the fetches
  * use, so `host:` counts meet either way.
  */
 function heredocAction(rng: Rng, localBias: number): Action {
@@ -224,6 +225,15 @@ function heredocAction(rng: Rng, localBias: number): Action {
     [1, "tee get.sh <<'END' >/dev/null\ncurl -s URL\nEND"],
     [1, "python3 - <<'EOF'\nimport urllib.request\nurllib.request.urlopen('URL')\nEOF"],
     [1, 'cat <<EOF | sh\ncurl -s URL\nEOF'],
+    // P12: a message (a commit's, a pull request's) written through a command substitution or read from standard input.
+    [3, "git commit -m \"$(cat <<'EOF'\nRetry the fetch\n\nSee URL for the failing call.\nEOF\n)\""],
+    [1, "git add -A && git commit -q -m \"$(cat <<'EOF'\nFix URL\nEOF\n)\" && git log -1"],
+    [1, "gh pr create --title \"Fix the fetch\" --body \"$(cat <<'EOF'\n## Summary\n- calls URL once\nEOF\n)\""],
+    [1, "git commit -m \"`cat <<'EOF'\nUse URL\nEOF\n`\""],
+    [1, "git commit -F - <<'EOF'\nUse URL\nEOF"],
+    // ... and texts that are not messages: run, fetched, or piped on.
+    [1, "bash -c \"$(cat <<'EOF'\ncurl -s URL\nEOF\n)\""],
+    [1, "git commit -m \"$(cat <<'EOF' | head -n 1\nSee URL\nEOF\n)\""],
   ]);
   return {
     failRate: rng.pick([0, 0, 0.5, 1]),

@@ -3,7 +3,7 @@
  *
  * - the adjusted oracle against a second copy of itself: 0 mismatches (the
  *   driver, generator and comparison are deterministic);
- * - each adjustment (P1–P4, P8–P11, P13–P15) is exercised by the generator: leaving
+ * - each adjustment (P1–P4, P8–P15) is exercised by the generator: leaving
  *   it out makes sessions mismatch, and only sessions where its decision applies;
  * - the unpatched reference differs from the oracle only in sessions where some
  *   decision applies;
@@ -140,6 +140,9 @@ async function applies(decision: Decision, session: Session, oracle: PluginModul
     case 'P10':
       // A here-document with a URL after its operator.
       return calls.some((call) => /<<[\s\S]*https?:\/\//.test(commandOf(call) ?? ''));
+    case 'P12':
+      // A here-document a recorder reads (git commit, gh pr), through a substitution or standard input, with a URL after its operator.
+      return calls.some((call) => /(?:git|gh) [\s\S]*(?:(?:\$\(|`)cat|-F -) <<[\s\S]*https?:\/\//.test(commandOf(call) ?? ''));
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The adjusted oracle. The reference (`reference-breaker` = dsh-repeat-tool-breaker
  * 0.5.2) is the oracle for everything the contract leaves to it, but the contract
- * decides some places differently (P1–P4, P8–P11, P13, P15). Each decision is encoded here as a
+ * decides some places differently (P1–P4, P8–P15). Each decision is encoded here as a
  * small source patch applied to a temporary copy of the reference at test setup;
  * every replacement asserts that it matched exactly once, so a different
  * reference version fails loudly instead of silently testing the wrong thing.
@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginModule } from '../support/fake-host.js';
 
-export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P8' | 'P9' | 'P10' | 'P11' | 'P13' | 'P14' | 'P15';
+export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P8' | 'P9' | 'P10' | 'P11' | 'P12' | 'P13' | 'P14' | 'P15';
 
 export interface Adjustment {
   decision: Decision;
@@ -72,6 +72,13 @@ export interface Adjustment {
  *   `limits` key that names no measure. Encoded by the same two checks at the end
  *   of the reference's merge and in its `limits` loop (`pathAliases` stays
  *   accepted, as documented).
+ * P12 — issue 31: a here-document that is a message is no target either: `cat`
+ *   or `tee` writing into a `$(…)` or backticks that `git commit`/`tag`/`notes`/
+ *   `merge`/`stash` or `gh pr`/`issue`/`release` takes as an argument, or one of
+ *   those reading its message from standard input (`-F -`, `--file=-`,
+ *   `--body-file -`). Encoded line by line with regular expressions over the
+ *   text `extractUrls` reads, after P10's pass when both are on (each pass
+ *   skips the bodies it keeps); written from the rule, not from the port's scan.
  * P13 — issue 32: the breaker's explanation on the rejected call itself. The
  *   reference lets the model read only the host's `Error: the user rejected
  *   tool "bash"` on the call the operator did not approve; its denial comes
@@ -292,6 +299,60 @@ function writtenBodiesOut(command) {
 export function fingerprints(`,
   },
   {
+    decision: 'P12',
+    file: 'lib/fingerprints.js',
+    find: '    const urls = extractUrls(',
+    replace: '    const urls = extractUrlsOutsideMessages(',
+  },
+  {
+    decision: 'P12',
+    file: 'lib/fingerprints.js',
+    find: 'export function fingerprints(',
+    replace: String.raw`// P12: the bodies of here-documents that are messages, taken away.
+import { tokenize as wordsOf } from './normalize.js'
+const recordsText = (segment) => {
+  const words = wordsOf(segment)
+  const verb = firstVerb(segment)
+  let i = words.findIndex((word) => word.split('/').pop().toLowerCase() === verb) + 1
+  if (verb === 'gh') return ['pr', 'issue', 'release'].includes(words[i])
+  if (verb !== 'git') return false
+  while (i < words.length && words[i].startsWith('-')) i += words[i] === '-C' || words[i] === '-c' ? 2 : 1
+  return ['commit', 'tag', 'notes', 'merge', 'stash'].includes(words[i])
+}
+const lastSegmentOf = (text) => text.split(/&&|\|\||[;|&\n]/).pop()
+function messageBodiesOut(command) {
+  const lines = command.split('\n')
+  const kept = []
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]
+    kept.push(line)
+    const match = /<<(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([^\s;|&<>()]+))(.*)$/.exec(line)
+    if (match === null || line.includes('<<<')) continue
+    const delimiter = (match[2] ?? match[3] ?? match[4]).replace(/\\/g, '')
+    let end = i + 1
+    while (end < lines.length && (match[1] === '-' ? lines[end].replace(/^\t+/, '') : lines[end]) !== delimiter) end += 1
+    if (end >= lines.length) {
+      kept.push(...lines.slice(i + 1))
+      break
+    }
+    // The command line the operator ends, with its backslash-continued lines before it.
+    let first = i
+    while (first > 0 && lines[first - 1].endsWith('\\')) first -= 1
+    const before = [...lines.slice(first, i), line.slice(0, match.index)].join('\n')
+    const own = lastSegmentOf(before)
+    const fromInput = recordsText(own) && /(?:^|\s)(?:(?:-F|--file|--body-file|--notes-file)(?:\s+|=)-|-F-)(?:\s|$)/.test(own)
+    const opened = /(?:\$\(|\x60)[ \t]*(?:cat|tee)(?:[ \t][^\x60()|;&]*)?$/.exec(before)
+    const written = opened !== null && !match[5].includes('|') && recordsText(lastSegmentOf(before.slice(0, opened.index)))
+    if (!fromInput && !written) kept.push(...lines.slice(i + 1, end))
+    i = end - 1
+  }
+  return kept.join('\n')
+}
+const extractUrlsOutsideMessages = (text) => extractUrls(messageBodiesOut(text))
+
+export function fingerprints(`,
+  },
+  {
     decision: 'P11',
     file: 'lib/defaults.js',
     find: "  for (const key of ['ignoreArgs', 'hostAliases', 'limits']) {\n",
@@ -381,7 +442,7 @@ function noticeMessage(text, summary) {
   },
 ];
 
-export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P8', 'P9', 'P10', 'P11', 'P13', 'P14', 'P15'];
+export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P8', 'P9', 'P10', 'P11', 'P12', 'P13', 'P14', 'P15'];
 
 /**
  * Host facts, applied to every oracle copy (they are not contract decisions, so the

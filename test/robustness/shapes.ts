@@ -94,6 +94,11 @@ export const HOSTILE_COMMANDS: ReadonlyArray<readonly [string, (n: number) => st
   ['words', (n) => `echo ${'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n)}`],
   ['one long word', (n) => `echo ${'x'.repeat(n)}`],
   ['a heredoc', (n) => `cat > /w/out.txt <<'EOF'\n${'const x = "a\\\\b"; // it\'s\n'.repeat(Math.ceil(n / 26)).slice(0, n)}\nEOF`],
+  // P12: messages through command substitutions, many of them, nested past the scan's depth, unterminated, and a line of non-operators.
+  ['commit messages in substitutions', (n) => `git commit -m "$(cat <<'EOF'\nSee https://a.com/x\nEOF\n)" && `.repeat(Math.ceil(n / 50)).slice(0, n)],
+  ['nested substitutions around a heredoc', (n) => `git commit -m "${'$(echo "'.repeat(Math.ceil(n / 9))}$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)"`],
+  ['an unterminated heredoc in a substitution', (n) => `git commit -m "$(cat <<'EOF'\n${'https://a.com/x '.repeat(Math.ceil(n / 16))}`],
+  ['here-strings before a heredoc in a substitution', (n) => `gh pr create --body "$(cat ${'<<<x '.repeat(Math.ceil(n / 5))}<<'EOF'\nhttps://a.com/x\nEOF\n)"`],
   ['NUL bytes', (n) => `printf '${'\u0000a'.repeat(n / 2)}' > /w/nul`],
   ['lone surrogates', (n) => `echo ${'\ud800x\udc00 '.repeat(n / 4)} https://\ud800.example.com/\udfff`],
   ['unbalanced double quote', (n) => `curl "${'a \\" '.repeat(n / 4)}`],

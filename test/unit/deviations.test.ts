@@ -12,6 +12,8 @@ import { classifyFailure, describeFailure } from '../../src/lib/read/failure.js'
 import { fingerprints } from '../../src/lib/read/fingerprint.js';
 import { identityKey } from '../../src/lib/read/identity.js';
 import { createNotice, failureSummary, occurrenceSummary, summaryLabel } from '../../src/lib/text/notice.js';
+import { loadReference } from '../parity/oracle.js';
+import { FakeHost } from '../support/fake-host.js';
 import {
   bash,
   defaultCap,
@@ -459,6 +461,67 @@ describe('P10: a URL in a here-document that is only written out is no target', 
   test('P10: a URL outside the body still counts, and an unterminated body is read as 0.5.2 reads it', () => {
     assert.ok(fps("cat > f.py <<'EOF'\nx = 1\nEOF\ncurl https://a.com/y").includes('net:a.com/y'), 'the curl after the body is a target');
     assert.ok(fps("cat > f.py <<'EOF'\nrequests.get('https://a.com/z')").includes('net:a.com/z'), 'an unterminated body is read as written');
+  });
+});
+
+describe('P12: a URL in a here-document that is a message is no target', () => {
+  const fps = (command: string): string[] => fingerprints({ name: 'bash', args: { command } }, DEFAULTS).fps;
+  const targets = (command: string): string[] => fps(command).filter((fp) => /^(net|site|host):/.test(fp));
+  const commit = (body: string): string => `git commit -m "$(cat <<'EOF'\n${body}\nEOF\n)"`;
+
+  test('P12: a commit message written by cat inside $(…) gives no net:, site: or host: (0.5.2 and P10 counted them)', () => {
+    const command = commit('Retry the fetch\n\nSee https://github.com/o/r/issues/7');
+    assert.deepEqual(targets(command), []);
+    assert.ok(fps(command).some((fp) => fp.startsWith('cmd:git:') && fp.includes('issues/7')), 'cmd: still reads the whole command');
+  });
+
+  test('P12: gh pr create --body, backticks, a backslash-continued line and two messages in one command are messages too', () => {
+    assert.deepEqual(targets(`gh pr create --title "Fix" --body "$(cat <<'EOF'\n## Summary\n- https://a.com/x\nEOF\n)"`), []);
+    assert.deepEqual(targets("git commit -m \"`cat <<'EOF'\nhttps://a.com/x\nEOF\n`\""), []);
+    assert.deepEqual(targets(`gh pr create --title "Fix" \\\n  --body "$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)"`), []);
+    assert.deepEqual(targets(`git add -A && git -C /w commit -q -m "$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)" && gh pr create --body "$(cat <<'EOF'\nhttps://b.com/y\nEOF\n)"`), []);
+  });
+
+  test('P12: a recorder reading its message from standard input takes the body as text: git commit -F -, --file=-, gh --body-file -', () => {
+    assert.deepEqual(targets("git commit -F - <<'EOF'\nhttps://a.com/x\nEOF"), []);
+    assert.deepEqual(targets('git tag -a v1 --file=- <<EOF\nhttps://a.com/x\nEOF'), []);
+    assert.deepEqual(targets("gh issue comment 7 --body-file - <<'EOF'\nhttps://a.com/x\nEOF"), []);
+    assert.ok(targets("git commit -F msg.txt <<'EOF'\nhttps://a.com/x\nEOF").includes('host:a.com'), 'a message read from a file leaves the body to something else');
+  });
+
+  test('P12: a text handed to anything but a recorder keeps its URLs: bash -c, curl, an assignment, echo, a pipe', () => {
+    for (const command of [
+      `bash -c "$(cat <<'EOF'\ncurl -s https://a.com/x\nEOF\n)"`,
+      `curl "$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)"`,
+      `URLS=$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)`,
+      `git commit -m "$(echo "$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)")"`,
+      `git commit -m "$(cat <<'EOF' | sh\nhttps://a.com/x\nEOF\n)"`,
+      `echo "git commit -m $(cat <<'EOF'\nhttps://a.com/x\nEOF\n)"`,
+      `git clone "$(python3 - <<'EOF'\nprint('https://a.com/x')\nEOF\n)"`,
+    ]) {
+      assert.ok(targets(command).includes('host:a.com'), JSON.stringify(command));
+    }
+  });
+
+  test('P12: a URL outside the message counts; an unterminated one, and an operator inside quotes, are read as 0.5.2 reads them', () => {
+    assert.ok(targets(`${commit('https://a.com/x')} && curl https://c.com/z`).includes('net:c.com/z'), 'the curl after the message is a target');
+    assert.ok(targets(`git commit -m "$(cat <<'EOF'\nhttps://a.com/x\n`).includes('net:a.com/x'), 'an unterminated body is read as written');
+    assert.ok(targets(`git commit -m "$(cat "a <<EOF b")"\nhttps://a.com/x\nEOF`).includes('net:a.com/x'), 'an operator in quotes is no operator');
+    assert.ok(targets(`git commit -m '$(cat <<EOF x'\nhttps://a.com/x\nEOF`).includes('net:a.com/x'), 'in single quotes $( opens nothing');
+  });
+
+  test('P12: twelve different commit messages naming one issue are never asked about; 0.5.2 asked at the net: cap of 12', async () => {
+    const run = async (host: FakeHost): Promise<number[]> => {
+      const agent = {};
+      const asked: number[] = [];
+      for (let i = 1; i <= 14; i += 1) {
+        const outcome = await host.call({ agent, ...bash(commit(`Step ${i} of the fix\n\nSee https://github.com/o/r/issues/7`)), answer: 'decline' });
+        if (outcome.asked === true || outcome.denied) asked.push(i);
+      }
+      return asked;
+    };
+    assert.deepEqual(await run(newHost()), []);
+    assert.equal((await run(new FakeHost(await loadReference())))[0], defaultCap('net'));
   });
 });
 

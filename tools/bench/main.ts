@@ -11,7 +11,9 @@
  *   npm run bench              # the whole thing (several minutes)
  *   npm run bench -- --quick   # fewer rounds and smaller curves
  *   npm run bench -- --sessions  # the realistic sessions only
- *   npm run bench -- --sessions --port /tmp/before  # another build of the port (a copy of dist/)
+ *   npm run bench -- --sessions --port .tmp/before  # another build of the port (a copy of dist/, inside the project)
+ *
+ * The realistic sessions also run the port with `preset: recommended` under each session's config.
  *
  * One run's ratio moves by a few hundredths with the machine; to compare two
  * builds, alternate whole runs of each (docs/performance.md, "Comparing builds").
@@ -147,13 +149,14 @@ function usableSessions(count: number): Session[] {
 async function realistic(): Promise<void> {
   const sessions = usableSessions(quick ? 100 : 300);
   const rounds = quick ? 3 : 7;
-  const perCall: Record<string, number[]> = { port: [], reference: [], [LIVE[0]]: [], 'port, act on': [] };
-  // Beside the two plugins: the port after a live settings change, and the port with the opt-in act: measure on.
+  const perCall: Record<string, number[]> = { port: [], reference: [], [LIVE[0]]: [], 'port, act on': [], 'port, preset': [] };
+  // Beside the two plugins: the port after a live settings change, with the opt-in act: measure on, and with `preset: recommended`.
   const identity = (config: unknown): unknown => config;
   const contestants: [string, PluginLike, (config: unknown) => unknown][] = [
     ...PLUGINS.map(([label, plugin]): [string, PluginLike, (config: unknown) => unknown] => [label, plugin, identity]),
     [LIVE[0], LIVE[1], identity],
     ['port, act on', PLUGINS[0]?.[1] as PluginLike, withAct],
+    ['port, preset', PLUGINS[0]?.[1] as PluginLike, withPreset],
   ];
   let callsPerRound = 0;
   for (let round = 0; round < rounds; round += 1) {
@@ -188,9 +191,11 @@ async function realistic(): Promise<void> {
   console.log(`| ${LIVE[0]} | ${fmt(live)} | ${(perCall[LIVE[0]] ?? []).map(fmt).join(', ')} |`);
   const withActOn = median(perCall['port, act on'] ?? []);
   console.log(`| port, \`limits.act: 12\` | ${fmt(withActOn)} | ${(perCall['port, act on'] ?? []).map(fmt).join(', ')} |`);
+  const withPresetOn = median(perCall['port, preset'] ?? []);
+  console.log(`| port, \`preset: recommended\` | ${fmt(withPresetOn)} | ${(perCall['port, preset'] ?? []).map(fmt).join(', ')} |`);
   console.log(
     `\n**port / reference = ${(port / reference).toFixed(2)}**; with settings changed: ${(live / reference).toFixed(2)}; ` +
-      `with the opt-in act: measure on: ${(withActOn / reference).toFixed(2)}\n`,
+      `with the opt-in act: measure on: ${(withActOn / reference).toFixed(2)}; **with the preset: ${(withPresetOn / reference).toFixed(2)}**\n`,
   );
 }
 
@@ -199,6 +204,11 @@ function withAct(config: unknown): unknown {
   if (typeof config !== 'object' || config === null) return { limits: { act: 12 } };
   const limits = (config as { limits?: unknown }).limits;
   return { ...config, limits: { ...(typeof limits === 'object' && limits !== null ? limits : {}), act: 12 } };
+}
+
+/** A session's config with `preset: recommended` under it (the session's own keys override the preset's, as a user's do). */
+function withPreset(config: unknown): unknown {
+  return { ...(typeof config === 'object' && config !== null ? config : {}), preset: 'recommended' };
 }
 
 // ---------------------------------------------------------------- curves

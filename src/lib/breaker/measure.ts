@@ -46,13 +46,14 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   const marks = [markOne(exact, cfg), ...markTarget(target, cfg)];
   // Read only for the opt-in tracks that follow changes and files: the defaults pay nothing for them.
   const follows = cfg.stale !== null || cfg.spin !== null || cfg.failureProgress !== 'ignore' || cfg.progress === 'changes' || cfg.progress === 'outcomes';
-  const writes = follows && callChanges(name, args, command);
+  const line = command === undefined ? undefined : target.line;
+  const writes = follows && callChanges(name, args, command, line);
   // The edit-retry track follows the files that edits change and that reads look at
   // (str_replace_editor's `view` is a read, its other commands edits); the guess track, the paths reads guess.
   const followsFiles = cfg.editRetry !== null || cfg.guess !== null;
   const fileTool = !followsFiles ? undefined : readsFile(name, args) ? 'read' : FILE_EDIT_TOOLS.has(name) ? 'edit' : undefined;
   const file = fileTool === undefined ? undefined : filePathOf(args);
-  const call: Call = { agent, policy, name, command, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null };
+  const call: Call = { agent, policy, name, command, line, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null };
   // The full fingerprints are dropped after this; a track keeps what it needs of them now.
   let fps: readonly string[] | null = null;
   for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= [exact, ...target.fps]));

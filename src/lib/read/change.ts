@@ -13,6 +13,7 @@
 import { safeMember } from '../host/member.js';
 import { extractSink, isGenericSink, lastSegment, segmentsOf, WRAPPERS } from './command.js';
 import { isShell } from './fingerprint.js';
+import type { ShellLine } from './line.js';
 import { tokenize } from './tokenize.js';
 
 /** File tools that write: DSH's and the usual names of other harnesses. */
@@ -52,17 +53,21 @@ function simpleChanges(words: readonly string[]): boolean {
   return false;
 }
 
-/** Whether a shell command changes files (see the module comment). */
-export function commandChanges(command: string): boolean {
-  const words = tokenize(command);
+/** Whether a shell command, split into its words, changes files (see the module comment). */
+export function wordsChange(words: readonly string[]): boolean {
   const sink = extractSink(words);
   if (sink !== null && !isGenericSink(sink)) return true;
   return segmentsOf(words).some(simpleChanges);
 }
 
-/** Whether a call, if it ran and succeeded, changed the workspace. */
-export function callChanges(name: string, args: unknown, command: string | undefined): boolean {
-  if (isShell(name)) return command !== undefined && commandChanges(command);
+/** Whether a shell command changes files (see the module comment). */
+export function commandChanges(command: string): boolean {
+  return wordsChange(tokenize(command));
+}
+
+/** Whether a call, if it ran and succeeded, changed the workspace; a shell call's `line` answers from its one split. */
+export function callChanges(name: string, args: unknown, command: string | undefined, line?: ShellLine): boolean {
+  if (isShell(name)) return command !== undefined && (line?.changes() ?? commandChanges(command));
   if (!FILE_EDIT_TOOLS.has(name)) return false;
   // str_replace_editor's `view` only reads.
   return safeMember(args, 'command') !== 'view';

@@ -8,6 +8,7 @@ import type { BreakerConfig } from '../config/config.js';
 import { canonical, decoysFor, withoutDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
 import { withoutWrittenHeredocs } from './heredoc.js';
+import { ShellLine } from './line.js';
 import { safeMember } from '../host/member.js';
 import { RECENT_TEXT_LIMIT, recentPer } from './recent.js';
 import { tokenize } from './tokenize.js';
@@ -20,7 +21,17 @@ export interface Fingerprinted {
   readonly local: boolean;
 }
 
-type FingerprintConfig = Pick<BreakerConfig, 'ignoreArgs' | 'hostAliases' | 'localHosts' | 'includeLocal' | 'limits'>;
+type FingerprintConfig = Pick<BreakerConfig, 'ignoreArgs' | 'hostAliases' | 'localHosts' | 'includeLocal' | 'limits'> &
+  Partial<Pick<BreakerConfig, 'stale' | 'timeouts' | 'failureProgress' | 'progress'>>;
+
+/**
+ * Whether a configuration turns on a track that reads a shell line beyond its
+ * fingerprints (line.ts: changes, polls, programs). Only then is the line kept
+ * with the reading: the defaults hold no words past the call.
+ */
+function readsLine(cfg: FingerprintConfig): boolean {
+  return (cfg.stale ?? null) !== null || (cfg.timeouts ?? null) !== null || cfg.failureProgress === 'restart' || cfg.progress === 'changes';
+}
 
 // Exported for the tests' generators, which draw tool names and verbs from them.
 export const SHELLS: ReadonlySet<string> = new Set(['bash', 'pwsh', 'shell']);
@@ -89,6 +100,8 @@ export function isMeasured(measure: string, limits: Readonly<Record<string, numb
 export interface TargetReading {
   readonly fps: readonly string[];
   readonly local: boolean;
+  /** A shell command's other readings, from the same split (line.ts), when the configuration reads them; none for other tools. */
+  readonly line?: ShellLine | undefined;
 }
 
 const actMeasured = new WeakMap<object, boolean>();
@@ -171,7 +184,7 @@ function readShell(name: string, command: string, cfg: FingerprintConfig): Targe
   const sink = extractSink(words);
   // Stryker disable next-line ConditionalExpression: isGenericSink(null) is true, so the null test only spares the call
   if (sink !== null && !isGenericSink(sink) && !relaxed) fps.push(`sink:${sink}`);
-  return { fps, local: local && cfg.localHosts !== 'allow' };
+  return { fps, local: local && cfg.localHosts !== 'allow', line: readsLine(cfg) ? new ShellLine(command, words) : undefined };
 }
 
 /** A fetch, search or browse tool's target fingerprints; `null` when its URL does not parse. */

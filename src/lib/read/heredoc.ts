@@ -1,16 +1,24 @@
 /**
- * Here-documents a command only writes out (decision P10). `cat > fetch.py
- * <<'EOF' … EOF` writes a script to a file: a URL in its body is text being
- * saved, not a request this call makes, so it is no `net:`, `site:` or
+ * Here-documents whose text is only written out or recorded (decisions P10 and
+ * P12). `cat > fetch.py <<'EOF' … EOF` writes a script to a file, and `git
+ * commit -m "$(cat <<'EOF' … EOF)"` records a commit message: a URL in either
+ * body is text, not a request this call makes, so it is no `net:`, `site:` or
  * `host:` target. A body fed to something that runs it (`python3 - <<EOF`,
- * `bash <<EOF`, `cat <<EOF | sh`) is left as it is: its URLs may well be fetched.
+ * `bash <<EOF`, `cat <<EOF | sh`, `bash -c "$(cat <<EOF …)"`) is left as it
+ * is: its URLs may well be fetched.
  *
- * Only `cat` and `tee` are taken as writers, and only when nothing after the
- * operator on its line pipes the text on. Anything unclear (an unterminated
- * body, a delimiter that cannot be read) leaves the command as written, so the
- * call is fingerprinted as 0.5.2 would. One forward scan: linear in the command.
+ * P10: `cat` and `tee` are writers when nothing after the operator on its line
+ * pipes the text on. P12: inside a command substitution, such a writer's text
+ * is an argument of the command around it, so it is text only when that command
+ * records messages (message.ts); and a recorder reading its message from
+ * standard input (`git commit -F - <<EOF`) takes the body as text too. Anything
+ * unclear (an unterminated body, a delimiter that cannot be read, an operator
+ * the scan saw in quotes) leaves the command as written, so the call is
+ * fingerprinted as 0.5.2 would. One forward scan: linear in the command.
  */
 import { firstVerb, segmentsOf } from './command.js';
+import { readsMessageFromInput, recordsMessage } from './message.js';
+import { Nesting } from './nesting.js';
 import { tokenize } from './tokenize.js';
 
 /** Commands that copy their input out and run nothing. */
@@ -68,8 +76,22 @@ function bodyEnd(command: string, from: number, operator: Operator): number {
   return -1;
 }
 
-/** The command with the bodies of the here-documents it only writes out taken away (their delimiter lines stay). */
+/**
+ * P12: whether the body is a message. Its command (the simple command holding
+ * the operator, in its substitution) reads it as one, or writes it out into a
+ * substitution that is the argument of a command recording messages.
+ */
+function isMessage(command: string, nesting: Nesting, at: number, rest: string): boolean {
+  if (!nesting.isPlain(at)) return false;
+  const words = tokenize(command.slice(nesting.segment, at));
+  if (readsMessageFromInput(words)) return true;
+  if (nesting.depth === 0 || rest.includes('|') || !WRITERS.has(firstVerb(words))) return false;
+  return nesting.judgeEnclosing((text) => recordsMessage(tokenize(text)));
+}
+
+/** The command with the bodies of the here-documents it only writes out or records taken away (their delimiter lines stay). */
 export function withoutWrittenHeredocs(command: string): string {
+  const nesting = new Nesting(command);
   let out = '';
   let copied = 0;
   let at = command.indexOf('<<');
@@ -83,10 +105,18 @@ export function withoutWrittenHeredocs(command: string): string {
     const end = bodyEnd(command, lineEnd + 1, operator);
     if (end < 0) break;
     const lineStart = command.lastIndexOf('\n', at - 1) + 1;
-    if (writesOut(command, lineStart, at, command.slice(operator.end, lineEnd))) {
+    const rest = command.slice(operator.end, lineEnd);
+    nesting.advance(at);
+    const plain = nesting.isPlain(at);
+    if (writesOut(command, lineStart, at, rest) || isMessage(command, nesting, at, rest)) {
       out += command.slice(copied, lineEnd + 1);
       copied = end;
     }
+    // The shell reads no syntax in a body; an operator the scan saw in quotes leaves it unsure of what follows.
+    if (plain) nesting.advance(lineEnd);
+    else nesting.loseTrack();
+    const after = command.indexOf('\n', end);
+    nesting.resumeAt(after < 0 ? command.length : after + 1);
     // A body is not scanned for operators of its own.
     at = command.indexOf('<<', end);
   }

@@ -12,6 +12,8 @@ import { identityKey, lookupKey } from './identity.js';
 
 export interface Mark {
   readonly key: string;
+  /** The key's measure (`exact`, `cmd`, `host`, …), read once: the tracks ask for it on every judge. */
+  readonly measure: string;
   readonly cap: number;
   readonly rank: number;
   /** The fingerprint through the preview rule, for message bodies. */
@@ -35,6 +37,7 @@ class LazyMark implements Mark {
 
   constructor(
     readonly key: string,
+    readonly measure: string,
     readonly cap: number,
     readonly rank: number,
     private readonly fp: string,
@@ -108,7 +111,7 @@ type MarkConfig = Pick<BreakerConfig, 'limits' | 'previewChars'>;
 /** The mark of one fingerprint under a configuration. */
 export function markOne(fp: string, cfg: MarkConfig): Mark {
   const measure = measureOf(fp);
-  return new LazyMark(identityKey(fp), capOf(capsOf(cfg.limits), fp, measure), rankOf(measure), fp, cfg.previewChars);
+  return new LazyMark(identityKey(fp), measure, capOf(capsOf(cfg.limits), fp, measure), rankOf(measure), fp, cfg.previewChars);
 }
 
 export function markAll(fps: readonly string[], cfg: MarkConfig): Mark[] {

@@ -15,10 +15,16 @@ const POLL_TOOL = /(?:^|_)(?:output|outputs|status|poll|wait|list|logs?)$/i;
 /** Commands that wait before the line looks again. */
 const WAITS: ReadonlySet<string> = new Set(['sleep', 'wait', 'watch']);
 
+/** Only the head of a huge line is read: a poll waits near its start. */
+export const POLL_READ_LIMIT = 2048;
+
 export function isPoll(name: string, command: string | undefined): boolean {
   if (command === undefined) return POLL_TOOL.test(name);
-  // Only the head of a huge line: a poll waits near its start.
-  const words = tokenize(command.length > 2048 ? command.slice(0, 2048) : command);
+  return wordsPoll(tokenize(command.length > POLL_READ_LIMIT ? command.slice(0, POLL_READ_LIMIT) : command));
+}
+
+/** Whether a shell line's words (of its first POLL_READ_LIMIT characters) wait before it looks. */
+export function wordsPoll(words: readonly string[]): boolean {
   // The tokenizer leaves `wait;` and `sleep 5&&` glued: the operator is not part of the word.
   return words.some((word) => WAITS.has(word.replace(/[;&|]+$/, '')));
 }

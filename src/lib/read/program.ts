@@ -46,10 +46,29 @@ function programOf(words: readonly string[]): string | undefined {
   return operand === undefined ? name : `${name} ${lastSegment(operand)}`;
 }
 
-/** The simple commands of a shell line's head (a here-document's body is data: only the line that starts it holds commands). */
-function commandsOf(command: string): (readonly string[])[] {
+/** Only the head of a huge line is read. */
+export const PROGRAMS_READ_LIMIT = 4096;
+
+/** The text of a shell line its programs are read from: a here-document's body is data, so only the line that starts it. */
+export function programText(command: string): string {
   const text = command.includes('<<') ? command.slice(0, command.indexOf('\n') >>> 0) : command;
-  return segmentsOf(tokenize(text.length > 4096 ? text.slice(0, 4096) : text));
+  return text.length > PROGRAMS_READ_LIMIT ? text.slice(0, PROGRAMS_READ_LIMIT) : text;
+}
+
+/** The programs of a shell line, in order, each once. */
+export function programsOf(command: string): string[] {
+  return wordsPrograms(tokenize(programText(command)));
+}
+
+/** The programs of the words of a line's `programText`, in order, each once. */
+export function wordsPrograms(words: readonly string[]): string[] {
+  const programs: string[] = [];
+  for (const segment of segmentsOf(words)) {
+    if (programs.length >= PROGRAMS_LIMIT) break;
+    const program = programOf(segment);
+    if (program !== undefined && !programs.includes(program)) programs.push(program);
+  }
+  return programs;
 }
 
 /**
@@ -57,23 +76,17 @@ function commandsOf(command: string): (readonly string[])[] {
  * what tells one call from another when every call hangs, whatever it runs.
  */
 export function commandNamesOf(command: string): string[] {
+  return wordsCommandNames(tokenize(programText(command)));
+}
+
+/** The command names of the words of a line's `programText`, in order, each once. */
+export function wordsCommandNames(words: readonly string[]): string[] {
   const names: string[] = [];
-  for (const segment of commandsOf(command)) {
+  for (const segment of segmentsOf(words)) {
     if (names.length >= PROGRAMS_LIMIT) break;
     const word = segment[commandWordAt(segment, 0)];
     const name = word === undefined ? '' : lastSegment(word);
     if (name !== '' && !names.includes(name)) names.push(name);
   }
   return names;
-}
-
-/** The programs of a shell line, in order, each once. */
-export function programsOf(command: string): string[] {
-  const programs: string[] = [];
-  for (const segment of commandsOf(command)) {
-    if (programs.length >= PROGRAMS_LIMIT) break;
-    const program = programOf(segment);
-    if (program !== undefined && !programs.includes(program)) programs.push(program);
-  }
-  return programs;
 }

@@ -5,7 +5,6 @@
  * different writes to one file). A poll has none: while it waits, the same
  * answer is the expected one (read/poll.ts).
  */
-import { measureOf } from '../read/fingerprint.js';
 import { isEnabled, type Mark } from '../read/mark.js';
 import { isPoll } from '../read/poll.js';
 import type { Measured } from './track.js';
@@ -15,6 +14,6 @@ const ACTION_MEASURES = new Set(['cmd', 'act', 'net']);
 
 /** The call's actions; none for a poll. Read once per call, in a track's `read`. */
 export function actionMarks(call: Measured): Mark[] {
-  if (isPoll(call.name, call.command)) return [];
-  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(measureOf(mark.key))));
+  if (call.line?.polls() ?? isPoll(call.name, call.command)) return [];
+  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(mark.measure)));
 }

@@ -64,7 +64,7 @@ interface Book {
 function wordsOf(call: Measured): readonly string[] | null {
   if (call.command !== undefined) {
     if (call.command.length > COMMAND_LIMIT || call.command.includes('\n')) return null;
-    const words = tokenize(call.command);
+    const words = call.line?.words() ?? tokenize(call.command);
     return words.length >= 2 && words.length <= WORDS_LIMIT ? words.map(own) : null;
   }
   return !call.reads || call.file === undefined || call.file.length > COMMAND_LIMIT ? null : [call.name, own(call.file)];

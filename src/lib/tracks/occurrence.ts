@@ -123,6 +123,9 @@ interface Answers {
 /** Distinct outcomes remembered per action: an answer that alternates between two is no news either. */
 const OUTCOMES_KEPT = 4;
 
+/** The action measures (progress.ts `isActionKey`) but `net:` and `sink:`: what a run that reads the workspace is counted under. */
+const RENEWING: ReadonlySet<string> = new Set(['exact', 'cmd', 'act']);
+
 /** Actions whose runs since a change are kept per agent: far more than a window's calls carry. */
 const SINCE_BOOK_LIMIT = 256;
 
@@ -133,8 +136,8 @@ const SINCE_BOOK_LIMIT = 256;
  * still add up, and `sink:` counts them).
  */
 function renews(call: Measured, mark: Mark): boolean {
-  if (call.policy.cfg.progress !== 'changes' || call.writes || URL_TOOL.test(call.name)) return false;
-  return isActionKey(mark.key) && !mark.key.startsWith('net:') && !mark.key.startsWith('sink:');
+  if (call.policy.cfg.progress !== 'changes' || call.writes || !RENEWING.has(mark.measure)) return false;
+  return !URL_TOOL.test(call.name);
 }
 
 /** `progress: changes`: the window's count, but no more than the runs since the workspace last changed. */
@@ -164,9 +167,12 @@ function noteRun(shared: Shared, book: WeakMap<Agent, Map<string, Since>>, call:
   }
 }
 
+/** The action measures (progress.ts `isActionKey`) but `sink:`: what a run that answers is counted under, a fetch included. */
+const ANSWERING: ReadonlySet<string> = new Set(['exact', 'cmd', 'act', 'net']);
+
 /** Whether a mark counts its runs since a new outcome (`progress: outcomes`): an action that reads, a fetch included; not a write. */
 function answers(call: Measured, mark: Mark): boolean {
-  return !call.writes && isActionKey(mark.key) && !mark.key.startsWith('sink:');
+  return !call.writes && ANSWERING.has(mark.measure);
 }
 
 /** `progress: outcomes`: the window's count, but no more than the runs since the action last returned something new. */

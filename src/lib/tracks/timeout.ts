@@ -105,7 +105,7 @@ export const timeoutTrack: TrackModule = {
     const programs = new WeakMap<Measured, readonly string[]>();
     return {
       read: (call) => {
-        if (call.command !== undefined) programs.set(call, programsOf(call.command).map(own));
+        if (call.command !== undefined) programs.set(call, call.line?.programs() ?? programsOf(call.command).map(own));
       },
       judge: (call) => judge(book, programs, call),
       learn: (call, settled) => learn(book, programs.get(call) ?? [], call, settled, (key) => shared.isExempt(call.agent, key)),

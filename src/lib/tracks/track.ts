@@ -13,6 +13,7 @@ import type { BreakerConfig } from '../config/config.js';
 import type { Agent, Notice } from '../host/types.js';
 import type { Policy } from '../policy/policy.js';
 import type { Failure } from '../read/failure.js';
+import type { ShellLine } from '../read/line.js';
 import type { Mark } from '../read/mark.js';
 import type { Hit, HitWords } from '../text/message.js';
 
@@ -24,6 +25,8 @@ export interface Measured {
   readonly name: string;
   /** The shell command; `undefined` for other tools. */
   readonly command: string | undefined;
+  /** The shell command's other readings (changes, poll, programs), from its one split; `undefined` for other tools. */
+  readonly line?: ShellLine | undefined;
   /** The call's fingerprints, `exact:` first. */
   readonly marks: readonly Mark[];
   /** Whether the call writes files when it succeeds (read/change.ts); read only for a policy that follows changes. */

@@ -82,7 +82,7 @@ export const unansweredTrack: TrackModule = {
     // Each call's command names, read once; a tool that is no shell is its name.
     const names = new WeakMap<Measured, readonly string[]>();
     return {
-      read: (call) => void names.set(call, call.command === undefined ? [call.name] : commandNamesOf(call.command).map(own)),
+      read: (call) => void names.set(call, call.command === undefined ? [call.name] : (call.line?.commandNames() ?? commandNamesOf(call.command).map(own))),
       judge: (call) => judge(stretches, shared, call),
       learn: (call, settled) => learn(stretches, shared, call, names.get(call) ?? [], settled),
       clear: (agent) => void stretches.delete(agent),

@@ -155,6 +155,19 @@ function readPlain(r: Cursor, w: Piece, c: string): void {
   r.i += 1;
 }
 
+/**
+ * Printable ASCII characters that are only themselves inside a word: not a word
+ * end, quote, escape, `$`, glob or brace, backquote, `#` or `@` (which matter at
+ * a word's start). A run of them is stepped over in one loop; every other
+ * character takes the reader's full path.
+ */
+const PLAIN: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (let code = 0x21; code < 0x7f; code += 1) table[code] = 1;
+  for (const c of ['|', '&', ';', '<', '>', '(', ')', '#', '`', '\\', "'", '"', '$', '*', '?', '[', '{', '}', '~', '@']) table[c.charCodeAt(0)] = 0;
+  return table;
+})();
+
 /** The word at the cursor; quotes removed, and its value `null` when the shell would expand it. */
 function readWord(r: Cursor): WordToken {
   const { text, pwsh } = r;
@@ -163,6 +176,9 @@ function readWord(r: Cursor): WordToken {
   const w: Piece = { parts: [], run: start, expands: false };
   // Stryker disable next-line EqualityOperator: at the end of the text the character is undefined, which readPlain only steps over, so one more turn leaves the same word
   while (r.i < n) {
+    // The plain run first: readPlain would step over each of these one by one.
+    while (r.i < n && PLAIN[text.charCodeAt(r.i)] === 1) r.i += 1;
+    if (r.i >= n) break;
     const c = text[r.i] as string;
     if (ENDS_WORD.has(c)) break;
     if ((c === '#' && r.i === start) || c === '`') give();

@@ -74,15 +74,26 @@ export function nameOf(command: Command): string | null {
   return valueOf(command.words[0]);
 }
 
+/**
+ * `items` with `rewrite` applied to each; the very same array back when every
+ * item came back as itself. Nothing is allocated until an item changes: every
+ * rule maps every line (16 rules a command), and most change nothing.
+ */
+export function mapList<T>(items: readonly T[], rewrite: (item: T, at: number) => T): readonly T[] {
+  let out: T[] | null = null;
+  for (let at = 0; at < items.length; at += 1) {
+    const item = items[at] as T;
+    const next = rewrite(item, at);
+    if (out === null && next !== item) out = items.slice(0, at);
+    if (out !== null) out.push(next);
+  }
+  return out ?? items;
+}
+
 /** Applies `rewrite` to every pipeline of the line; the same line back when no pipeline changed. */
 export function mapPipelines(line: Line, rewrite: (pipeline: readonly Command[]) => readonly Command[]): Line {
-  let changed = false;
-  const pipelines = line.pipelines.map((pipeline) => {
-    const next = rewrite(pipeline);
-    if (next !== pipeline) changed = true;
-    return next;
-  });
-  return changed ? { ...line, pipelines } : line;
+  const pipelines = mapList(line.pipelines, rewrite);
+  return pipelines === line.pipelines ? line : { ...line, pipelines };
 }
 
 /**
@@ -90,15 +101,23 @@ export function mapPipelines(line: Line, rewrite: (pipeline: readonly Command[])
  * pipeline (`0` for the first); the same line back when no command changed.
  */
 export function mapCommands(line: Line, rewrite: (command: Command, place: number) => Command): Line {
-  return mapPipelines(line, (pipeline) => {
-    let changed = false;
-    const next = pipeline.map((command, place) => {
-      const rewritten = rewrite(command, place);
-      if (rewritten !== command) changed = true;
-      return rewritten;
-    });
-    return changed ? next : pipeline;
-  });
+  return mapPipelines(line, (pipeline) => mapList(pipeline, rewrite));
+}
+
+/** A command with these parts, or the command itself when each part is the one it has: rules that change nothing allocate nothing. */
+export function withParts(command: Command, assigns: readonly Word[], words: readonly Word[], redirects: readonly Redirect[]): Command {
+  return assigns === command.assigns && words === command.words && redirects === command.redirects ? command : { ...command, assigns, words, redirects };
+}
+
+/** Whether two word lists read alike: the same text and value at every place. */
+export function sameWords(a: readonly Word[], b: readonly Word[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let at = 0; at < a.length; at += 1) {
+    const x = a[at] as Word;
+    const y = b[at] as Word;
+    if (x !== y && (x.text !== y.text || x.value !== y.value)) return false;
+  }
+  return true;
 }
 
 /** The line's last pipeline: the one after which the shell's state no longer matters. */
@@ -112,13 +131,18 @@ export function withLastPipeline(line: Line, pipeline: readonly Command[]): Line
   return { ...line, pipelines: [...line.pipelines.slice(0, -1), pipeline] };
 }
 
+/** A command's text: its assignments, words and redirections, one space apart (written out directly, no lists in between). */
 function renderCommand(command: Command): string {
-  const parts = [
-    ...command.assigns.map((w) => w.text),
-    ...command.words.map((w) => w.text),
-    ...command.redirects.map((r) => `${r.fd}${r.op}${r.target.text}`),
-  ];
-  return parts.join(' ');
+  let text = '';
+  let first = true;
+  const add = (part: string): void => {
+    text = first ? part : `${text} ${part}`;
+    first = false;
+  };
+  for (const w of command.assigns) add(w.text);
+  for (const w of command.words) add(w.text);
+  for (const r of command.redirects) add(`${r.fd}${r.op}${r.target.text}`);
+  return text;
 }
 
 /** The canonical text of a line: single spaces, redirections after the words, `; ` and ` && ` between pipelines. */

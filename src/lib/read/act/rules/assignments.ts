@@ -34,7 +34,8 @@ function sortAssignments(command: Command): Command {
     // Stryker disable next-line ConditionalExpression,EqualityOperator: V8's sort only asks whether a result is below 0, so 1 and 0 order alike; the 1 keeps the comparator consistent, as the language asks
     return x > y ? 1 : 0;
   });
-  return { ...command, assigns: sorted };
+  // Already in order (the common case, one or none): the command itself.
+  return sorted.every((w, at) => w === command.assigns[at]) ? command : { ...command, assigns: sorted };
 }
 
 export const assignments: Rule = {

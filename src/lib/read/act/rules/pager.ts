@@ -24,6 +24,7 @@ function isNoPager(w: Word): boolean {
 function quiet(command: Command): Command {
   const flag = command.words[1]?.value;
   const noPagerFlag = nameOf(command) === 'git' && (flag === '--no-pager' || flag === '-P');
+  if (!noPagerFlag && !command.assigns.some(isNoPager)) return command;
   return {
     ...command,
     assigns: command.assigns.filter((w) => !isNoPager(w)),
@@ -35,7 +36,7 @@ function dropTrailingPagers(line: Line): Line {
   const last = lastPipeline(line);
   let end = last.length;
   while (end > 1 && isBarePager(last[end - 1] as Command)) end -= 1;
-  return withLastPipeline(line, last.slice(0, end));
+  return end === last.length ? line : withLastPipeline(line, last.slice(0, end));
 }
 
 export const pager: Rule = {

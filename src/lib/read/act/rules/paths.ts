@@ -10,7 +10,7 @@
 import { readArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, word, type Command, type Redirect, type Word } from '../syntax.js';
+import { mapCommands, mapList, nameOf, withParts, word, type Command, type Redirect, type Word } from '../syntax.js';
 
 /** The path in its one spelling, or the text unchanged when it is not plainly a path. */
 export function canonicalPath(path: string): string {
@@ -43,18 +43,25 @@ function respellOperands(command: Command): readonly Word[] {
   const rest = command.words.slice(1);
   const args = readArgs(spec, rest);
   if (args === null) return command.words;
-  const words = [...command.words];
+  let words: Word[] | null = null;
   for (const operand of args.operands) {
-    if (operand.path) words[operand.at + 1] = respell(rest[operand.at] as Word, spec.nodeIds === true);
+    if (!operand.path) continue;
+    const before = rest[operand.at] as Word;
+    const after = respell(before, spec.nodeIds === true);
+    if (after !== before) (words ??= [...command.words])[operand.at + 1] = after;
   }
-  return words;
+  return words ?? command.words;
 }
 
 // `>&1` and `<&3` copy a descriptor: their target is a number, never a path (`>&./1` writes a file named 1).
-const respellTarget = (r: Redirect): Redirect => (r.op === '>&' || r.op === '<&' ? r : { ...r, target: respell(r.target, false) });
+function respellTarget(r: Redirect): Redirect {
+  if (r.op === '>&' || r.op === '<&') return r;
+  const target = respell(r.target, false);
+  return target === r.target ? r : { ...r, target };
+}
 
 function canonicalPaths(command: Command): Command {
-  return { ...command, words: respellOperands(command), redirects: command.redirects.map(respellTarget) };
+  return withParts(command, command.assigns, respellOperands(command), mapList(command.redirects, respellTarget));
 }
 
 export const paths: Rule = {

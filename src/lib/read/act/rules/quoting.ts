@@ -6,30 +6,43 @@
  */
 import { isAssignment } from '../../command.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, quote, word, type Word } from '../syntax.js';
+import { mapCommands, mapList, quote, withParts, type Redirect, type Word } from '../syntax.js';
+
+/** A word with this text: the word itself when it already has it (a rule that changes nothing allocates nothing). */
+function written(w: Word, text: string): Word {
+  return text === w.text ? w : { text, value: w.value };
+}
 
 function respell(w: Word, commandWord: boolean): Word {
   if (w.value === null) return w;
   // A quoted `A=1` in command position is a command named `A=1`, not an assignment: keep it visibly quoted.
-  if (commandWord && isAssignment(w.value)) return { text: `'${w.value.replaceAll("'", "'\\''")}'`, value: w.value };
-  return word(w.value);
+  if (commandWord && isAssignment(w.value)) return written(w, `'${w.value.replaceAll("'", "'\\''")}'`);
+  return written(w, quote(w.value));
 }
 
 function respellAssignment(w: Word): Word {
   if (w.value === null) return w;
   const eq = w.value.indexOf('=');
-  return { text: `${w.value.slice(0, eq + 1)}${quote(w.value.slice(eq + 1))}`, value: w.value };
+  return written(w, `${w.value.slice(0, eq + 1)}${quote(w.value.slice(eq + 1))}`);
+}
+
+function respellRedirect(r: Redirect): Redirect {
+  const target = respell(r.target, false);
+  return target === r.target ? r : { ...r, target };
 }
 
 export const quoting: Rule = {
   name: 'quoting',
   reason: 'Quotes and escapes only delimit a word: the program receives the same text.',
   apply: (line) =>
-    mapCommands(line, (command) => ({
-      assigns: command.assigns.map(respellAssignment),
-      words: command.words.map((w, at) => respell(w, at === 0)),
-      redirects: command.redirects.map((r) => ({ ...r, target: respell(r.target, false) })),
-    })),
+    mapCommands(line, (command) =>
+      withParts(
+        command,
+        mapList(command.assigns, respellAssignment),
+        mapList(command.words, (w, at) => respell(w, at === 0)),
+        mapList(command.redirects, respellRedirect),
+      ),
+    ),
   folds: [
     ["grep -rn 'TODO' src", 'grep -rn "TODO" src', 'grep -rn TODO src', 'grep  -rn \\TODO\tsrc'],
     ["cat 'my notes.txt'", 'cat "my notes.txt"', 'cat my\\ notes.txt', "cat my' 'notes.txt"],

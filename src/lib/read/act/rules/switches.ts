@@ -8,7 +8,7 @@
 import { readArgs, sortedSwitches } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, sameWords, word, type Command, type Word } from '../syntax.js';
 
 function canonicalFlags(command: Command): Command {
   const spec = specOf(nameOf(command));
@@ -26,7 +26,8 @@ function canonicalFlags(command: Command): Command {
     words.push(rest[operand.at] as Word);
   });
   if (args.dashdash === args.operands.length) words.push(word('--'));
-  return { ...command, words };
+  // Already canonical (the common case): the command itself.
+  return sameWords(words, command.words) ? command : { ...command, words };
 }
 
 export const switches: Rule = {
