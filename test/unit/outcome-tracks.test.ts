@@ -242,3 +242,18 @@ describe('progress: outcomes — a poll whose answer moves is progress, one that
     assert.deepEqual(deniedAt(alternating), [13]);
   });
 });
+
+describe('a few recent digests kept as one string (tracks/book.ts)', () => {
+  test('remember keeps the newest last, each once, at most `kept`; recalls finds any of them and nothing else', async () => {
+    const { recalls, remember } = await import('../../src/lib/tracks/book.js');
+    let recent: string | undefined;
+    for (const digest of ['a', 'b', 'a', 'c', 'd', 'e']) recent = remember(recent, digest, 4);
+    assert.equal(recent, 'a\nc\nd\ne');
+    assert.equal(remember(recent, 'e', 4), recent, 'the newest again changes nothing');
+    assert.equal(remember(recent, 'c', 4), 'a\nd\ne\nc', 'a known one moves to the end');
+    for (const known of ['a', 'c', 'd', 'e']) assert.equal(recalls(recent, known), true, known);
+    for (const unknown of ['b', '', 'x', 'ee', 'dd']) assert.equal(recalls(recent, unknown), false, JSON.stringify(unknown));
+    assert.equal(recalls(undefined, 'a'), false);
+    assert.equal(remember('', 'z', 4), 'z');
+  });
+});

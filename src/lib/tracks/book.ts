@@ -39,13 +39,22 @@ export function add(book: Set<string>, key: string): void {
  */
 export type Recent = string;
 
-/** Whether `digest` is among the recent ones. */
+/** Whether `digest` is among the recent ones (a lookup in the string, no split: the books do it per call). */
 export function recalls(recent: Recent | undefined, digest: string): boolean {
-  return recent !== undefined && recent.split('\n').includes(digest);
+  if (recent === undefined || recent.length < digest.length) return false;
+  if (recent === digest || recent.startsWith(`${digest}\n`) || recent.endsWith(`\n${digest}`)) return true;
+  return recent.includes(`\n${digest}\n`);
 }
 
 /** The recent digests with `digest` as the newest, at most `kept` of them. */
 export function remember(recent: Recent | undefined, digest: string, kept: number): Recent {
-  const others = recent === undefined ? [] : recent.split('\n').filter((known) => known !== digest);
-  return [...others, digest].slice(-kept).join('\n');
+  if (recent === undefined || recent === '' || recent === digest) return digest;
+  // Already the newest: nothing moves (a result that comes back the same, the common case).
+  if (recent.endsWith(`\n${digest}`)) return recent;
+  const others = recalls(recent, digest) ? recent.split('\n').filter((known) => known !== digest).join('\n') : recent;
+  let joined = `${others}\n${digest}`;
+  let count = 1;
+  for (let at = joined.indexOf('\n'); at !== -1; at = joined.indexOf('\n', at + 1)) count += 1;
+  for (; count > kept; count -= 1) joined = joined.slice(joined.indexOf('\n') + 1);
+  return joined;
 }

@@ -33,7 +33,7 @@ const WORDS_LIMIT = 32;
 /** Shortest word masked in the error text: shorter ones (`1`, `-n`) would mask what is not the word. */
 const MASK_MIN = 3;
 /** Head of the error text compared: an error says what it is near its start. */
-const ERROR_HEAD = 4096;
+const ERROR_HEAD = 1024;
 /** Failing calls remembered per agent, to find the next guess's template among. */
 const RECENT_KEPT = 8;
 /** Templates remembered per agent. */
@@ -42,9 +42,11 @@ const QUOTE_CHARS = 120;
 /** Where the open word of a template reads. */
 const OPEN = '\u2026';
 
+/** A recent failure: its words, and its error as it came (digested only when a later failure differs from it in one word). */
 interface Failed {
   readonly words: readonly string[];
-  readonly error: string;
+  readonly reason: string;
+  readonly head: string;
 }
 
 interface Template {
@@ -90,14 +92,19 @@ function quoteOf(template: Template): string {
   return `guess:${preview(template.words.map((word, at) => (at === template.open ? OPEN : word)).join(' '), QUOTE_CHARS)}`;
 }
 
-/** The failure's text with the call's own words masked, digested with its reason. */
-function errorOf(settled: Settled, words: readonly string[]): string | null {
+/** A failure as it is kept: its reason and the head of its text; `null` for a result that cannot be read. */
+function failedOf(settled: Settled, words: readonly string[]): Failed | null {
   const text = resultText(settled.result);
   if (text === null || settled.failure === null) return null;
-  let head = text.length > ERROR_HEAD ? text.slice(0, ERROR_HEAD) : text;
-  const masks = [...new Set(words.slice(1))].filter((word) => word.length >= MASK_MIN).sort((a, b) => b.length - a.length);
+  return { words, reason: settled.failure.reason, head: own(text.length > ERROR_HEAD ? text.slice(0, ERROR_HEAD) : text) };
+}
+
+/** A failure's text with the call's own words masked, digested with its reason. */
+function errorOf(failed: Failed): string {
+  let head = failed.head;
+  const masks = [...new Set(failed.words.slice(1))].filter((word) => word.length >= MASK_MIN).sort((a, b) => b.length - a.length);
   for (const mask of masks) head = head.split(mask).join(OPEN);
-  return `${settled.failure.reason}|${linesDigest(head)}`;
+  return `${failed.reason}|${linesDigest(head)}`;
 }
 
 /** Guess stage 1: one word enumerated by hand, failing the same way. */
@@ -149,11 +156,13 @@ function judge(books: WeakMap<Agent, Book>, shared: Shared, call: Measured, call
 }
 
 /** A failure: one more guess for each template it fits and fails like, or a new template with a recent failure. */
-function guessed(book: Book, shared: Shared, agent: Agent, callWords: readonly string[], error: string): Template | null {
+function guessed(book: Book, shared: Shared, agent: Agent, callWords: readonly string[], now: Failed): Template | null {
+  let digest: string | undefined;
+  const error = (): string => (digest ??= errorOf(now));
   let grown: Template | null = null;
   for (const [key, template] of fitting(book, callWords)) {
     if (shared.isExempt(agent, key)) continue;
-    if (template.error === error) {
+    if (template.error === error()) {
       template.count += 1;
       keep(book.templates, key, template, GUESS_BOOK_LIMIT);
       if (grown === null || template.count > grown.count) grown = template;
@@ -162,10 +171,10 @@ function guessed(book: Book, shared: Shared, agent: Agent, callWords: readonly s
   if (grown !== null) return grown;
   for (const before of book.recent) {
     const open = openAt(before.words, callWords);
-    if (open === -1 || before.error !== error) continue;
+    if (open === -1 || errorOf(before) !== error()) continue;
     const key = templateKey(callWords, open);
     if (book.templates.has(key) || shared.isExempt(agent, key)) continue;
-    const template: Template = { words: callWords, open, error, count: 2 };
+    const template: Template = { words: callWords, open, error: error(), count: 2 };
     keep(book.templates, own(key), template, GUESS_BOOK_LIMIT);
     return template;
   }
@@ -183,11 +192,11 @@ function learn(books: WeakMap<Agent, Book>, shared: Shared, call: Measured, call
     book.recent.splice(0, book.recent.length, ...others);
     return null;
   }
-  const error = errorOf(settled, callWords);
-  if (error === null) return null;
+  const failed = failedOf(settled, callWords);
+  if (failed === null) return null;
   if (book === undefined) books.set(call.agent, (book = { recent: [], templates: new Map() }));
-  const template = guessed(book, shared, call.agent, callWords, error);
-  book.recent.push({ words: callWords, error });
+  const template = guessed(book, shared, call.agent, callWords, failed);
+  book.recent.push(failed);
   if (book.recent.length > RECENT_KEPT) book.recent.shift();
   if (template === null || template.count !== call.policy.cfg.guess?.warnAt) return null;
   const quote = quoteOf(template);

@@ -57,12 +57,15 @@ const words: HitWords = {
   },
 };
 
-function judge(book: WeakMap<Agent, Map<string, Count>>, programs: WeakMap<Measured, readonly string[]>, call: Measured): Judgement {
+/** A shell call's programs, read when first asked (most calls neither time out nor follow one that did). */
+type Programs = (call: Measured) => readonly string[];
+
+function judge(book: WeakMap<Agent, Map<string, Count>>, programs: Programs, call: Measured): Judgement {
   const limit = call.policy.cfg.timeouts?.limit ?? null;
   const counts = book.get(call.agent);
-  if (limit === null || counts === undefined) return NO_HITS;
+  if (limit === null || counts === undefined || counts.size === 0) return NO_HITS;
   let hits: GateHit[] | null = null;
-  for (const program of programs.get(call) ?? []) {
+  for (const program of programs(call)) {
     const key = programKey(program);
     const found = counts.get(key);
     if (found !== undefined && found.count >= limit) {
@@ -77,8 +80,10 @@ export function timedOut(settled: Settled): boolean {
   return safeMember(safeMember(settled.result, 'value'), 'timedOut') === true || settled.failure?.reason === 'timeout';
 }
 
-function learn(book: WeakMap<Agent, Map<string, Count>>, programs: readonly string[], call: Measured, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
-  if (programs.length === 0 || !timedOut(settled)) return null;
+function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Programs, call: Measured, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
+  if (call.command === undefined || !timedOut(settled)) return null;
+  const programs = programsOfCall(call);
+  if (programs.length === 0) return null;
   let counts = book.get(call.agent);
   if (counts === undefined) book.set(call.agent, (counts = new Map()));
   let warned: { program: string; count: number } | null = null;
@@ -101,14 +106,16 @@ export const timeoutTrack: TrackModule = {
   isOn: (cfg) => cfg.timeouts !== null,
   create(shared): Track {
     const book = new WeakMap<Agent, Map<string, Count>>();
-    // Each shell call's programs, read once.
-    const programs = new WeakMap<Measured, readonly string[]>();
+    // Each shell call's programs, read once, when first asked.
+    const read = new WeakMap<Measured, readonly string[]>();
+    const programs: Programs = (call) => {
+      let found = read.get(call);
+      if (found === undefined) read.set(call, (found = call.command === undefined ? [] : (call.line?.programs() ?? programsOf(call.command).map(own))));
+      return found;
+    };
     return {
-      read: (call) => {
-        if (call.command !== undefined) programs.set(call, call.line?.programs() ?? programsOf(call.command).map(own));
-      },
       judge: (call) => judge(book, programs, call),
-      learn: (call, settled) => learn(book, programs.get(call) ?? [], call, settled, (key) => shared.isExempt(call.agent, key)),
+      learn: (call, settled) => learn(book, programs, call, settled, (key) => shared.isExempt(call.agent, key)),
       clear: (agent) => void book.delete(agent),
     };
   },

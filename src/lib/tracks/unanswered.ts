@@ -59,12 +59,19 @@ function judge(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: Mea
   return { hits: [{ key: UNANSWERED_KEY, words, quote: 'prog:*', count, cap: limit, detail: '' }] };
 }
 
+/** The command names of a call that timed out, read only then; a tool that is no shell is its name. */
+function commandNames(call: Measured): readonly string[] {
+  if (call.command === undefined) return [call.name];
+  return call.line?.commandNames() ?? commandNamesOf(call.command).map(own);
+}
+
 /** The stretch grows by a time-out's new commands and ends with a call that returned in time. */
-function learn(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: Measured, names: readonly string[], settled: Settled): Notice | null {
+function learn(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: Measured, settled: Settled): Notice | null {
   if (!timedOut(settled) || shared.isExempt(call.agent, UNANSWERED_KEY)) {
     stretches.delete(call.agent);
     return null;
   }
+  const names = commandNames(call);
   let stretch = stretches.get(call.agent);
   if (stretch === undefined) stretches.set(call.agent, (stretch = new Set()));
   const before = stretch.size;
@@ -79,12 +86,9 @@ export const unansweredTrack: TrackModule = {
   isOn: (cfg) => cfg.timeouts !== null,
   create(shared): Track {
     const stretches = new WeakMap<Agent, Set<string>>();
-    // Each call's command names, read once; a tool that is no shell is its name.
-    const names = new WeakMap<Measured, readonly string[]>();
     return {
-      read: (call) => void names.set(call, call.command === undefined ? [call.name] : (call.line?.commandNames() ?? commandNamesOf(call.command).map(own))),
       judge: (call) => judge(stretches, shared, call),
-      learn: (call, settled) => learn(stretches, shared, call, names.get(call) ?? [], settled),
+      learn: (call, settled) => learn(stretches, shared, call, settled),
       clear: (agent) => void stretches.delete(agent),
     };
   },
