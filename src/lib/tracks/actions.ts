@@ -17,3 +17,12 @@ export function actionMarks(call: Measured): Mark[] {
   if (call.line?.polls() ?? isPoll(call.name, call.command)) return [];
   return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(mark.measure)));
 }
+
+/** Each call's actions, read once in `read`: the gate judges a call twice (ask and guard), then it settles. */
+export function actionsRead(): { read(call: Measured): void; of(call: Measured): readonly Mark[] } {
+  const actions = new WeakMap<Measured, readonly Mark[]>();
+  return {
+    read: (call) => void actions.set(call, actionMarks(call)),
+    of: (call) => actions.get(call) ?? [],
+  };
+}

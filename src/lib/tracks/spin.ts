@@ -25,7 +25,7 @@ import type { Agent, Notice } from '../host/types.js';
 import type { Mark } from '../read/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice } from '../text/notice.js';
-import { actionMarks } from './actions.js';
+import { actionsRead } from './actions.js';
 import { keep, recalls, remember, type Recent } from './book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
 
@@ -115,12 +115,11 @@ export const spinTrack: TrackModule = {
   isOn: (cfg) => cfg.spin !== null,
   create(shared) {
     const book = new WeakMap<Agent, Spin>();
-    const actions = new WeakMap<Measured, readonly Mark[]>();
-    const actionsFor = (call: Measured): readonly Mark[] => actions.get(call) ?? [];
+    const actions = actionsRead();
     return {
-      read: (call) => void actions.set(call, actionMarks(call)),
-      judge: (call) => judge(book, shared, call, actionsFor(call)),
-      learn: (call, settled) => learn(book, shared, call, actionsFor(call), settled),
+      read: actions.read,
+      judge: (call) => judge(book, shared, call, actions.of(call)),
+      learn: (call, settled) => learn(book, shared, call, actions.of(call), settled),
       clear: (agent) => void book.delete(agent),
     };
   },

@@ -20,7 +20,7 @@ import type { Agent, Notice } from '../host/types.js';
 import type { Mark } from '../read/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, staleSummary } from '../text/notice.js';
-import { actionMarks } from './actions.js';
+import { actionsRead } from './actions.js';
 import { keep } from './book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
 
@@ -109,13 +109,11 @@ export const staleTrack: TrackModule = {
   isOn: (cfg) => cfg.stale !== null,
   create(shared) {
     const book = new WeakMap<Agent, Map<string, Entry>>();
-    // Each call's actions, read once: the gate judges a call twice (ask and guard), then it settles.
-    const actions = new WeakMap<Measured, readonly Mark[]>();
-    const actionsFor = (call: Measured): readonly Mark[] => actions.get(call) ?? [];
+    const actions = actionsRead();
     return {
-      read: (call) => void actions.set(call, actionMarks(call)),
-      judge: (call) => judge(book, shared, call, actionsFor(call)),
-      learn: (call, settled) => learn(book, shared, call, actionsFor(call), settled),
+      read: actions.read,
+      judge: (call) => judge(book, shared, call, actions.of(call)),
+      learn: (call, settled) => learn(book, shared, call, actions.of(call), settled),
       clear: (agent) => void book.delete(agent),
     };
   },
