@@ -60,15 +60,20 @@ export function programsOf(command: string): string[] {
   return wordsPrograms(tokenize(programText(command)));
 }
 
+/** What `pick` reads of each simple command of the words, in order, each once, at most `PROGRAMS_LIMIT`. */
+function eachOnce(words: readonly string[], pick: (segment: readonly string[]) => string | undefined): string[] {
+  const found: string[] = [];
+  for (const segment of segmentsOf(words)) {
+    if (found.length >= PROGRAMS_LIMIT) break;
+    const item = pick(segment);
+    if (item !== undefined && item !== '' && !found.includes(item)) found.push(item);
+  }
+  return found;
+}
+
 /** The programs of the words of a line's `programText`, in order, each once. */
 export function wordsPrograms(words: readonly string[]): string[] {
-  const programs: string[] = [];
-  for (const segment of segmentsOf(words)) {
-    if (programs.length >= PROGRAMS_LIMIT) break;
-    const program = programOf(segment);
-    if (program !== undefined && !programs.includes(program)) programs.push(program);
-  }
-  return programs;
+  return eachOnce(words, programOf);
 }
 
 /**
@@ -81,12 +86,8 @@ export function commandNamesOf(command: string): string[] {
 
 /** The command names of the words of a line's `programText`, in order, each once. */
 export function wordsCommandNames(words: readonly string[]): string[] {
-  const names: string[] = [];
-  for (const segment of segmentsOf(words)) {
-    if (names.length >= PROGRAMS_LIMIT) break;
+  return eachOnce(words, (segment) => {
     const word = segment[commandWordAt(segment, 0)];
-    const name = word === undefined ? '' : lastSegment(word);
-    if (name !== '' && !names.includes(name)) names.push(name);
-  }
-  return names;
+    return word === undefined ? undefined : lastSegment(word);
+  });
 }
