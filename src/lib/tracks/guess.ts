@@ -19,9 +19,9 @@
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
 import { identityKey } from '../read/identity.js';
-import { linesDigest, resultText } from '../read/outcome.js';
+import { linesDigest } from '../read/outcome.js';
 import { tokenize } from '../read/tokenize.js';
-import { defang, preview, type HitWords } from '../text/message.js';
+import { defang, preview, renderHead, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
 import { keep } from './book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
@@ -67,9 +67,9 @@ function wordsOf(call: Measured): readonly string[] | null {
   if (call.command !== undefined) {
     if (call.command.length > COMMAND_LIMIT || call.command.includes('\n')) return null;
     const words = call.line?.words() ?? tokenize(call.command);
-    return words.length >= 2 && words.length <= WORDS_LIMIT ? words.map(own) : null;
+    return words.length >= 2 && words.length <= WORDS_LIMIT ? words : null;
   }
-  return !call.reads || call.file === undefined || call.file.length > COMMAND_LIMIT ? null : [call.name, own(call.file)];
+  return !call.reads || call.file === undefined || call.file.length > COMMAND_LIMIT ? null : [call.name, call.file];
 }
 
 /** The one position two calls' words differ at, past the program; -1 for none or several. */
@@ -92,11 +92,14 @@ function quoteOf(template: Template): string {
   return `guess:${preview(template.words.map((word, at) => (at === template.open ? OPEN : word)).join(' '), QUOTE_CHARS)}`;
 }
 
-/** A failure as it is kept: its reason and the head of its text; `null` for a result that cannot be read. */
+/**
+ * A failure as it is kept: its words and the head of its text, copied out of
+ * the call (they outlive it in the book, P6); a call that does not fail is never
+ * copied. The head is read without joining a huge result first.
+ */
 function failedOf(settled: Settled, words: readonly string[]): Failed | null {
-  const text = resultText(settled.result);
-  if (text === null || settled.failure === null) return null;
-  return { words, reason: settled.failure.reason, head: own(text.length > ERROR_HEAD ? text.slice(0, ERROR_HEAD) : text) };
+  if (settled.failure === null) return null;
+  return { words: words.map(own), reason: settled.failure.reason, head: own(renderHead(settled.result, ERROR_HEAD)) };
 }
 
 /** A failure's text with the call's own words masked, digested with its reason. */
@@ -156,7 +159,8 @@ function judge(books: WeakMap<Agent, Book>, shared: Shared, call: Measured, call
 }
 
 /** A failure: one more guess for each template it fits and fails like, or a new template with a recent failure. */
-function guessed(book: Book, shared: Shared, agent: Agent, callWords: readonly string[], now: Failed): Template | null {
+function guessed(book: Book, shared: Shared, agent: Agent, now: Failed): Template | null {
+  const callWords = now.words;
   let digest: string | undefined;
   const error = (): string => (digest ??= errorOf(now));
   let grown: Template | null = null;
@@ -195,7 +199,7 @@ function learn(books: WeakMap<Agent, Book>, shared: Shared, call: Measured, call
   const failed = failedOf(settled, callWords);
   if (failed === null) return null;
   if (book === undefined) books.set(call.agent, (book = { recent: [], templates: new Map() }));
-  const template = guessed(book, shared, call.agent, callWords, failed);
+  const template = guessed(book, shared, call.agent, failed);
   book.recent.push(failed);
   if (book.recent.length > RECENT_KEPT) book.recent.shift();
   if (template === null || template.count !== call.policy.cfg.guess?.warnAt) return null;
