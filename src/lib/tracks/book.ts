@@ -46,11 +46,16 @@ export function recalls(recent: Recent | undefined, digest: string): boolean {
   return recent.includes(`\n${digest}\n`);
 }
 
+/** Whether `digest` is the newest of the recent ones. */
+export function isNewest(recent: Recent | undefined, digest: string): boolean {
+  return recent !== undefined && (recent === digest || recent.endsWith(`\n${digest}`));
+}
+
 /** The recent digests with `digest` as the newest, at most `kept` of them. */
 export function remember(recent: Recent | undefined, digest: string, kept: number): Recent {
-  if (recent === undefined || recent === '' || recent === digest) return digest;
+  if (recent === undefined || recent === '') return digest;
   // Already the newest: nothing moves (a result that comes back the same, the common case).
-  if (recent.endsWith(`\n${digest}`)) return recent;
+  if (isNewest(recent, digest)) return recent;
   const others = recalls(recent, digest) ? recent.split('\n').filter((known) => known !== digest).join('\n') : recent;
   let joined = `${others}\n${digest}`;
   let count = 1;

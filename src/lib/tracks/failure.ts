@@ -13,7 +13,7 @@ import { describeFailure, hitFailureZh, type Failure } from '../read/failure.js'
 import { isEnabled, type Mark } from '../read/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, failureSummary } from '../text/notice.js';
-import { keep } from './book.js';
+import { isNewest, keep, recalls, remember, type Recent } from './book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type Track, type TrackModule } from './track.js';
 
 export interface Streak {
@@ -56,23 +56,10 @@ export interface StreakBook {
 /** A streak as stored, with the book's own copy of its key: re-setting a key must not store the caller's copy (P6). */
 interface Stored extends Streak {
   readonly key: string;
-  /**
-   * The evidence of its failures, when the policy keeps it, as one short
-   * string (a book holds thousands of streaks): the change count at the last
-   * one, then the outcomes of the last few, oldest first, a line each.
-   */
-  readonly seen: string | undefined;
-}
-
-/** What a streak remembers of its failures (see `Stored.seen`). */
-interface Seen {
-  readonly changes: number;
-  readonly outcomes: readonly string[];
-}
-
-function readSeen(seen: string): Seen {
-  const [changes = '0', ...outcomes] = seen.split('\n');
-  return { changes: Number(changes), outcomes };
+  /** The change count at its last failure, when the policy keeps evidence. */
+  readonly changes: number | undefined;
+  /** The outcomes of its last few failures, as one string (a book holds thousands of streaks; book.ts `Recent`). */
+  readonly outcomes: Recent | undefined;
 }
 
 /** Distinct outcomes a streak remembers: an error that alternates with another is still the same two errors. */
@@ -83,22 +70,12 @@ function nextCount(before: Stored | undefined, now: Evidence | undefined): numbe
   const count = before?.count ?? 0;
   // 0.5.2: every failure extends.
   if (now === undefined) return count + 1;
-  if (before?.seen === undefined) return 1;
-  const seen = readSeen(before.seen);
-  const changed = seen.changes !== now.changes;
-  const known = now.outcome !== null && seen.outcomes.includes(now.outcome);
-  if (changed) return known && now.sameAcrossChanges ? count + 1 : 1;
-  const last = seen.outcomes[seen.outcomes.length - 1];
+  if (before?.changes === undefined) return 1;
+  const known = now.outcome !== null && recalls(before.outcomes, now.outcome);
+  if (before.changes !== now.changes) return known && now.sameAcrossChanges ? count + 1 : 1;
   // With nothing changed: the same failure again extends; `outcomes` counts any failure already seen.
-  if (now.outcome !== null && (now.outcome === last || (known && now.sameAcrossChanges))) return count + 1;
+  if (now.outcome !== null && (isNewest(before.outcomes, now.outcome) || (known && now.sameAcrossChanges))) return count + 1;
   return Math.max(count, 1);
-}
-
-/** What the streak remembers after this failure: its last few outcomes, across restarts (an error that comes back is no news). */
-function nextSeen(before: Stored | undefined, now: Evidence): string {
-  const kept = before?.seen === undefined ? [] : readSeen(before.seen).outcomes.filter((outcome) => outcome !== now.outcome);
-  const outcomes = now.outcome === null ? kept : [...kept, now.outcome].slice(-OUTCOMES_KEPT);
-  return [String(now.changes), ...outcomes].join('\n');
 }
 
 export function createStreakBook(): StreakBook {
@@ -109,12 +86,12 @@ export function createStreakBook(): StreakBook {
       let book = books.get(agent);
       if (book === undefined) books.set(agent, (book = new Map()));
       const streaks = book;
-      // Keys with the same history share one string of evidence: a call's keys usually have.
-      const shared = new Map<string | undefined, string>();
-      const seenAfter = (before: Stored | undefined, now: Evidence): string => {
-        let after = shared.get(before?.seen);
-        if (after === undefined) shared.set(before?.seen, (after = nextSeen(before, now)));
-        return after;
+      // Keys with the same history share one string of outcomes (a call's keys usually have); the outcomes outlive restarts (an error that comes back is no news).
+      const shared = new Map<string | undefined, Recent | undefined>();
+      const outcomesAfter = (before: Stored | undefined, now: Evidence): Recent | undefined => {
+        if (now.outcome === null) return before?.outcomes;
+        if (!shared.has(before?.outcomes)) shared.set(before?.outcomes, remember(before?.outcomes, own(now.outcome), OUTCOMES_KEPT));
+        return shared.get(before?.outcomes);
       };
       // One stored copy of the failure for all the call's keys, and a key copied only when it is new (P6).
       const kept: Failure | null = failure === null ? null : { reason: failure.reason, detail: own(failure.detail) };
@@ -126,8 +103,9 @@ export function createStreakBook(): StreakBook {
         const before = streaks.get(key);
         const stored = before?.key ?? own(key);
         const count = nextCount(before, evidence);
-        const seen = evidence === undefined ? undefined : seenAfter(before, evidence);
-        keep(streaks, stored, { key: stored, count, failure: kept, seen });
+        const changes = evidence?.changes;
+        const outcomes = evidence === undefined ? undefined : outcomesAfter(before, evidence);
+        keep(streaks, stored, { key: stored, count, failure: kept, changes, outcomes });
         return count;
       });
     },
@@ -188,7 +166,8 @@ function settle(shared: Shared, streaks: StreakBook, call: Measured, settled: Se
   const { agent, marks, policy: { cfg } } = call;
   const { failure } = settled;
   const counted = marks.filter((mark) => isEnabled(mark) && !shared.isExempt(agent, mark.key));
-  const evidence = cfg.failureProgress === 'ignore' ? undefined : { outcome: settled.outcome(), changes: shared.changes(agent), sameAcrossChanges: cfg.failureProgress === 'outcomes' };
+  // Evidence only for a failure: a success ends every streak it touches.
+  const evidence = cfg.failureProgress === 'ignore' || failure === null ? undefined : { outcome: settled.outcome(), changes: shared.changes(agent), sameAcrossChanges: cfg.failureProgress === 'outcomes' };
   const counts = streaks.settle(agent, counted.map((mark) => mark.key), failure, evidence);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut; a success leaves every streak at 0, which no stage (at least 1, or null) equals
   if (failure === null || cfg.failWarnAt === null) return null;
