@@ -21,7 +21,7 @@ import type { Mark } from '../read/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, staleSummary } from '../text/notice.js';
 import { actionsRead } from './actions.js';
-import { keep } from './book.js';
+import { keep, recalls, remember, type Recent } from './book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
 
 /** Distinct results remembered per action: an A/B alternation is as stale as A A A. */
@@ -35,8 +35,8 @@ export const STALE_BOOK_LIMIT = 256;
 
 /** One action's record, under its lookup key (read/identity.ts): the book never quotes an action. */
 interface Entry {
-  /** The digests of the action's recent results, newest last. */
-  readonly results: string[];
+  /** The digests of the action's recent results, newest last (book.ts `Recent`). */
+  readonly results: Recent | undefined;
   /** Results in a row that were already among `results`, plus one: how many times the same result has come back. */
   same: number;
   /** `Shared.changes` when the action last settled. */
@@ -94,9 +94,9 @@ function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: M
     if (shared.isExempt(agent, mark.key)) continue;
     const key = mark.lookup;
     const before = entries.get(key);
-    const results = before !== undefined && before.changes === changes ? before.results : [];
-    const same = digest !== null && results.includes(digest) ? (before?.same ?? 1) + 1 : 1;
-    const kept = digest === null ? results : [...results.filter((known) => known !== digest), digest].slice(-RESULTS_KEPT);
+    const results = before !== undefined && before.changes === changes ? before.results : undefined;
+    const same = digest !== null && recalls(results, digest) ? (before?.same ?? 1) + 1 : 1;
+    const kept = digest === null ? results : remember(results, digest, RESULTS_KEPT);
     keep(entries, key, { results: kept, same, changes }, STALE_BOOK_LIMIT);
     if (same === cfg.stale?.warnAt && (top === null || mark.rank < top.mark.rank)) top = { mark, same };
   }
