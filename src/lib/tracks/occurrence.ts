@@ -117,7 +117,7 @@ interface Since {
 /** Per agent and action, for `progress: outcomes`: runs since its last new outcome, and its recent outcomes. */
 interface Answers {
   runs: number;
-  outcomes: Recent;
+  outcomes: Recent | undefined;
 }
 
 /** Distinct outcomes remembered per action: an answer that alternates between two is no news either. */
@@ -191,8 +191,9 @@ function noteAttempt(book: WeakMap<Agent, Map<string, Answers>>, call: Measured)
   for (const mark of call.marks) {
     if (!answers(call, mark)) continue;
     if (entries === undefined) book.set(call.agent, (entries = new Map()));
-    const before = entries.get(mark.lookup);
-    keep(entries, mark.lookup, { runs: (before?.runs ?? 0) + 1, outcomes: before?.outcomes ?? '' }, SINCE_BOOK_LIMIT);
+    const entry = entries.get(mark.lookup) ?? { runs: 0, outcomes: undefined };
+    entry.runs += 1;
+    keep(entries, mark.lookup, entry, SINCE_BOOK_LIMIT);
   }
 }
 
@@ -204,7 +205,7 @@ function noteOutcome(book: WeakMap<Agent, Map<string, Answers>>, call: Measured,
     const entry = answers(call, mark) ? entries.get(mark.lookup) : undefined;
     if (entry === undefined || recalls(entry.outcomes, outcome)) continue;
     entry.runs = 1;
-    entry.outcomes = remember(entry.outcomes === '' ? undefined : entry.outcomes, outcome, OUTCOMES_KEPT);
+    entry.outcomes = remember(entry.outcomes, outcome, OUTCOMES_KEPT);
   }
 }
 
