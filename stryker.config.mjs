@@ -128,7 +128,7 @@ export default {
   },
   coverageAnalysis: 'perTest',
   incremental: true,
-  incrementalFile: 'test/mutation/incremental.json',
+  incrementalFile: 'reports/mutation/incremental.json',
   concurrency: 2,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },

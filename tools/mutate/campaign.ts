@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-export const STORE = 'test/mutation/incremental.json';
+export const STORE = 'reports/mutation/incremental.json';
 const CHUNK_DIR = '.stryker-tmp/chunks';
 /** What `npm run mutate` passes to the parity test (docs/mutation.md, "Which tests run"). */
 const PARITY_SESSIONS = '300';

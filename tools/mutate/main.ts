@@ -4,7 +4,7 @@
  * The mutation campaign over src/lib (docs/mutation.md), run one chunk at a
  * time: the files of src/lib in path order, cut every 600 lines or so.
  * Each chunk is one StrykerJS run with its own incremental file, seeded from
- * and merged back into the committed `test/mutation/incremental.json`, so a
+ * and merged back into the local (git-ignored) `reports/mutation/incremental.json`, so a
  * campaign stopped half-way keeps what it finished and a rerun tests only what
  * changed. `--standing` runs every stored survivor again, or those of the
  * given files, in one run (after tests were added, which incremental mode does
