@@ -10,7 +10,7 @@
  * the card's controls spell a value differently (wording.ts).
  */
 import { renderMessage, YAML_WORDS, type ConfigMessage, type OfferedWords } from '../src/lib/config/messages.js';
-import type { Locale } from '../src/lib/config/locale.js';
+import type { Locale } from '../src/lib/text/locale.js';
 import { translator, type Key, type Translate } from './i18n.js';
 
 /** A field's two lines of text: its label, and what it does. */

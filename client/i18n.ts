@@ -8,7 +8,7 @@
  * it always did.
  */
 import { CONFIG_MESSAGES, type ConfigMessageId } from '../src/lib/config/messages.js';
-import { fill, type Locale, type Params } from '../src/lib/config/locale.js';
+import { fill, type Locale, type Params } from '../src/lib/text/locale.js';
 import { EN, type CardKey } from './locales/en.js';
 import { ZH } from './locales/zh.js';
 

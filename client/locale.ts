@@ -10,7 +10,7 @@
  * fiber: the card stays English. Nothing here can break the card: a service
  * of another shape leaves it English too.
  */
-import { asLocale } from '../src/lib/config/locale.js';
+import { asLocale } from '../src/lib/text/locale.js';
 import { COPY, wordsOf } from './copy.js';
 import type { ClientContext, LocaleContext, LocaleSnapshot } from './host.js';
 import { DICTIONARIES, type Translate } from './i18n.js';

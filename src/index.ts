@@ -11,7 +11,7 @@ import { createDuplicateText, type DuplicateText } from './lib/tracks/duplicate-
 import { passOn, safely, withExplanation, withNotices } from './lib/plugin/hook.js';
 import { PLUGIN_NAME } from './lib/text/notice.js';
 import { createOperatorLocale, offerSettings } from './lib/plugin/settings.js';
-import type { Locale } from './lib/config/locale.js';
+import type { Locale } from './lib/text/locale.js';
 import { hostLog, logAdvisories, logGates, noticesAdded } from './lib/plugin/log.js';
 
 export { DEFAULTS, resolveConfig } from './lib/config/config.js';

@@ -3,7 +3,7 @@
  * `act:` fingerprint, or they stay apart. The message shows both spellings.
  */
 import assert from 'node:assert/strict';
-import { actOf } from '../../src/lib/read/act/index.js';
+import { actOf } from '../../src/lib/shell/act/index.js';
 
 export function same(a: string, b: string): void {
   assert.equal(actOf(a), actOf(b), `${a}  vs  ${b}`);

@@ -6,10 +6,10 @@
  * as a mismatch; an entry added on either side is generated the day it is added.
  */
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { GENERIC_SINKS, SHELL_OPERATORS, VOLATILE_LETTERS, VOLATILE_SWITCHES, VOLATILE_VALUE_FLAGS, WRAPPER_VALUE_OPTIONS, WRAPPERS } from '../../src/lib/read/command.js';
-import { TEXT_MARKS } from '../../src/lib/read/failure.js';
-import { HTTP_VERBS, SHELLS, URL_TOOL } from '../../src/lib/read/fingerprint.js';
-import { LINK_LOCAL, LOCAL_PREFIXES, TRACKING_KEY, UNIQUE_LOCAL } from '../../src/lib/read/url.js';
+import { GENERIC_SINKS, SHELL_OPERATORS, VOLATILE_LETTERS, VOLATILE_SWITCHES, VOLATILE_VALUE_FLAGS, WRAPPER_VALUE_OPTIONS, WRAPPERS } from '../../src/lib/shell/command.js';
+import { TEXT_MARKS } from '../../src/lib/result/failure.js';
+import { HTTP_VERBS, SHELLS, URL_TOOL } from '../../src/lib/call/fingerprint.js';
+import { LINK_LOCAL, LOCAL_PREFIXES, TRACKING_KEY, UNIQUE_LOCAL } from '../../src/lib/call/url.js';
 import { exampleOf, nearMiss } from './regex-examples.js';
 import { referenceTables } from './reference-tables.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { classifyFailure } from '../../src/lib/read/failure.js';
+import { classifyFailure } from '../../src/lib/result/failure.js';
 import { evalCli } from '../../tools/eval/cli.js';
 import type { EpisodeCall } from '../../tools/eval/episode.js';
 import { parseLabelled } from '../../tools/eval/labelled.js';

@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readArgs, type CommandSpec } from '../../src/lib/read/act/args.js';
-import { COMMANDS, specOf } from '../../src/lib/read/act/commands.js';
-import { splitDirectory } from '../../src/lib/read/act/directory-flags.js';
-import { ACT_READ_LIMIT, actOf } from '../../src/lib/read/act/index.js';
-import type { Rule } from '../../src/lib/read/act/rule.js';
-import { word, type Command, type Line, type Word } from '../../src/lib/read/act/syntax.js';
+import { readArgs, type CommandSpec } from '../../src/lib/shell/act/args.js';
+import { COMMANDS, specOf } from '../../src/lib/shell/act/commands.js';
+import { splitDirectory } from '../../src/lib/shell/act/directory-flags.js';
+import { ACT_READ_LIMIT, actOf } from '../../src/lib/shell/act/index.js';
+import type { Rule } from '../../src/lib/shell/act/rule.js';
+import { word, type Command, type Line, type Word } from '../../src/lib/shell/act/syntax.js';
 
 const spec = (name: string): CommandSpec => {
   const found = COMMANDS[name];

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { actOf } from '../../src/lib/read/act/index.js';
+import { actOf } from '../../src/lib/shell/act/index.js';
 import { apart, same } from '../support/act.js';
 
 /** The cat is still there, piped into its reader: the rule left the pipeline as it was. */

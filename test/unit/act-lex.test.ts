@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { actOf } from '../../src/lib/read/act/index.js';
-import { readLine, type Dialect } from '../../src/lib/read/act/lex.js';
-import type { Command, Line, Word } from '../../src/lib/read/act/syntax.js';
+import { actOf } from '../../src/lib/shell/act/index.js';
+import { readLine, type Dialect } from '../../src/lib/shell/act/lex.js';
+import type { Command, Line, Word } from '../../src/lib/shell/act/syntax.js';
 
 function read(command: string, dialect: Dialect = 'posix'): Line {
   const line = readLine(command, dialect);

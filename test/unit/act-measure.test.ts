@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
-import { fingerprints, isMeasured, limitFor, measureRank } from '../../src/lib/read/fingerprint.js';
-import { identityKey } from '../../src/lib/read/identity.js';
-import { markAll } from '../../src/lib/read/mark.js';
-import { isActionKey } from '../../src/lib/tracks/progress.js';
+import { fingerprints, isMeasured, limitFor, measureRank } from '../../src/lib/call/fingerprint.js';
+import { identityKey } from '../../src/lib/call/identity.js';
+import { markAll } from '../../src/lib/call/mark.js';
+import { isActionKey } from '../../src/lib/memory/progress.js';
 import { RESPELLED_PYTEST, RESPELLED_PYTEST_ACT } from '../support/respellings.js';
 import { bash, deniedAt, failing, hitLines, newHost, noticedAt, summaries, type CallOutcome, shown } from '../support/session.js';
 

@@ -8,8 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { actOf } from '../../src/lib/read/act/index.js';
-import { paths } from '../../src/lib/read/act/rules/paths.js';
+import { actOf } from '../../src/lib/shell/act/index.js';
+import { paths } from '../../src/lib/shell/act/rules/paths.js';
 import { apart, same } from '../support/act.js';
 
 /** The rules leave the command as written (it is already in its canonical spelling). */

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { actOf } from '../../src/lib/read/act/index.js';
+import { actOf } from '../../src/lib/shell/act/index.js';
 import { apart, same } from '../support/act.js';
 
 

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { actOf, RULES } from '../../src/lib/read/act/index.js';
-import { readLine } from '../../src/lib/read/act/lex.js';
-import { COMMANDS } from '../../src/lib/read/act/commands.js';
-import { canonicalPath } from '../../src/lib/read/act/rules/paths.js';
+import { actOf, RULES } from '../../src/lib/shell/act/index.js';
+import { readLine } from '../../src/lib/shell/act/lex.js';
+import { COMMANDS } from '../../src/lib/shell/act/commands.js';
+import { canonicalPath } from '../../src/lib/shell/act/rules/paths.js';
 import { CONTRASTS, GROUPS } from '../fixtures/act-corpus.js';
 import { RESPELLED_PYTEST, RESPELLED_PYTEST_ACT } from '../support/respellings.js';
 

@@ -10,8 +10,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { actOf } from '../../src/lib/read/act/index.js';
-import { COMMANDS } from '../../src/lib/read/act/commands.js';
+import { actOf } from '../../src/lib/shell/act/index.js';
+import { COMMANDS } from '../../src/lib/shell/act/commands.js';
 import { apart, same } from '../support/act.js';
 
 

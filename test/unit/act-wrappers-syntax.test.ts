@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { actOf } from '../../src/lib/read/act/index.js';
-import { readLine } from '../../src/lib/read/act/lex.js';
-import { wrappers } from '../../src/lib/read/act/rules/wrappers.js';
+import { actOf } from '../../src/lib/shell/act/index.js';
+import { readLine } from '../../src/lib/shell/act/lex.js';
+import { wrappers } from '../../src/lib/shell/act/rules/wrappers.js';
 import {
   mapCommands,
   mapPipelines,
@@ -20,8 +20,8 @@ import {
   word,
   type Command,
   type Line,
-} from '../../src/lib/read/act/syntax.js';
-import { isAgent, readCall } from '../../src/lib/read/call.js';
+} from '../../src/lib/shell/act/syntax.js';
+import { isAgent, readCall } from '../../src/lib/call/read.js';
 import { apart, same } from '../support/act.js';
 
 const kept = (command: string): void => assert.equal(actOf(command), command, command);

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { createAllowanceBook } from '../../src/lib/breaker/allowance.js';
 import { createBreaker, type Breaker } from '../../src/lib/breaker/breaker.js';
 import { resolveConfig } from '../../src/lib/config/config.js';
-import { BOOK_LIMIT } from '../../src/lib/tracks/book.js';
+import { BOOK_LIMIT } from '../../src/lib/memory/book.js';
 import { bashResult, hitLines } from '../support/session.js';
 
 interface Step {

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonical, canonicalIterative, decoysFor, decoysOf, flatJson, stripDecoys, withoutDecoys } from '../../src/lib/read/canonical.js';
+import { canonical, canonicalIterative, decoysFor, decoysOf, flatJson, stripDecoys, withoutDecoys } from '../../src/lib/call/canonical.js';
 import { loadOracleModule } from '../parity/oracle.js';
 
 interface OracleNormalize {

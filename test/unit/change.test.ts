@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { callChanges, commandChanges, filePathOf } from '../../src/lib/read/change.js';
+import { callChanges, commandChanges, filePathOf } from '../../src/lib/call/change.js';
 
 describe('commandChanges: shell lines that write files', () => {
   const writes = [

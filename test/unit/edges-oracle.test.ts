@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { extractSink, firstVerb, stripVolatileFlags } from '../../src/lib/read/command.js';
-import { classifyFailure, describeFailure, type Failure } from '../../src/lib/read/failure.js';
+import { extractSink, firstVerb, stripVolatileFlags } from '../../src/lib/shell/command.js';
+import { classifyFailure, describeFailure, type Failure } from '../../src/lib/result/failure.js';
 import { loadOracleModule } from '../parity/oracle.js';
 
 interface OracleNormalize {

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAllowanceBook } from '../../src/lib/breaker/allowance.js';
-import { BOOK_LIMIT } from '../../src/lib/tracks/book.js';
+import { BOOK_LIMIT } from '../../src/lib/memory/book.js';
 import { bash, defaultCap, deniedAt, newHost, repeat } from '../support/session.js';
 
 const X = bash('cat /etc/hosts');

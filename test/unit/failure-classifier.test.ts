@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyFailure, describeFailure, TEXT_MARKS, type FailureReason } from '../../src/lib/read/failure.js';
+import { classifyFailure, describeFailure, TEXT_MARKS, type FailureReason } from '../../src/lib/result/failure.js';
 import { mulberry32 } from '../support/prng.js';
 import { exampleOf } from '../support/regex-examples.js';
 

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { classifyFailure } from '../../src/lib/read/failure.js';
+import { classifyFailure } from '../../src/lib/result/failure.js';
 import { loadOracleModule } from '../parity/oracle.js';
 import { mulberry32 } from '../support/prng.js';
 import { failureEvidence, VOCABULARY } from '../support/vocabulary.js';

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolveConfig } from '../../src/lib/config/config.js';
-import { fingerprints } from '../../src/lib/read/fingerprint.js';
+import { fingerprints } from '../../src/lib/call/fingerprint.js';
 import { loadOracleModule } from '../parity/oracle.js';
 import { mulberry32 } from '../support/prng.js';
 import { exampleOf, nearMiss } from '../support/regex-examples.js';

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
-import { fingerprints, isShell, limitFor, measureOf, measureRank } from '../../src/lib/read/fingerprint.js';
+import { fingerprints, isShell, limitFor, measureOf, measureRank } from '../../src/lib/call/fingerprint.js';
 import { bash, deniedAt, defaultCap, hitLines, newHost, on } from '../support/session.js';
 
 const ex = (command: string): string => `exact:bash:${JSON.stringify({ command })}`;

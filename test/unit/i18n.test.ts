@@ -19,7 +19,7 @@ import { ZH } from '../../client/locales/zh.js';
 import { inCardWords } from '../../client/wording.js';
 import plugin from '../../src/index.js';
 import { resolveConfig } from '../../src/lib/config/config.js';
-import { asLocale, fill } from '../../src/lib/config/locale.js';
+import { asLocale, fill } from '../../src/lib/text/locale.js';
 import { CONFIG_MESSAGES, ConfigError, configText, inLocale, refusalOf, type ConfigMessage } from '../../src/lib/config/messages.js';
 import { createSettingsSchema } from '../../src/lib/config/schema.js';
 import { createOperatorLocale, offerSettings, SETTINGS_NAMESPACE } from '../../src/lib/plugin/settings.js';

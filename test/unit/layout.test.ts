@@ -16,7 +16,7 @@ import { TRACKS } from '../../src/lib/tracks/index.js';
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 
 /** The layers, lowest first; `src/index.ts`, the wiring, sits on top of them all. */
-const LAYERS = ['host', 'config', 'text', 'read', 'policy', 'tracks', 'breaker', 'plugin'] as const;
+const LAYERS = ['host', 'text', 'config', 'shell', 'call', 'result', 'policy', 'memory', 'tracks', 'breaker', 'plugin'] as const;
 const ENTRY = 'index.ts';
 /** Longest function body the code may have, in lines from its first to its last. */
 const FUNCTION_LINES = 60;

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
-import { fingerprints } from '../../src/lib/read/fingerprint.js';
+import { fingerprints } from '../../src/lib/call/fingerprint.js';
 import { bash, deniedAt, defaultCap, hitLines, newHost } from '../support/session.js';
 
 const run = (name: string, args: unknown, config: unknown = {}) => fingerprints({ name, args }, resolveConfig(config));

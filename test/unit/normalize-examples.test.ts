@@ -2,10 +2,10 @@
 // contract's expected values (E11 and E79 follow decision P3: bracketed loopback is local).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenize } from '../../src/lib/read/tokenize.js';
-import { extractUrls, normUrl, isLocalHost, siteOf } from '../../src/lib/read/url.js';
-import { firstVerb, stripVolatileFlags, extractSink, isGenericSink } from '../../src/lib/read/command.js';
-import { canonical, stripDecoys } from '../../src/lib/read/canonical.js';
+import { tokenize } from '../../src/lib/shell/tokenize.js';
+import { extractUrls, normUrl, isLocalHost, siteOf } from '../../src/lib/call/url.js';
+import { firstVerb, stripVolatileFlags, extractSink, isGenericSink } from '../../src/lib/shell/command.js';
+import { canonical, stripDecoys } from '../../src/lib/call/canonical.js';
 
 const HOST_ALIASES = {
   'open-data.canada.ca': 'open.canada.ca',

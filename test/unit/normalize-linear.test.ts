@@ -6,10 +6,10 @@
 // array to large-object pages, a one-off step in cost that is not superlinear growth.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenize } from '../../src/lib/read/tokenize.js';
-import { extractUrls, normUrl, isLocalHost, siteOf } from '../../src/lib/read/url.js';
-import { firstVerb, stripVolatileFlags, extractSink, isGenericSink } from '../../src/lib/read/command.js';
-import { canonical, stripDecoys } from '../../src/lib/read/canonical.js';
+import { tokenize } from '../../src/lib/shell/tokenize.js';
+import { extractUrls, normUrl, isLocalHost, siteOf } from '../../src/lib/call/url.js';
+import { firstVerb, stripVolatileFlags, extractSink, isGenericSink } from '../../src/lib/shell/command.js';
+import { canonical, stripDecoys } from '../../src/lib/call/canonical.js';
 
 function bestOf3(run: () => void): number {
   let best = Infinity;

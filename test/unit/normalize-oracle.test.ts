@@ -9,10 +9,10 @@
 // is a mismatch here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tokenize } from '../../src/lib/read/tokenize.js';
-import { extractUrls, normUrl, isLocalHost, siteOf } from '../../src/lib/read/url.js';
-import { firstVerb, stripVolatileFlags, extractSink, isGenericSink } from '../../src/lib/read/command.js';
-import { canonical, canonicalIterative, stripDecoys } from '../../src/lib/read/canonical.js';
+import { tokenize } from '../../src/lib/shell/tokenize.js';
+import { extractUrls, normUrl, isLocalHost, siteOf } from '../../src/lib/call/url.js';
+import { firstVerb, stripVolatileFlags, extractSink, isGenericSink } from '../../src/lib/shell/command.js';
+import { canonical, canonicalIterative, stripDecoys } from '../../src/lib/call/canonical.js';
 import { loadOracleModule } from '../parity/oracle.js';
 import { mulberry32 } from '../support/prng.js';
 import { localishHost, trackingKey, VOCABULARY, volatileWord, wrapperWords } from '../support/vocabulary.js';

@@ -6,9 +6,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { quietLine } from '../../src/lib/read/noise.js';
-import { outcomeDigest } from '../../src/lib/read/outcome.js';
-import { commandNamesOf, programsOf } from '../../src/lib/read/program.js';
+import { quietLine } from '../../src/lib/result/noise.js';
+import { outcomeDigest } from '../../src/lib/result/outcome.js';
+import { commandNamesOf, programsOf } from '../../src/lib/shell/program.js';
 import { bash, bashResult, deniedAt, failing, newHost, noticedAt, noticeTexts, repeat, succeeding, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 
@@ -245,7 +245,7 @@ describe('progress: outcomes — a poll whose answer moves is progress, one that
 
 describe('a few recent digests kept as one string (tracks/book.ts)', () => {
   test('remember keeps the newest last, each once, at most `kept`; recalls finds any of them and nothing else', async () => {
-    const { recalls, remember } = await import('../../src/lib/tracks/book.js');
+    const { recalls, remember } = await import('../../src/lib/memory/book.js');
     let recent: string | undefined;
     for (const digest of ['a', 'b', 'a', 'c', 'd', 'e']) recent = remember(recent, digest, 4);
     assert.equal(recent, 'a\nc\nd\ne');

@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskShellLine, outcomeDigest } from '../../src/lib/read/outcome.js';
+import { maskShellLine, outcomeDigest } from '../../src/lib/result/outcome.js';
 import { bashResult, textResult } from '../support/fake-host.js';
 
 const text = (body: string, isError = false): unknown => textResult(body, {}, isError);

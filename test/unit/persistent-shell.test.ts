@@ -8,8 +8,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { classifyFailure, describeFailure, describeFailureZh } from '../../src/lib/read/failure.js';
-import { persistentFailure } from '../../src/lib/read/persistent.js';
+import { classifyFailure, describeFailure, describeFailureZh } from '../../src/lib/result/failure.js';
+import { persistentFailure } from '../../src/lib/result/persistent.js';
 import { loadOracleModule, loadReference } from '../parity/oracle.js';
 import { FakeHost } from '../support/fake-host.js';
 import { deniedAt, newHost, noticedAt, noticeTexts, on, summaries, type Call, type CallOutcome, type HostResult } from '../support/session.js';

@@ -5,8 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isPoll } from '../../src/lib/read/poll.js';
-import { programsOf } from '../../src/lib/read/program.js';
+import { isPoll } from '../../src/lib/call/poll.js';
+import { programsOf } from '../../src/lib/shell/program.js';
 
 describe('isPoll', () => {
   test("a background job's output, a job list or status is a poll", () => {

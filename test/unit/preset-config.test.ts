@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { DEFAULTS, MEASURES, resolveConfig } from '../../src/lib/config/config.js';
 import { editDistance, nearestName } from '../../src/lib/config/nearest.js';
 import { layConfig, PRESET_NAMES, PRESETS, presetConfig } from '../../src/lib/config/preset.js';
-import { fingerprints, RANKED } from '../../src/lib/read/fingerprint.js';
+import { fingerprints, RANKED } from '../../src/lib/call/fingerprint.js';
 import { stricterConfig } from '../../src/lib/policy/strictness.js';
 
 const throwsWith = (config: unknown, ...parts: string[]): void => {

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { createProgressBook, isActionKey, resultDigest } from '../../src/lib/tracks/progress.js';
+import { createProgressBook, isActionKey, resultDigest } from '../../src/lib/memory/progress.js';
 import {
   bash,
   bashResult,

@@ -9,9 +9,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveConfig } from '../../src/lib/config/config.js';
-import { fingerprints, isMeasured, URL_LIMIT } from '../../src/lib/read/fingerprint.js';
-import { identityKey, KEY_TEXT_LIMIT } from '../../src/lib/read/identity.js';
-import { tokenize } from '../../src/lib/read/tokenize.js';
+import { fingerprints, isMeasured, URL_LIMIT } from '../../src/lib/call/fingerprint.js';
+import { identityKey, KEY_TEXT_LIMIT } from '../../src/lib/call/identity.js';
+import { tokenize } from '../../src/lib/shell/tokenize.js';
 
 const refBase = new URL('../../node_modules/reference-breaker/lib/', import.meta.url);
 const ref = (await import(new URL('normalize.js', refBase).href)) as { tokenize(command: string): string[] };

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSequenceBook, cycleKey, findCycle, repetitions } from '../../src/lib/tracks/cycles.js';
+import { createSequenceBook, cycleKey, findCycle, repetitions } from '../../src/lib/memory/cycles.js';
 import { bash, deniedAt, newHost, noticedAt, noticeTexts, summaries, type Call, type CallOutcome } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 

@@ -9,10 +9,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createBreaker } from '../../src/lib/breaker/breaker.js';
 import { resolveConfig } from '../../src/lib/config/config.js';
-import { ordinal, summarizeMessage, warnMessage } from '../../src/lib/tracks/occurrence.js';
-import { createProgressBook, resultDigest } from '../../src/lib/tracks/progress.js';
+import { ordinal, summarizeMessage, warnMessage } from '../../src/lib/tracks/repeat.js';
+import { createProgressBook, resultDigest } from '../../src/lib/memory/progress.js';
 import { cycleMessage } from '../../src/lib/tracks/sequence.js';
-import { createTurns } from '../../src/lib/tracks/turn.js';
+import { createTurns } from '../../src/lib/memory/turn.js';
 
 describe('occurrence words', () => {
   test('ordinals: st, nd, rd, th, and th for 11 to 13 of every hundred', () => {

@@ -7,8 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normUrl, plainUrl, siteOf } from '../../src/lib/read/url.js';
-import { createRecent, RECENT_LIMIT, RECENT_TEXT_LIMIT } from '../../src/lib/read/recent.js';
+import { normUrl, plainUrl, siteOf } from '../../src/lib/call/url.js';
+import { createRecent, RECENT_LIMIT, RECENT_TEXT_LIMIT } from '../../src/lib/call/recent.js';
 import { mulberry32 as prng } from '../support/prng.js';
 
 const HOST_PARTS = ['example', 'EXAMPLE', 'a', 'b-c', '-x', 'x-', 'xn--bcher-kva', 'XN--a', '0x1f', '0X', '09', '1', '255', 'www', 'api', '', 'ä', 'a_b', 'a%41', 'a b', 'localhost'];

@@ -9,8 +9,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { askMessage, denyMessage, preview, quoteResult, renderHead, renderResult, spentMessage, type Hit, type HitWords } from '../../src/lib/text/message.js';
 import { cycleSummary, failureSummary, occurrenceSummary, summaryLabel } from '../../src/lib/text/notice.js';
-import { add, BOOK_LIMIT, keep } from '../../src/lib/tracks/book.js';
-import { extractUrls, isLocalHost, normUrl, plainUrl, siteOf, siteSlice } from '../../src/lib/read/url.js';
+import { add, BOOK_LIMIT, keep } from '../../src/lib/memory/book.js';
+import { extractUrls, isLocalHost, normUrl, plainUrl, siteOf, siteSlice } from '../../src/lib/call/url.js';
 import { loadOracleModule } from '../parity/oracle.js';
 
 /** A track's words as the gate's texts use them; what each says is marked with the track's name. */

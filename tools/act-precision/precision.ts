@@ -4,7 +4,7 @@
  * rule, how many of each it is responsible for. A rule is responsible for a
  * fold when taking it out of the list undoes that fold.
  */
-import { actOf, RULES, type Dialect, type Rule } from '../../src/lib/read/act/index.js';
+import { actOf, RULES, type Dialect, type Rule } from '../../src/lib/shell/act/index.js';
 import { CONTRASTS, GROUPS, type ContrastPair, type RespellingGroup } from '../../test/fixtures/act-corpus.js';
 
 const dialect = (shell: 'bash' | 'pwsh' | undefined): Dialect => (shell === 'pwsh' ? 'pwsh' : 'posix');

@@ -8,7 +8,7 @@
  */
 import plugin from '../../dist/index.js';
 import { resolveConfig } from '../../src/lib/config/config.js';
-import { fingerprints, limitFor } from '../../src/lib/read/fingerprint.js';
+import { fingerprints, limitFor } from '../../src/lib/call/fingerprint.js';
 import { FakeHost, bashResult, type HostResult } from '../../test/support/fake-host.js';
 import { bold, cyan, dim, green, red, scene, textOf, yellow } from './print.js';
 import { RESPELLED_PYTEST } from '../../test/support/respellings.js';

@@ -5,7 +5,7 @@
  * `npm run demo -- --opt-in` shows the opt-in tracks instead (tools/demo/opt-in.ts).
  */
 import plugin, { DEFAULTS } from '../../dist/index.js';
-import { fingerprints, limitFor } from '../../src/lib/read/fingerprint.js';
+import { fingerprints, limitFor } from '../../src/lib/call/fingerprint.js';
 import { FakeHost, bashResult, type Answer, type CallOutcome, type HostResult } from '../../test/support/fake-host.js';
 import { optInAct } from './opt-in.js';
 import { bold, clip, cyan, describeNotice, dim, firstLine, green, indent, red, scene, textOf, yellow } from './print.js';

@@ -15,8 +15,8 @@
  */
 import { apply as pluginApply } from '../../src/index.js';
 import { resolveConfig, type BreakerConfig } from '../../src/lib/config/config.js';
-import { classifyFailure } from '../../src/lib/read/failure.js';
-import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/read/fingerprint.js';
+import { classifyFailure } from '../../src/lib/result/failure.js';
+import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/call/fingerprint.js';
 import { member } from '../../src/lib/host/member.js';
 import type { ToolResult } from '../../src/lib/host/types.js';
 import { SPENT_HEADLINE } from '../../src/lib/text/message.js';
@@ -24,7 +24,7 @@ import { ASK_TRACK_HEADINGS } from '../../src/lib/tracks/index.js';
 import { PLUGIN_NAME } from '../../src/lib/text/notice.js';
 import { compileScope } from '../../src/lib/policy/scope.js';
 import { createStreakBook } from '../../src/lib/tracks/failure.js';
-import { createTurns } from '../../src/lib/tracks/turn.js';
+import { createTurns } from '../../src/lib/memory/turn.js';
 import { CommitOrder } from './commit-order.js';
 import { denialResult, ReplayHost, type Answer, type ApplyFunction } from './replay-host.js';
 import { sessionName, type SessionEvent, type SessionLog } from './session-log.js';

@@ -3,7 +3,7 @@
  * for a file that cannot be read, never an abort), totals across sessions, the
  * text table and the stable `--json` shape.
  */
-import { measureRank } from '../../src/lib/read/fingerprint.js';
+import { measureRank } from '../../src/lib/call/fingerprint.js';
 import { replaySession, type Peak, type ReplayOptions, type SessionReport } from './replay.js';
 import { readSessionLog, sessionName } from './session-log.js';
 import { renderTable, type Cell, type Column } from './table.js';

@@ -10,7 +10,7 @@
  */
 import type { Agent } from '../host/types.js';
 import { own } from '../host/own.js';
-import { keep } from '../tracks/book.js';
+import { keep } from '../memory/book.js';
 
 export interface AllowanceBook {
   /** Keys just approved: each starts a fresh allowance. */

@@ -14,19 +14,19 @@ import type { Agent, Notice, PreStepPayload } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 import { createPolicyBook, type Policy, type PolicyBook } from '../policy/policy.js';
-import { isAgent } from '../read/call.js';
-import { classifyFailure } from '../read/failure.js';
-import { isShell } from '../read/fingerprint.js';
-import type { Locale } from '../config/locale.js';
+import { isAgent } from '../call/read.js';
+import { classifyFailure } from '../result/failure.js';
+import { isShell } from '../call/fingerprint.js';
+import type { Locale } from '../text/locale.js';
 import { askMessage, denyMessage, quoteResult, spentMessage, type Hit, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
 import { TRACKS } from '../tracks/index.js';
-import { outcomeDigest } from '../read/outcome.js';
+import { outcomeDigest } from '../result/outcome.js';
 import type { GateHit, Judgement, Settled, Track } from '../tracks/track.js';
-import { createTurns, type Turns } from '../tracks/turn.js';
+import { createTurns, type Turns } from '../memory/turn.js';
 import { createAllowanceBook, type AllowanceBook } from './allowance.js';
 import { blockingHits, committedKeys, judgeAll, keysOf, quoteOf, spentKeys } from './gate.js';
-import { createReader, type Call } from './measure.js';
+import { createReader, type Call } from './record.js';
 
 export interface Breaker {
   /** `tools/pre-execute`: an ask decision at the gate, or `undefined` to pass on. */

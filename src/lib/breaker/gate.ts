@@ -6,9 +6,9 @@
  */
 import type { Agent } from '../host/types.js';
 import type { GateHit, Judgement } from '../tracks/track.js';
-import type { Turns } from '../tracks/turn.js';
+import type { Turns } from '../memory/turn.js';
 import type { AllowanceBook } from './allowance.js';
-import type { Call } from './measure.js';
+import type { Call } from './record.js';
 
 /** Every track's judgement of the call, in gate order. */
 export function judgeAll(call: Call): Judgement[] {

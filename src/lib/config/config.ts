@@ -5,7 +5,7 @@
  */
 
 import { isMapping } from '../host/member.js';
-import type { Locale } from './locale.js';
+import type { Locale } from '../text/locale.js';
 import { ConfigError, inLocale, type ConfigMessage, type ConfigMessageId, type MessageParam } from './messages.js';
 import { nearestName } from './nearest.js';
 import { layConfig, PRESET_NAMES, PRESETS, presetConfig } from './preset.js';

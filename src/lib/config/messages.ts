@@ -14,7 +14,7 @@
  * for these (client/wording.ts) and the rest of the message stays the
  * plugin's.
  */
-import { fill, type Locale, type Params } from './locale.js';
+import { fill, type Locale, type Params } from '../text/locale.js';
 
 const EN = {
   notObject: 'the config must be an object (got {got}); give a mapping of settings or omit it',

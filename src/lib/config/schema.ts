@@ -10,7 +10,7 @@
  * (`{ uid, refs }`), built from DEFAULTS, so the `limits` fields follow the
  * measures the code knows. Why not import schemastery: docs/live-settings.md.
  */
-import type { Locale } from './locale.js';
+import type { Locale } from '../text/locale.js';
 import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, GUESS_DEFAULTS, resolveConfigIn, SEQUENCE_DEFAULTS, SPIN_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig, type StagesConfig } from './config.js';
 import { PRESET_NAMES } from './preset.js';
 

@@ -20,7 +20,7 @@
 import { resolveConfig, resolveConfigIn, type BreakerConfig } from '../config/config.js';
 import { isMapping, member } from '../host/member.js';
 import type { Dispose } from '../host/types.js';
-import { asLocale, type Locale } from '../config/locale.js';
+import { asLocale, type Locale } from '../text/locale.js';
 import { safely } from './hook.js';
 import { createSettingsSchema, type StoredSection } from '../config/schema.js';
 

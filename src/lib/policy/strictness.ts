@@ -6,7 +6,7 @@
  * endpoint, so a change that loosens must wait for a human (docs/live-settings.md).
  */
 import type { BreakerConfig, DuplicateTextConfig, FailureProgress, Progress, SequenceConfig, StagesConfig } from '../config/config.js';
-import { limitFor } from '../read/fingerprint.js';
+import { limitFor } from '../call/fingerprint.js';
 
 /** The earlier of two thresholds; `null` (off) is the loosest. */
 export function earlier(a: number | null, b: number | null): number | null {

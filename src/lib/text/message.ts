@@ -12,7 +12,7 @@
  * plugin/settings.ts), English where there is none. The denials are the
  * model's and have one language, English.
  */
-import type { Locale } from '../config/locale.js';
+import type { Locale } from './locale.js';
 import { member } from '../host/member.js';
 
 /** A track's words in an ask, for an operator who reads another language than English. */

@@ -5,8 +5,8 @@
  * different writes to one file). A poll has none: while it waits, the same
  * answer is the expected one (read/poll.ts).
  */
-import { isEnabled, type Mark } from '../read/mark.js';
-import { isPoll } from '../read/poll.js';
+import { isEnabled, type Mark } from '../call/mark.js';
+import { isPoll } from '../call/poll.js';
 import type { Measured } from './track.js';
 
 /** The measures that name what ran. */

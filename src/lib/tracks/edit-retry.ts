@@ -12,11 +12,11 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { describeFailure, hitFailureZh, type Failure } from '../read/failure.js';
-import { identityKey } from '../read/identity.js';
+import { describeFailure, hitFailureZh, type Failure } from '../result/failure.js';
+import { identityKey } from '../call/identity.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
-import { keep } from './book.js';
+import { keep } from '../memory/book.js';
 import { NO_HITS, type Judgement, type Measured, type Settled, type TrackModule } from './track.js';
 
 /** Longest file path quoted in a message. */

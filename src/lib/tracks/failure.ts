@@ -9,11 +9,11 @@
 import type { BreakerConfig } from '../config/config.js';
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { describeFailure, hitFailureZh, type Failure } from '../read/failure.js';
-import { isEnabled, type Mark } from '../read/mark.js';
+import { describeFailure, hitFailureZh, type Failure } from '../result/failure.js';
+import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, failureSummary } from '../text/notice.js';
-import { isNewest, keep, recalls, remember, type Recent } from './book.js';
+import { isNewest, keep, recalls, remember, type Recent } from '../memory/book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type Track, type TrackModule } from './track.js';
 
 export interface Streak {

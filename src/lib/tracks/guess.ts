@@ -18,12 +18,12 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { identityKey } from '../read/identity.js';
-import { linesDigest } from '../read/outcome.js';
-import { tokenize } from '../read/tokenize.js';
+import { identityKey } from '../call/identity.js';
+import { linesDigest } from '../result/outcome.js';
+import { tokenize } from '../shell/tokenize.js';
 import { defang, preview, renderHead, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
-import { keep } from './book.js';
+import { keep } from '../memory/book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
 
 /** Longest command read for guesses: a guess is a short line, a script is not. */

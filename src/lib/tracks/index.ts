@@ -11,12 +11,12 @@
 import { editRetryTrack } from './edit-retry.js';
 import { failureTrack } from './failure.js';
 import { guessTrack } from './guess.js';
-import { occurrenceTrack } from './occurrence.js';
+import { occurrenceTrack } from './repeat.js';
 import { sequenceTrack } from './sequence.js';
 import { spinTrack } from './spin.js';
 import { staleTrack } from './stale.js';
 import { timeoutTrack } from './timeout.js';
-import { unansweredTrack } from './unanswered.js';
+import { unansweredTrack } from './environment.js';
 import type { TrackModule } from './track.js';
 
 export const TRACKS: readonly TrackModule[] = [failureTrack, occurrenceTrack, sequenceTrack, staleTrack, editRetryTrack, timeoutTrack, spinTrack, guessTrack, unansweredTrack];

@@ -8,10 +8,10 @@
  * not: a denied call is the model going round all the same.
  */
 import type { Notice } from '../host/types.js';
-import { firstVerb } from '../read/command.js';
+import { firstVerb } from '../shell/command.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { createNotice, cycleSummary } from '../text/notice.js';
-import { createSequenceBook, cycleKey, findCycle, type Cycle, type SequenceBook, type Step } from './cycles.js';
+import { createSequenceBook, cycleKey, findCycle, type Cycle, type SequenceBook, type Step } from '../memory/cycles.js';
 import type { Judgement, Measured, Shared, Track, TrackModule } from './track.js';
 
 /** Longest one call is quoted inside a cycle; a cycle of four stays readable on a line or two. */

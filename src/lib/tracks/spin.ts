@@ -22,11 +22,11 @@
  * A new call, or a write, always runs.
  */
 import type { Agent, Notice } from '../host/types.js';
-import type { Mark } from '../read/mark.js';
+import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice } from '../text/notice.js';
 import { actionsRead } from './actions.js';
-import { keep, recalls, remember, type Recent } from './book.js';
+import { keep, recalls, remember, type Recent } from '../memory/book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
 
 /** Distinct results remembered per action. */

@@ -17,11 +17,11 @@
  * between long runs is still the same check.
  */
 import type { Agent, Notice } from '../host/types.js';
-import type { Mark } from '../read/mark.js';
+import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, staleSummary } from '../text/notice.js';
 import { actionsRead } from './actions.js';
-import { keep, recalls, remember, type Recent } from './book.js';
+import { keep, recalls, remember, type Recent } from '../memory/book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
 
 /** Distinct results remembered per action: an A/B alternation is as stale as A A A. */

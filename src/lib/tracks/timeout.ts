@@ -15,11 +15,11 @@
 import type { Agent, Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
-import { identityKey } from '../read/identity.js';
-import { programsOf } from '../read/program.js';
+import { identityKey } from '../call/identity.js';
+import { programsOf } from '../shell/program.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { createNotice, summaryLabel } from '../text/notice.js';
-import { keep } from './book.js';
+import { keep } from '../memory/book.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Track, type TrackModule } from './track.js';
 
 const PROGRAM_CHARS = 120;

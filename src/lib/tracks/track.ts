@@ -12,10 +12,13 @@
 import type { BreakerConfig } from '../config/config.js';
 import type { Agent, Notice } from '../host/types.js';
 import type { Policy } from '../policy/policy.js';
-import type { Failure } from '../read/failure.js';
-import type { ShellLine } from '../read/line.js';
-import type { Mark } from '../read/mark.js';
+import type { Failure } from '../result/failure.js';
+import type { ShellLine } from '../call/line.js';
+import type { Mark } from '../call/mark.js';
+import type { Shared } from '../memory/turn.js';
 import type { Hit, HitWords } from '../text/message.js';
+
+export type { Shared };
 
 /** A tracked call, read once by the breaker, whichever hook sees it first. */
 export interface Measured {
@@ -51,20 +54,6 @@ export interface Judgement {
 /** Nothing to block: shared, so that a quiet call allocates nothing. */
 export const NO_HITS: Judgement = Object.freeze({ hits: Object.freeze([]) });
 
-/** What a track may read of the agent's turn; only the breaker writes it. */
-export interface Shared {
-  /** Occurrences of a key in the agent's window, before the current call. */
-  count(agent: Agent, key: string): number;
-  /** Whether the operator has exempted the key this turn. */
-  isExempt(agent: Agent, key: string): boolean;
-  /**
-   * How many calls have changed the workspace so far (read/change.ts), any
-   * agent's: the agents of a session share one workspace. Two readings that
-   * differ mean a file changed in between. Counted only for calls whose policy
-   * reads it (`stale`, `failureProgress`).
-   */
-  changes(agent: Agent): number;
-}
 
 /**
  * What a call that ran returned, read once for every track that learns from

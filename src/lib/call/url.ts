@@ -3,7 +3,7 @@
  * raw material of the `net:`, `site:` and `host:` fingerprints.
  */
 
-import { isSpaceCode } from './tokenize.js';
+import { isSpaceCode } from '../shell/tokenize.js';
 
 /** The identity of one URL: `href` is host + path + cleaned, sorted query. */
 export interface NormalizedUrl {

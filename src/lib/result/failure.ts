@@ -7,7 +7,7 @@
 import { member } from '../host/member.js';
 import type { Hit } from '../text/message.js';
 import { persistentFailure } from './persistent.js';
-import { isSpaceCode } from './tokenize.js';
+import { isSpaceCode } from '../shell/tokenize.js';
 
 export type FailureReason = 'error' | 'exit' | 'timeout' | 'signal' | 'http' | 'sandbox' | 'exception' | 'curl' | 'shell';
 

@@ -14,8 +14,8 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { identityKey } from '../read/identity.js';
-import { commandNamesOf } from '../read/program.js';
+import { identityKey } from '../call/identity.js';
+import { commandNamesOf } from '../shell/program.js';
 import type { HitWords } from '../text/message.js';
 import { createNotice } from '../text/notice.js';
 import { timedOut } from './timeout.js';

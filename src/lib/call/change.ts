@@ -11,10 +11,10 @@
  * as without this reading. `python - <<EOF` may write files; nothing says so.
  */
 import { safeMember } from '../host/member.js';
-import { extractSink, isGenericSink, lastSegment, segmentsOf, WRAPPERS } from './command.js';
+import { extractSink, isGenericSink, lastSegment, segmentsOf, WRAPPERS } from '../shell/command.js';
 import { isShell } from './fingerprint.js';
 import type { ShellLine } from './line.js';
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../shell/tokenize.js';
 
 /** File tools that write: DSH's and the usual names of other harnesses. */
 export const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(['edit', 'write', 'multi_edit', 'multiedit', 'str_replace_editor', 'apply_patch', 'notebook_edit']);

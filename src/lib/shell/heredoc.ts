@@ -17,7 +17,7 @@
  * fingerprinted as 0.5.2 would. One forward scan: linear in the command.
  */
 import { firstVerb, segmentsOf } from './command.js';
-import { readsMessageFromInput, recordsMessage } from './message.js';
+import { readsMessageFromInput, recordsMessage } from './recorder.js';
 import { Nesting } from './nesting.js';
 import { tokenize } from './tokenize.js';
 

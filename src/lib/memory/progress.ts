@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Agent } from '../host/types.js';
-import { canonical, decoysFor, withoutDecoys } from '../read/canonical.js';
-import { measureOf } from '../read/fingerprint.js';
+import { canonical, decoysFor, withoutDecoys } from '../call/canonical.js';
+import { measureOf } from '../call/fingerprint.js';
 import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 

@@ -14,12 +14,12 @@
  * same answer again counts on, changed files or not.
  */
 import type { Agent, Notice } from '../host/types.js';
-import { URL_TOOL } from '../read/fingerprint.js';
-import { isEnabled, type Mark } from '../read/mark.js';
+import { URL_TOOL } from '../call/fingerprint.js';
+import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, occurrenceSummary } from '../text/notice.js';
-import { keep, recalls, remember, type Recent } from './book.js';
-import { createProgressBook, isActionKey, resultDigest, type ProgressBook } from './progress.js';
+import { keep, recalls, remember, type Recent } from '../memory/book.js';
+import { createProgressBook, isActionKey, resultDigest, type ProgressBook } from '../memory/progress.js';
 import { NO_HITS, type GateHit, type Judgement, type Measured, type Shared, type TrackModule } from './track.js';
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */

@@ -16,7 +16,7 @@
  */
 import { member } from '../host/member.js';
 import { quietLine } from './noise.js';
-import { isDigitCode } from './tokenize.js';
+import { isDigitCode } from '../shell/tokenize.js';
 
 /** Longest shell path before `: line N:` (`/usr/local/bin/bash`). */
 const SHELL_PREFIX = 48;

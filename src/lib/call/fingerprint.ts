@@ -3,15 +3,15 @@
  * the real resource, not its spelling, to escape all of them. Decoys are dropped
  * first; the order of emission is part of the contract (it breaks ties).
  */
-import { actOf } from './act/index.js';
+import { actOf } from '../shell/act/index.js';
 import type { BreakerConfig } from '../config/config.js';
 import { canonical, decoysFor, withoutDecoys } from './canonical.js';
-import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from './command.js';
-import { withoutWrittenHeredocs } from './heredoc.js';
+import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from '../shell/command.js';
+import { withoutWrittenHeredocs } from '../shell/heredoc.js';
 import { ShellLine } from './line.js';
 import { safeMember } from '../host/member.js';
 import { RECENT_TEXT_LIMIT, recentPer } from './recent.js';
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../shell/tokenize.js';
 import { extractUrls, isLocalHost, normUrl, type NormalizedUrl } from './url.js';
 
 export interface Fingerprinted {

@@ -11,7 +11,7 @@
  * `window` of them; `findCycle` is a pure function over it.
  */
 import type { Agent } from '../host/types.js';
-import { identityKey } from '../read/identity.js';
+import { identityKey } from '../call/identity.js';
 import { own } from '../host/own.js';
 
 /** A cycle that the current call continues. */

@@ -9,7 +9,6 @@
 import type { Agent } from '../host/types.js';
 import { own } from '../host/own.js';
 import { add } from './book.js';
-import type { Shared } from './track.js';
 
 /** One key's occurrences in the window; `key` is the stored copy, shared by every call that spent it. */
 interface Entry {
@@ -30,6 +29,20 @@ interface Turn {
   lastResult: string;
 }
 
+/** What a track may read of the agent's turn; only the breaker writes it. */
+export interface Shared {
+  /** Occurrences of a key in the agent's window, before the current call. */
+  count(agent: Agent, key: string): number;
+  /** Whether the operator has exempted the key this turn. */
+  isExempt(agent: Agent, key: string): boolean;
+  /**
+   * How many calls have changed the workspace so far (read/change.ts), any
+   * agent's: the agents of a session share one workspace. Two readings that
+   * differ mean a file changed in between. Counted only for calls whose policy
+   * reads it (`stale`, `failureProgress`).
+   */
+  changes(agent: Agent): number;
+}
 export interface Turns extends Shared {
   /**
    * Records one call's keys (exempt ones are dropped; nothing left, no slot taken).

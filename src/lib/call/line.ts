@@ -18,9 +18,9 @@
 import { own } from '../host/own.js';
 import { wordsChange } from './change.js';
 import { POLL_READ_LIMIT, wordsPoll } from './poll.js';
-import { programText, wordsCommandNames, wordsPrograms } from './program.js';
+import { programText, wordsCommandNames, wordsPrograms } from '../shell/program.js';
 import { RECENT_TEXT_LIMIT } from './recent.js';
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../shell/tokenize.js';
 
 export class ShellLine {
   #changes: boolean | undefined;

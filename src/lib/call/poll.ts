@@ -7,7 +7,7 @@
  * repeat track, whose cap is far higher: a job still running is not a model
  * learning nothing.
  */
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../shell/tokenize.js';
 
 /** Tool names that read a job or process that runs on its own. */
 const POLL_TOOL = /(?:^|_)(?:output|outputs|status|poll|wait|list|logs?)$/i;
