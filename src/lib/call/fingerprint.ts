@@ -10,6 +10,7 @@ import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from '../sh
 import { withoutWrittenHeredocs } from '../shell/heredoc.js';
 import { ShellLine } from './line.js';
 import { safeMember } from '../host/member.js';
+import { isShell } from './read.js';
 import { RECENT_TEXT_LIMIT, recentPer } from './recent.js';
 import { tokenize } from '../shell/tokenize.js';
 import { extractUrls, isLocalHost, normUrl, type NormalizedUrl } from './url.js';
@@ -34,7 +35,6 @@ function readsLine(cfg: FingerprintConfig): boolean {
 }
 
 // Exported for the tests' generators, which draw tool names and verbs from them.
-export const SHELLS: ReadonlySet<string> = new Set(['bash', 'pwsh', 'shell']);
 export const HTTP_VERBS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'httpie']);
 export const URL_TOOL = /fetch|search|browse|web_/i;
 /**
@@ -50,11 +50,6 @@ export const URL_LIMIT = 64;
  * command closer to how the model wrote it.
  */
 export const RANKED: readonly string[] = ['host', 'net', 'site', 'sink', 'cmd', 'act', 'exact'];
-
-/** Shell tools are matched by exact, case-sensitive name. */
-export function isShell(name: string): boolean {
-  return SHELLS.has(name);
-}
 
 /** The measure a fingerprint belongs to: the text before its first `:`. */
 export function measureOf(fp: string): string {
