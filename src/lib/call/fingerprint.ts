@@ -3,11 +3,12 @@
  * the real resource, not its spelling, to escape all of them. Decoys are dropped
  * first; the order of emission is part of the contract (it breaks ties).
  */
-import { actOf } from '../shell/act/index.js';
+import { ACT_READ_LIMIT, actOf, RULES } from '../shell/act/index.js';
 import type { BreakerConfig } from '../config/config.js';
 import { canonical, decoysFor, withoutDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from '../shell/command.js';
 import { withoutWrittenHeredocs } from '../shell/heredoc.js';
+import { lex } from '../shell/lex.js';
 import { ShellLine } from './line.js';
 import { safeMember } from '../host/member.js';
 import { isShell } from './read.js';
@@ -151,8 +152,13 @@ function normalized(spelled: string, command: string, cfg: FingerprintConfig): N
 function readShell(name: string, command: string, cfg: FingerprintConfig): TargetReading {
   const fps: string[] = [];
   const urls: NormalizedUrl[] = [];
-  // P10: a URL inside a here-document that is only written out is no target of this call.
-  const spelled = extractUrls(command.includes('<<') ? withoutWrittenHeredocs(command) : command);
+  const heredocs = command.includes('<<');
+  const acts = isActMeasured(cfg.limits);
+  const dialect = name === 'pwsh' ? 'pwsh' : 'posix';
+  // One reading of the shell syntax serves the here-documents and act:, when either needs it.
+  const lexed = heredocs || (acts && dialect === 'posix' && command.length <= ACT_READ_LIMIT) ? lex(command) : undefined;
+  // P10, P12: a URL inside a here-document that is only written out or recorded is no target of this call.
+  const spelled = extractUrls(heredocs ? withoutWrittenHeredocs(command, lexed) : command);
   for (let at = 0; at < spelled.length && at < URL_LIMIT; at += 1) {
     const url = normalized(spelled[at] as string, command, cfg);
     if (url !== null) urls.push(url);
@@ -170,8 +176,8 @@ function readShell(name: string, command: string, cfg: FingerprintConfig): Targe
   const stripped = stripVolatileFlags(words);
   if (verb !== '' && stripped !== '') fps.push(`cmd:${verb}:${stripped}`);
   // Opt-in (off by default, so the reference's fingerprints are untouched); like cmd:, kept when relaxed.
-  if (isActMeasured(cfg.limits)) {
-    const action = actOf(command, name === 'pwsh' ? 'pwsh' : 'posix');
+  if (acts) {
+    const action = actOf(command, dialect, RULES, dialect === 'posix' ? lexed : undefined);
     if (action !== '') fps.push(`act:${action}`);
   }
   // Stryker disable next-line ConditionalExpression,EqualityOperator: with no URLs addTargets adds nothing; the test only spares the call

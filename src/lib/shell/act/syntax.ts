@@ -4,16 +4,10 @@
  * redirections. Rules rewrite this shape; `renderLine` writes it back as text.
  */
 
-/** One word of a command. */
-export interface Word {
-  /** How the word is written in the canonical line. */
-  readonly text: string;
-  /**
-   * The word after quote removal, or `null` when the shell would expand it
-   * (`$`, globs, `~`, braces): such a word is kept as written and never rewritten.
-   */
-  readonly value: string | null;
-}
+import type { Word } from '../lex.js';
+
+/** One word of a command: `text` is how it is written in the canonical line; a word whose `value` is `null` is kept as written and never rewritten. */
+export type { Word } from '../lex.js';
 
 /** A redirection: `2>&1` is fd `2`, op `>&`, target `1`. */
 export interface Redirect {
