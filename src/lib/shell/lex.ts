@@ -340,6 +340,12 @@ function readWord(r: Reader): Word {
   const { text } = r;
   const n = text.length;
   const start = r.i;
+  // Most words are one run of plain characters: the word is its slice, with nothing to join.
+  while (r.i < n && is(PLAIN, text.charCodeAt(r.i))) r.i += 1;
+  if (r.i === n || is(ENDS_WORD, text.charCodeAt(r.i))) {
+    const plain = text.slice(start, r.i);
+    return { text: plain, value: plain };
+  }
   const w: Piece = { parts: [], run: start, expands: false };
   while (r.i < n) {
     // The plain run first: the full path would step over each of these one by one.

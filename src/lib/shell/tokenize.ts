@@ -1,6 +1,12 @@
 /**
- * The shell-ish word splitter every command rule reads (§2.11). It is not a
- * shell parser: operators stay glued to their neighbours, `;` splits nothing.
+ * 0.5.2's word splitter, which the verb, `cmd:`, `sink:` and the opt-in
+ * tracks' line readings read (§2.11, pinned by parity). It is not a shell
+ * reader, and cannot be derived from the one that is (lex.ts): operators stay
+ * glued to their neighbours, and it reads quotes where the shell reads none. In
+ * `git commit -m "$(cat <<'EOF'` + newline + `Fix "x" y` + … the `"` before
+ * `$(` pairs with the first `"` of the here-document's body; `echo "$(printf
+ * "a b")"` is two words here and one to the shell; a comment's words, a
+ * here-document's body and `\r` or a no-break space split words here too.
  */
 
 /**
