@@ -52,9 +52,8 @@ function simpleChanges(words: readonly string[]): boolean {
   return false;
 }
 
-/** Whether a shell command, split into its words, changes files (see the module comment). */
-export function wordsChange(words: readonly string[]): boolean {
-  const sink = extractSink(words);
+/** Whether a shell command, split into its words, changes files (see the module comment); `sink`: the words' sink, when the caller has it. */
+export function wordsChange(words: readonly string[], sink: string | null = extractSink(words)): boolean {
   if (sink !== null && !isGenericSink(sink)) return true;
   return segmentsOf(words).some(simpleChanges);
 }

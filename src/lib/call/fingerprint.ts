@@ -185,7 +185,7 @@ function readShell(name: string, command: string, cfg: FingerprintConfig): Targe
   const sink = extractSink(words);
   // Stryker disable next-line ConditionalExpression: isGenericSink(null) is true, so the null test only spares the call
   if (sink !== null && !isGenericSink(sink) && !relaxed) fps.push(`sink:${sink}`);
-  return { fps, local: local && cfg.localHosts !== 'allow', line: readsLine(cfg) ? new ShellLine(command, words) : undefined };
+  return { fps, local: local && cfg.localHosts !== 'allow', line: readsLine(cfg) ? new ShellLine(command, words, sink) : undefined };
 }
 
 /** A fetch, search or browse tool's target fingerprints; `null` when its URL does not parse. */
