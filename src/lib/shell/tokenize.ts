@@ -30,6 +30,11 @@ export function isSpaceCode(code: number): boolean {
   );
 }
 
+/** Printable ASCII but the quotes and the backslash: a character that only extends the word it is in. */
+function isRunCode(code: number): boolean {
+  return code > 0x20 && code < 0x7f && code !== SINGLE && code !== DOUBLE && code !== BACKSLASH;
+}
+
 /** True for the code units of the ASCII digits `0` to `9`. */
 export function isDigitCode(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
@@ -144,6 +149,8 @@ export function tokenize(command: string): string[] {
     } else {
       if (open === -1) open = i;
       started = true;
+      // The rest of a run of printable ASCII that is no quote or backslash, in one step: it only extends the run.
+      while (i + 1 < length && isRunCode(command.charCodeAt(i + 1))) i += 1;
     }
     if (!cut) continue;
     // A quote or an escape drops this character: the run before it ends here.
