@@ -341,7 +341,7 @@ function readWord(r: Reader): Word {
   const n = text.length;
   const start = r.i;
   // Most words are one run of plain characters: the word is its slice, with nothing to join.
-  while (r.i < n && is(PLAIN, text.charCodeAt(r.i))) r.i += 1;
+  r.i = plainRun(text, start);
   if (r.i === n || is(ENDS_WORD, text.charCodeAt(r.i))) {
     const plain = text.slice(start, r.i);
     return { text: plain, value: plain };
@@ -349,7 +349,7 @@ function readWord(r: Reader): Word {
   const w: Piece = { parts: [], run: start, expands: false };
   while (r.i < n) {
     // The plain run first: the full path would step over each of these one by one.
-    while (r.i < n && is(PLAIN, text.charCodeAt(r.i))) r.i += 1;
+    r.i = plainRun(text, r.i);
     if (r.i >= n) break;
     const c = text.charCodeAt(r.i);
     if (is(ENDS_WORD, c) || (c === TICK && r.closer === TICK)) break;
@@ -361,6 +361,13 @@ function readWord(r: Reader): Word {
   }
   flush(r, w, r.i);
   return { text: text.slice(start, r.i), value: w.expands ? null : w.parts.join('') };
+}
+
+/** Where the run of PLAIN characters from `at` ends. */
+function plainRun(text: string, at: number): number {
+  let i = at;
+  for (let code = text.charCodeAt(i); code < 128 && PLAIN[code] === 1; code = text.charCodeAt(i)) i += 1;
+  return i;
 }
 
 /** An unquoted backslash (POSIX): `\<newline>` joins lines, any other escaped character is itself, a last one is kept. */
