@@ -30,7 +30,7 @@ export function isSpaceCode(code: number): boolean {
   );
 }
 
-/** Printable ASCII but the quotes and the backslash: a character that only extends the word it is in. */
+/** Printable ASCII but the quotes and the backslash: a character that only extends the run it is in, stepped over in one loop (NaN, past the end, is none). */
 function isRunCode(code: number): boolean {
   return code > 0x20 && code < 0x7f && code !== SINGLE && code !== DOUBLE && code !== BACKSLASH;
 }
@@ -149,8 +149,7 @@ export function tokenize(command: string): string[] {
     } else {
       if (open === -1) open = i;
       started = true;
-      // The rest of a run of printable ASCII that is no quote or backslash, in one step: it only extends the run.
-      while (i + 1 < length && isRunCode(command.charCodeAt(i + 1))) i += 1;
+      while (isRunCode(command.charCodeAt(i + 1))) i += 1;
     }
     if (!cut) continue;
     // A quote or an escape drops this character: the run before it ends here.
