@@ -51,10 +51,12 @@ const newSegment = (): Segment => ({ words: [], documents: [] });
 
 /** The here-documents' readings, from one walk over the tokens: the segments they sit in, and the pipes on their lines. */
 function readDocuments(lexed: Lexed): Reading[] {
-  const readings: Reading[] = lexed.hereDocuments.map(() => ({ words: [], around: null, pipesBefore: 0, piped: false }));
-  const operators = new Map(lexed.hereDocuments.map((doc, at) => [doc.operator, at]));
+  const documents = lexed.hereDocuments;
+  const readings: Reading[] = documents.map(() => ({ words: [], around: null, pipesBefore: 0, piped: false }));
   const frames: Frame[] = [{ segment: newSegment(), outer: null, before: 0 }];
   let pipes = 0;
+  // The next document whose operator, and whose line, the walk has yet to meet: both come in the documents' order.
+  let operator = 0;
   let line = 0;
   const end = (frame: Frame): void => {
     for (const at of frame.segment.documents) {
@@ -71,27 +73,47 @@ function readDocuments(lexed: Lexed): Reading[] {
     else if (token.kind === 'close') end(frames.pop() as Frame);
     else if (token.kind === 'operator') end(frame);
     if (token.kind === 'operator' && (token.op === '|' || token.op === '|&')) pipes += 1;
-    const doc = operators.get(at);
-    if (doc !== undefined) {
-      frame.segment.documents.push(doc);
-      (readings[doc] as Reading).pipesBefore = pipes;
+    if (documents[operator]?.operator === at) {
+      frame.segment.documents.push(operator);
+      (readings[operator] as Reading).pipesBefore = pipes;
+      operator += 1;
     }
     // The documents whose bodies this newline starts: anything piped on their line, after their operator, counts.
-    for (; lexed.hereDocuments[line]?.line === at; line += 1) (readings[line] as Reading).piped = pipes > (readings[line] as Reading).pipesBefore;
+    for (; documents[line]?.line === at; line += 1) (readings[line] as Reading).piped = pipes > (readings[line] as Reading).pipesBefore;
   });
   for (let frame = frames.pop(); frame !== undefined; frame = frames.pop()) end(frame);
   return readings;
 }
 
+/** What a simple command does with a here-document's text: records it from standard input, or copies it out. */
+interface Verdict {
+  readonly fromInput: boolean;
+  readonly writer: boolean;
+}
+
+/**
+ * The verdicts on the commands read so far, by their words: one per command
+ * however many here-documents it holds (`cat <<A <<B …`), and one per command
+ * around however many substitutions it holds, so the reading stays linear.
+ */
+interface Verdicts {
+  readonly commands: Map<readonly string[], Verdict>;
+  readonly recorders: Map<readonly string[], boolean>;
+}
+
 /** Whether a here-document's body is only written out (P10) or recorded as a message (P12). */
-function isText(reading: Reading, recorders: Map<readonly string[], boolean>): boolean {
-  if (readsMessageFromInput(reading.words)) return true;
-  if (reading.piped || !WRITERS.has(firstVerb(reading.words))) return false;
+function isText(reading: Reading, verdicts: Verdicts): boolean {
+  let command = verdicts.commands.get(reading.words);
+  if (command === undefined) {
+    command = { fromInput: readsMessageFromInput(reading.words), writer: WRITERS.has(firstVerb(reading.words)) };
+    verdicts.commands.set(reading.words, command);
+  }
+  if (command.fromInput) return true;
+  if (reading.piped || !command.writer) return false;
   const around = reading.around;
   if (around === null) return true;
-  // A verdict per command around, made once however many substitutions it holds.
-  let verdict = recorders.get(around.words);
-  if (verdict === undefined) recorders.set(around.words, (verdict = recordsMessage(around.words.slice(0, around.before))));
+  let verdict = verdicts.recorders.get(around.words);
+  if (verdict === undefined) verdicts.recorders.set(around.words, (verdict = recordsMessage(around.words.slice(0, around.before))));
   return verdict;
 }
 
@@ -100,11 +122,11 @@ export function withoutWrittenHeredocs(command: string, lexed: Lexed = lex(comma
   const documents = lexed.hereDocuments;
   if (documents.length === 0) return command;
   const readings = readDocuments(lexed);
-  const recorders = new Map<readonly string[], boolean>();
+  const verdicts: Verdicts = { commands: new Map(), recorders: new Map() };
   let out = '';
   let copied = 0;
   documents.forEach((doc, at) => {
-    if (!doc.terminated || !isText(readings[at] as Reading, recorders)) return;
+    if (!doc.terminated || !isText(readings[at] as Reading, verdicts)) return;
     out += command.slice(copied, doc.start);
     copied = doc.end;
   });
