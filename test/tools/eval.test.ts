@@ -169,6 +169,24 @@ describe('npm run eval', () => {
     assert.match(worse.stderr, /gateMedian: 11, expected at most 5/);
   });
 
+  it("--record holds the words of the asks, the preset's and the defaults', and the text per gated loop; --check fails when one grows", async () => {
+    const dir = corpus();
+    const expected = join(tempDir(), 'expected.json');
+    const recorded = await run([dir, '--preset', 'recommended', '--record', '--expected', expected, '--field', join(tempDir(), 'none')]);
+    assert.equal(recorded.status, 0, recorded.stderr);
+    const figures = JSON.parse(readFileSync(expected, 'utf8')) as Expected;
+    for (const key of ['askWordsMedian', 'askWordsMax', 'defaultsAskWordsMedian', 'defaultsAskWordsMax', 'modelCharsMedian', 'refusedMax'] as const) {
+      assert.ok(typeof figures[key] === 'number' && figures[key] > 0, `${key}: ${figures[key]}`);
+    }
+    assert.deepEqual([figures.goodStopped, figures.progressStopped, figures.loopsStopped], [0, 0, 0]);
+    writeFileSync(expected, JSON.stringify({ ...figures, defaultsAskWordsMax: 1, modelCharsMedian: 10 }));
+    const worse = await run([dir, '--preset', 'recommended', '--check', '--expected', expected, '--field', join(tempDir(), 'none')]);
+    assert.equal(worse.status, 1);
+    assert.match(worse.stderr, /defaultsAskWordsMax: \d+, expected at most 1/);
+    assert.match(worse.stderr, /modelCharsMedian: \d+, expected at most 10/);
+    assert.match(worse.stdout, /^this plugin, defaults \+ onLimit ask +\d+\/\d+ /m, 'the defaults asking have a row of the texts table');
+  });
+
   it('reads DSH session logs with a labels file beside trajectories, and counts an unlabelled log nowhere', async () => {
     const dir = tempDir();
     writeSession(dir, 'stuck', jsonl(records(stuckSteps(14))));
@@ -224,6 +242,8 @@ describe('tools/eval/expected.json', () => {
     const expected = JSON.parse(readFileSync(new URL('../../tools/eval/expected.json', import.meta.url), 'utf8')) as Expected;
     ceiling(expected.askWordsMedian, 102, 'words of an ask, median');
     ceiling(expected.askWordsMax, 167, 'words of an ask, at most');
+    ceiling(expected.defaultsAskWordsMedian, 107, 'words of an ask with the defaults, median');
+    ceiling(expected.defaultsAskWordsMax, 128, 'words of an ask with the defaults, at most');
     ceiling(expected.modelCharsMedian, 19_936.5, 'characters the model reads per gated loop, median');
     ceiling(expected.modelCharsMax, 49_030, 'characters the model reads per gated loop, at most');
   });

@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dominance } from './dominance.js';
-import type { Figures } from './metrics.js';
+import type { Figures, Spread } from './metrics.js';
 
 /** A peer's row as recorded: what is compared to tell that the field is the one measured before. */
 export interface PeerFigures {
@@ -47,6 +47,9 @@ export interface Expected {
   /** Issue 39: the words of an ask, and the characters of this plugin's text the model reads per gated loop (`null`: none). */
   readonly askWordsMedian?: number | null;
   readonly askWordsMax?: number | null;
+  /** The same for the defaults, when the checked configuration is not the defaults (issue 39 holds both). */
+  readonly defaultsAskWordsMedian?: number | null;
+  readonly defaultsAskWordsMax?: number | null;
   readonly modelCharsMedian?: number | null;
   readonly modelCharsMax?: number | null;
   /** Issue 41: calls refused per gated loop, and the runs stopped. */
@@ -88,8 +91,8 @@ export function peerFigures(figures: Figures): PeerFigures {
   };
 }
 
-/** The figures as `expected.json` records them. */
-export function expectedOf(figures: Figures, corpus: string, config: unknown, field?: FieldRecord): Expected {
+/** The figures as `expected.json` records them; `defaultAsks`, the words of the defaults' asks when they were replayed. */
+export function expectedOf(figures: Figures, corpus: string, config: unknown, field?: FieldRecord, defaultAsks?: Spread): Expected {
   const { peerGated, held, misses, missed } = field?.dominance ?? { peerGated: 0, held: 0, misses: 0, missed: [] };
   return {
     corpus,
@@ -106,6 +109,7 @@ export function expectedOf(figures: Figures, corpus: string, config: unknown, fi
     progressGated: figures.progressGated,
     askWordsMedian: figures.askWords?.median ?? null,
     askWordsMax: figures.askWords?.max ?? null,
+    ...(defaultAsks === undefined ? {} : { defaultsAskWordsMedian: defaultAsks.median, defaultsAskWordsMax: defaultAsks.max }),
     modelCharsMedian: figures.modelCharsPerGatedLoop?.median ?? null,
     modelCharsMax: figures.modelCharsPerGatedLoop?.max ?? null,
     refusedMedian: figures.refusedPerGatedLoop?.median ?? null,
@@ -128,7 +132,7 @@ const HIGHER_IS_BETTER = ['loopsNoticed', 'loopsGated'] as const;
 const FEWER_CALLS = ['noticeMedian', 'gateMedian'] as const;
 const LOWER_IS_BETTER = ['goodNoticed', 'goodGated', 'progressGated', 'goodStopped', 'progressStopped'] as const;
 /** A missing figure here (no ask, no gated loop) is nothing to read or refuse: zero. */
-const LESS_TEXT = ['askWordsMedian', 'askWordsMax', 'modelCharsMedian', 'modelCharsMax', 'refusedMedian', 'refusedMax'] as const;
+const LESS_TEXT = ['askWordsMedian', 'askWordsMax', 'defaultsAskWordsMedian', 'defaultsAskWordsMax', 'modelCharsMedian', 'modelCharsMax', 'refusedMedian', 'refusedMax'] as const;
 
 /** What got worse, one line each; empty when nothing did. A figure expected.json does not record is not checked. */
 export function regressions(actual: Expected, expected: Expected): string[] {

@@ -172,6 +172,9 @@ async function systemsFor({ names, config, label, fieldDir, variants }: Wanted):
   for (const name of names) {
     if (name === 'ours') {
       systems.push({ label, short: 'ours', role: 'ours', plugin: 'repeat-tool-breaker', apply: await builtPlugin(), config, gates: true, askConfig: askingConfig(config) });
+    } else if (name === 'asking') {
+      const asking = { onLimit: 'ask' };
+      systems.push({ label: configLabel(asking), short: 'asking', role: 'asking', plugin: 'repeat-tool-breaker', apply: await builtPlugin(), config: asking, gates: true, askConfig: asking });
     } else if (name === '0.5.2') {
       // 0.5.2 knows none of the later keys and ignores them; it gets the same onLimit.
       const reference = { onLimit: config.onLimit };
@@ -246,9 +249,13 @@ function readEpisodes(paths: readonly string[], flags: Record<string, unknown>, 
   return corpus.episodes.map((episode) => withTools(episode, tools as ToolSet));
 }
 
-/** The systems asked for: `--check` and `--record` replay this plugin and the field only. */
-function systemNames(flags: Record<string, unknown>): string[] {
-  if (flags.check === true || flags.record === true) return ['ours', 'field'];
+/**
+ * The systems asked for: `--check` and `--record` replay this plugin and the
+ * field only, and this plugin's defaults asking when the configuration is not
+ * the defaults (the words of their asks are held too).
+ */
+function systemNames(flags: Record<string, unknown>, config: Record<string, unknown>): string[] {
+  if (flags.check === true || flags.record === true) return Object.keys(config).some((key) => key !== 'onLimit') ? ['ours', 'asking', 'field'] : ['ours', 'field'];
   const names = typeof flags.systems === 'string' ? flags.systems.split(',').map((name) => name.trim()) : [...SYSTEM_NAMES];
   for (const name of names) {
     if (!(SYSTEM_NAMES as readonly string[]).includes(name)) throw new UsageError(`--systems takes ${SYSTEM_NAMES.join(', ')} (got ${JSON.stringify(name)})`);
@@ -284,7 +291,8 @@ function measured(runs: readonly SystemRun[], dominance: Dominance | undefined, 
   const mine = runs.find((run) => run.role === 'ours');
   if (mine === undefined) return undefined;
   const peers = runs.filter((run) => run.role === 'peer');
-  return expectedOf(mine.figures, corpus, config, dominance === undefined ? undefined : { peers, dominance });
+  const defaults = runs.find((run) => run.role === 'asking')?.figures.askWords;
+  return expectedOf(mine.figures, corpus, config, dominance === undefined ? undefined : { peers, dominance }, defaults);
 }
 
 /**
@@ -355,7 +363,7 @@ export function evalCli(args: readonly string[], io: Io): Promise<number> {
     const episodes = readEpisodes(paths, flags, io);
     if (episodes === undefined) return 1;
     const fieldDir = typeof flags.field === 'string' ? userPath(flags.field) : FIELD_DIR;
-    const wanted = { names: systemNames(flags), config, label: configLabel(config), fieldDir, variants: flags['field-variants'] === true };
+    const wanted = { names: systemNames(flags, config), config, label: configLabel(config), fieldDir, variants: flags['field-variants'] === true };
     const { systems, missing } = await systemsFor(wanted);
     for (const line of missing) io.err(`eval: ${line}\n`);
     const replays = await replayAll(episodes, systems, flags.ablate === true ? ablations(config) : [], io);

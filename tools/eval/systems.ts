@@ -15,9 +15,11 @@ import { isMapping } from '../../src/lib/host/member.js';
 
 /**
  * What a system is to the report: this plugin, the reference, DSH's reminder,
- * a peer of the field as its users get it, or another setting of a peer.
+ * a peer of the field as its users get it, or another setting of a peer; and
+ * `asking`, this plugin with its defaults and `onLimit: ask`, which `--check`
+ * replays beside a preset for the words of the defaults' asks.
  */
-export type Role = 'ours' | 'reference' | 'reminder' | 'peer' | 'variant';
+export type Role = 'ours' | 'asking' | 'reference' | 'reminder' | 'peer' | 'variant';
 
 export interface System {
   /** How the table names it. */
