@@ -67,7 +67,7 @@ describe('each call is a model step', () => {
     );
     assert.deepEqual(seen.map((payload) => [payload.messages, payload.turn, payload.step]), [[[], 1, 1], [[], 1, 2], [[], 1, 1]]);
     assert.deepEqual(seen.map((payload) => payload.agent), agents, 'each step is the agent of the call that follows it');
-    assert.ok(seen.every((payload) => payload.signal instanceof AbortSignal));
+    assert.ok(seen.every((payload) => payload.signal instanceof AbortSignal), 'every step carries an abort signal');
   });
 
   it('a human message is claimed by the pre-step of the step it opens: a new turn, step 1, and no second pre-step for that call', async () => {
@@ -151,7 +151,7 @@ describe('a step rejected ends the turn: the run is handed back', () => {
   it('--sessions names the runs stopped, and whether each resolved later anyway', async () => {
     const runs = await evaluate([episode(calls(10), { class: 'loop', loopStart: 2 }, true)], [gateThenStop(4, 7)]);
     const run = runs[0];
-    assert.ok(run !== undefined);
+    assert.ok(run !== undefined, 'the stub was replayed');
     assert.match(stopsTable(run), /test\/session +loop +4 \(\+2\) +3 +\d+ +7 \(\+5\) +yes/);
     assert.match(textsTable(runs), /stub +— +\d+\/\d+ +3\/3 +1\/1 +0\/0 +0\/0 +1/);
   });
@@ -195,7 +195,7 @@ describe("the system's own text the model reads", () => {
     assert.ok(figures?.asks !== undefined && figures.asks > 0, 'the ask replay asked');
     assert.ok((figures?.askWords?.median ?? 0) > 10, `asks of ${figures?.askWords?.median} words`);
     const session = run?.sessions[0];
-    assert.ok(session !== undefined && session.denials > 0);
+    assert.ok(session !== undefined && session.denials > 0, 'the loop is gated');
     assert.ok(session.modelChars > session.denials * 50, `${session.modelChars} characters over ${session.denials} denials`);
     assert.deepEqual(figures?.modelCharsPerGatedLoop, { median: session.modelChars, max: session.modelChars });
   });
