@@ -102,6 +102,8 @@ export const NOT_RUN = {
   'test/tools/mutate.test.ts': 'the mutation tool only (tools/mutate/campaign.ts, the campaign\'s bookkeeping)',
   'test/tools/eval.test.ts': 'tests tools/eval against the built dist/, not the mutated sources',
   'test/tools/eval-minimal.test.ts': 'tests tools/eval/minimal.ts and the eval against the built dist/, not the mutated sources',
+  'test/tools/eval-field.test.ts': "tests tools/eval's field, dominance and check against stub peers and the built dist/, not the mutated sources",
+  'test/tools/eval-stop.test.ts': "tests tools/eval's model steps, stops and texts against stub systems and the built dist/, not the mutated sources",
   'test/tools/kinds.test.ts': 'replays the kinds\' sessions through the built dist/, not the mutated sources (test/unit/outcome-tracks.test.ts pins the same rules on src/)',
   'test/package/pack.test.ts': 'tests the packed build in dist/, not the mutated sources',
   'test/package/client-bundle.test.ts': 'tests the built web client bundle',
