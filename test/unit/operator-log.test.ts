@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { advisoryLine, gateLine } from '../../src/lib/text/log-line.js';
-import type { Hit } from '../../src/lib/text/message.js';
+import type { HitFacts } from '../../src/lib/text/message.js';
 import { hostLog } from '../../src/lib/plugin/log.js';
 import { FakeHost } from '../support/fake-host.js';
 import plugin from '../../src/index.js';
@@ -17,8 +17,8 @@ function quotedParts(line: string): string[] {
   return [...line.matchAll(/\u201c([^\u201d]*)\u201d/g)].map((match) => match[1] as string);
 }
 
-const repeatWords = { track: 'repeat' } as Hit['words'];
-const cycleWords = { track: 'sequence', measure: 'cycle' } as Hit['words'];
+const repeatWords = { track: 'repeat' } as HitFacts['words'];
+const cycleWords = { track: 'sequence', measure: 'cycle' } as HitFacts['words'];
 
 describe('the lines', () => {
   test('an advisory is the notice’s summary, which P15 already bounds and quotes', () => {

@@ -18,15 +18,15 @@ import { isAgent } from '../call/read.js';
 import { classifyFailure } from '../result/failure.js';
 import { isShell } from '../call/fingerprint.js';
 import type { Locale } from '../text/locale.js';
-import { askMessage, denyMessage, quoteResult, spentMessage, type Hit, type QuotedHit } from '../text/message.js';
+import { askMessage, denyMessage, quoteResult, spentMessage, type HitFacts, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
-import { TRACKS } from '../tracks/index.js';
+import { CALL_TRACKS } from '../tracks/index.js';
 import { outcomeDigest } from '../result/outcome.js';
-import type { GateHit, Judgement, Settled, Track } from '../tracks/track.js';
+import type { Hit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
 import { createAllowanceBook, type AllowanceBook } from './allowance.js';
 import { blockingHits, committedKeys, judgeAll, keysOf, quoteOf, spentKeys } from './gate.js';
-import { createReader, type Call } from './record.js';
+import { createCallRecords, type CallRecord, type PolicyTracks } from './record.js';
 
 export interface Breaker {
   /** `tools/pre-execute`: an ask decision at the gate, or `undefined` to pass on. */
@@ -48,10 +48,11 @@ export interface Breaker {
 interface State {
   readonly turns: Turns;
   readonly policies: PolicyBook;
-  readonly read: (exec: unknown) => Call | null;
+  /** The call record of a host's call, read on first sight (record.ts). */
+  readonly recordOf: (exec: unknown) => CallRecord | null;
   /** Per agent, the call whose ask is outstanding: its answer is known once the agent's next call reaches policy (P8). */
-  readonly asking: WeakMap<Agent, Call>;
-  /** The tracks created so far, by index in TRACKS (a sparse array: tracks no policy has turned on are holes). */
+  readonly asking: WeakMap<Agent, CallRecord>;
+  /** The tracks created so far, by index in CALL_TRACKS (a sparse array: tracks no policy has turned on are holes). */
   readonly created: Track[];
   /** What each approval has allowed so far; judged against the agent's `exemptionCeiling`, when it has one. */
   readonly allowances: AllowanceBook;
@@ -62,12 +63,12 @@ interface State {
 }
 
 /** What the gate did with a call, for the operator's log (text/log-line.ts). */
-export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly (QuotedHit & Pick<Hit, 'count' | 'cap'>)[]) => void;
+export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly (QuotedHit & Pick<HitFacts, 'count' | 'cap'>)[]) => void;
 
 /** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
-function refuse(state: State, call: Call): void {
+function refuse(state: State, call: CallRecord): void {
   // Called only for a call whose ask is outstanding.
-  const asked = call.asked as readonly GateHit[];
+  const asked = call.asked as readonly Hit[];
   call.asked = null;
   // An outstanding ask is always the agent's latest: ask() sets both, and every answer clears both.
   state.asking.delete(call.agent);
@@ -80,7 +81,7 @@ function refuse(state: State, call: Call): void {
 }
 
 function explain(state: State, exec: unknown): string | undefined {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null || call.refusal === null) return undefined;
   const text = call.refusal;
   call.refusal = null;
@@ -93,13 +94,13 @@ function explain(state: State, exec: unknown): string | undefined {
  * pool that call has not settled yet; refusing it now keeps the operator from
  * being asked again about the same measures in the same step (P8).
  */
-function answerEarlierAsk(state: State, call: Call): void {
+function answerEarlierAsk(state: State, call: CallRecord): void {
   const earlier = state.asking.get(call.agent);
   if (earlier !== undefined && earlier !== call) refuse(state, earlier);
 }
 
 function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | undefined {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null) return undefined;
   answerEarlierAsk(state, call);
   const { cfg } = call.policy;
@@ -119,14 +120,14 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
 }
 
 /** A declined ask never reaches the guard: reaching it means the operator approved `approved`, the call's ask. */
-function takeApproval(state: State, call: Call, approved: readonly GateHit[]): void {
+function takeApproval(state: State, call: CallRecord, approved: readonly Hit[]): void {
   call.asked = null;
   state.asking.delete(call.agent);
   state.turns.exempt(call.agent, approved.map((hit) => hit.key));
 }
 
 /** The guard's denial, if any. */
-function deny(state: State, call: Call, judged: readonly Judgement[]): string | undefined {
+function deny(state: State, call: CallRecord, judged: readonly Judgement[]): string | undefined {
   const { agent, policy: { cfg } } = call;
   const ceiling = cfg.exemptionCeiling;
   if (ceiling !== null) {
@@ -148,7 +149,7 @@ function deny(state: State, call: Call, judged: readonly Judgement[]): string | 
 }
 
 function guard(state: State, exec: unknown): string | undefined {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null) return undefined;
   const { agent, policy: { cfg } } = call;
   answerEarlierAsk(state, call);
@@ -173,7 +174,7 @@ function guard(state: State, exec: unknown): string | undefined {
 }
 
 /** The result of a call that ran, classified once for every track (and the change count), its digest made on first use. */
-function settledOf(call: Call, result: unknown): Settled {
+function settledOf(call: CallRecord, result: unknown): Settled {
   let outcome: string | null | undefined;
   return {
     result,
@@ -184,7 +185,7 @@ function settledOf(call: Call, result: unknown): Settled {
 
 /** The notices owed for the call, in gate order: each track's from settling, then its advisory from the guard. */
 function settle(state: State, exec: unknown, result: unknown): Notice[] {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null) return [];
   const ran = call.asked === null && !call.denied;
   if (call.asked !== null) refuse(state, call);
@@ -234,17 +235,26 @@ function reset(state: State, payload: PreStepPayload): void {
   state.policies.reset(agent);
 }
 
-/** The tracks a policy turns on, in gate order, each created the first time a policy needs it. */
-function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => readonly Track[] {
-  const known = new WeakMap<Policy, readonly Track[]>();
+/** The tracks a policy turns on, in gate order, each created the first time a policy needs it, and what they need read from a call. */
+function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTracks {
+  const known = new WeakMap<Policy, PolicyTracks>();
   return (policy) => {
-    let tracks = known.get(policy);
+    let found = known.get(policy);
     // Stryker disable next-line ConditionalExpression: a cache; the tracks come from `created` either way, only the list is built again
-    if (tracks === undefined) {
-      tracks = TRACKS.flatMap((module, at) => (module.isOn(policy.cfg) ? [(created[at] ??= module.create(turns, policy.cfg))] : []));
-      known.set(policy, tracks);
+    if (found === undefined) {
+      const { cfg } = policy;
+      const on = CALL_TRACKS.flatMap((module, at) => (module.meta.isOn(cfg) ? [{ module, at }] : []));
+      const needs = { changes: false, files: false, line: false };
+      for (const { module } of on) {
+        const wants = module.meta.needs(cfg);
+        needs.changes ||= wants.changes === true;
+        needs.files ||= wants.files === true;
+        needs.line ||= wants.line === true;
+      }
+      found = { tracks: on.map(({ module, at }) => (created[at] ??= module.create(turns, cfg))), needs };
+      known.set(policy, found);
     }
-    return tracks;
+    return found;
   };
 }
 
@@ -258,7 +268,7 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     if (before.cfg.exemptionCeiling === null) allowances.grant(agent, turns.exempted(agent));
   });
   const created: Track[] = [];
-  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, read: createReader(policies, tracksFor(turns, created)), locale, observe: quietly(observe) };
+  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, recordOf: createCallRecords(policies, tracksFor(turns, created)), locale, observe: quietly(observe) };
   return {
     ask: (exec) => ask(state, exec),
     guard: (exec) => guard(state, exec),
