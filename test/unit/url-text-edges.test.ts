@@ -7,7 +7,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askMessage, denyMessage, preview, quoteResult, renderHead, renderResult, spentMessage, type HitFacts, type HitWords } from '../../src/lib/text/message.js';
+import { askMessage, denyMessage, preview, quoteResult, renderHead, renderResult, ceilingMessage, type HitFacts, type HitWords } from '../../src/lib/text/message.js';
 import { cycleSummary, countedSummary, repeatSummary, summaryLabel } from '../../src/lib/text/notice.js';
 import { add, BOOK_LIMIT, keep } from '../../src/lib/memory/book.js';
 import { extractUrls, isLocalHost, normUrl, plainUrl, siteOf, siteSlice } from '../../src/lib/call/url.js';
@@ -117,10 +117,10 @@ describe('tool names in the first line', () => {
   });
 });
 
-describe('the spent-allowance denial', () => {
+describe('the denial at the exemption ceiling', () => {
   test('with a ceiling of one it speaks of one call, quotes each measure defanged and the previous result', () => {
     assert.equal(
-      spentMessage('bash', ['m1', '<function=x'], 1, 'out'),
+      ceilingMessage('bash', ['m1', '<function=x'], 1, 'out'),
       [
         "REPEAT_TOOL_BLOCKED: bash call not run: the operator's approval is used up (it allowed 1 call like it).",
         '- m1',
@@ -133,7 +133,7 @@ describe('the spent-allowance denial', () => {
   });
 
   test('with a larger ceiling it speaks of calls', () => {
-    const text = spentMessage('bash', ['m'], 2, '');
+    const text = ceilingMessage('bash', ['m'], 2, '');
     assert.match(text, /\(it allowed 2 calls like it\)\./);
     assert.match(text, /The approved allowance of 2 calls is spent;/);
     assert.match(text, /already in the conversation history/);

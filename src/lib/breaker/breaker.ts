@@ -18,14 +18,14 @@ import { isAgent } from '../call/read.js';
 import { classifyFailure } from '../result/failure.js';
 import { isShell } from '../call/fingerprint.js';
 import type { Locale } from '../text/locale.js';
-import { askMessage, denyMessage, quoteResult, spentMessage, type HitFacts, type QuotedHit } from '../text/message.js';
+import { askMessage, ceilingMessage, denyMessage, quoteResult, type HitFacts, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
 import { CALL_TRACKS } from '../tracks/index.js';
 import { outcomeDigest } from '../result/outcome.js';
 import type { Hit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
-import { createAllowanceBook, type AllowanceBook } from './allowance.js';
-import { blockingHits, committedKeys, judgeAll, keysOf, quoteOf, spentKeys } from './gate.js';
+import { createCeilingBook, type CeilingBook } from './ceiling.js';
+import { blockingHits, committedKeys, judgeAll, keysAtCeiling, keysOf, quoteOf } from './gate.js';
 import { createCallRecords, type CallRecord, type PolicyTracks } from './record.js';
 
 export interface Breaker {
@@ -55,7 +55,7 @@ interface State {
   /** The tracks created so far, by index in CALL_TRACKS (a sparse array: tracks no policy has turned on are holes). */
   readonly created: Track[];
   /** What each approval has allowed so far; judged against the agent's `exemptionCeiling`, when it has one. */
-  readonly allowances: AllowanceBook;
+  readonly ceilings: CeilingBook;
   /** The operator's language for an ask: a cached read, never a wait (plugin/settings.ts). */
   readonly locale: () => Locale;
   /** Told of every gate, after the breaker decided; it cannot change the decision, and a throw is dropped. */
@@ -65,7 +65,7 @@ interface State {
 /** What the gate did with a call, for the operator's log (text/log-line.ts). */
 export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly (QuotedHit & Pick<HitFacts, 'count' | 'cap'>)[]) => void;
 
-/** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
+/** Declined, unattended or cancelled: the measures are refused and committed to the window though the call never ran. */
 function refuse(state: State, call: CallRecord): void {
   // Called only for a call whose ask is outstanding.
   const asked = call.asked as readonly Hit[];
@@ -107,8 +107,8 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   if (cfg.onLimit !== 'ask') return undefined;
   const judged = judgeAll(call);
   const ceiling = cfg.exemptionCeiling;
-  // A spent allowance is denied by the guard without a second ask.
-  if (ceiling !== null && spentKeys(state.allowances, ceiling, call.agent, keysOf(call, judged)).length > 0) return undefined;
+  // An exemption at its ceiling is denied by the guard without a second ask.
+  if (ceiling !== null && keysAtCeiling(state.ceilings, ceiling, call.agent, keysOf(call, judged)).length > 0) return undefined;
   const hits = blockingHits(state.turns, call, judged);
   // A refused measure is denied by the guard without asking again this turn.
   if (hits.length === 0 || hits.some((hit) => state.turns.isRefused(call.agent, hit.key))) return undefined;
@@ -131,12 +131,12 @@ function deny(state: State, call: CallRecord, judged: readonly Judgement[]): str
   const { agent, policy: { cfg } } = call;
   const ceiling = cfg.exemptionCeiling;
   if (ceiling !== null) {
-    const spent = spentKeys(state.allowances, ceiling, agent, keysOf(call, judged));
+    const spent = keysAtCeiling(state.ceilings, ceiling, agent, keysOf(call, judged));
     if (spent.length > 0) {
       call.denied = true;
       const quotes = spent.map((key) => quoteOf(call, judged, key));
-      state.observe('spent', call.name, quotes.map((quote) => ({ quote, count: ceiling, cap: ceiling })));
-      return own(spentMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
+      state.observe('ceiling', call.name, quotes.map((quote) => ({ quote, count: ceiling, cap: ceiling })));
+      return own(ceilingMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
     }
   }
   const hits = blockingHits(state.turns, call, judged);
@@ -164,11 +164,11 @@ function guard(state: State, exec: unknown): string | undefined {
     const notice = track.advise?.(call, judged[at] as Judgement) ?? null;
     if (notice !== null) (call.advised ??= [])[at] = notice;
   });
-  // Without a ceiling no count is read, and a ceiling set later starts every allowance from zero (createBreaker).
+  // Without a ceiling no count is read, and a ceiling set later starts every exemption's count from zero (createBreaker).
   // Stryker disable next-line ConditionalExpression: counting without a ceiling changes nothing but the work done per call
-  if (cfg.exemptionCeiling !== null) state.allowances.spend(agent, keysOf(call, judged));
-  // The approved call itself is what the operator said yes to: its allowance counts the calls after it.
-  if (approved !== null) state.allowances.grant(agent, approved.map((hit) => hit.key));
+  if (cfg.exemptionCeiling !== null) state.ceilings.use(agent, keysOf(call, judged));
+  // The approved call itself is what the operator said yes to: its exemption counts the calls after it.
+  if (approved !== null) state.ceilings.grant(agent, approved.map((hit) => hit.key));
   state.turns.commit(agent, call.marks.map((mark) => mark.key), cfg.window);
   return undefined;
 }
@@ -231,7 +231,7 @@ function reset(state: State, payload: PreStepPayload): void {
   state.turns.reset(agent);
   // forEach skips the holes of tracks never created.
   state.created.forEach((track) => track.clear(agent));
-  state.allowances.reset(agent);
+  state.ceilings.reset(agent);
   state.policies.reset(agent);
 }
 
@@ -261,14 +261,14 @@ function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTr
 /** `locale`: the language the operator reads an ask in; English when not given. `observe`: told of each gate (the operator's log). */
 export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en', observe?: GateObserver): Breaker {
   const turns = createTurns(initial.window);
-  const allowances = createAllowanceBook();
+  const ceilings = createCeilingBook();
   const policies = createPolicyBook(initial, (agent, before) => {
-    // A ceiling set mid-turn covers exemptions approved before it: their allowance starts now
+    // A ceiling set mid-turn covers exemptions approved before it: their count starts now
     // (while the ceiling stays off, counting again from zero changes nothing).
-    if (before.cfg.exemptionCeiling === null) allowances.grant(agent, turns.exempted(agent));
+    if (before.cfg.exemptionCeiling === null) ceilings.grant(agent, turns.exempted(agent));
   });
   const created: Track[] = [];
-  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, recordOf: createCallRecords(policies, tracksFor(turns, created)), locale, observe: quietly(observe) };
+  const state: State = { turns, policies, asking: new WeakMap(), created, ceilings, recordOf: createCallRecords(policies, tracksFor(turns, created)), locale, observe: quietly(observe) };
   return {
     ask: (exec) => ask(state, exec),
     guard: (exec) => guard(state, exec),

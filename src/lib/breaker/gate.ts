@@ -7,7 +7,7 @@
 import type { Agent } from '../host/types.js';
 import type { Hit, Judgement } from '../tracks/track.js';
 import type { Turns } from '../memory/turn.js';
-import type { AllowanceBook } from './allowance.js';
+import type { CeilingBook } from './ceiling.js';
 import type { CallRecord } from './record.js';
 
 /** Every track's judgement of the call, in gate order. */
@@ -31,8 +31,8 @@ export function blockingHits(turns: Turns, call: CallRecord, judged: readonly Ju
 
 /**
  * The keys an approval could cover for the call: its measures, then tracks' own
- * keys that hit (a cycle past its limit). Only approved keys have an allowance,
- * so the allowance book picks out the exempt ones itself.
+ * keys that hit (a cycle past its limit). Only approved keys are counted against
+ * the exemption ceiling, so the ceiling book picks out the exempt ones itself.
  */
 export function keysOf(call: CallRecord, judged: readonly Judgement[]): string[] {
   const keys = call.marks.map((mark) => mark.key);
@@ -42,7 +42,7 @@ export function keysOf(call: CallRecord, judged: readonly Judgement[]): string[]
   return keys;
 }
 
-/** How a spent-allowance denial quotes a key: by its hit while it hits, else by its measure's mark. */
+/** How a denial at the exemption ceiling quotes a key: by its hit while it hits, else by its measure's mark. */
 export function quoteOf(call: CallRecord, judged: readonly Judgement[], key: string): string {
   for (const judgement of judged) {
     for (const hit of judgement.hits) if (hit.key === key) return hit.quote;
@@ -52,9 +52,9 @@ export function quoteOf(call: CallRecord, judged: readonly Judgement[], key: str
   return key;
 }
 
-/** The keys of `keys` whose approved allowance is used up. */
-export function spentKeys(allowances: AllowanceBook, ceiling: number, agent: Agent, keys: readonly string[]): string[] {
-  return keys.filter((key) => allowances.isSpent(agent, key, ceiling));
+/** The keys of `keys` whose exemption has covered `ceiling` calls. */
+export function keysAtCeiling(ceilings: CeilingBook, ceiling: number, agent: Agent, keys: readonly string[]): string[] {
+  return keys.filter((key) => ceilings.reached(agent, key, ceiling));
 }
 
 /** What a denial or a refusal commits to the window: only the measures that hit; the call never touched its other resources. */

@@ -20,7 +20,7 @@ export interface Mark {
   readonly quote: string;
   /** The fingerprint cut for a notice summary (P7). */
   readonly label: string;
-  /** A short stand-in for `key`, for the books that only look keys up (read/identity.ts `lookupKey`). */
+  /** A short stand-in for `key`, for the books that only look keys up (call/identity.ts `lookupKey`). */
   readonly lookup: string;
 }
 

@@ -43,7 +43,7 @@ export interface CoreConfig {
    * `changes`: a run after a change to the workspace is a new experiment, counted from 1 again.
    */
   readonly progress: Progress;
-  /** The exemption ceiling: calls an approval allows before the measure is denied outright; `null`: unlimited (breaker/allowance.ts). */
+  /** The exemption ceiling: calls an approval allows before the measure is denied outright; `null`: unlimited (breaker/ceiling.ts). */
   readonly exemptionCeiling: number | null;
   /** How a failure streak treats progress between failures. */
   readonly failureProgress: FailureProgress;

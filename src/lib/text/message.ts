@@ -1,6 +1,6 @@
 /**
  * The gate's texts, what the model and the operator read when a call meets
- * the gate: the denial, the spent-allowance denial and the operator's ask;
+ * the gate: the denial, the denial at the exemption ceiling and the operator's ask;
  * and how quoted text is cut and cleaned. Each text starts with its protocol
  * token (REPEAT_TOOL_BLOCKED: or Loop breaker:) and carries the parts listed
  * in §5 of the contract; the wording is this project's own. A track brings
@@ -275,16 +275,16 @@ export function denyMessage(denial: Denial): string {
   return lines.join('\n');
 }
 
-/** What a spent-allowance denial says in its first line; the replay reads it to name the ceiling. */
-export const SPENT_HEADLINE = "the operator's approval is used up";
+/** What a denial at the exemption ceiling says in its first line; the replay reads it to name the ceiling. */
+export const CEILING_HEADLINE = "the operator's approval is used up";
 
-/** The denial once an approved exemption's allowance is used up (exemption ceiling). */
-export function spentMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string): string {
-  const allowance = `${ceiling} ${ceiling === 1 ? 'call' : 'calls'}`;
+/** The denial once an approved exemption has covered `ceiling` calls (the exemption ceiling). */
+export function ceilingMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string): string {
+  const calls = `${ceiling} ${ceiling === 1 ? 'call' : 'calls'}`;
   return [
-    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${SPENT_HEADLINE} (it allowed ${allowance} like it).`,
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${CEILING_HEADLINE} (it allowed ${calls} like it).`,
     ...quotes.map((quote) => `- ${defang(quote)}`),
-    `The approved allowance of ${allowance} is spent; these measures are denied without asking again until the next human message resets it.`,
+    `The approved allowance of ${calls} is spent; these measures are denied without asking again until the next human message resets it.`,
     previousResult(lastResult),
     'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
   ].join('\n');

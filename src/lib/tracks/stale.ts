@@ -66,7 +66,7 @@ const RESULTS_KEPT = 4;
  */
 export const STALE_BOOK_LIMIT = 256;
 
-/** One action's record, under its lookup key (read/identity.ts): the book never quotes an action. */
+/** One action's record, under its lookup key (call/identity.ts): the book never quotes an action. */
 interface Entry {
   /** The digests of the action's recent results, newest last (book.ts `Recent`). */
   readonly results: Recent | undefined;

@@ -44,7 +44,7 @@ export interface TrackedCall {
   readonly reads: boolean;
 }
 
-/** One blocking finding against the current call: what the gate's texts say of it, and the key it is exempted, refused and spent under. */
+/** One blocking finding against the current call: what the gate's texts say of it, and the key it is exempted, refused and counted against the exemption ceiling under. */
 export interface Hit extends HitFacts {
   readonly key: string;
 }
