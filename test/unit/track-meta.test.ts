@@ -40,7 +40,7 @@ describe("every track's meta", () => {
     test(`${meta.name}: a name, a one-line description, what it reads, when it is on, its summary word`, () => {
       assert.match(meta.name, /^[a-z][a-z -]*[a-z]$/);
       assert.match(meta.description, /^[A-Z].{15,160}\.$/, 'one sentence');
-      assert.ok(meta.reads === 'calls' || meta.reads === 'messages');
+      assert.ok(meta.reads === 'calls' || meta.reads === 'messages', `${meta.name} reads ${String(meta.reads)}`);
       assert.equal(typeof meta.isOn, 'function');
       assert.notEqual(meta.summary.trim(), '');
       assert.equal(typeof track.create, 'function');
@@ -55,7 +55,7 @@ describe("every track's meta", () => {
     if (meta.uses !== undefined) {
       test(`${meta.name}: the setting it uses is another track's own`, () => {
         assert.equal(meta.setting, null, 'a track uses a setting it does not own');
-        assert.ok(MODULES.some((other) => other !== track && other.meta.setting === meta.uses));
+        assert.ok(MODULES.some((other) => other !== track && other.meta.setting === meta.uses), `${meta.name} uses ${meta.uses?.key ?? 'nothing'}, which no other track owns`);
       });
     }
   }
@@ -64,7 +64,7 @@ describe("every track's meta", () => {
     const { meta } = track;
     test(`${meta.name}: its words in the gate's texts, in English and Chinese, under its own name`, () => {
       assert.equal(meta.words.track, meta.name);
-      assert.ok(Number.isInteger(meta.words.listed));
+      assert.ok(Number.isInteger(meta.words.listed), `${meta.name} is listed at ${meta.words.listed}`);
       assert.match(meta.words.heading, /^[A-Z][\w-]* track:$/);
       assert.ok(meta.words.zh !== undefined, 'an ask in Chinese');
       for (const text of [meta.words.zh.heading, meta.words.note ?? 'none']) assert.notEqual(text.trim(), '');
@@ -123,12 +123,12 @@ describe("every track's setting", () => {
       assert.deepEqual(setting.of(on), setting.defaults);
       assert.equal(setting.check(null, on), null);
       assert.deepEqual(setting.check({}, on), setting.defaults);
-      assert.ok(Object.isFrozen(setting.defaults));
+      assert.ok(Object.isFrozen(setting.defaults), `${key}'s defaults are frozen`);
     });
 
     test(`${key}: its refusals in English and Chinese, the same ids and placeholders, each one reached`, () => {
       const ids = Object.keys(setting.messages.en);
-      assert.ok(ids.length > 0);
+      assert.ok(ids.length > 0, `${key} has refusals of its own`);
       assert.deepEqual(Object.keys(setting.messages.zh).sort(), [...ids].sort());
       for (const id of ids) {
         assert.notEqual((setting.messages.en[id] as string).trim(), '', id);

@@ -1,7 +1,9 @@
 /**
  * Configuration: the shipped defaults, how a user config is laid over them, and
- * the fail-loud checks that run once, at load. Every error names the key, the
- * value it got and what would be accepted, so a broken profile is fixed in one read.
+ * the fail-loud checks that run once, at load. The core settings are here; each
+ * track's own comes from its meta (`meta.setting`, over the registry's
+ * SETTINGS), so this file names no track. Every error names the key, the value
+ * it got and what would be accepted, so a broken profile is fixed in one read.
  */
 
 import { deepFreeze } from '../host/freeze.js';
