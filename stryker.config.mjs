@@ -42,7 +42,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/config-edges.test.ts',
   'test/unit/settings-schema.test.ts',
   'test/unit/window.test.ts',
-  'test/unit/occurrence-stages.test.ts',
+  'test/unit/repeat-stages.test.ts',
   'test/unit/gate.test.ts',
   'test/unit/failure-track.test.ts',
   'test/unit/messages.test.ts',
