@@ -12,7 +12,7 @@ import { PLUGIN_NAME } from './lib/text/notice.js';
 import { createOperatorLocale, offerSettings } from './lib/plugin/settings.js';
 import type { Locale } from './lib/text/locale.js';
 import { hostLog, logAdvisories, logGates, noticesAdded } from './lib/plugin/log.js';
-import { createMessageTracks } from './lib/plugin/messages.js';
+import { createMessageTracks } from './lib/plugin/pre-step.js';
 
 export { DEFAULTS, resolveConfig } from './lib/config/config.js';
 export { SETTINGS_NAMESPACE } from './lib/plugin/settings.js';
