@@ -18,15 +18,15 @@ import { isAgent } from '../call/read.js';
 import { classifyFailure } from '../result/failure.js';
 import { isShell } from '../call/fingerprint.js';
 import type { Locale } from '../text/locale.js';
-import { askMessage, denyMessage, quoteResult, spentMessage, type Hit, type QuotedHit } from '../text/message.js';
+import { askMessage, ceilingMessage, denyMessage, quoteResult, type HitFacts, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
-import { TRACKS } from '../tracks/index.js';
+import { CALL_TRACKS } from '../tracks/index.js';
 import { outcomeDigest } from '../result/outcome.js';
-import type { GateHit, Judgement, Settled, Track } from '../tracks/track.js';
+import type { Hit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
-import { createAllowanceBook, type AllowanceBook } from './allowance.js';
-import { blockingHits, committedKeys, judgeAll, keysOf, quoteOf, spentKeys } from './gate.js';
-import { createReader, type Call } from './record.js';
+import { createCeilingBook, type CeilingBook } from './ceiling.js';
+import { blockingHits, committedKeys, judgeAll, keysAtCeiling, keysOf, quoteOf } from './gate.js';
+import { createCallRecords, type CallRecord, type PolicyTracks } from './record.js';
 
 export interface Breaker {
   /** `tools/pre-execute`: an ask decision at the gate, or `undefined` to pass on. */
@@ -48,13 +48,14 @@ export interface Breaker {
 interface State {
   readonly turns: Turns;
   readonly policies: PolicyBook;
-  readonly read: (exec: unknown) => Call | null;
+  /** The call record of a host's call, read on first sight (record.ts). */
+  readonly recordOf: (exec: unknown) => CallRecord | null;
   /** Per agent, the call whose ask is outstanding: its answer is known once the agent's next call reaches policy (P8). */
-  readonly asking: WeakMap<Agent, Call>;
-  /** The tracks created so far, by index in TRACKS (a sparse array: tracks no policy has turned on are holes). */
+  readonly asking: WeakMap<Agent, CallRecord>;
+  /** The tracks created so far, by index in CALL_TRACKS (a sparse array: tracks no policy has turned on are holes). */
   readonly created: Track[];
   /** What each approval has allowed so far; judged against the agent's `exemptionCeiling`, when it has one. */
-  readonly allowances: AllowanceBook;
+  readonly ceilings: CeilingBook;
   /** The operator's language for an ask: a cached read, never a wait (plugin/settings.ts). */
   readonly locale: () => Locale;
   /** Told of every gate, after the breaker decided; it cannot change the decision, and a throw is dropped. */
@@ -62,12 +63,12 @@ interface State {
 }
 
 /** What the gate did with a call, for the operator's log (text/log-line.ts). */
-export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly (QuotedHit & Pick<Hit, 'count' | 'cap'>)[]) => void;
+export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly (QuotedHit & Pick<HitFacts, 'count' | 'cap'>)[]) => void;
 
-/** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
-function refuse(state: State, call: Call): void {
+/** Declined, unattended or cancelled: the measures are refused and committed to the window though the call never ran. */
+function refuse(state: State, call: CallRecord): void {
   // Called only for a call whose ask is outstanding.
-  const asked = call.asked as readonly GateHit[];
+  const asked = call.asked as readonly Hit[];
   call.asked = null;
   // An outstanding ask is always the agent's latest: ask() sets both, and every answer clears both.
   state.asking.delete(call.agent);
@@ -80,7 +81,7 @@ function refuse(state: State, call: Call): void {
 }
 
 function explain(state: State, exec: unknown): string | undefined {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null || call.refusal === null) return undefined;
   const text = call.refusal;
   call.refusal = null;
@@ -93,21 +94,21 @@ function explain(state: State, exec: unknown): string | undefined {
  * pool that call has not settled yet; refusing it now keeps the operator from
  * being asked again about the same measures in the same step (P8).
  */
-function answerEarlierAsk(state: State, call: Call): void {
+function answerEarlierAsk(state: State, call: CallRecord): void {
   const earlier = state.asking.get(call.agent);
   if (earlier !== undefined && earlier !== call) refuse(state, earlier);
 }
 
 function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | undefined {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null) return undefined;
   answerEarlierAsk(state, call);
   const { cfg } = call.policy;
   if (cfg.onLimit !== 'ask') return undefined;
   const judged = judgeAll(call);
   const ceiling = cfg.exemptionCeiling;
-  // A spent allowance is denied by the guard without a second ask.
-  if (ceiling !== null && spentKeys(state.allowances, ceiling, call.agent, keysOf(call, judged)).length > 0) return undefined;
+  // An exemption at its ceiling is denied by the guard without a second ask.
+  if (ceiling !== null && keysAtCeiling(state.ceilings, ceiling, call.agent, keysOf(call, judged)).length > 0) return undefined;
   const hits = blockingHits(state.turns, call, judged);
   // A refused measure is denied by the guard without asking again this turn.
   if (hits.length === 0 || hits.some((hit) => state.turns.isRefused(call.agent, hit.key))) return undefined;
@@ -119,23 +120,23 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
 }
 
 /** A declined ask never reaches the guard: reaching it means the operator approved `approved`, the call's ask. */
-function takeApproval(state: State, call: Call, approved: readonly GateHit[]): void {
+function takeApproval(state: State, call: CallRecord, approved: readonly Hit[]): void {
   call.asked = null;
   state.asking.delete(call.agent);
   state.turns.exempt(call.agent, approved.map((hit) => hit.key));
 }
 
 /** The guard's denial, if any. */
-function deny(state: State, call: Call, judged: readonly Judgement[]): string | undefined {
+function deny(state: State, call: CallRecord, judged: readonly Judgement[]): string | undefined {
   const { agent, policy: { cfg } } = call;
   const ceiling = cfg.exemptionCeiling;
   if (ceiling !== null) {
-    const spent = spentKeys(state.allowances, ceiling, agent, keysOf(call, judged));
+    const spent = keysAtCeiling(state.ceilings, ceiling, agent, keysOf(call, judged));
     if (spent.length > 0) {
       call.denied = true;
       const quotes = spent.map((key) => quoteOf(call, judged, key));
-      state.observe('spent', call.name, quotes.map((quote) => ({ quote, count: ceiling, cap: ceiling })));
-      return own(spentMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
+      state.observe('ceiling', call.name, quotes.map((quote) => ({ quote, count: ceiling, cap: ceiling })));
+      return own(ceilingMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
     }
   }
   const hits = blockingHits(state.turns, call, judged);
@@ -148,7 +149,7 @@ function deny(state: State, call: Call, judged: readonly Judgement[]): string | 
 }
 
 function guard(state: State, exec: unknown): string | undefined {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null) return undefined;
   const { agent, policy: { cfg } } = call;
   answerEarlierAsk(state, call);
@@ -163,17 +164,17 @@ function guard(state: State, exec: unknown): string | undefined {
     const notice = track.advise?.(call, judged[at] as Judgement) ?? null;
     if (notice !== null) (call.advised ??= [])[at] = notice;
   });
-  // Without a ceiling no count is read, and a ceiling set later starts every allowance from zero (createBreaker).
+  // Without a ceiling no count is read, and a ceiling set later starts every exemption's count from zero (createBreaker).
   // Stryker disable next-line ConditionalExpression: counting without a ceiling changes nothing but the work done per call
-  if (cfg.exemptionCeiling !== null) state.allowances.spend(agent, keysOf(call, judged));
-  // The approved call itself is what the operator said yes to: its allowance counts the calls after it.
-  if (approved !== null) state.allowances.grant(agent, approved.map((hit) => hit.key));
+  if (cfg.exemptionCeiling !== null) state.ceilings.use(agent, keysOf(call, judged));
+  // The approved call itself is what the operator said yes to: its exemption counts the calls after it.
+  if (approved !== null) state.ceilings.grant(agent, approved.map((hit) => hit.key));
   state.turns.commit(agent, call.marks.map((mark) => mark.key), cfg.window);
   return undefined;
 }
 
 /** The result of a call that ran, classified once for every track (and the change count), its digest made on first use. */
-function settledOf(call: Call, result: unknown): Settled {
+function settledOf(call: CallRecord, result: unknown): Settled {
   let outcome: string | null | undefined;
   return {
     result,
@@ -184,7 +185,7 @@ function settledOf(call: Call, result: unknown): Settled {
 
 /** The notices owed for the call, in gate order: each track's from settling, then its advisory from the guard. */
 function settle(state: State, exec: unknown, result: unknown): Notice[] {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null) return [];
   const ran = call.asked === null && !call.denied;
   if (call.asked !== null) refuse(state, call);
@@ -230,35 +231,44 @@ function reset(state: State, payload: PreStepPayload): void {
   state.turns.reset(agent);
   // forEach skips the holes of tracks never created.
   state.created.forEach((track) => track.clear(agent));
-  state.allowances.reset(agent);
+  state.ceilings.reset(agent);
   state.policies.reset(agent);
 }
 
-/** The tracks a policy turns on, in gate order, each created the first time a policy needs it. */
-function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => readonly Track[] {
-  const known = new WeakMap<Policy, readonly Track[]>();
+/** The tracks a policy turns on, in gate order, each created the first time a policy needs it, and what they need read from a call. */
+function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTracks {
+  const known = new WeakMap<Policy, PolicyTracks>();
   return (policy) => {
-    let tracks = known.get(policy);
+    let found = known.get(policy);
     // Stryker disable next-line ConditionalExpression: a cache; the tracks come from `created` either way, only the list is built again
-    if (tracks === undefined) {
-      tracks = TRACKS.flatMap((module, at) => (module.isOn(policy.cfg) ? [(created[at] ??= module.create(turns, policy.cfg))] : []));
-      known.set(policy, tracks);
+    if (found === undefined) {
+      const { cfg } = policy;
+      const on = CALL_TRACKS.flatMap((module, at) => (module.meta.isOn(cfg) ? [{ module, at }] : []));
+      const needs = { changes: false, files: false, line: false };
+      for (const { module } of on) {
+        const wants = module.meta.needs(cfg);
+        needs.changes ||= wants.changes === true;
+        needs.files ||= wants.files === true;
+        needs.line ||= wants.line === true;
+      }
+      found = { tracks: on.map(({ module, at }) => (created[at] ??= module.create(turns, cfg))), needs };
+      known.set(policy, found);
     }
-    return tracks;
+    return found;
   };
 }
 
 /** `locale`: the language the operator reads an ask in; English when not given. `observe`: told of each gate (the operator's log). */
 export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en', observe?: GateObserver): Breaker {
   const turns = createTurns(initial.window);
-  const allowances = createAllowanceBook();
+  const ceilings = createCeilingBook();
   const policies = createPolicyBook(initial, (agent, before) => {
-    // A ceiling set mid-turn covers exemptions approved before it: their allowance starts now
+    // A ceiling set mid-turn covers exemptions approved before it: their count starts now
     // (while the ceiling stays off, counting again from zero changes nothing).
-    if (before.cfg.exemptionCeiling === null) allowances.grant(agent, turns.exempted(agent));
+    if (before.cfg.exemptionCeiling === null) ceilings.grant(agent, turns.exempted(agent));
   });
   const created: Track[] = [];
-  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, read: createReader(policies, tracksFor(turns, created)), locale, observe: quietly(observe) };
+  const state: State = { turns, policies, asking: new WeakMap(), created, ceilings, recordOf: createCallRecords(policies, tracksFor(turns, created)), locale, observe: quietly(observe) };
   return {
     ask: (exec) => ask(state, exec),
     guard: (exec) => guard(state, exec),
