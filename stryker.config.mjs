@@ -113,6 +113,7 @@ export const NOT_RUN = {
   'test/package/pack-json.test.ts': 'packs a copy of the tree, building it; never imports src/',
   'test/package/readme-commands.test.ts': "reads the README's command blocks, not src/",
   'test/package/readme-pair.test.ts': 'reads README.md, README.zh.md and their record (tools/readme-pair/pair.ts), not src/',
+  'test/package/markdown-links.test.ts': 'checks the links of the repository\'s Markdown (test/support/markdown-links.ts), not src/',
   'test/release/release-check.test.ts': 'tests the release tooling',
   'test/release/built-tag.test.ts': 'tests the release tooling (the release tag)',
   'test/release/workflows.test.ts': 'lints the CI workflows',
