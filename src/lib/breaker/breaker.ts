@@ -18,13 +18,15 @@ import { isAgent } from '../call/read.js';
 import { classifyFailure } from '../result/failure.js';
 import { isShell } from '../call/fingerprint.js';
 import type { Locale } from '../text/locale.js';
-import { askMessage, denyMessage, quoteResult, spentMessage, type Hit, type QuotedHit } from '../text/message.js';
+import { askMessage, denyMessage, quoteResult, spentMessage, type AskOutcome, type Hit, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
+import type { Mark } from '../call/mark.js';
 import { TRACKS } from '../tracks/index.js';
 import { outcomeDigest } from '../result/outcome.js';
 import type { GateHit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
 import { createAllowanceBook, type AllowanceBook } from './allowance.js';
+import { createAnswerBook, type AnswerBook } from './answers.js';
 import { blockingHits, committedKeys, judgeAll, keysOf, quoteOf, spentKeys } from './gate.js';
 import { createReader, type Call } from './record.js';
 
@@ -57,12 +59,41 @@ interface State {
   readonly allowances: AllowanceBook;
   /** The operator's language for an ask: a cached read, never a wait (plugin/settings.ts). */
   readonly locale: () => Locale;
-  /** Told of every gate, after the breaker decided; it cannot change the decision, and a throw is dropped. */
-  readonly observe: GateObserver;
+  /** The hooks, made `harmless`: none can change a decision. */
+  readonly gate: (event: GateEvent) => void;
+  readonly passed: (agent: Agent, marks: readonly Mark[]) => void;
+  readonly outcomeOf: (agent: Agent, callId: string | undefined) => AskOutcome | undefined;
+  /** The host's id of each call put to the operator, to learn how its ask ended. */
+  readonly askIds: WeakMap<Call, string>;
+  /** How each refused measure's ask ended, for the denials after it. */
+  readonly answers: AnswerBook;
 }
 
-/** What the gate did with a call, for the operator's log (text/log-line.ts). */
-export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly (QuotedHit & Pick<Hit, 'count' | 'cap'>)[]) => void;
+/** A hit as the gate reports it: quoted, counted, and the key it is gated under. */
+export type ReportedHit = QuotedHit & Pick<Hit, 'count' | 'cap'> & { readonly key: string };
+
+/** What the gate did with a call, for the operator's log and terminal (plugin/log.ts, plugin/terminal.ts). */
+export interface GateEvent {
+  readonly agent: Agent;
+  /** `asked`, `denied`, `spent` (an approval's allowance used up), `approved` (an ask allowed) or `refused` (an ask not allowed). */
+  readonly outcome: GateOutcome | 'approved' | 'refused';
+  readonly name: string;
+  readonly hits: readonly ReportedHit[];
+  /** The call's own marks: a hit may be gated under a key of a track's own (a cycle's). */
+  readonly marks: readonly Mark[];
+  /** `refused` only: how the ask ended, where the host said. */
+  readonly answer?: AskOutcome | undefined;
+}
+
+/** Who the breaker tells what it did. None of them can change a decision, and a throw is dropped. */
+export interface BreakerHooks {
+  /** Every gate, after the breaker decided. */
+  readonly gate?: (event: GateEvent) => void;
+  /** A call the gate let through to its body, with its marks (the terminal counts a loop's calls from them). */
+  readonly passed?: (agent: Agent, marks: readonly Mark[]) => void;
+  /** How the ask about the call `callId` ended, where the host said (plugin/approvals.ts); `undefined` where it did not. */
+  readonly outcomeOf?: (agent: Agent, callId: string | undefined) => AskOutcome | undefined;
+}
 
 /** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
 function refuse(state: State, call: Call): void {
@@ -72,11 +103,16 @@ function refuse(state: State, call: Call): void {
   // An outstanding ask is always the agent's latest: ask() sets both, and every answer clears both.
   state.asking.delete(call.agent);
   call.denied = true;
-  state.turns.refuse(call.agent, asked.map((hit) => hit.key));
+  const keys = asked.map((hit) => hit.key);
+  state.turns.refuse(call.agent, keys);
   state.turns.commit(call.agent, committedKeys(call, asked), call.policy.cfg.window);
   for (const track of call.tracks) track.attempted?.(call);
+  // Rejected, unattended or withdrawn: the host has recorded which by now (approval/decided comes before the call settles).
+  const outcome = state.outcomeOf(call.agent, state.askIds.get(call));
+  if (outcome !== undefined) state.answers.note(call.agent, keys, outcome);
+  state.gate({ agent: call.agent, outcome: 'refused', name: call.name, hits: asked, marks: call.marks, answer: outcome });
   // The model reads the host's "rejected" line on this call: the why comes with it, not with the next call (P13).
-  call.refusal = own(denyMessage({ name: call.name, hits: asked, lastResult: state.turns.lastResult(call.agent), refused: true, asked: true }));
+  call.refusal = own(denyMessage({ name: call.name, hits: asked, lastResult: state.turns.lastResult(call.agent), refused: true, asked: true, outcome }));
 }
 
 function explain(state: State, exec: unknown): string | undefined {
@@ -113,7 +149,9 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   if (hits.length === 0 || hits.some((hit) => state.turns.isRefused(call.agent, hit.key))) return undefined;
   call.asked = hits;
   state.asking.set(call.agent, call);
-  state.observe('asked', call.name, hits);
+  const callId = safeMember(exec, 'callId');
+  if (typeof callId === 'string') state.askIds.set(call, callId);
+  state.gate({ agent: call.agent, outcome: 'asked', name: call.name, hits, marks: call.marks });
   // The host keeps both texts; copies do not pin the huge fingerprints they quote (P6).
   return { kind: 'ask', reason: own(askMessage(call.name, hits, cfg.exemptionCeiling, state.locale())) };
 }
@@ -123,6 +161,7 @@ function takeApproval(state: State, call: Call, approved: readonly GateHit[]): v
   call.asked = null;
   state.asking.delete(call.agent);
   state.turns.exempt(call.agent, approved.map((hit) => hit.key));
+  state.gate({ agent: call.agent, outcome: 'approved', name: call.name, hits: approved, marks: call.marks });
 }
 
 /** The guard's denial, if any. */
@@ -134,7 +173,7 @@ function deny(state: State, call: Call, judged: readonly Judgement[]): string | 
     if (spent.length > 0) {
       call.denied = true;
       const quotes = spent.map((key) => quoteOf(call, judged, key));
-      state.observe('spent', call.name, quotes.map((quote) => ({ quote, count: ceiling, cap: ceiling })));
+      state.gate({ agent, outcome: 'spent', name: call.name, hits: quotes.map((quote, at) => ({ key: spent[at] as string, quote, count: ceiling, cap: ceiling })), marks: call.marks });
       return own(spentMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
     }
   }
@@ -143,8 +182,9 @@ function deny(state: State, call: Call, judged: readonly Judgement[]): string | 
   call.denied = true;
   state.turns.commit(agent, committedKeys(call, hits), cfg.window);
   const refused = hits.every((hit) => state.turns.isRefused(agent, hit.key));
-  state.observe('denied', call.name, hits);
-  return own(denyMessage({ name: call.name, hits, lastResult: state.turns.lastResult(agent), refused }));
+  state.gate({ agent, outcome: 'denied', name: call.name, hits, marks: call.marks });
+  const outcome = refused ? state.answers.of(agent, hits.map((hit) => hit.key)) : undefined;
+  return own(denyMessage({ name: call.name, hits, lastResult: state.turns.lastResult(agent), refused, outcome }));
 }
 
 function guard(state: State, exec: unknown): string | undefined {
@@ -169,6 +209,7 @@ function guard(state: State, exec: unknown): string | undefined {
   // The approved call itself is what the operator said yes to: its allowance counts the calls after it.
   if (approved !== null) state.allowances.grant(agent, approved.map((hit) => hit.key));
   state.turns.commit(agent, call.marks.map((mark) => mark.key), cfg.window);
+  state.passed(agent, call.marks);
   return undefined;
 }
 
@@ -207,16 +248,23 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
   return owed;
 }
 
-/** An observer whose throw is dropped: the log must never change what the gate does. */
-function quietly(observe: GateObserver | undefined): GateObserver {
-  if (observe === undefined) return () => undefined;
-  return (outcome, name, hits) => {
-    try {
-      observe(outcome, name, hits);
-    } catch {
-      // The log is the operator's convenience; the decision stands without it.
-    }
+/** The hooks with every throw dropped: the log must never change what the gate does. Fixed arities: the guard calls `passed` on every call. */
+function harmless(hooks: BreakerHooks): Pick<State, 'gate' | 'passed' | 'outcomeOf'> {
+  const { gate, passed, outcomeOf } = hooks;
+  return {
+    gate: (event) => void attempt(() => gate?.(event)),
+    passed: passed === undefined ? () => undefined : (agent, marks) => void attempt(() => passed(agent, marks)),
+    outcomeOf: (agent, callId) => attempt(() => outcomeOf?.(agent, callId)),
   };
+}
+
+function attempt<T>(step: () => T): T | undefined {
+  try {
+    return step();
+  } catch {
+    // The log is the operator's convenience; the decision stands without it.
+    return undefined;
+  }
 }
 
 function hasHumanMessage(messages: unknown): boolean {
@@ -231,6 +279,7 @@ function reset(state: State, payload: PreStepPayload): void {
   // forEach skips the holes of tracks never created.
   state.created.forEach((track) => track.clear(agent));
   state.allowances.reset(agent);
+  state.answers.reset(agent);
   state.policies.reset(agent);
 }
 
@@ -248,8 +297,8 @@ function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => readonly
   };
 }
 
-/** `locale`: the language the operator reads an ask in; English when not given. `observe`: told of each gate (the operator's log). */
-export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en', observe?: GateObserver): Breaker {
+/** `locale`: the language the operator reads an ask in; English when not given. `hooks`: told what the gate did (the operator's log and terminal). */
+export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en', hooks: BreakerHooks = {}): Breaker {
   const turns = createTurns(initial.window);
   const allowances = createAllowanceBook();
   const policies = createPolicyBook(initial, (agent, before) => {
@@ -258,7 +307,18 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     if (before.cfg.exemptionCeiling === null) allowances.grant(agent, turns.exempted(agent));
   });
   const created: Track[] = [];
-  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, read: createReader(policies, tracksFor(turns, created)), locale, observe: quietly(observe) };
+  const state: State = {
+    turns,
+    policies,
+    asking: new WeakMap(),
+    created,
+    allowances,
+    read: createReader(policies, tracksFor(turns, created)),
+    locale,
+    ...harmless(hooks),
+    askIds: new WeakMap(),
+    answers: createAnswerBook(),
+  };
   return {
     ask: (exec) => ask(state, exec),
     guard: (exec) => guard(state, exec),
