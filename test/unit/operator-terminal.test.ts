@@ -50,7 +50,7 @@ describe('the terminal’s lines', () => {
     assert.equal(terminalLine('one\ntwo\r\nthree'), `${PREFIX}one two three`);
     const long = terminalLine('x'.repeat(1000));
     assert.equal(long.length, TERMINAL_CHARS);
-    assert.ok(long.endsWith('x\u2026'));
+    assert.ok(long.endsWith('x\u2026'), `cut with an ellipsis: ${long.slice(-5)}`);
   });
 
   test('an answered ask says how it ended: allowed once, rejected, no operator could answer, withdrawn, or not approved', () => {

@@ -248,12 +248,25 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
   return owed;
 }
 
-/** The hooks with every throw dropped: the log must never change what the gate does. Fixed arities: the guard calls `passed` on every call. */
+/**
+ * The hooks with every throw dropped: the log must never change what the gate
+ * does. `passed` runs on every call the guard allows, so it costs one try and
+ * no allocation.
+ */
 function harmless(hooks: BreakerHooks): Pick<State, 'gate' | 'passed' | 'outcomeOf'> {
   const { gate, passed, outcomeOf } = hooks;
   return {
     gate: (event) => void attempt(() => gate?.(event)),
-    passed: passed === undefined ? () => undefined : (agent, marks) => void attempt(() => passed(agent, marks)),
+    passed:
+      passed === undefined
+        ? () => undefined
+        : (agent, marks) => {
+            try {
+              passed(agent, marks);
+            } catch {
+              // The terminal's count, never the call.
+            }
+          },
     outcomeOf: (agent, callId) => attempt(() => outcomeOf?.(agent, callId)),
   };
 }

@@ -4,7 +4,7 @@
  * a session in the sidebar, the approval panel. Selectors are the shell's
  * visible words and roles (its CSS class names are hashed per build).
  */
-import type { Page } from './cdp.js';
+import { until, type Page } from './cdp.js';
 
 /** The shell's own words the steps click and read, in the UI's language (DSH rc.8's en and zh dictionaries). */
 export interface ShellWords {
@@ -143,27 +143,34 @@ export async function chooseTheme(page: Page, theme: 'Light' | 'Dark'): Promise<
 
 /**
  * Waits until each `[selector, property, value]` computes to what `value`
- * (a CSS value such as `var(--dsw-alias-bg-layer-3)`) resolves to where the
+ * (a CSS value such as `var(--dsw-alias-bg-layer-2)`) resolves to where the
  * card sits now: after a theme change, the card's colours are the new theme's
- * once its transitions (`background .16s`) have run.
+ * once its transitions (`background .16s`) have run. A timeout names each
+ * colour that differed, and how.
  */
 export async function waitForColours(page: Page, what: string, checks: readonly (readonly [selector: string, property: string, value: string])[]): Promise<void> {
-  await page.waitFor(
+  await until(
     what,
-    `(() => {
-      const card = document.querySelector(${JSON.stringify(CARD)});
-      if (card === null) return false;
-      return ${JSON.stringify(checks)}.every(([selector, property, value]) => {
-        const element = document.querySelector(selector);
-        if (element === null) return false;
-        const probe = document.createElement('span');
-        probe.style.setProperty(property, value);
-        card.appendChild(probe);
-        const want = getComputedStyle(probe).getPropertyValue(property);
-        probe.remove();
-        return getComputedStyle(element).getPropertyValue(property) === want;
-      });
-    })()`,
+    async () => {
+      const differing = await page.evaluate<string[]>(`(() => {
+        const card = document.querySelector(${JSON.stringify(CARD)});
+        if (card === null) return ['no card'];
+        return ${JSON.stringify(checks)}.flatMap(([selector, property, value]) => {
+          const element = document.querySelector(selector);
+          if (element === null) return ['no ' + selector];
+          const probe = document.createElement('span');
+          probe.style.setProperty(property, value);
+          card.appendChild(probe);
+          const want = getComputedStyle(probe).getPropertyValue(property);
+          probe.remove();
+          const got = getComputedStyle(element).getPropertyValue(property);
+          return got === want ? [] : [selector + ' ' + property + ' is ' + got + ', ' + value + ' is ' + want];
+        });
+      })()`);
+      if (differing.length > 0) throw new Error(differing.join('; '));
+      return true;
+    },
+    15_000,
   );
 }
 

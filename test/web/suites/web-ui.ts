@@ -462,7 +462,8 @@ describe('themes', () => {
     // The card in the theme's own colours, read only once they have applied (a busy machine lags; no fixed wait).
     const themed = (theme: string): Promise<void> =>
       waitForColours(page, `the card in the ${theme} theme's colours`, [
-        [CARD, 'background-color', 'var(--dsw-alias-bg-layer-3)'],
+        // The card is open (`.rtb-card-open`): its background is the second layer's.
+        [CARD, 'background-color', 'var(--dsw-alias-bg-layer-2)'],
         [`${CARD} .rtb-name`, 'color', 'var(--dsw-alias-label-primary)'],
       ]);
     await chooseTheme(page, 'Light');
