@@ -62,7 +62,7 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
       ctx.on('tools/post-execute', (exec, result, next): Promise<PostToolDecision> => {
         const owed = safely(() => breaker.settle(exec, result), []);
         const explanation = safely(() => breaker.explain(exec), undefined);
-        report.advise(safely(() => exec.agent, undefined), owed);
+        if (owed.length > 0) report.advise(safely(() => exec.agent, undefined), owed);
         const downstream = passOn(next);
         if (owed.length === 0 && explanation === undefined) return downstream;
         return downstream.then((decision) => {
