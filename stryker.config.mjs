@@ -52,6 +52,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/policy-edges.test.ts',
   'test/unit/plugin-glue.test.ts',
   'test/unit/operator-log.test.ts',
+  'test/unit/operator-terminal.test.ts',
   'test/unit/sequence.test.ts',
   'test/unit/stale.test.ts',
   'test/unit/real-loop-tracks.test.ts',

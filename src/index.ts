@@ -1,8 +1,9 @@
 /**
  * dsh-repeat-tool-breaker: escalating repeat and failure detection for DSH
  * tool calls. This file is wiring only: four registrations over the breaker
- * and the tracks of a step's messages, and the live settings namespace where
- * the host has a settings service.
+ * and the tracks of a step's messages, one over the session log (the
+ * operator's terminal and how asks were answered), and the live settings
+ * namespace where the host has a settings service.
  */
 import type { Dispose, HostContext, PreToolDecision, PostToolDecision } from './lib/host/types.js';
 import { createBreaker } from './lib/breaker/breaker.js';
@@ -11,8 +12,10 @@ import { passOn, safely, withExplanation, withNotices } from './lib/plugin/hook.
 import { PLUGIN_NAME } from './lib/text/notice.js';
 import { createOperatorLocale, offerSettings } from './lib/plugin/settings.js';
 import type { Locale } from './lib/text/locale.js';
-import { hostLog, logAdvisories, logGates, noticesAdded } from './lib/plugin/log.js';
+import { noticesAdded } from './lib/plugin/log.js';
 import { createMessageTracks } from './lib/plugin/pre-step.js';
+import { createOperatorReport } from './lib/plugin/report.js';
+import { toStderr, type Sink } from './lib/plugin/terminal.js';
 
 export { DEFAULTS, resolveConfig } from './lib/config/config.js';
 export { SETTINGS_NAMESPACE } from './lib/plugin/settings.js';
@@ -26,6 +29,8 @@ export const inject = ['tools'];
 export interface PluginOptions {
   /** Milliseconds, as `Date.now` gives them; only the tracks of a step's messages read it (the duplicated-context track). */
   readonly now: () => number;
+  /** Where the operator's terminal lines go (plugin/terminal.ts); stderr when not given. */
+  readonly terminal?: Sink;
 }
 
 /**
@@ -42,11 +47,13 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
     // The ask is the operator's only where an approval panel shows it: without an approval
     // service DSH denies the call with the ask's reason, and then the model reads it (in English).
     const askLocale = (): Locale => (safely(() => ctx.get?.('approval') !== undefined, false) ? operator.current() : 'en');
-    // One line per gate and per advisory on the host's logger (plugin/log.ts).
-    const log = hostLog(ctx);
-    const breaker = createBreaker(cfg, askLocale, logGates(log));
+    // The host's logger, the terminal, and how asks were answered (plugin/report.ts).
+    const report = createOperatorReport(ctx, options.terminal ?? toStderr);
+    const breaker = createBreaker(cfg, askLocale, report.hooks);
     const reviewOf = createMessageTracks(options.now);
     const disposers: Dispose[] = [
+      // Synchronous, as the session appends: the turns for the terminal, an ask's answer before its call settles.
+      ctx.on('session/event', (session, event) => report.record(session, event)),
       ctx.on('tools/pre-execute', (exec, next): Promise<PreToolDecision> => {
         const decision = safely(() => breaker.ask(exec), undefined);
         return decision === undefined ? passOn(next) : Promise.resolve(decision);
@@ -55,7 +62,7 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
       ctx.on('tools/post-execute', (exec, result, next): Promise<PostToolDecision> => {
         const owed = safely(() => breaker.settle(exec, result), []);
         const explanation = safely(() => breaker.explain(exec), undefined);
-        logAdvisories(log, owed);
+        if (owed.length > 0) report.advise(safely(() => exec.agent, undefined), owed);
         const downstream = passOn(next);
         if (owed.length === 0 && explanation === undefined) return downstream;
         return downstream.then((decision) => {
@@ -76,7 +83,7 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
         return Promise.resolve(next()).then((decision) =>
           safely(() => {
             const reviewed = review(payload, decision);
-            if (reviewed !== decision) logAdvisories(log, noticesAdded(decision, reviewed));
+            if (reviewed !== decision) report.advise(payload.agent, noticesAdded(decision, reviewed));
             return reviewed;
           }, decision),
         );

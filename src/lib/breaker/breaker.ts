@@ -18,12 +18,14 @@ import { isAgent } from '../call/read.js';
 import { classifyFailure } from '../result/failure.js';
 import { isShell } from '../call/fingerprint.js';
 import type { Locale } from '../text/locale.js';
-import { askMessage, ceilingMessage, denyMessage, quoteResult, type HitFacts, type QuotedHit } from '../text/message.js';
+import { askMessage, ceilingMessage, denyMessage, quoteResult, type AskOutcome, type HitFacts, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
+import type { Mark } from '../call/mark.js';
 import { CALL_TRACKS } from '../tracks/index.js';
 import { outcomeDigest } from '../result/outcome.js';
 import type { Hit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
+import { createAnswerBook, type AnswerBook } from './answers.js';
 import { createCeilingBook, type CeilingBook } from './ceiling.js';
 import { blockingHits, committedKeys, judgeAll, keysAtCeiling, keysOf, quoteOf } from './gate.js';
 import { createCallRecords, type CallRecord, type PolicyTracks } from './record.js';
@@ -58,12 +60,41 @@ interface State {
   readonly ceilings: CeilingBook;
   /** The operator's language for an ask: a cached read, never a wait (plugin/settings.ts). */
   readonly locale: () => Locale;
-  /** Told of every gate, after the breaker decided; it cannot change the decision, and a throw is dropped. */
-  readonly observe: GateObserver;
+  /** The hooks, made `harmless`: none can change a decision. */
+  readonly gate: (event: GateEvent) => void;
+  readonly passed: (agent: Agent, marks: readonly Mark[]) => void;
+  readonly outcomeOf: (agent: Agent, callId: string | undefined) => AskOutcome | undefined;
+  /** The host's id of each call put to the operator, to learn how its ask ended. */
+  readonly askIds: WeakMap<CallRecord, string>;
+  /** How each refused measure's ask ended, for the denials after it. */
+  readonly answers: AnswerBook;
 }
 
-/** What the gate did with a call, for the operator's log (text/log-line.ts). */
-export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly (QuotedHit & Pick<HitFacts, 'count' | 'cap'>)[]) => void;
+/** A hit as the gate reports it: quoted, counted, and the key it is gated under. */
+export type ReportedHit = QuotedHit & Pick<HitFacts, 'count' | 'cap'> & { readonly key: string };
+
+/** What the gate did with a call, for the operator's log and terminal (plugin/log.ts, plugin/terminal.ts). */
+export interface GateEvent {
+  readonly agent: Agent;
+  /** `asked`, `denied`, `ceiling` (an approval's exemption ceiling reached), `approved` (an ask allowed) or `refused` (an ask not allowed). */
+  readonly outcome: GateOutcome | 'approved' | 'refused';
+  readonly name: string;
+  readonly hits: readonly ReportedHit[];
+  /** The call's own marks: a hit may be gated under a key of a track's own (a cycle's). */
+  readonly marks: readonly Mark[];
+  /** `refused` only: how the ask ended, where the host said. */
+  readonly answer?: AskOutcome | undefined;
+}
+
+/** Who the breaker tells what it did. None of them can change a decision, and a throw is dropped. */
+export interface BreakerHooks {
+  /** Every gate, after the breaker decided. */
+  readonly gate?: (event: GateEvent) => void;
+  /** A call the gate let through to its body, with its marks (the terminal counts a loop's calls from them). */
+  readonly passed?: (agent: Agent, marks: readonly Mark[]) => void;
+  /** How the ask about the call `callId` ended, where the host said (plugin/approvals.ts); `undefined` where it did not. */
+  readonly outcomeOf?: (agent: Agent, callId: string | undefined) => AskOutcome | undefined;
+}
 
 /** Declined, unattended or cancelled: the measures are refused and committed to the window though the call never ran. */
 function refuse(state: State, call: CallRecord): void {
@@ -73,11 +104,16 @@ function refuse(state: State, call: CallRecord): void {
   // An outstanding ask is always the agent's latest: ask() sets both, and every answer clears both.
   state.asking.delete(call.agent);
   call.denied = true;
-  state.turns.refuse(call.agent, asked.map((hit) => hit.key));
+  const keys = asked.map((hit) => hit.key);
+  state.turns.refuse(call.agent, keys);
   state.turns.commit(call.agent, committedKeys(call, asked), call.policy.cfg.window);
   for (const track of call.tracks) track.attempted?.(call);
+  // Rejected, unattended or withdrawn: the host has recorded which by now (approval/decided comes before the call settles).
+  const outcome = state.outcomeOf(call.agent, state.askIds.get(call));
+  if (outcome !== undefined) state.answers.note(call.agent, keys, outcome);
+  state.gate({ agent: call.agent, outcome: 'refused', name: call.name, hits: asked, marks: call.marks, answer: outcome });
   // The model reads the host's "rejected" line on this call: the why comes with it, not with the next call (P13).
-  call.refusal = own(denyMessage({ name: call.name, hits: asked, lastResult: state.turns.lastResult(call.agent), refused: true, asked: true }));
+  call.refusal = own(denyMessage({ name: call.name, hits: asked, lastResult: state.turns.lastResult(call.agent), refused: true, asked: true, outcome }));
 }
 
 function explain(state: State, exec: unknown): string | undefined {
@@ -114,7 +150,9 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   if (hits.length === 0 || hits.some((hit) => state.turns.isRefused(call.agent, hit.key))) return undefined;
   call.asked = hits;
   state.asking.set(call.agent, call);
-  state.observe('asked', call.name, hits);
+  const callId = safeMember(exec, 'callId');
+  if (typeof callId === 'string') state.askIds.set(call, callId);
+  state.gate({ agent: call.agent, outcome: 'asked', name: call.name, hits, marks: call.marks });
   // The host keeps both texts; copies do not pin the huge fingerprints they quote (P6).
   return { kind: 'ask', reason: own(askMessage(call.name, hits, cfg.exemptionCeiling, state.locale())) };
 }
@@ -124,6 +162,7 @@ function takeApproval(state: State, call: CallRecord, approved: readonly Hit[]):
   call.asked = null;
   state.asking.delete(call.agent);
   state.turns.exempt(call.agent, approved.map((hit) => hit.key));
+  state.gate({ agent: call.agent, outcome: 'approved', name: call.name, hits: approved, marks: call.marks });
 }
 
 /** The guard's denial, if any. */
@@ -135,7 +174,7 @@ function deny(state: State, call: CallRecord, judged: readonly Judgement[]): str
     if (spent.length > 0) {
       call.denied = true;
       const quotes = spent.map((key) => quoteOf(call, judged, key));
-      state.observe('ceiling', call.name, quotes.map((quote) => ({ quote, count: ceiling, cap: ceiling })));
+      state.gate({ agent, outcome: 'ceiling', name: call.name, hits: quotes.map((quote, at) => ({ key: spent[at] as string, quote, count: ceiling, cap: ceiling })), marks: call.marks });
       return own(ceilingMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
     }
   }
@@ -144,8 +183,9 @@ function deny(state: State, call: CallRecord, judged: readonly Judgement[]): str
   call.denied = true;
   state.turns.commit(agent, committedKeys(call, hits), cfg.window);
   const refused = hits.every((hit) => state.turns.isRefused(agent, hit.key));
-  state.observe('denied', call.name, hits);
-  return own(denyMessage({ name: call.name, hits, lastResult: state.turns.lastResult(agent), refused }));
+  state.gate({ agent, outcome: 'denied', name: call.name, hits, marks: call.marks });
+  const outcome = refused ? state.answers.of(agent, hits.map((hit) => hit.key)) : undefined;
+  return own(denyMessage({ name: call.name, hits, lastResult: state.turns.lastResult(agent), refused, outcome }));
 }
 
 function guard(state: State, exec: unknown): string | undefined {
@@ -170,6 +210,7 @@ function guard(state: State, exec: unknown): string | undefined {
   // The approved call itself is what the operator said yes to: its exemption counts the calls after it.
   if (approved !== null) state.ceilings.grant(agent, approved.map((hit) => hit.key));
   state.turns.commit(agent, call.marks.map((mark) => mark.key), cfg.window);
+  state.passed(agent, call.marks);
   return undefined;
 }
 
@@ -208,16 +249,36 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
   return owed;
 }
 
-/** An observer whose throw is dropped: the log must never change what the gate does. */
-function quietly(observe: GateObserver | undefined): GateObserver {
-  if (observe === undefined) return () => undefined;
-  return (outcome, name, hits) => {
-    try {
-      observe(outcome, name, hits);
-    } catch {
-      // The log is the operator's convenience; the decision stands without it.
-    }
+/**
+ * The hooks with every throw dropped: the log must never change what the gate
+ * does. `passed` runs on every call the guard allows, so it costs one try and
+ * no allocation.
+ */
+function harmless(hooks: BreakerHooks): Pick<State, 'gate' | 'passed' | 'outcomeOf'> {
+  const { gate, passed, outcomeOf } = hooks;
+  return {
+    gate: (event) => void attempt(() => gate?.(event)),
+    passed:
+      passed === undefined
+        ? () => undefined
+        : (agent, marks) => {
+            try {
+              passed(agent, marks);
+            } catch {
+              // The terminal's count, never the call.
+            }
+          },
+    outcomeOf: (agent, callId) => attempt(() => outcomeOf?.(agent, callId)),
   };
+}
+
+function attempt<T>(step: () => T): T | undefined {
+  try {
+    return step();
+  } catch {
+    // The log is the operator's convenience; the decision stands without it.
+    return undefined;
+  }
 }
 
 function hasHumanMessage(messages: unknown): boolean {
@@ -232,6 +293,7 @@ function reset(state: State, payload: PreStepPayload): void {
   // forEach skips the holes of tracks never created.
   state.created.forEach((track) => track.clear(agent));
   state.ceilings.reset(agent);
+  state.answers.reset(agent);
   state.policies.reset(agent);
 }
 
@@ -258,8 +320,8 @@ function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTr
   };
 }
 
-/** `locale`: the language the operator reads an ask in; English when not given. `observe`: told of each gate (the operator's log). */
-export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en', observe?: GateObserver): Breaker {
+/** `locale`: the language the operator reads an ask in; English when not given. `hooks`: told what the gate did (the operator's log and terminal). */
+export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en', hooks: BreakerHooks = {}): Breaker {
   const turns = createTurns(initial.window);
   const ceilings = createCeilingBook();
   const policies = createPolicyBook(initial, (agent, before) => {
@@ -268,7 +330,18 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     if (before.cfg.exemptionCeiling === null) ceilings.grant(agent, turns.exempted(agent));
   });
   const created: Track[] = [];
-  const state: State = { turns, policies, asking: new WeakMap(), created, ceilings, recordOf: createCallRecords(policies, tracksFor(turns, created)), locale, observe: quietly(observe) };
+  const state: State = {
+    turns,
+    policies,
+    asking: new WeakMap(),
+    created,
+    ceilings,
+    recordOf: createCallRecords(policies, tracksFor(turns, created)),
+    locale,
+    ...harmless(hooks),
+    askIds: new WeakMap(),
+    answers: createAnswerBook(),
+  };
   return {
     ask: (exec) => ask(state, exec),
     guard: (exec) => guard(state, exec),

@@ -234,6 +234,15 @@ function previousResult(lastResult: string): string {
   return lastResult === '' ? 'The previous result is already in the conversation history.' : `Previous result:\n${defang(lastResult)}`;
 }
 
+/**
+ * How an ask that was not approved ended, where the host recorded it
+ * (plugin/approvals.ts reads DSH's `approval/decided`): `rejected`, an operator
+ * said no; `unattended`, no one could answer (no approval channel, approval
+ * prompts turned off, or no approval service at all); `cancelled`, the ask was
+ * withdrawn (the turn was stopped). `undefined` where the host does not say.
+ */
+export type AskOutcome = 'rejected' | 'unattended' | 'cancelled';
+
 export interface Denial {
   readonly name: string;
   readonly hits: readonly HitFacts[];
@@ -243,6 +252,8 @@ export interface Denial {
   readonly refused: boolean;
   /** This very call was put to the operator and not approved (P13): its own result carries the denial. */
   readonly asked?: boolean;
+  /** For a refusal (`refused` or `asked`): how the ask ended, where the host said; the words do not use it yet (issue 39's texts). */
+  readonly outcome?: AskOutcome | undefined;
 }
 
 /**
