@@ -9,18 +9,16 @@
  * are rendered in the same language here (`refusal`), re-worded only where
  * the card's controls spell a value differently (wording.ts).
  */
-import { renderMessage, YAML_WORDS, type ConfigMessage, type OfferedWords } from '../src/lib/config/messages.js';
+import type { FieldCopy } from '../src/lib/setting/setting.js';
 import type { Locale } from '../src/lib/text/locale.js';
+import { renderMessage, YAML_WORDS, type ConfigMessage, type OfferedWords } from '../src/lib/text/refusal.js';
+import { CARD_SETTINGS } from '../src/lib/tracks/index.js';
 import { translator, type Key, type Translate } from './i18n.js';
 
-/** A field's two lines of text: its label, and what it does. */
-export interface FieldCopy {
-  readonly label: string;
-  readonly hint: string;
-}
+export type { FieldCopy } from '../src/lib/setting/setting.js';
 
-/** Every field the card has a row for, by config path. */
-export const FIELD_PATHS = [
+/** Every core setting the card has a row for, by config path; each track's own rows are its setting's (`meta.setting.card.fields`). */
+export const CORE_FIELD_PATHS = [
   'preset',
   'warnAt',
   'summarizeAt',
@@ -34,30 +32,6 @@ export const FIELD_PATHS = [
   'localHosts',
   'includeLocal',
   'hostAliases',
-  'stale',
-  'stale.warnAt',
-  'stale.limit',
-  'spin',
-  'spin.warnAt',
-  'spin.limit',
-  'guess',
-  'guess.warnAt',
-  'guess.limit',
-  'editRetry',
-  'editRetry.warnAt',
-  'editRetry.limit',
-  'timeouts',
-  'timeouts.warnAt',
-  'timeouts.limit',
-  'sequence',
-  'sequence.length',
-  'sequence.count',
-  'sequence.limit',
-  'duplicateText',
-  'duplicateText.minChars',
-  'duplicateText.threshold',
-  'duplicateText.windowMs',
-  'duplicateText.cooldownMs',
   'exclude',
   'include',
   'ignoreArgs',
@@ -73,7 +47,10 @@ export const GROUP_IDS = ['preset', 'stages', 'caps', 'failure', 'gate', 'local'
 /** The advisory stages a cap can pre-empt, by config key. */
 const STAGE_KEYS = ['warnAt', 'summarizeAt', 'failWarnAt'] as const;
 
-export type FieldPath = (typeof FIELD_PATHS)[number];
+/** Every field the card has a row for: the core's, then each track's, by config path. */
+export const FIELD_PATHS: readonly string[] = [...CORE_FIELD_PATHS, ...CARD_SETTINGS.flatMap((setting) => setting.card.fields.map((field) => field.path))];
+
+export type FieldPath = string;
 export type CapKey = (typeof CAP_KEYS)[number];
 export type GroupId = (typeof GROUP_IDS)[number];
 export type StageKey = (typeof STAGE_KEYS)[number];
@@ -137,7 +114,8 @@ export function wordsOf(t: Translate, locale: Locale) {
       back: (value: string, instead: string) => t('preset.back', { value, instead }),
     },
     listPlaceholder: t('listPlaceholder'),
-    fields: table(FIELD_PATHS, (path) => pair(`field.${path}`)),
+    /** Every field's words: the core's by their paths, and each track's. */
+    fields: table(FIELD_PATHS, (path) => pair(`field.${path}`)) as Readonly<Record<(typeof CORE_FIELD_PATHS)[number], FieldCopy>> & Readonly<Record<string, FieldCopy>>,
     caps: table(CAP_KEYS, (key) => pair(`cap.${key}`)),
     customCap: pair('customCap'),
     groups: table(GROUP_IDS, (id) => t(`group.${id}`)),

@@ -1,32 +1,17 @@
 /**
  * Every setting the card shows, as data: where it lives in the config and how
- * it is edited; its words are in the dictionaries (locales/), put on the
- * fields in the card's language by `groupsFor`. The card and the form know
- * nothing about any single setting; adding one is a row here and its words
- * there.
+ * it is edited; its words are in the dictionaries (locales/ for the core's,
+ * each track's setting for its own), put on the fields in the card's language
+ * by `groupsFor`. The card and the form know nothing about any single
+ * setting: the core's are rows here, and the "Opt-in tracks" group is each
+ * track's setting's rows (`meta.setting.card`), in their `card.order`.
  */
-import type { StagedTrack } from '../src/lib/config/config.js';
 import { PRESET_NAMES } from '../src/lib/config/preset.js';
-import { CAP_KEYS, COPY, type CapKey, type FieldPath, type GroupId, type Words } from './copy.js';
+import type { FieldKind } from '../src/lib/setting/setting.js';
+import { CARD_SETTINGS } from '../src/lib/tracks/index.js';
+import { CAP_KEYS, COPY, type CapKey, type FieldCopy, type FieldPath, type GroupId, type Words } from './copy.js';
 
-/** How a field's value is edited and written. */
-export type FieldKind =
-  /**
-   * A number; `nullWord` (e.g. `off`) stands for `null` where the setting allows it. What it takes
-   * is what `resolveConfig` takes, fractions of a cap included (0.5.2's rule; docs/web-ui.md).
-   */
-  | { readonly type: 'number'; readonly nullWord?: string }
-  /** One of `options`; `nullWord` (e.g. `none`) is one of them and stands for `null`. */
-  | { readonly type: 'choice'; readonly options: readonly string[]; readonly nullWord?: string }
-  | { readonly type: 'flag' }
-  /** A comma-separated list of names. */
-  | { readonly type: 'list' }
-  /** One `key: a, b` line per entry (a map of name lists). */
-  | { readonly type: 'lists' }
-  /** One `from = to` line per entry (a map of names). */
-  | { readonly type: 'aliases' }
-  /** An opt-in track: on (a mapping) or off (`null`). */
-  | { readonly type: 'track' };
+export type { FieldKind } from '../src/lib/setting/setting.js';
 
 export interface Field {
   /** The config path, dotted below the top level: `warnAt`, `limits.exact`, `sequence.count`. */
@@ -59,9 +44,9 @@ function field(path: FieldPath, kind: FieldKind): Row {
   return { path, kind };
 }
 
-/** A track of two stages (`stale`, `spin`, `guess`, `editRetry`, `timeouts`): its switch, its advisory and its gate. */
-function stagedTrack(track: StagedTrack): Row[] {
-  return [field(track, { type: 'track' }), field(`${track}.warnAt`, off), field(`${track}.limit`, off)];
+/** Each track's setting's rows: its switch, then its sub-settings. */
+function trackRows(): Row[] {
+  return CARD_SETTINGS.flatMap((setting) => setting.card.fields.map((row) => field(row.path, row.kind)));
 }
 
 function group(id: GroupId, rows: readonly Row[]): { readonly id: GroupId; readonly rows: readonly Row[] } {
@@ -81,29 +66,14 @@ const LAYOUT = [
     field('failureProgress', { type: 'choice', options: ['ignore', 'restart', 'outcomes'] }),
   ]),
   group('local', [field('localHosts', { type: 'choice', options: ['deny', 'allow'] }), field('includeLocal', { type: 'flag' }), field('hostAliases', { type: 'aliases' })]),
-  group('tracks', [
-    ...stagedTrack('stale'),
-    ...stagedTrack('spin'),
-    ...stagedTrack('guess'),
-    ...stagedTrack('editRetry'),
-    ...stagedTrack('timeouts'),
-    field('sequence', { type: 'track' }),
-    field('sequence.length', count),
-    field('sequence.count', count),
-    field('sequence.limit', off),
-    field('duplicateText', { type: 'track' }),
-    field('duplicateText.minChars', count),
-    field('duplicateText.threshold', count),
-    field('duplicateText.windowMs', count),
-    field('duplicateText.cooldownMs', count),
-  ]),
+  group('tracks', trackRows()),
   group('counted', [field('window', count), field('exclude', { type: 'list' }), field('include', { type: 'list' }), field('ignoreArgs', { type: 'lists' })]),
   group('messages', [field('previewChars', count), field('resultPreviewChars', count)]),
 ];
 
 /** The groups in the card's words (`words`), in display order; the caps group is empty here. */
 export function groupsIn(words: Words): Group[] {
-  return LAYOUT.map((g) => ({ id: g.id, title: words.groups[g.id], fields: g.rows.map((row) => ({ ...row, key: row.path, ...words.fields[row.path] })) }));
+  return LAYOUT.map((g) => ({ id: g.id, title: words.groups[g.id], fields: g.rows.map((row) => ({ ...row, key: row.path, ...(words.fields[row.path] as FieldCopy) })) }));
 }
 
 /** The groups in English, the caps group empty. */

@@ -9,9 +9,11 @@
  * the writes a save makes, all in the card's language (`words`).
  * No DOM, no host: the unit tests run it in Node.
  */
-import { DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, GUESS_DEFAULTS, resolveConfig, SEQUENCE_DEFAULTS, SPIN_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig } from '../src/lib/config/config.js';
-import { configText, refusalOf, type ConfigMessage } from '../src/lib/config/messages.js';
+import { resolveConfig, type BreakerConfig } from '../src/lib/config/config.js';
+import { configText, refusalOf } from '../src/lib/config/messages.js';
 import { PRESETS, presetConfig } from '../src/lib/config/preset.js';
+import type { ConfigMessage } from '../src/lib/text/refusal.js';
+import { SETTINGS } from '../src/lib/tracks/index.js';
 import { format, parse } from './codec.js';
 import { COPY, type Words } from './copy.js';
 import { groupsFor, subKey, topKey, type Field } from './fields.js';
@@ -111,19 +113,11 @@ export interface FormView {
   readonly preset: PresetPreview | undefined;
 }
 
-type Tracks = 'sequence' | 'duplicateText' | 'stale' | 'spin' | 'guess' | 'editRetry' | 'timeouts';
-const TRACK_DEFAULTS: Readonly<Record<Tracks, Readonly<Record<string, unknown>>>> = {
-  sequence: SEQUENCE_DEFAULTS as unknown as Record<string, unknown>,
-  duplicateText: DUPLICATE_TEXT_DEFAULTS as unknown as Record<string, unknown>,
-  stale: STALE_DEFAULTS as unknown as Record<string, unknown>,
-  spin: SPIN_DEFAULTS as unknown as Record<string, unknown>,
-  guess: GUESS_DEFAULTS as unknown as Record<string, unknown>,
-  editRetry: EDIT_RETRY_DEFAULTS as unknown as Record<string, unknown>,
-  timeouts: TIMEOUTS_DEFAULTS as unknown as Record<string, unknown>,
-};
+/** What each track's setting turns on with `{}`, by its key: what its fields show while it is off. */
+const TRACK_DEFAULTS: ReadonlyMap<string, Readonly<Record<string, unknown>>> = new Map(SETTINGS.map((setting) => [setting.key, setting.defaults as Readonly<Record<string, unknown>>]));
 
-function isTrack(key: string): key is Tracks {
-  return Object.hasOwn(TRACK_DEFAULTS, key);
+function isTrack(key: string): boolean {
+  return TRACK_DEFAULTS.has(key);
 }
 
 function record(config: BreakerConfig): Readonly<Record<string, unknown>> {
@@ -136,8 +130,7 @@ export function valueAt(config: BreakerConfig, path: string): unknown {
   const sub = subKey(path);
   if (sub === undefined) return top;
   if (isPlainObject(top)) return top[sub];
-  const key = topKey(path);
-  return isTrack(key) ? TRACK_DEFAULTS[key][sub] : undefined;
+  return TRACK_DEFAULTS.get(topKey(path))?.[sub];
 }
 
 /** Host aliases the user added or sent elsewhere: the entries of `mine` that differ from `below`. */

@@ -15,14 +15,14 @@ import { capName } from './fields.js';
 /** Warnings by field path: under each cap that pre-empts a stage, and under each stage pre-empted. */
 export function deadStages(config: BreakerConfig, words: Words = COPY): Map<string, string> {
   const warnings = new Map<string, string>();
-  const occurrence: [StageKey, number | null][] = [
+  const repeat: [StageKey, number | null][] = [
     ['warnAt', config.warnAt],
     ['summarizeAt', config.summarizeAt],
   ];
   const preempted = new Map<StageKey, string[]>();
   for (const [key, cap] of Object.entries(config.limits)) {
     if (cap === null) continue;
-    const dead = occurrence.flatMap(([stage, at]) => (at !== null && at >= cap ? [{ key: stage, at }] : []));
+    const dead = repeat.flatMap(([stage, at]) => (at !== null && at >= cap ? [{ key: stage, at }] : []));
     if (dead.length === 0) continue;
     warnings.set(`limits.${key}`, words.deadAtCap(cap, dead));
     for (const { key: stage } of dead) preempted.set(stage, [...(preempted.get(stage) ?? []), capName(key, words)]);

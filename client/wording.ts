@@ -6,12 +6,12 @@
  * of the message is the plugin's, word for word, in the card's language, and
  * the card takes exactly the values the host takes.
  *
- * A refusal of ours is data (src/lib/config/messages.ts): the card renders it
+ * A refusal of ours is data (src/lib/text/refusal.ts): the card renders it
  * with its own words for the offered values. A plain string (a message from
  * elsewhere, or an English one a test holds) is re-spelled where YAML's
  * English offers `null`.
  */
-import type { ConfigMessage, OfferedWords } from '../src/lib/config/messages.js';
+import type { ConfigMessage, OfferedWords } from '../src/lib/text/refusal.js';
 import { COPY, type Words } from './copy.js';
 import type { Field } from './fields.js';
 

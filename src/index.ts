@@ -1,18 +1,21 @@
 /**
  * dsh-repeat-tool-breaker: escalating repeat and failure detection for DSH
  * tool calls. This file is wiring only: four registrations over the breaker
- * and the opt-in duplicated-context track, and the live settings namespace
- * where the host has a settings service.
+ * and the tracks of a step's messages, one over the session log (the
+ * operator's terminal and how asks were answered), and the live settings
+ * namespace where the host has a settings service.
  */
 import type { Dispose, HostContext, PreToolDecision, PostToolDecision } from './lib/host/types.js';
 import { createBreaker } from './lib/breaker/breaker.js';
 import { resolveConfig } from './lib/config/config.js';
-import { createDuplicateText, type DuplicateText } from './lib/tracks/duplicate-text.js';
 import { passOn, safely, withExplanation, withNotices } from './lib/plugin/hook.js';
 import { PLUGIN_NAME } from './lib/text/notice.js';
 import { createOperatorLocale, offerSettings } from './lib/plugin/settings.js';
 import type { Locale } from './lib/text/locale.js';
-import { hostLog, logAdvisories, logGates, noticesAdded } from './lib/plugin/log.js';
+import { noticesAdded } from './lib/plugin/log.js';
+import { createMessageTracks } from './lib/plugin/pre-step.js';
+import { createOperatorReport } from './lib/plugin/report.js';
+import { toStderr, type Sink } from './lib/plugin/terminal.js';
 
 export { DEFAULTS, resolveConfig } from './lib/config/config.js';
 export { SETTINGS_NAMESPACE } from './lib/plugin/settings.js';
@@ -24,8 +27,10 @@ export const name = PLUGIN_NAME;
 export const inject = ['tools'];
 
 export interface PluginOptions {
-  /** Milliseconds, as `Date.now` gives them; only the opt-in duplicated-context track reads it. */
+  /** Milliseconds, as `Date.now` gives them; only the tracks of a step's messages read it (the duplicated-context track). */
   readonly now: () => number;
+  /** Where the operator's terminal lines go (plugin/terminal.ts); stderr when not given. */
+  readonly terminal?: Sink;
 }
 
 /**
@@ -42,11 +47,13 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
     // The ask is the operator's only where an approval panel shows it: without an approval
     // service DSH denies the call with the ask's reason, and then the model reads it (in English).
     const askLocale = (): Locale => (safely(() => ctx.get?.('approval') !== undefined, false) ? operator.current() : 'en');
-    // One line per gate and per advisory on the host's logger (plugin/log.ts).
-    const log = hostLog(ctx);
-    const breaker = createBreaker(cfg, askLocale, logGates(log));
-    let duplicates: DuplicateText | null = null;
+    // The host's logger, the terminal, and how asks were answered (plugin/report.ts).
+    const report = createOperatorReport(ctx, options.terminal ?? toStderr);
+    const breaker = createBreaker(cfg, askLocale, report.hooks);
+    const reviewOf = createMessageTracks(options.now);
     const disposers: Dispose[] = [
+      // Synchronous, as the session appends: the turns for the terminal, an ask's answer before its call settles.
+      ctx.on('session/event', (session, event) => report.record(session, event)),
       ctx.on('tools/pre-execute', (exec, next): Promise<PreToolDecision> => {
         const decision = safely(() => breaker.ask(exec), undefined);
         return decision === undefined ? passOn(next) : Promise.resolve(decision);
@@ -55,7 +62,7 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
       ctx.on('tools/post-execute', (exec, result, next): Promise<PostToolDecision> => {
         const owed = safely(() => breaker.settle(exec, result), []);
         const explanation = safely(() => breaker.explain(exec), undefined);
-        logAdvisories(log, owed);
+        if (owed.length > 0) report.advise(safely(() => exec.agent, undefined), owed);
         const downstream = passOn(next);
         if (owed.length === 0 && explanation === undefined) return downstream;
         return downstream.then((decision) => {
@@ -66,18 +73,17 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
       ctx.on('agent/pre-step', (payload, next) => {
         safely(() => breaker.reset(payload), undefined);
         // After the reset, so that a human message brings the latest settings.
-        const textCfg = safely(() => {
+        const review = safely(() => {
           const agent: unknown = payload.agent;
-          return typeof agent === 'object' && agent !== null ? breaker.configOf(agent).duplicateText : null;
+          return typeof agent === 'object' && agent !== null ? reviewOf(breaker.configOf(agent)) : null;
         }, null);
-        if (textCfg === null) return next();
-        const track = (duplicates ??= createDuplicateText(textCfg, options.now));
-        // The notice joins the messages the rest of the waterfall lets into the step
+        if (review === null) return next();
+        // A notice joins the messages the rest of the waterfall lets into the step
         // (`@deepseek-ai/dsh-agent-loop` appends each as a `user/message`).
         return Promise.resolve(next()).then((decision) =>
           safely(() => {
-            const reviewed = track.review(payload, decision, textCfg);
-            if (reviewed !== decision) logAdvisories(log, noticesAdded(decision, reviewed));
+            const reviewed = review(payload, decision);
+            if (reviewed !== decision) report.advise(payload.agent, noticesAdded(decision, reviewed));
             return reviewed;
           }, decision),
         );

@@ -132,3 +132,13 @@ test('apply binds the repeat-tool-breaker namespace and registers a card keyed o
   const warn = out.tags.find((el) => el.props['data-rtb-input'] === 'warnAt');
   assert.equal(warn?.props.value, '5', 'the profile config is the default');
 });
+
+test("the host half's Node built-ins are stubs inside the bundle that throw when called: the card reads the tracks' meta and never runs a track", () => {
+  const stub = /^ {6}"node:crypto": function \(module, exports, require\) \{\n([\s\S]*?)\n {6}\}/m.exec(text);
+  assert.ok(stub !== null, 'node:crypto is one of the bundle\'s own modules');
+  const module = { exports: {} as Record<string, () => unknown> };
+  runInNewContext(`(function (module) {\n${stub[1]}\n})`, { Proxy, Error, String })(module);
+  assert.throws(() => module.exports.createHash!(), /node:crypto: createHash is not available in the browser card/);
+  assert.throws(() => module.exports.randomUUID!(), /node:crypto: randomUUID is not available in the browser card/);
+  for (const id of ['src/lib/tracks/index.ts', 'src/lib/tracks/stale.ts', 'src/lib/config/config.ts']) assert.ok(text.includes(`"${id}": function (module, exports, require)`), `${id} is bundled`);
+});

@@ -89,6 +89,24 @@ export class FakeHost {
     this.teardown = config === undefined ? plugin.apply(this.ctx) : plugin.apply(this.ctx, config);
   }
 
+  /**
+   * Emits `event` to its listeners at once, as cordis' `emit` does (`session/event`
+   * is dispatched so: synchronously, as the session appends).
+   */
+  emit(event: string, ...args: unknown[]): void {
+    for (const listener of [...(this.listeners.get(event) ?? [])]) listener(...args);
+  }
+
+  /** A `turn/start` record of the agent's session (an agent given a `session` object). */
+  startTurn(agent: { session: object }, turn: number): void {
+    this.emit('session/event', agent.session, { type: 'turn/start', data: { turn } });
+  }
+
+  /** A `turn/end` record of the agent's session, ended as `kind` (`completed`, `blocked`, …). */
+  endTurn(agent: { session: object }, turn: number, kind = 'completed'): void {
+    this.emit('session/event', agent.session, { type: 'turn/end', data: { turn, reason: { kind } } });
+  }
+
   /** How many hooks and guards are still registered. */
   get registrations(): number {
     let count = this.guards.length;
@@ -183,6 +201,7 @@ export class FakeHost {
       asked = true;
       askReason = gate.reason;
       const answer = input.answer ?? 'none';
+      this.auditAsk(input, exec, answer);
       if (answer === 'approve') decision = { kind: 'allow' };
       else if (answer === 'decline') decision = { kind: 'deny', reason: `the user rejected tool "${input.name}"` };
       else decision = { kind: 'deny', reason: `tool "${input.name}" requires approval, but no approval channel is available` };
@@ -200,6 +219,20 @@ export class FakeHost {
       denyReason = decision.reason ?? `tool "${input.name}" was denied`;
     }
     return { exec, asked, askReason, denyReason };
+  }
+
+  /**
+   * rc.8's approval service audits every ask to the agent's session
+   * (`approval/asked`, then `approval/decided`), which `session/event` hands to
+   * plugins before the call settles: done here for an agent given a `session`.
+   */
+  private auditAsk(input: CallInput, exec: Record<string, unknown>, answer: Answer): void {
+    const session = (input.agent as { session?: unknown } | undefined)?.session;
+    if (typeof session !== 'object' || session === null) return;
+    const id = `ask-${this.callSeq}`;
+    const outcome = answer === 'approve' ? 'allowed-once' : answer === 'decline' ? 'rejected' : 'unavailable';
+    this.emit('session/event', session, { type: 'approval/asked', data: { id, toolName: input.name, callId: exec.callId } });
+    this.emit('session/event', session, { type: 'approval/decided', data: { id, outcome } });
   }
 
   /** `tools/post-execute` over the call's result (a denial's too), and the outcome the model reads. */

@@ -7,11 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { EN } from '../../client/locales/en.js';
-import { ZH } from '../../client/locales/zh.js';
+import { DICTIONARIES, type Key } from '../../client/i18n.js';
 import { CONFIG_MESSAGES } from '../../src/lib/config/messages.js';
-import { askMessage, type Hit, type HitWords } from '../../src/lib/text/message.js';
-import { TRACKS } from '../../src/lib/tracks/index.js';
+import { askMessage, type HitFacts, type HitWords } from '../../src/lib/text/message.js';
+import { CALL_TRACKS } from '../../src/lib/tracks/index.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const GLOSSARY = join(ROOT, 'client/locales/glossary.md');
@@ -59,7 +58,7 @@ export interface Pair {
   readonly zh: string;
 }
 
-const hit = (words: HitWords, count: number, cap: number, failure: Hit['failure']): Hit => ({
+const hit = (words: HitWords, count: number, cap: number, failure: HitFacts['failure']): HitFacts => ({
   words,
   quote: 'exact:bash:{"command":"make test"}',
   count,
@@ -71,7 +70,7 @@ const hit = (words: HitWords, count: number, cap: number, failure: Hit['failure'
 /** The ask's parts and whole asks, in both languages, for every track. */
 export function askPairs(): Pair[] {
   const pairs: Pair[] = [];
-  for (const { words } of TRACKS) {
+  for (const { meta: { words } } of CALL_TRACKS) {
     const zh = words.zh;
     if (zh === undefined) continue;
     const one = hit(words, 4, 4, { reason: 'exit', detail: '2' });
@@ -88,13 +87,14 @@ export function askPairs(): Pair[] {
   return pairs;
 }
 
-/** Every dictionary entry and every part of the ask, English beside Chinese. */
+/** Every dictionary entry (the card's own words and each track's fields) and every part of the ask, English beside Chinese. */
 export function allPairs(): Pair[] {
-  const card = Object.keys(EN).map((key) => ({ where: `card ${key}`, en: EN[key as keyof typeof EN], zh: ZH[key as keyof typeof EN] }));
+  const words = Object.keys(DICTIONARIES.en).filter((key) => !key.startsWith('config.')) as Key[];
+  const card = words.map((key) => ({ where: `card ${key}`, en: DICTIONARIES.en[key] as string, zh: DICTIONARIES.zh[key] as string }));
   const refusals = Object.keys(CONFIG_MESSAGES.en).map((id) => ({
     where: `refusal ${id}`,
-    en: CONFIG_MESSAGES.en[id as keyof typeof CONFIG_MESSAGES.en],
-    zh: CONFIG_MESSAGES.zh[id as keyof typeof CONFIG_MESSAGES.zh],
+    en: CONFIG_MESSAGES.en[id] as string,
+    zh: CONFIG_MESSAGES.zh[id] as string,
   }));
   return [...card, ...refusals, ...askPairs()];
 }

@@ -30,7 +30,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
 
 async function replay(name: string, config: unknown): Promise<SessionResult> {
   const episode = readLabelled(join(KINDS, `${name}.jsonl`));
-  const system = { label: 'ours', short: 'ours', plugin: 'repeat-tool-breaker', apply: await builtPlugin(), config, gates: true };
+  const system = { label: 'ours', short: 'ours', role: 'ours', plugin: 'repeat-tool-breaker', apply: await builtPlugin(), config, gates: true } as const;
   return sessionResult(episode, await replayEpisode(episode, system));
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { spentMessage } from '../../src/lib/text/message.js';
+import { ceilingMessage } from '../../src/lib/text/message.js';
 import { replaySession, tracksIn, type SessionReport } from '../../tools/lib/replay.js';
 import { parseSessionLog } from '../../tools/lib/session-log.js';
 import {
@@ -151,7 +151,7 @@ describe('replaying one session', () => {
     assert.deepEqual(tracksIn(by('repeat, failure and sequence tracks')), ['repeat', 'failure', 'sequence']);
     assert.deepEqual(tracksIn('Loop breaker: this bash call would go round a cycle of calls that has already come round 4 times (the limit is 4).\nSequence track:\na → b, 4 times round (limit 4).'), ['sequence']);
     assert.deepEqual(tracksIn('Loop breaker: this bash call retries an action that has failed 5 times in a row (the limit is 5).\nFailure track:\ncmd:x 5 failures.\nRepeat track:\nexact:x 12/12.'), ['repeat', 'failure']);
-    assert.deepEqual(tracksIn(spentMessage('bash', ['cmd:echo:echo x'], 2, 'x')), ['ceiling']);
+    assert.deepEqual(tracksIn(ceilingMessage('bash', ['cmd:echo:echo x'], 2, 'x')), ['ceiling']);
     assert.deepEqual(tracksIn(by('stale and edit-retry tracks')), ['stale', 'edit-retry']);
     assert.deepEqual(tracksIn(by('repeat, stale and timeout tracks')), ['repeat', 'stale', 'timeout']);
   });

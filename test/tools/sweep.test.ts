@@ -136,7 +136,7 @@ describe('the opt-in settings as sweep axes', () => {
     assert.deepEqual(configOf({}, expandGrid(new Map<Axis, AxisValue[]>([['sequence', ['4x3']]]))[0] as Setting).sequence, { length: 4, count: 3, limit: null });
   });
 
-  /** Four commands in turn, five times: no call repeats often enough for the occurrence track. */
+  /** Four commands in turn, five times: no call repeats often enough for the repeat track. */
   const cycle = ['grep -rn TODO src', 'curl -s http://127.0.0.1:9/items', 'cat notes.txt', 'echo checked'];
   const cycling: Step[] = Array.from({ length: 20 }, (_, at) => ({ call: 'bash', args: { command: cycle[at % 4] as string }, text: 'ok\n' }));
   /** One status poll whose result changes every time: progress, not a loop. */

@@ -33,8 +33,8 @@ test('no contrast pair of genuinely different actions folds', () => {
   );
 });
 
-test('the README quotes the corpus size and the share of groups folded as measured', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+test('docs/settings.md quotes the corpus size and the share of groups folded as measured', () => {
+  const readme = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
   const share = Math.floor((100 * precision.groupsFolded) / precision.groups);
   const claim = `On a corpus of ${precision.groups} groups of respellings and ${precision.contrasts} look-alike pairs of different actions, ${share} % of the groups fold and ${precision.contrastsFolded === 0 ? 'no pair does' : `${precision.contrastsFolded} pairs do`}`;
   assert.ok(readme.includes(claim), claim);

@@ -72,8 +72,8 @@ describe('act: among the fingerprints', () => {
     assert.equal(act('pwsh', 'cat a\\b'), "act:cat 'a\\b'");
   });
 
-  test('the README measure table shows the act: the plugin emits for its example command', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  test('the measure table of docs/how-it-works.md shows the act: the plugin emits for its example command', () => {
+    const readme = readFileSync(new URL('../../docs/how-it-works.md', import.meta.url), 'utf8');
     const act = actOfCall('curl -s --max-time 60 https://open-data.canada.ca/x -o /tmp/od.html') as string;
     assert.ok(readme.includes(`| \`${act}\``), act);
   });

@@ -1,13 +1,13 @@
 /**
  * The breaker's edges, driven directly (no hook's fault barrier in between):
  * calls the breaker must pass through untouched, agents it cannot key, the
- * allowance book's bookkeeping, and the exemption ceiling where a spent
- * allowance meets a second measure at its cap, a ceiling set or kept mid-turn,
- * and the quotes a spent-allowance denial shows.
+ * ceiling book's bookkeeping, and the exemption ceiling where an exemption at
+ * its ceiling meets a second measure at its cap, a ceiling set or kept
+ * mid-turn, and the quotes a denial at the ceiling shows.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAllowanceBook } from '../../src/lib/breaker/allowance.js';
+import { createCeilingBook } from '../../src/lib/breaker/ceiling.js';
 import { createBreaker, type Breaker } from '../../src/lib/breaker/breaker.js';
 import { resolveConfig } from '../../src/lib/config/config.js';
 import { BOOK_LIMIT } from '../../src/lib/memory/book.js';
@@ -100,38 +100,38 @@ describe('notices owed at post-execute', () => {
   });
 });
 
-describe('the allowance book', () => {
+describe('the ceiling book', () => {
   test('a new approval leaves the earlier approvals\u2019 counts as they are', () => {
-    const book = createAllowanceBook();
+    const book = createCeilingBook();
     const agent = {};
     book.grant(agent, ['a']);
-    book.spend(agent, ['a']);
+    book.use(agent, ['a']);
     book.grant(agent, ['b']);
-    assert.equal(book.isSpent(agent, 'a', 1), true);
-    assert.equal(book.isSpent(agent, 'b', 1), false);
+    assert.equal(book.reached(agent, 'a', 1), true);
+    assert.equal(book.reached(agent, 'b', 1), false);
   });
 
   test('spending for an agent that has no approval records nothing', () => {
-    const book = createAllowanceBook();
+    const book = createCeilingBook();
     const agent = {};
-    book.spend(agent, ['a']);
+    book.use(agent, ['a']);
     book.grant(agent, ['a']);
-    assert.equal(book.isSpent(agent, 'a', 1), false);
+    assert.equal(book.reached(agent, 'a', 1), false);
   });
 
   test('keys used without an approval take no place in the book', () => {
-    const book = createAllowanceBook();
+    const book = createCeilingBook();
     const agent = {};
     book.grant(agent, ['a']);
-    book.spend(agent, ['a']);
-    book.spend(agent, Array.from({ length: BOOK_LIMIT }, (_, i) => `other${i}`));
+    book.use(agent, ['a']);
+    book.use(agent, Array.from({ length: BOOK_LIMIT }, (_, i) => `other${i}`));
     book.grant(agent, ['b']);
-    assert.equal(book.isSpent(agent, 'a', 1), true, 'still kept: only approvals fill the book');
+    assert.equal(book.reached(agent, 'a', 1), true, 'still kept: only approvals fill the book');
   });
 });
 
 describe('the exemption ceiling at the gate', () => {
-  test('a spent allowance denies the call without an ask, though another measure has reached its cap', () => {
+  test('an exemption at its ceiling denies the call without an ask, though another measure has reached its cap', () => {
     const breaker = createBreaker(resolveConfig({ exemptionCeiling: 1, limits: { exact: 4, host: 2 } }));
     const agent = {};
     const steps = [0, 1, 2, 3, 4].map((i) => step(breaker, agent, CURL, { output: `page ${i}` }));
@@ -147,13 +147,13 @@ describe('the exemption ceiling at the gate', () => {
     );
     const denial = steps[3]!.denial;
     assert.match(denial ?? '', /approval is used up/);
-    assert.deepEqual(hitLines(denial), ['- host:api.example.com'], 'the spent measure, once, though the cap of `exact` is reached too');
+    assert.deepEqual(hitLines(denial), ['- host:api.example.com'], 'the measure at its ceiling, once, though the cap of `exact` is reached too');
     const next = steps[4]!.denial ?? '';
     assert.equal(next.split('Previous result:\n')[1]?.split('\n')[0], 'page 2', 'a denied call is no result');
     assert.equal(next.split('REPEAT_TOOL_BLOCKED').length, 2, 'the earlier denial is not quoted');
   });
 
-  test('while an approved measure has allowance left, a second measure at its cap is asked about', () => {
+  test('while an approved measure is below its ceiling, a second measure at its cap is asked about', () => {
     const breaker = createBreaker(resolveConfig({ exemptionCeiling: 5, limits: { exact: 4, host: 2 } }));
     const agent = {};
     const steps = [0, 1, 2, 3].map(() => step(breaker, agent, CURL));
@@ -169,7 +169,7 @@ describe('the exemption ceiling at the gate', () => {
     assert.ok(steps.every((s) => s.denial === undefined), 'no call is denied');
   });
 
-  test('a ceiling set mid-turn gives exemptions approved before it a fresh allowance', () => {
+  test('a ceiling set mid-turn starts the count of exemptions approved before it', () => {
     const config = { limits: { exact: null, host: 2 } };
     const breaker = createBreaker(resolveConfig(config));
     const agent = {};
@@ -180,7 +180,7 @@ describe('the exemption ceiling at the gate', () => {
     assert.deepEqual(after.map((s) => [s.asked, s.denial !== undefined]), [[false, false], [false, false], [false, true]]);
   });
 
-  test('another setting tightened mid-turn leaves a running allowance where it was', () => {
+  test('another setting tightened mid-turn leaves a running count where it was', () => {
     const config = { exemptionCeiling: 3, limits: { exact: null, host: 2 } };
     const breaker = createBreaker(resolveConfig(config));
     const agent = {};
@@ -191,18 +191,18 @@ describe('the exemption ceiling at the gate', () => {
     assert.deepEqual(after.map((s) => s.denial !== undefined), [false, true]);
   });
 
-  test('a spent measure no longer at its cap is quoted by its mark, not by its identity key', () => {
+  test('a measure at its ceiling and no longer at its cap is quoted by its mark, not by its identity key', () => {
     const long = `cat ${'x'.repeat(300)}`;
     const breaker = createBreaker(resolveConfig({ exemptionCeiling: 1, window: 4, limits: { exact: 2 } }));
     const agent = {};
     assert.deepEqual([0, 1].map(() => step(breaker, agent, long).asked), [false, true]);
     for (let i = 0; i < 4; i += 1) step(breaker, agent, `ls -${'abcd'[i]}`);
-    assert.equal(step(breaker, agent, long).denial, undefined, 'the allowance\u2019s one call');
+    assert.equal(step(breaker, agent, long).denial, undefined, 'the exemption\u2019s one call');
     const denial = step(breaker, agent, long).denial;
     assert.deepEqual(hitLines(denial), [`- exact:bash:{"command":"${long}"}`]);
   });
 
-  test('a spent measure that is not the call\u2019s first is quoted by its own mark', () => {
+  test('a measure at its ceiling that is not the call\u2019s first is quoted by its own mark', () => {
     const breaker = createBreaker(resolveConfig({ exemptionCeiling: 1, window: 4, limits: { exact: null, host: 2 } }));
     const agent = {};
     assert.deepEqual([0, 1].map((i) => step(breaker, agent, `${CURL}${i}`).asked), [false, true]);

@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
-import { classifyFailure, describeFailure } from '../../src/lib/result/failure.js';
+import { classifyFailure } from '../../src/lib/result/failure.js';
+import { describeFailure } from '../../src/lib/text/failure.js';
 import { fingerprints } from '../../src/lib/call/fingerprint.js';
 import { identityKey } from '../../src/lib/call/identity.js';
-import { createNotice, failureSummary, occurrenceSummary, summaryLabel } from '../../src/lib/text/notice.js';
+import { createNotice, countedSummary, repeatSummary, summaryLabel } from '../../src/lib/text/notice.js';
 import { loadReference } from '../parity/oracle.js';
 import { FakeHost } from '../support/fake-host.js';
 import {
@@ -341,18 +342,18 @@ describe('P7: a notice summary stays within 120 characters', () => {
 
   test('P7: past 60 characters after its measure, a fingerprint is cut to 60 plus … inside its quotation (P15)', () => {
     const fp = long(73);
-    assert.equal(occurrenceSummary(summaryLabel(fp), 7), `exact \u201cwrite:${'z'.repeat(54)}\u2026\u201d \u00d7 7`);
-    assert.equal(failureSummary(summaryLabel(fp), 3), `exact \u201cwrite:${'z'.repeat(54)}\u2026\u201d failed x3`);
+    assert.equal(repeatSummary(summaryLabel(fp), 7), `exact \u201cwrite:${'z'.repeat(54)}\u2026\u201d \u00d7 7`);
+    assert.equal(countedSummary(summaryLabel(fp), 'failed', 3), `exact \u201cwrite:${'z'.repeat(54)}\u2026\u201d failed x3`);
   });
 
   test('P7: a fingerprint of exactly 60 characters after its measure is kept whole', () => {
     const fp = long(66);
-    assert.equal(occurrenceSummary(summaryLabel(fp), 7), `exact \u201cwrite:${'z'.repeat(54)}\u201d \u00d7 7`);
-    assert.equal(failureSummary(summaryLabel(fp), 3), `exact \u201cwrite:${'z'.repeat(54)}\u201d failed x3`);
+    assert.equal(repeatSummary(summaryLabel(fp), 7), `exact \u201cwrite:${'z'.repeat(54)}\u201d \u00d7 7`);
+    assert.equal(countedSummary(summaryLabel(fp), 'failed', 3), `exact \u201cwrite:${'z'.repeat(54)}\u201d failed x3`);
   });
 
   test('P7: a notice built from a megabyte fingerprint has a summary within 120 characters', () => {
-    const summary = occurrenceSummary(summaryLabel(long(1024 * 1024)), 16);
+    const summary = repeatSummary(summaryLabel(long(1024 * 1024)), 16);
     assert.ok(summary.length <= 120, String(summary.length));
     assert.equal(createNotice('t', summary).source.summary, summary);
   });

@@ -5,7 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, resolveConfig, type DuplicateTextConfig } from '../../src/lib/config/config.js';
+import { DEFAULTS, resolveConfig, type DuplicateTextConfig } from '../../src/lib/config/config.js';
+import { DUPLICATE_TEXT_DEFAULTS } from '../../src/lib/tracks/duplicate-text.js';
 import {
   createDuplicateText,
   duplicateMessage,

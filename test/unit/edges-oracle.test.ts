@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractSink, firstVerb, stripVolatileFlags } from '../../src/lib/shell/command.js';
-import { classifyFailure, describeFailure, type Failure } from '../../src/lib/result/failure.js';
+import { classifyFailure, type Failure } from '../../src/lib/result/failure.js';
+import { describeFailure } from '../../src/lib/text/failure.js';
 import { loadOracleModule } from '../parity/oracle.js';
 
 interface OracleNormalize {

@@ -1,58 +1,58 @@
 /**
- * The exemption ceiling (opt-in, `exemptionCeiling: N`): the allowance book,
+ * The exemption ceiling (opt-in, `exemptionCeiling: N`): the ceiling book,
  * and through the fake host: N more calls after an approval, then a denial
  * without a second ask, reset by a human message.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAllowanceBook } from '../../src/lib/breaker/allowance.js';
+import { createCeilingBook } from '../../src/lib/breaker/ceiling.js';
 import { BOOK_LIMIT } from '../../src/lib/memory/book.js';
 import { bash, defaultCap, deniedAt, newHost, repeat } from '../support/session.js';
 
 const X = bash('cat /etc/hosts');
 const cap = defaultCap('exact');
 
-describe('the allowance book', () => {
-  test('a granted key is spent after `ceiling` uses; a key never granted never is', () => {
-    const book = createAllowanceBook();
+describe('the ceiling book', () => {
+  test('a granted key reaches the ceiling after `ceiling` uses; a key never granted never does', () => {
+    const book = createCeilingBook();
     const agent = {};
     book.grant(agent, ['k']);
-    assert.equal(book.isSpent(agent, 'k', 2), false);
-    book.spend(agent, ['k', 'other']);
-    assert.equal(book.isSpent(agent, 'k', 2), false);
-    book.spend(agent, ['k']);
-    assert.equal(book.isSpent(agent, 'k', 2), true);
-    assert.equal(book.isSpent(agent, 'other', 2), false);
-    assert.equal(book.isSpent({}, 'k', 2), false, 'per agent');
+    assert.equal(book.reached(agent, 'k', 2), false);
+    book.use(agent, ['k', 'other']);
+    assert.equal(book.reached(agent, 'k', 2), false);
+    book.use(agent, ['k']);
+    assert.equal(book.reached(agent, 'k', 2), true);
+    assert.equal(book.reached(agent, 'other', 2), false);
+    assert.equal(book.reached({}, 'k', 2), false, 'per agent');
   });
 
   test('one call spends a key once, however often it lists it', () => {
-    const book = createAllowanceBook();
+    const book = createCeilingBook();
     const agent = {};
     book.grant(agent, ['k']);
-    book.spend(agent, ['k', 'k']);
-    assert.equal(book.isSpent(agent, 'k', 2), false);
+    book.use(agent, ['k', 'k']);
+    assert.equal(book.reached(agent, 'k', 2), false);
   });
 
-  test('a new grant starts a fresh allowance, and a reset forgets them all', () => {
-    const book = createAllowanceBook();
+  test('a new grant starts its count again, and a reset forgets them all', () => {
+    const book = createCeilingBook();
     const agent = {};
     book.grant(agent, ['k']);
-    book.spend(agent, ['k']);
+    book.use(agent, ['k']);
     book.grant(agent, ['k']);
-    assert.equal(book.isSpent(agent, 'k', 1), false);
-    book.spend(agent, ['k']);
+    assert.equal(book.reached(agent, 'k', 1), false);
+    book.use(agent, ['k']);
     book.reset(agent);
-    assert.equal(book.isSpent(agent, 'k', 1), false);
+    assert.equal(book.reached(agent, 'k', 1), false);
   });
 
   test('at most BOOK_LIMIT keys are kept per agent, the oldest approval going first', () => {
-    const book = createAllowanceBook();
+    const book = createCeilingBook();
     const agent = {};
     book.grant(agent, ['first']);
-    book.spend(agent, ['first']);
+    book.use(agent, ['first']);
     for (let i = 0; i < BOOK_LIMIT; i += 1) book.grant(agent, [`k${i}`]);
-    assert.equal(book.isSpent(agent, 'first', 1), false, 'evicted: the book no longer knows it');
+    assert.equal(book.reached(agent, 'first', 1), false, 'evicted: the book no longer knows it');
   });
 });
 
@@ -95,7 +95,7 @@ describe('the exemption ceiling through the hooks', () => {
     assert.doesNotMatch(outcomes[cap - 1]!.denyReason ?? '', /allowance/);
   });
 
-  test('a human message resets a spent allowance: the measure counts from zero again', async () => {
+  test('a human message resets an exemption at its ceiling: the measure counts from zero again', async () => {
     const host = newHost({ exemptionCeiling: 1 });
     const agent = {};
     const first = await repeat(host, agent, cap + 2, { ...X, answer: 'approve' });
@@ -105,7 +105,7 @@ describe('the exemption ceiling through the hooks', () => {
     assert.ok(after.every((o) => o.ran && !o.asked), 'the measure counts from zero: every call runs unasked');
   });
 
-  test('a spent measure blocks a different call that carries it, without an ask', async () => {
+  test('a measure at its exemption ceiling blocks a different call that carries it, without an ask', async () => {
     const host = newHost({ exemptionCeiling: 1, limits: { host: 4 } });
     const agent = {};
     const calls = [0, 1, 2, 3, 4, 5].map((i) => ({ ...bash(`curl -s https://api.example.com/v${i}`), answer: 'approve' as const }));

@@ -5,7 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyFailure, describeFailure, TEXT_MARKS, type FailureReason } from '../../src/lib/result/failure.js';
+import { classifyFailure, TEXT_MARKS, type FailureReason } from '../../src/lib/result/failure.js';
+import { describeFailure } from '../../src/lib/text/failure.js';
 import { mulberry32 } from '../support/prng.js';
 import { exampleOf } from '../support/regex-examples.js';
 

@@ -20,11 +20,14 @@ import { inCardWords } from '../../client/wording.js';
 import plugin from '../../src/index.js';
 import { resolveConfig } from '../../src/lib/config/config.js';
 import { asLocale, fill } from '../../src/lib/text/locale.js';
-import { CONFIG_MESSAGES, ConfigError, configText, inLocale, refusalOf, type ConfigMessage } from '../../src/lib/config/messages.js';
+import { CONFIG_MESSAGES, ConfigError, configText, inLocale, refusalOf } from '../../src/lib/config/messages.js';
+import type { ConfigMessage } from '../../src/lib/text/refusal.js';
 import { createSettingsSchema } from '../../src/lib/config/schema.js';
 import { createOperatorLocale, offerSettings, SETTINGS_NAMESPACE } from '../../src/lib/plugin/settings.js';
-import { askMessage, type Hit } from '../../src/lib/text/message.js';
-import { TRACKS } from '../../src/lib/tracks/index.js';
+import { askMessage, type HitFacts } from '../../src/lib/text/message.js';
+import { failureTrack } from '../../src/lib/tracks/failure.js';
+import { CALL_TRACKS } from '../../src/lib/tracks/index.js';
+import { repeatTrack } from '../../src/lib/tracks/repeat.js';
 import { FakeHost, type PluginModule } from '../support/fake-host.js';
 import { FakeSettings, withSettings } from '../support/fake-settings.js';
 import { allPairs, readGlossary, readmeProse } from '../support/glossary.js';
@@ -129,9 +132,9 @@ describe('the two dictionaries', () => {
   });
 
   test('each Chinese template fills the same placeholders as its English one', () => {
-    for (const key of Object.keys(EN) as (keyof typeof EN)[]) assert.deepEqual(placeholders(ZH[key]), placeholders(EN[key]), `card ${key}`);
-    for (const id of Object.keys(CONFIG_MESSAGES.en) as (keyof typeof CONFIG_MESSAGES.en)[]) {
-      assert.deepEqual(placeholders(CONFIG_MESSAGES.zh[id]), placeholders(CONFIG_MESSAGES.en[id]), `refusal ${id}`);
+    for (const key of Object.keys(DICTIONARIES.en) as Key[]) assert.deepEqual(placeholders(DICTIONARIES.zh[key] as string), placeholders(DICTIONARIES.en[key] as string), `card ${key}`);
+    for (const id of Object.keys(CONFIG_MESSAGES.en)) {
+      assert.deepEqual(placeholders(CONFIG_MESSAGES.zh[id] as string), placeholders(CONFIG_MESSAGES.en[id] as string), `refusal ${id}`);
     }
   });
 
@@ -228,8 +231,8 @@ describe('the English texts read as before', () => {
   });
 
   test('the ask is English unless another language is asked for', () => {
-    const words = TRACKS[1]!.words;
-    const hits: Hit[] = [{ words, quote: 'exact:x', count: 4, cap: 4, detail: '' }];
+    const words = repeatTrack.meta.words;
+    const hits: HitFacts[] = [{ words, quote: 'exact:x', count: 4, cap: 4, detail: '' }];
     assert.equal(askMessage('bash', hits, 2), askMessage('bash', hits, 2, 'en'));
     assert.match(askMessage('bash', hits), /^Loop breaker: this call would repeat the same action for the 4th time/);
   });
@@ -362,15 +365,15 @@ describe("the operator's language on the host", () => {
 
 describe('the ask in Chinese', () => {
   test('every track has Chinese words for its ask', () => {
-    for (const { words } of TRACKS) {
+    for (const { meta: { words } } of CALL_TRACKS) {
       assert.ok(words.zh !== undefined, `${words.track} has Chinese words`);
       assert.match(words.zh.heading, /轨道：$/, `${words.track}: its heading names its track`);
     }
   });
 
   test('one hit: a short list with the buttons named as DSH names them in Chinese, then the quoted measure and the tool', () => {
-    const words = TRACKS[1]!.words;
-    const hit: Hit = { words, quote: 'exact:bash:{"command":"make"}', count: 12, cap: 12, detail: '' };
+    const words = repeatTrack.meta.words;
+    const hit: HitFacts = { words, quote: 'exact:bash:{"command":"make"}', count: 12, cap: 12, detail: '' };
     assert.equal(
       askMessage('bash', [hit], null, 'zh'),
       [
@@ -386,9 +389,9 @@ describe('the ask in Chinese', () => {
   });
 
   test('several hits and a ceiling: how many, for how many calls; the failure worded in Chinese', () => {
-    const failure = TRACKS[0]!.words;
-    const repeat = TRACKS[1]!.words;
-    const hits: Hit[] = [
+    const failure = failureTrack.meta.words;
+    const repeat = repeatTrack.meta.words;
+    const hits: HitFacts[] = [
       { words: failure, quote: 'cmd:make', count: 5, cap: 5, detail: 'the command exited with status 2', failure: { reason: 'exit', detail: '2' } },
       { words: repeat, quote: 'exact:a', count: 12, cap: 12, detail: '' },
     ];

@@ -11,12 +11,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import { TRACKS } from '../../src/lib/tracks/index.js';
+import { CALL_TRACKS, TRACKS } from '../../src/lib/tracks/index.js';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 
 /** The layers, lowest first; `src/index.ts`, the wiring, sits on top of them all. */
-const LAYERS = ['host', 'text', 'config', 'shell', 'call', 'result', 'policy', 'memory', 'tracks', 'breaker', 'plugin'] as const;
+export const LAYERS = ['host', 'text', 'setting', 'shell', 'call', 'result', 'memory', 'tracks', 'config', 'policy', 'breaker', 'plugin'] as const;
 const ENTRY = 'index.ts';
 /** Longest function body the code may have, in lines from its first to its last. */
 const FUNCTION_LINES = 60;
@@ -200,20 +200,29 @@ describe('the layout of src/', () => {
     assert.deepEqual(long, []);
   });
 
-  test('every track module under src/lib/tracks/ is registered in TRACKS, in gate order', async () => {
+  test('every track module under src/lib/tracks/ is registered in TRACKS, the tool-call tracks in gate order', async () => {
     const unlisted: string[] = [];
+    const registered: readonly unknown[] = TRACKS;
     for (const file of FILES.filter((path) => layerOf(path).name === 'tracks')) {
       const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
       for (const [name, value] of Object.entries(module)) {
-        const looksLikeTrack = typeof value === 'object' && value !== null && 'words' in value && 'isOn' in value && 'create' in value;
-        if (looksLikeTrack && !TRACKS.includes(value as (typeof TRACKS)[number])) unlisted.push(`${name} in src/${relative(SRC, file)}`);
+        const looksLikeTrack = typeof value === 'object' && value !== null && 'meta' in value && 'create' in value;
+        if (looksLikeTrack && !registered.includes(value)) unlisted.push(`${name} in src/${relative(SRC, file)}`);
       }
     }
     assert.deepEqual(unlisted, [], 'add it to TRACKS in src/lib/tracks/index.ts');
     assert.deepEqual(
-      TRACKS.map((track) => track.words.track),
+      CALL_TRACKS.map((track) => track.meta.words.track),
       ['failure', 'repeat', 'sequence', 'stale', 'edit-retry', 'timeout', 'spin', 'guess', 'environment'],
     );
+  });
+
+  test("docs/design.md's table of layers lists the layers of src/lib/, lowest first, as this test holds them", () => {
+    const design = readFileSync(resolve(SRC, '..', 'docs', 'design.md'), 'utf8');
+    const table = design.slice(design.indexOf('| layer |'));
+    const rows = [...table.slice(0, table.indexOf('\n\n')).matchAll(/^\| ([a-z]+) \| `([a-z]+)\/` \|/gm)].map((row) => [row[1], row[2]]);
+    assert.deepEqual(rows.map(([layer]) => layer), [...LAYERS], 'docs/design.md, "| layer | folder | …": one row per layer, lowest first');
+    assert.deepEqual(rows.map(([, folder]) => folder), [...LAYERS], 'each layer is its folder');
   });
 });
 

@@ -11,7 +11,8 @@ import { DEFAULTS, resolveConfig, type BreakerConfig } from '../../src/lib/confi
 import { compilePolicy, createPolicyBook, SCOPE_LIMIT, tightenPolicy } from '../../src/lib/policy/policy.js';
 import { createSettingsSchema, settingsTree } from '../../src/lib/config/schema.js';
 import { SETTINGS_NAMESPACE } from '../../src/lib/plugin/settings.js';
-import { earlier, lowerLimits, stricterConfig } from '../../src/lib/policy/strictness.js';
+import { lowerLimits, stricterConfig } from '../../src/lib/policy/strictness.js';
+import { earlier } from '../../src/lib/setting/setting.js';
 import { bashResult, FakeHost, type HostResult } from '../support/fake-host.js';
 import { FakeSettings, withSettings, type InjectLog } from '../support/fake-settings.js';
 import { bash, deniedAt, repeat, succeeding } from '../support/session.js';

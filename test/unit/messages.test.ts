@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { describeFailure } from '../../src/lib/result/failure.js';
+import { describeFailure } from '../../src/lib/text/failure.js';
 import { preview, renderResult } from '../../src/lib/text/message.js';
 import { bash, defaultCap, failing, hitLines, newHost, noticeTexts, on, repeat, succeeding, type HostResult } from '../support/session.js';
 

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { createNotice, failureSummary, occurrenceSummary, summaryLabel } from '../../src/lib/text/notice.js';
+import { createNotice, countedSummary, repeatSummary, summaryLabel } from '../../src/lib/text/notice.js';
 import { bash, failing, newHost, noticesOf, on, repeat, shown } from '../support/session.js';
 
 const PREFIX = 'repeat-tool-breaker-';
@@ -56,11 +56,11 @@ describe('createNotice', () => {
 
 describe('summaries', () => {
   test('the occurrence summary is <label> × <n> with U+00D7, the label the measure and its quoted rest (P15)', () => {
-    assert.equal(occurrenceSummary(summaryLabel('host:api.example.com'), 7), 'host \u201capi.example.com\u201d \u00d7 7');
+    assert.equal(repeatSummary(summaryLabel('host:api.example.com'), 7), 'host \u201capi.example.com\u201d \u00d7 7');
   });
 
   test('the failure summary is <label> failed x<n>', () => {
-    assert.equal(failureSummary(summaryLabel('cmd:cat:cat /nope'), 3), 'cmd \u201ccat:cat /nope\u201d failed x3');
+    assert.equal(countedSummary(summaryLabel('cmd:cat:cat /nope'), 'failed', 3), 'cmd \u201ccat:cat /nope\u201d failed x3');
   });
 });
 

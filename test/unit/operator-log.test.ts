@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { advisoryLine, gateLine } from '../../src/lib/text/log-line.js';
-import type { Hit } from '../../src/lib/text/message.js';
+import type { HitFacts } from '../../src/lib/text/message.js';
 import { hostLog } from '../../src/lib/plugin/log.js';
 import { FakeHost } from '../support/fake-host.js';
 import plugin from '../../src/index.js';
@@ -17,8 +17,8 @@ function quotedParts(line: string): string[] {
   return [...line.matchAll(/\u201c([^\u201d]*)\u201d/g)].map((match) => match[1] as string);
 }
 
-const repeatWords = { track: 'repeat' } as Hit['words'];
-const cycleWords = { track: 'sequence', measure: 'cycle' } as Hit['words'];
+const repeatWords = { track: 'repeat' } as HitFacts['words'];
+const cycleWords = { track: 'sequence', measure: 'cycle' } as HitFacts['words'];
 
 describe('the lines', () => {
   test('an advisory is the notice’s summary, which P15 already bounds and quotes', () => {
@@ -30,7 +30,7 @@ describe('the lines', () => {
     assert.equal(gateLine('denied', 'bash', [hit('exact:bash:{}'), hit('cmd:echo:echo hi')]), 'gate, denied: bash, exact \u201cbash:{}\u201d 12/12; cmd \u201cecho:echo hi\u201d 12/12');
     assert.equal(gateLine('asked', 'bash', [hit('net:a/b', 5, 5)]), 'gate, asked the operator: bash, net \u201ca/b\u201d 5/5');
     assert.equal(gateLine('denied', 'bash', [hit('exact:1'), hit('cmd:2'), hit('net:3'), hit('host:4'), hit('sink:5')]), 'gate, denied: bash, exact \u201c1\u201d 12/12; cmd \u201c2\u201d 12/12; net \u201c3\u201d 12/12; 2 more');
-    assert.equal(gateLine('spent', 'bash', [hit('exact:x', 2, 2)]), 'gate, denied, the operator\'s approval used up: bash, exact \u201cx\u201d');
+    assert.equal(gateLine('ceiling', 'bash', [hit('exact:x', 2, 2)]), 'gate, denied, the operator\'s approval used up: bash, exact \u201cx\u201d');
     assert.equal(gateLine('denied', 'bash', [hit('ls \u2192 pwd', 3, 3, cycleWords)]), 'gate, denied: bash, cycle \u201cls \u2192 pwd\u201d 3/3');
     assert.equal(gateLine('denied', 'a tool\nwith a newline', []), 'gate, denied: \u201ca tool\\nwith a newline\u201d');
   });

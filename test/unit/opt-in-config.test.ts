@@ -5,7 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, SEQUENCE_DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
+import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
+import { SEQUENCE } from '../../src/lib/tracks/sequence.js';
 
 const PREFIX = 'repeat-tool-breaker: ';
 
@@ -33,8 +34,8 @@ describe('the opt-in settings are off by default', () => {
   });
 
   test('the sequence defaults are length 4, count 3, no limit, frozen', () => {
-    assert.deepEqual({ ...SEQUENCE_DEFAULTS }, { length: 4, count: 3, limit: null });
-    assert.ok(Object.isFrozen(SEQUENCE_DEFAULTS), 'the sequence defaults are frozen');
+    assert.deepEqual({ ...SEQUENCE.defaults }, { length: 4, count: 3, limit: null });
+    assert.ok(Object.isFrozen(SEQUENCE.defaults), 'the sequence defaults are frozen');
   });
 });
 

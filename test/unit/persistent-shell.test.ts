@@ -8,7 +8,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { classifyFailure, describeFailure, describeFailureZh } from '../../src/lib/result/failure.js';
+import { classifyFailure } from '../../src/lib/result/failure.js';
+import { describeFailure, describeFailureZh } from '../../src/lib/text/failure.js';
 import { persistentFailure } from '../../src/lib/result/persistent.js';
 import { loadOracleModule, loadReference } from '../parity/oracle.js';
 import { FakeHost } from '../support/fake-host.js';

@@ -51,16 +51,16 @@ describe('the plugin object', () => {
 });
 
 describe('registration and teardown', () => {
-  test('apply registers the three hooks and one guard', () => {
+  test('apply registers the three hooks, one guard, and a listener on the session log', () => {
     const { ctx, events, guards } = recordingCtx();
     apply(ctx as never);
-    assert.deepEqual([...events].sort(), ['agent/pre-step', 'tools/post-execute', 'tools/pre-execute']);
+    assert.deepEqual([...events].sort(), ['agent/pre-step', 'session/event', 'tools/post-execute', 'tools/pre-execute']);
     assert.equal(guards(), 1);
   });
 
-  test('the teardown unregisters all four registrations', () => {
+  test('the teardown unregisters all five registrations', () => {
     const host = newHost();
-    assert.equal(host.registrations, 4);
+    assert.equal(host.registrations, 5);
     host.dispose();
     assert.equal(host.registrations, 0);
   });
@@ -82,7 +82,7 @@ describe('registration and teardown', () => {
     const teardown = apply(ctx as never);
     assert.equal(typeof teardown, 'function');
     assert.doesNotThrow(() => (teardown as () => void)());
-    assert.equal(calls, 4);
+    assert.equal(calls, 5, 'every registration was disposed of');
   });
 
   test('apply tolerates a guard registration that returns no disposer', () => {

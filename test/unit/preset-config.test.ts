@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, MEASURES, resolveConfig } from '../../src/lib/config/config.js';
-import { editDistance, nearestName } from '../../src/lib/config/nearest.js';
+import { editDistance, nearestName } from '../../src/lib/setting/nearest.js';
 import { layConfig, PRESET_NAMES, PRESETS, presetConfig } from '../../src/lib/config/preset.js';
 import { fingerprints, RANKED } from '../../src/lib/call/fingerprint.js';
 import { stricterConfig } from '../../src/lib/policy/strictness.js';

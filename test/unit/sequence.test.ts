@@ -33,7 +33,7 @@ describe('findCycle: a run of calls repeating back to back', () => {
     assert.deepEqual(cycleAfter('X Y A B A B', 'A'), { period: 2, run: 5, start: 2 });
   });
 
-  test('a pure repeat (A A A A) is not a cycle: that is the occurrence track’s job', () => {
+  test('a pure repeat (A A A A) is not a cycle: that is the repeat track’s job', () => {
     assert.equal(cycleAfter('A A A', 'A'), null);
   });
 

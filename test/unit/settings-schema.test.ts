@@ -8,7 +8,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, SEQUENCE_DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
+import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
+import { DUPLICATE_TEXT_DEFAULTS } from '../../src/lib/tracks/duplicate-text.js';
+import { SEQUENCE } from '../../src/lib/tracks/sequence.js';
 import { createSettingsSchema, type SerializedSchema } from '../../src/lib/config/schema.js';
 import { isMapping } from '../../src/lib/host/member.js';
 
@@ -158,7 +160,7 @@ describe('the settings schema admits what the config accepts', () => {
       assert.ok(mapping?.dict !== undefined, `${key} offers a mapping`);
       return Object.fromEntries(Object.entries(mapping.dict).map(([sub, uid]) => [sub, entry(uid).meta?.default]));
     };
-    assert.deepEqual(defaults('sequence'), { ...SEQUENCE_DEFAULTS });
+    assert.deepEqual(defaults('sequence'), { ...SEQUENCE.defaults });
     assert.deepEqual(defaults('duplicateText'), { ...DUPLICATE_TEXT_DEFAULTS });
   });
 });

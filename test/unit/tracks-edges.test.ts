@@ -9,7 +9,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createBreaker } from '../../src/lib/breaker/breaker.js';
-import { DUPLICATE_TEXT_DEFAULTS, resolveConfig, type DuplicateTextConfig } from '../../src/lib/config/config.js';
+import { resolveConfig, type DuplicateTextConfig } from '../../src/lib/config/config.js';
+import { DUPLICATE_TEXT_DEFAULTS } from '../../src/lib/tracks/duplicate-text.js';
 import { identityKey } from '../../src/lib/call/identity.js';
 import { createSequenceBook, cycleKey } from '../../src/lib/memory/cycles.js';
 import {

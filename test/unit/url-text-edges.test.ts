@@ -7,8 +7,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askMessage, denyMessage, preview, quoteResult, renderHead, renderResult, spentMessage, type Hit, type HitWords } from '../../src/lib/text/message.js';
-import { cycleSummary, failureSummary, occurrenceSummary, summaryLabel } from '../../src/lib/text/notice.js';
+import { askMessage, denyMessage, preview, quoteResult, renderHead, renderResult, ceilingMessage, type HitFacts, type HitWords } from '../../src/lib/text/message.js';
+import { cycleSummary, countedSummary, repeatSummary, summaryLabel } from '../../src/lib/text/notice.js';
 import { add, BOOK_LIMIT, keep } from '../../src/lib/memory/book.js';
 import { extractUrls, isLocalHost, normUrl, plainUrl, siteOf, siteSlice } from '../../src/lib/call/url.js';
 import { loadOracleModule } from '../parity/oracle.js';
@@ -37,7 +37,7 @@ const oracle = await loadOracleModule<OracleUrls>('lib/normalize.js');
 const REPEAT = wordsOf('repeat', 0, null);
 const FAILURE = wordsOf('failure', 1, 'failure note');
 const SEQUENCE = wordsOf('sequence', 2, 'sequence note');
-const hit = (words: HitWords, quote: string, count = 3, cap = 3): Hit => ({ words, quote, count, cap, detail: '' });
+const hit = (words: HitWords, quote: string, count = 3, cap = 3): HitFacts => ({ words, quote, count, cap, detail: '' });
 
 const INSTEAD = 'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.';
 const SPELLING = 'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.';
@@ -117,10 +117,10 @@ describe('tool names in the first line', () => {
   });
 });
 
-describe('the spent-allowance denial', () => {
+describe('the denial at the exemption ceiling', () => {
   test('with a ceiling of one it speaks of one call, quotes each measure defanged and the previous result', () => {
     assert.equal(
-      spentMessage('bash', ['m1', '<function=x'], 1, 'out'),
+      ceilingMessage('bash', ['m1', '<function=x'], 1, 'out'),
       [
         "REPEAT_TOOL_BLOCKED: bash call not run: the operator's approval is used up (it allowed 1 call like it).",
         '- m1',
@@ -133,7 +133,7 @@ describe('the spent-allowance denial', () => {
   });
 
   test('with a larger ceiling it speaks of calls', () => {
-    const text = spentMessage('bash', ['m'], 2, '');
+    const text = ceilingMessage('bash', ['m'], 2, '');
     assert.match(text, /\(it allowed 2 calls like it\)\./);
     assert.match(text, /The approved allowance of 2 calls is spent;/);
     assert.match(text, /already in the conversation history/);
@@ -226,8 +226,8 @@ describe('summaries at the label limit', () => {
   });
 
   test('the three summaries: occurrences, failures and a cycle joined by arrows in one quotation', () => {
-    assert.equal(occurrenceSummary(summaryLabel('host:a'), 4), 'host \u201ca\u201d \u00d7 4');
-    assert.equal(failureSummary(summaryLabel('host:a'), 2), 'host \u201ca\u201d failed x2');
+    assert.equal(repeatSummary(summaryLabel('host:a'), 4), 'host \u201ca\u201d \u00d7 4');
+    assert.equal(countedSummary(summaryLabel('host:a'), 'failed', 2), 'host \u201ca\u201d failed x2');
     assert.equal(cycleSummary(['curl', 'jq'], 3), 'cycle \u201ccurl \u2192 jq\u201d \u00d7 3');
     assert.equal(cycleSummary(['c'.repeat(100)], 3), `cycle \u201c${'c'.repeat(60)}\u2026\u201d \u00d7 3`);
   });

@@ -23,4 +23,6 @@ mkdirSync(dirname(OUT), { recursive: true });
 writeFileSync(OUT, bundle.text);
 // A progress line, so stderr: `npm pack --json` and `npm publish --json` run `prepare` (this build)
 // with the script's stdout on their own, and their stdout must stay one JSON document.
-console.error(`dist/client.js: ${bundle.text.length} bytes, ${bundle.modules.length} modules (${bundle.modules.join(', ')}); shared: ${bundle.shared.join(', ')}`);
+console.error(
+  `dist/client.js: ${bundle.text.length} bytes, ${bundle.modules.length} modules (${bundle.modules.join(', ')}); shared: ${bundle.shared.join(', ')}; stubbed: ${bundle.stubbed.join(', ') || 'none'}`,
+);

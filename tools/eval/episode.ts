@@ -43,4 +43,10 @@ export interface Episode {
   readonly label: Label | undefined;
   readonly events: readonly EpisodeEvent[];
   readonly calls: number;
+  /**
+   * Whether the run resolved its task in the end (the corpus's
+   * `meta.outcome.resolved`); `undefined` when the record does not say. A loop
+   * run stopped that resolved later anyway costs the operator a "continue".
+   */
+  readonly resolved?: boolean;
 }

@@ -83,7 +83,8 @@ export function parseLabelled(path: string, text: string): Episode {
     });
   });
   const group = typeof head.meta.group === 'string' ? head.meta.group : basename(dirname(path));
-  return { name: `${group}/${basename(path, '.jsonl')}`, path, label, events, calls: events.length };
+  const resolved = isMapping(head.meta.outcome) ? head.meta.outcome.resolved : undefined;
+  return { name: `${group}/${basename(path, '.jsonl')}`, path, label, events, calls: events.length, ...(typeof resolved === 'boolean' ? { resolved } : {}) };
 }
 
 export function readLabelled(path: string): Episode {

@@ -1,5 +1,6 @@
 /**
  * `npm run eval -- <corpus directories or files> [--preset recommended] [--sessions] [--ablate] [--check] [--json]`
+ * (`--help` for the rest: the field, the texts and the stop)
  *
  * `--help` prints the usage and nothing else happens; any other run builds the
  * plugin first (`npm run build`, its output on stderr so that `--json` stays

@@ -6,7 +6,7 @@
  * session is the costly error.
  */
 import type { Episode, LabelClass } from './episode.js';
-import type { CallOutcome } from './replay.js';
+import type { Replayed } from './replay.js';
 
 export interface SessionResult {
   readonly session: string;
@@ -22,12 +22,22 @@ export interface SessionResult {
   /** The first notice's summary and the first denial's opening words, for reading a row. */
   readonly noticeSummary: string | undefined;
   readonly denialReason: string | undefined;
+  /** The call whose step the system rejected, handing the run back; `undefined` when it never stopped the run. */
+  readonly stoppedAt: number | undefined;
+  /** Calls refused from the first denial (at or after the loop start) to the end of the run or its stop. */
+  readonly refused: number;
+  /** Characters of the system's own text the model read over the run (denials, notices, additions to results). */
+  readonly modelChars: number;
+  /** Whether the run resolved its task in the end, when the record says. */
+  readonly resolved: boolean | undefined;
 }
 
-export function sessionResult(episode: Episode, outcomes: readonly CallOutcome[]): SessionResult {
+export function sessionResult(episode: Episode, replayed: Replayed): SessionResult {
+  const outcomes = replayed.calls;
   const from = episode.label?.class === 'loop' ? (episode.label.loopStart ?? 0) : 0;
   const noticed = outcomes.find((call) => call.index >= from && call.notices.length > 0);
   const denied = outcomes.find((call) => call.index >= from && call.denied);
+  const gate = denied?.index;
   return {
     session: episode.name,
     class: episode.label?.class,
@@ -39,6 +49,10 @@ export function sessionResult(episode: Episode, outcomes: readonly CallOutcome[]
     denials: outcomes.filter((call) => call.denied).length,
     noticeSummary: noticed?.notices[0],
     denialReason: denied?.reason?.split('\n')[0]?.slice(0, 160),
+    stoppedAt: replayed.stoppedAt,
+    refused: gate === undefined ? 0 : outcomes.filter((call) => call.index >= gate && call.denied).length,
+    modelChars: outcomes.reduce((sum, call) => sum + call.modelChars, 0),
+    resolved: episode.resolved,
   };
 }
 
@@ -77,11 +91,35 @@ export interface Figures {
    * so the ablation shows a part that gates some loops sooner.
    */
   readonly loopCallsRun: number;
+  /** Over the loops gated: the calls refused from the first gate to the end or the stop (a halted peer's included). */
+  readonly refusedPerGatedLoop: Spread | undefined;
+  /** Over the loops gated: the characters of the system's own text the model read in the run. */
+  readonly modelCharsPerGatedLoop: Spread | undefined;
+  /** Runs whose turn the system ended (a rejected step), by label. */
+  readonly loopsStopped: number;
+  readonly goodStopped: number;
+  readonly progressStopped: number;
+  /** Loop runs stopped that resolved their task later anyway: each costs the operator a "continue". */
+  readonly stoppedResolved: number;
+  /** The asks of an `onLimit: ask` replay of the same configuration (`undefined`: the system was not asked to). */
+  readonly asks: number | undefined;
+  /** Over those asks: the words of the reason as the operator's panel shows it (whitespace-separated). */
+  readonly askWords: Spread | undefined;
 }
 
-export function figuresOf(results: readonly SessionResult[]): Figures {
+/** The words of a text as a person reads it: runs of non-space, line breaks or not. */
+export function wordCount(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== '').length;
+}
+
+/**
+ * The figures of one system over a corpus; `asked`, the ask reasons of its
+ * `onLimit: ask` replay, when it had one.
+ */
+export function figuresOf(results: readonly SessionResult[], asked?: readonly string[]): Figures {
   const of = (cls: LabelClass): SessionResult[] => results.filter((result) => result.class === cls);
   const loops = of('loop');
+  const gated = loops.filter((result) => result.firstDenial !== undefined);
   const distance = (at: number | undefined, result: SessionResult): number[] => (at === undefined ? [] : [at - (result.loopStart ?? 0)]);
   return {
     loops: loops.length,
@@ -95,6 +133,22 @@ export function figuresOf(results: readonly SessionResult[]): Figures {
     progress: of('progress').length,
     progressGated: of('progress').filter((result) => result.denials > 0).length,
     unlabelled: results.filter((result) => result.class === undefined).length,
-    loopCallsRun: loops.reduce((sum, result) => sum + (result.firstDenial ?? result.calls) - (result.loopStart ?? 0), 0),
+    loopCallsRun: loops.reduce((sum, result) => sum + callsRun(result), 0),
+    refusedPerGatedLoop: spread(gated.map((result) => result.refused)),
+    modelCharsPerGatedLoop: spread(gated.map((result) => result.modelChars)),
+    loopsStopped: loops.filter(stopped).length,
+    goodStopped: of('good').filter(stopped).length,
+    progressStopped: of('progress').filter(stopped).length,
+    stoppedResolved: loops.filter((result) => stopped(result) && result.resolved === true).length,
+    asks: asked?.length,
+    askWords: spread((asked ?? []).map(wordCount)),
   };
+}
+
+const stopped = (result: SessionResult): boolean => result.stoppedAt !== undefined;
+
+/** A loop's calls that ran: from its start to its first denial, its stop, or the end of the session. */
+function callsRun(result: SessionResult): number {
+  const end = Math.min(result.firstDenial ?? result.calls, result.stoppedAt ?? result.calls);
+  return Math.max(0, end - (result.loopStart ?? 0));
 }

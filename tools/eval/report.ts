@@ -1,22 +1,23 @@
 /**
  * The eval's tables: the metrics table of the corpus README (one row per
  * system), per-session rows, and the ablation (the preset, then the preset
- * with each part turned off). Text for terminals, Markdown for docs.
+ * with each part turned off). The field and the texts and stop have tables
+ * of their own (field-report.ts). Text for terminals, Markdown for docs.
  */
 import { renderMarkdown, renderTable, type Cell, type Column } from '../lib/table.js';
 import type { Figures, SessionResult, Spread } from './metrics.js';
 import type { SystemRun } from './evaluate.js';
 
-function ratio(part: number, whole: number): string {
+export function ratio(part: number, whole: number): string {
   return `${part}/${whole}`;
 }
 
-function spreadText(spread: Spread | undefined): string {
+export function spreadText(spread: Spread | undefined): string {
   return spread === undefined ? '—' : `${spread.median}/${spread.max}`;
 }
 
 /** Short titles under group headings, so that the table fits 100 columns; LEGEND says what they mean. */
-const FIGURE_COLUMNS: readonly Column[] = [
+export const FIGURE_COLUMNS: readonly Column[] = [
   { group: 'loops', title: 'noticed', right: true },
   { group: 'loops', title: 'gated', right: true },
   { group: 'loops', title: 'calls run', right: true },
@@ -45,7 +46,7 @@ export function figureCells(figures: Figures, gates = true): Cell[] {
   ];
 }
 
-function render(columns: readonly Column[], rows: readonly (readonly Cell[])[], markdown: boolean): string {
+export function render(columns: readonly Column[], rows: readonly (readonly Cell[])[], markdown: boolean): string {
   return markdown ? renderMarkdown(columns, rows) : renderTable(columns, rows);
 }
 
@@ -60,7 +61,7 @@ export function ablationTable(runs: readonly SystemRun[], markdown = false): str
   return render([{ title: 'variant' }, ...FIGURE_COLUMNS], runs.map((run) => [run.system, ...figureCells(run.figures)]), markdown);
 }
 
-const at = (index: number | undefined, result: SessionResult): Cell => {
+export const at = (index: number | undefined, result: SessionResult): Cell => {
   if (index === undefined) return '—';
   return result.class === 'loop' ? `${index} (+${index - (result.loopStart ?? 0)})` : index;
 };

@@ -4,6 +4,7 @@
  * `reference-breaker`), and DSH's own `repeat-tool-reminder`, which ships with
  * DSH and is loaded from the host install of `test/host` when it is there (it
  * needs DSH's packages as peers, which the plugin's own install does not have).
+ * The field's detectors are loaded by field.ts.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,23 +13,36 @@ import { pathToFileURL } from 'node:url';
 import type { ApplyFunction } from '../lib/replay-host.js';
 import { isMapping } from '../../src/lib/host/member.js';
 
+/**
+ * What a system is to the report: this plugin, the reference, DSH's reminder,
+ * a peer of the field as its users get it, or another setting of a peer; and
+ * `asking`, this plugin with its defaults and `onLimit: ask`, which `--check`
+ * replays beside a preset for the words of the defaults' asks.
+ */
+export type Role = 'ours' | 'asking' | 'reference' | 'reminder' | 'peer' | 'variant';
+
 export interface System {
   /** How the table names it. */
   readonly label: string;
-  /** A short name for column headings: `ours`, `0.5.2`, `reminder`. */
+  /** A short name for column headings: `ours`, `0.5.2`, `reminder`, `gemini`. */
   readonly short: string;
-  /** `source.plugin` of the notices it writes. */
-  readonly plugin: string;
+  readonly role: Role;
+  /** `source.plugin` of the notices it writes; `undefined`: every plugin notice on its host is its own. */
+  readonly plugin?: string;
   readonly apply: ApplyFunction;
   /** The config the system is mounted with. */
   readonly config: unknown;
   /** Whether the system can deny a call at all (the reminder only reminds). */
   readonly gates: boolean;
+  /** The config it is replayed with a second time, asking, for the words of its asks (the same object: it asks already). */
+  readonly askConfig?: unknown;
 }
 
-const REPO = join(import.meta.dirname, '..', '..');
+/** The checkout's root: the field and the reminder are found relative to it. */
+export const REPO = join(import.meta.dirname, '..', '..');
 
-async function applyOf(file: string): Promise<ApplyFunction> {
+/** A module's `apply`, or an error naming the file. */
+export async function applyOf(file: string): Promise<ApplyFunction> {
   const module: unknown = await import(pathToFileURL(file).href);
   const apply = isMapping(module) ? module.apply : undefined;
   if (typeof apply !== 'function') throw new Error(`${file} exports no apply()`);

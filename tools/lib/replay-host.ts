@@ -2,8 +2,9 @@
  * The smallest host `apply()` can be mounted on: the hook order of the DSH
  * 0.1.0-rc.8 tool pipeline (`tools/pre-execute` waterfall → approval when asked
  * → guards, only when allowed → body → `tools/post-execute` waterfall, denied
- * calls included) and `agent/pre-step` with the newly claimed messages. No tool
- * body runs here: the replay supplies the result the log recorded.
+ * calls included) and `agent/pre-step` before each model step, with the newly
+ * claimed messages. No tool body runs here: the replay supplies the result the
+ * log recorded.
  */
 import { member } from '../../src/lib/host/member.js';
 import type { ToolResult } from '../../src/lib/host/types.js';
@@ -97,15 +98,36 @@ export class ReplayHost {
 
   /** Post-execute over a settled result: the notices attached to it, in order. */
   async settle(exec: object, result: ToolResult): Promise<unknown[]> {
-    const post = await this.waterfall('tools/post-execute', [exec, result], async () => ({ kind: 'accept' }));
-    const contexts = member(post, 'additionalContexts');
-    return Array.isArray(contexts) ? [...contexts] : [];
+    return (await this.afterCall(exec, result)).contexts;
   }
 
-  /** `agent/pre-step` with the messages the agent claims from its inbox. */
-  async step(agent: object, messages: readonly unknown[]): Promise<void> {
-    await this.waterfall('agent/pre-step', [{ agent, messages, turn: 1, step: 1, signal: new AbortController().signal }], async () => ({
-      kind: 'continue',
-    }));
+  /**
+   * Post-execute over a settled result: the notices attached to it, and the
+   * content that replaces the result's when a listener rewrote it (rc.8 applies
+   * an `accept`'s `content` to the result the model reads).
+   */
+  async afterCall(exec: object, result: ToolResult): Promise<{ contexts: unknown[]; content: readonly unknown[] | undefined }> {
+    const post = await this.waterfall('tools/post-execute', [exec, result], async () => ({ kind: 'accept' }));
+    const contexts = member(post, 'additionalContexts');
+    const content = member(post, 'content');
+    return { contexts: Array.isArray(contexts) ? [...contexts] : [], content: Array.isArray(content) ? content : undefined };
   }
+
+  /**
+   * `agent/pre-step` before a model step, with the messages the agent claims from
+   * its inbox. The payload is rc.8's: `@deepseek-ai/dsh-agent-loop` passes
+   * `{ messages, turn, step, signal }` and `agentEvents` (`@deepseek-ai/dsh-agent`)
+   * adds the `agent`; the decision by default enters the claimed messages. A
+   * `{ kind: 'reject' }` ends the turn there ("blocked").
+   */
+  async step(agent: object, messages: readonly unknown[], at: StepPosition = { turn: 1, step: 1 }): Promise<unknown> {
+    const payload = { messages, turn: at.turn, step: at.step, signal: new AbortController().signal, agent };
+    return this.waterfall('agent/pre-step', [payload], async () => ({ kind: 'enter', messages }));
+  }
+}
+
+/** Where a step stands in its agent's conversation: the turn (from 1) and the step within it (from 1). */
+export interface StepPosition {
+  readonly turn: number;
+  readonly step: number;
 }

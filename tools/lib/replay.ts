@@ -20,7 +20,7 @@ import { fingerprints, limitFor, measureOf } from '../../src/lib/call/fingerprin
 import { isShell } from '../../src/lib/call/read.js';
 import { member } from '../../src/lib/host/member.js';
 import type { ToolResult } from '../../src/lib/host/types.js';
-import { SPENT_HEADLINE } from '../../src/lib/text/message.js';
+import { CEILING_HEADLINE } from '../../src/lib/text/message.js';
 import { ASK_TRACK_HEADINGS } from '../../src/lib/tracks/index.js';
 import { PLUGIN_NAME } from '../../src/lib/text/notice.js';
 import { compileScope } from '../../src/lib/policy/scope.js';
@@ -33,7 +33,7 @@ import type { CallVerdict, TrajectoryEntry } from './trajectory.js';
 
 /** An advisory's stage; `track` is one of the opt-in real-loop tracks' (stale, edit-retry, timeout). */
 export type Stage = 'warn' | 'summarize' | 'fail-warn' | 'track';
-/** What gated a call: one of the plugin's tracks, or the exemption ceiling (an approved allowance spent). */
+/** What gated a call: one of the plugin's tracks, or the exemption ceiling (an approved exemption that covered its calls). */
 export type Track = 'repeat' | 'failure' | 'sequence' | 'stale' | 'edit-retry' | 'timeout' | 'ceiling';
 
 /** One call as the replay lived it; the shape of a `recorded.json` trajectory entry. */
@@ -110,11 +110,11 @@ const DENIED_BY = /by the ([a-z, -]+?) tracks? of the loop breaker/;
 
 /**
  * The tracks named by a denial or an ask (message.ts and each track's words), in track
- * order; `ceiling` alone for a denial of an approved allowance that is spent.
+ * order; `ceiling` alone for a denial at the exemption ceiling.
  */
 export function tracksIn(text: string): Track[] {
   // The plugin's own words (message.ts, tracks/index.ts), so a rewording cannot slip past the replay.
-  if (text.includes(`call not run: ${SPENT_HEADLINE}`)) return ['ceiling'];
+  if (text.includes(`call not run: ${CEILING_HEADLINE}`)) return ['ceiling'];
   const named = new Set(DENIED_BY.exec(text)?.[1]?.split(/, | and /) ?? []);
   return TRACKS.filter((track) => named.has(track) || text.includes(ASK_TRACK_HEADINGS[track] as string));
 }

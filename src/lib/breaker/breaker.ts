@@ -18,15 +18,17 @@ import { isAgent } from '../call/read.js';
 import { classifyFailure } from '../result/failure.js';
 import { isShell } from '../call/read.js';
 import type { Locale } from '../text/locale.js';
-import { askMessage, denyMessage, quoteResult, spentMessage, type Hit, type QuotedHit } from '../text/message.js';
+import { askMessage, ceilingMessage, denyMessage, quoteResult, type AskOutcome, type HitFacts, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
-import { TRACKS } from '../tracks/index.js';
+import type { Mark } from '../call/mark.js';
+import { CALL_TRACKS } from '../tracks/index.js';
 import { outcomeDigest } from '../result/outcome.js';
-import type { GateHit, Judgement, Settled, Track } from '../tracks/track.js';
+import type { Hit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
-import { createAllowanceBook, type AllowanceBook } from './allowance.js';
-import { blockingHits, committedKeys, judgeAll, keysOf, quoteOf, spentKeys } from './gate.js';
-import { createReader, type Call } from './record.js';
+import { createAnswerBook, type AnswerBook } from './answers.js';
+import { createCeilingBook, type CeilingBook } from './ceiling.js';
+import { blockingHits, committedKeys, judgeAll, keysAtCeiling, keysOf, quoteOf } from './gate.js';
+import { createCallRecords, type CallRecord, type PolicyTracks } from './record.js';
 
 export interface Breaker {
   /** `tools/pre-execute`: an ask decision at the gate, or `undefined` to pass on. */
@@ -48,39 +50,74 @@ export interface Breaker {
 interface State {
   readonly turns: Turns;
   readonly policies: PolicyBook;
-  readonly read: (exec: unknown) => Call | null;
+  /** The call record of a host's call, read on first sight (record.ts). */
+  readonly recordOf: (exec: unknown) => CallRecord | null;
   /** Per agent, the call whose ask is outstanding: its answer is known once the agent's next call reaches policy (P8). */
-  readonly asking: WeakMap<Agent, Call>;
-  /** The tracks created so far, by index in TRACKS (a sparse array: tracks no policy has turned on are holes). */
+  readonly asking: WeakMap<Agent, CallRecord>;
+  /** The tracks created so far, by index in CALL_TRACKS (a sparse array: tracks no policy has turned on are holes). */
   readonly created: Track[];
   /** What each approval has allowed so far; judged against the agent's `exemptionCeiling`, when it has one. */
-  readonly allowances: AllowanceBook;
+  readonly ceilings: CeilingBook;
   /** The operator's language for an ask: a cached read, never a wait (plugin/settings.ts). */
   readonly locale: () => Locale;
-  /** Told of every gate, after the breaker decided; it cannot change the decision, and a throw is dropped. */
-  readonly observe: GateObserver;
+  /** The hooks, made `harmless`: none can change a decision. */
+  readonly gate: (event: GateEvent) => void;
+  readonly passed: (agent: Agent, marks: readonly Mark[]) => void;
+  readonly outcomeOf: (agent: Agent, callId: string | undefined) => AskOutcome | undefined;
+  /** The host's id of each call put to the operator, to learn how its ask ended. */
+  readonly askIds: WeakMap<CallRecord, string>;
+  /** How each refused measure's ask ended, for the denials after it. */
+  readonly answers: AnswerBook;
 }
 
-/** What the gate did with a call, for the operator's log (text/log-line.ts). */
-export type GateObserver = (outcome: GateOutcome, name: string, hits: readonly (QuotedHit & Pick<Hit, 'count' | 'cap'>)[]) => void;
+/** A hit as the gate reports it: quoted, counted, and the key it is gated under. */
+export type ReportedHit = QuotedHit & Pick<HitFacts, 'count' | 'cap'> & { readonly key: string };
 
-/** Declined, unattended or cancelled: the measures are refused and spent though the call never ran. */
-function refuse(state: State, call: Call): void {
+/** What the gate did with a call, for the operator's log and terminal (plugin/log.ts, plugin/terminal.ts). */
+export interface GateEvent {
+  readonly agent: Agent;
+  /** `asked`, `denied`, `ceiling` (an approval's exemption ceiling reached), `approved` (an ask allowed) or `refused` (an ask not allowed). */
+  readonly outcome: GateOutcome | 'approved' | 'refused';
+  readonly name: string;
+  readonly hits: readonly ReportedHit[];
+  /** The call's own marks: a hit may be gated under a key of a track's own (a cycle's). */
+  readonly marks: readonly Mark[];
+  /** `refused` only: how the ask ended, where the host said. */
+  readonly answer?: AskOutcome | undefined;
+}
+
+/** Who the breaker tells what it did. None of them can change a decision, and a throw is dropped. */
+export interface BreakerHooks {
+  /** Every gate, after the breaker decided. */
+  readonly gate?: (event: GateEvent) => void;
+  /** A call the gate let through to its body, with its marks (the terminal counts a loop's calls from them). */
+  readonly passed?: (agent: Agent, marks: readonly Mark[]) => void;
+  /** How the ask about the call `callId` ended, where the host said (plugin/approvals.ts); `undefined` where it did not. */
+  readonly outcomeOf?: (agent: Agent, callId: string | undefined) => AskOutcome | undefined;
+}
+
+/** Declined, unattended or cancelled: the measures are refused and committed to the window though the call never ran. */
+function refuse(state: State, call: CallRecord): void {
   // Called only for a call whose ask is outstanding.
-  const asked = call.asked as readonly GateHit[];
+  const asked = call.asked as readonly Hit[];
   call.asked = null;
   // An outstanding ask is always the agent's latest: ask() sets both, and every answer clears both.
   state.asking.delete(call.agent);
   call.denied = true;
-  state.turns.refuse(call.agent, asked.map((hit) => hit.key));
+  const keys = asked.map((hit) => hit.key);
+  state.turns.refuse(call.agent, keys);
   state.turns.commit(call.agent, committedKeys(call, asked), call.policy.cfg.window);
   for (const track of call.tracks) track.attempted?.(call);
+  // Rejected, unattended or withdrawn: the host has recorded which by now (approval/decided comes before the call settles).
+  const outcome = state.outcomeOf(call.agent, state.askIds.get(call));
+  if (outcome !== undefined) state.answers.note(call.agent, keys, outcome);
+  state.gate({ agent: call.agent, outcome: 'refused', name: call.name, hits: asked, marks: call.marks, answer: outcome });
   // The model reads the host's "rejected" line on this call: the why comes with it, not with the next call (P13).
-  call.refusal = own(denyMessage({ name: call.name, hits: asked, lastResult: state.turns.lastResult(call.agent), refused: true, asked: true }));
+  call.refusal = own(denyMessage({ name: call.name, hits: asked, lastResult: state.turns.lastResult(call.agent), refused: true, asked: true, outcome }));
 }
 
 function explain(state: State, exec: unknown): string | undefined {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null || call.refusal === null) return undefined;
   const text = call.refusal;
   call.refusal = null;
@@ -93,49 +130,52 @@ function explain(state: State, exec: unknown): string | undefined {
  * pool that call has not settled yet; refusing it now keeps the operator from
  * being asked again about the same measures in the same step (P8).
  */
-function answerEarlierAsk(state: State, call: Call): void {
+function answerEarlierAsk(state: State, call: CallRecord): void {
   const earlier = state.asking.get(call.agent);
   if (earlier !== undefined && earlier !== call) refuse(state, earlier);
 }
 
 function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | undefined {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null) return undefined;
   answerEarlierAsk(state, call);
   const { cfg } = call.policy;
   if (cfg.onLimit !== 'ask') return undefined;
   const judged = judgeAll(call);
   const ceiling = cfg.exemptionCeiling;
-  // A spent allowance is denied by the guard without a second ask.
-  if (ceiling !== null && spentKeys(state.allowances, ceiling, call.agent, keysOf(call, judged)).length > 0) return undefined;
+  // An exemption at its ceiling is denied by the guard without a second ask.
+  if (ceiling !== null && keysAtCeiling(state.ceilings, ceiling, call.agent, keysOf(call, judged)).length > 0) return undefined;
   const hits = blockingHits(state.turns, call, judged);
   // A refused measure is denied by the guard without asking again this turn.
   if (hits.length === 0 || hits.some((hit) => state.turns.isRefused(call.agent, hit.key))) return undefined;
   call.asked = hits;
   state.asking.set(call.agent, call);
-  state.observe('asked', call.name, hits);
+  const callId = safeMember(exec, 'callId');
+  if (typeof callId === 'string') state.askIds.set(call, callId);
+  state.gate({ agent: call.agent, outcome: 'asked', name: call.name, hits, marks: call.marks });
   // The host keeps both texts; copies do not pin the huge fingerprints they quote (P6).
   return { kind: 'ask', reason: own(askMessage(call.name, hits, cfg.exemptionCeiling, state.locale())) };
 }
 
 /** A declined ask never reaches the guard: reaching it means the operator approved `approved`, the call's ask. */
-function takeApproval(state: State, call: Call, approved: readonly GateHit[]): void {
+function takeApproval(state: State, call: CallRecord, approved: readonly Hit[]): void {
   call.asked = null;
   state.asking.delete(call.agent);
   state.turns.exempt(call.agent, approved.map((hit) => hit.key));
+  state.gate({ agent: call.agent, outcome: 'approved', name: call.name, hits: approved, marks: call.marks });
 }
 
 /** The guard's denial, if any. */
-function deny(state: State, call: Call, judged: readonly Judgement[]): string | undefined {
+function deny(state: State, call: CallRecord, judged: readonly Judgement[]): string | undefined {
   const { agent, policy: { cfg } } = call;
   const ceiling = cfg.exemptionCeiling;
   if (ceiling !== null) {
-    const spent = spentKeys(state.allowances, ceiling, agent, keysOf(call, judged));
+    const spent = keysAtCeiling(state.ceilings, ceiling, agent, keysOf(call, judged));
     if (spent.length > 0) {
       call.denied = true;
       const quotes = spent.map((key) => quoteOf(call, judged, key));
-      state.observe('spent', call.name, quotes.map((quote) => ({ quote, count: ceiling, cap: ceiling })));
-      return own(spentMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
+      state.gate({ agent, outcome: 'ceiling', name: call.name, hits: quotes.map((quote, at) => ({ key: spent[at] as string, quote, count: ceiling, cap: ceiling })), marks: call.marks });
+      return own(ceilingMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
     }
   }
   const hits = blockingHits(state.turns, call, judged);
@@ -143,12 +183,13 @@ function deny(state: State, call: Call, judged: readonly Judgement[]): string | 
   call.denied = true;
   state.turns.commit(agent, committedKeys(call, hits), cfg.window);
   const refused = hits.every((hit) => state.turns.isRefused(agent, hit.key));
-  state.observe('denied', call.name, hits);
-  return own(denyMessage({ name: call.name, hits, lastResult: state.turns.lastResult(agent), refused }));
+  state.gate({ agent, outcome: 'denied', name: call.name, hits, marks: call.marks });
+  const outcome = refused ? state.answers.of(agent, hits.map((hit) => hit.key)) : undefined;
+  return own(denyMessage({ name: call.name, hits, lastResult: state.turns.lastResult(agent), refused, outcome }));
 }
 
 function guard(state: State, exec: unknown): string | undefined {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null) return undefined;
   const { agent, policy: { cfg } } = call;
   answerEarlierAsk(state, call);
@@ -163,17 +204,18 @@ function guard(state: State, exec: unknown): string | undefined {
     const notice = track.advise?.(call, judged[at] as Judgement) ?? null;
     if (notice !== null) (call.advised ??= [])[at] = notice;
   });
-  // Without a ceiling no count is read, and a ceiling set later starts every allowance from zero (createBreaker).
+  // Without a ceiling no count is read, and a ceiling set later starts every exemption's count from zero (createBreaker).
   // Stryker disable next-line ConditionalExpression: counting without a ceiling changes nothing but the work done per call
-  if (cfg.exemptionCeiling !== null) state.allowances.spend(agent, keysOf(call, judged));
-  // The approved call itself is what the operator said yes to: its allowance counts the calls after it.
-  if (approved !== null) state.allowances.grant(agent, approved.map((hit) => hit.key));
+  if (cfg.exemptionCeiling !== null) state.ceilings.use(agent, keysOf(call, judged));
+  // The approved call itself is what the operator said yes to: its exemption counts the calls after it.
+  if (approved !== null) state.ceilings.grant(agent, approved.map((hit) => hit.key));
   state.turns.commit(agent, call.marks.map((mark) => mark.key), cfg.window);
+  state.passed(agent, call.marks);
   return undefined;
 }
 
 /** The result of a call that ran, classified once for every track (and the change count), its digest made on first use. */
-function settledOf(call: Call, result: unknown): Settled {
+function settledOf(call: CallRecord, result: unknown): Settled {
   let outcome: string | null | undefined;
   return {
     result,
@@ -184,7 +226,7 @@ function settledOf(call: Call, result: unknown): Settled {
 
 /** The notices owed for the call, in gate order: each track's from settling, then its advisory from the guard. */
 function settle(state: State, exec: unknown, result: unknown): Notice[] {
-  const call = state.read(exec);
+  const call = state.recordOf(exec);
   if (call === null) return [];
   const ran = call.asked === null && !call.denied;
   if (call.asked !== null) refuse(state, call);
@@ -207,16 +249,36 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
   return owed;
 }
 
-/** An observer whose throw is dropped: the log must never change what the gate does. */
-function quietly(observe: GateObserver | undefined): GateObserver {
-  if (observe === undefined) return () => undefined;
-  return (outcome, name, hits) => {
-    try {
-      observe(outcome, name, hits);
-    } catch {
-      // The log is the operator's convenience; the decision stands without it.
-    }
+/**
+ * The hooks with every throw dropped: the log must never change what the gate
+ * does. `passed` runs on every call the guard allows, so it costs one try and
+ * no allocation.
+ */
+function harmless(hooks: BreakerHooks): Pick<State, 'gate' | 'passed' | 'outcomeOf'> {
+  const { gate, passed, outcomeOf } = hooks;
+  return {
+    gate: (event) => void attempt(() => gate?.(event)),
+    passed:
+      passed === undefined
+        ? () => undefined
+        : (agent, marks) => {
+            try {
+              passed(agent, marks);
+            } catch {
+              // The terminal's count, never the call.
+            }
+          },
+    outcomeOf: (agent, callId) => attempt(() => outcomeOf?.(agent, callId)),
   };
+}
+
+function attempt<T>(step: () => T): T | undefined {
+  try {
+    return step();
+  } catch {
+    // The log is the operator's convenience; the decision stands without it.
+    return undefined;
+  }
 }
 
 function hasHumanMessage(messages: unknown): boolean {
@@ -230,35 +292,56 @@ function reset(state: State, payload: PreStepPayload): void {
   state.turns.reset(agent);
   // forEach skips the holes of tracks never created.
   state.created.forEach((track) => track.clear(agent));
-  state.allowances.reset(agent);
+  state.ceilings.reset(agent);
+  state.answers.reset(agent);
   state.policies.reset(agent);
 }
 
-/** The tracks a policy turns on, in gate order, each created the first time a policy needs it. */
-function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => readonly Track[] {
-  const known = new WeakMap<Policy, readonly Track[]>();
+/** The tracks a policy turns on, in gate order, each created the first time a policy needs it, and what they need read from a call. */
+function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTracks {
+  const known = new WeakMap<Policy, PolicyTracks>();
   return (policy) => {
-    let tracks = known.get(policy);
+    let found = known.get(policy);
     // Stryker disable next-line ConditionalExpression: a cache; the tracks come from `created` either way, only the list is built again
-    if (tracks === undefined) {
-      tracks = TRACKS.flatMap((module, at) => (module.isOn(policy.cfg) ? [(created[at] ??= module.create(turns, policy.cfg))] : []));
-      known.set(policy, tracks);
+    if (found === undefined) {
+      const { cfg } = policy;
+      const on = CALL_TRACKS.flatMap((module, at) => (module.meta.isOn(cfg) ? [{ module, at }] : []));
+      const needs = { changes: false, files: false, line: false };
+      for (const { module } of on) {
+        const wants = module.meta.needs(cfg);
+        needs.changes ||= wants.changes === true;
+        needs.files ||= wants.files === true;
+        needs.line ||= wants.line === true;
+      }
+      found = { tracks: on.map(({ module, at }) => (created[at] ??= module.create(turns, cfg))), needs };
+      known.set(policy, found);
     }
-    return tracks;
+    return found;
   };
 }
 
-/** `locale`: the language the operator reads an ask in; English when not given. `observe`: told of each gate (the operator's log). */
-export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en', observe?: GateObserver): Breaker {
+/** `locale`: the language the operator reads an ask in; English when not given. `hooks`: told what the gate did (the operator's log and terminal). */
+export function createBreaker(initial: BreakerConfig, locale: () => Locale = () => 'en', hooks: BreakerHooks = {}): Breaker {
   const turns = createTurns(initial.window);
-  const allowances = createAllowanceBook();
+  const ceilings = createCeilingBook();
   const policies = createPolicyBook(initial, (agent, before) => {
-    // A ceiling set mid-turn covers exemptions approved before it: their allowance starts now
+    // A ceiling set mid-turn covers exemptions approved before it: their count starts now
     // (while the ceiling stays off, counting again from zero changes nothing).
-    if (before.cfg.exemptionCeiling === null) allowances.grant(agent, turns.exempted(agent));
+    if (before.cfg.exemptionCeiling === null) ceilings.grant(agent, turns.exempted(agent));
   });
   const created: Track[] = [];
-  const state: State = { turns, policies, asking: new WeakMap(), created, allowances, read: createReader(policies, tracksFor(turns, created)), locale, observe: quietly(observe) };
+  const state: State = {
+    turns,
+    policies,
+    asking: new WeakMap(),
+    created,
+    ceilings,
+    recordOf: createCallRecords(policies, tracksFor(turns, created)),
+    locale,
+    ...harmless(hooks),
+    askIds: new WeakMap(),
+    answers: createAnswerBook(),
+  };
   return {
     ask: (exec) => ask(state, exec),
     guard: (exec) => guard(state, exec),

@@ -1,28 +1,28 @@
 /**
  * The one gate every track's hits go through: exemptions take keys out,
- * a refused key is denied without asking again, a spent allowance is denied
- * outright, and what is left is asked about or denied. Keys of the call's own
+ * a refused key is denied without asking again, an approval used up to the
+ * exemption ceiling is denied outright, and what is left is asked about or denied. Keys of the call's own
  * measures take slots in the window; a key of a track's own (a cycle) does not.
  */
 import type { Agent } from '../host/types.js';
-import type { GateHit, Judgement } from '../tracks/track.js';
+import type { Hit, Judgement } from '../tracks/track.js';
 import type { Turns } from '../memory/turn.js';
-import type { AllowanceBook } from './allowance.js';
-import type { Call } from './record.js';
+import type { CeilingBook } from './ceiling.js';
+import type { CallRecord } from './record.js';
 
 /** Every track's judgement of the call, in gate order. */
-export function judgeAll(call: Call): Judgement[] {
+export function judgeAll(call: CallRecord): Judgement[] {
   return call.tracks.map((track) => track.judge(call));
 }
 
 /** Whether a key is one of the call's own measures (a track's own key, such as a cycle's, is not). */
-function isMeasureKey(call: Call, key: string): boolean {
+function isMeasureKey(call: CallRecord, key: string): boolean {
   return call.marks.some((mark) => mark.key === key);
 }
 
 /** The hits that block, in gate order: every track's, exempt keys taken out. */
-export function blockingHits(turns: Turns, call: Call, judged: readonly Judgement[]): GateHit[] {
-  const hits: GateHit[] = [];
+export function blockingHits(turns: Turns, call: CallRecord, judged: readonly Judgement[]): Hit[] {
+  const hits: Hit[] = [];
   for (const judgement of judged) {
     for (const hit of judgement.hits) if (!turns.isExempt(call.agent, hit.key)) hits.push(hit);
   }
@@ -31,10 +31,10 @@ export function blockingHits(turns: Turns, call: Call, judged: readonly Judgemen
 
 /**
  * The keys an approval could cover for the call: its measures, then tracks' own
- * keys that hit (a cycle past its limit). Only approved keys have an allowance,
- * so the allowance book picks out the exempt ones itself.
+ * keys that hit (a cycle past its limit). Only approved keys are counted against
+ * the exemption ceiling, so the ceiling book picks out the exempt ones itself.
  */
-export function keysOf(call: Call, judged: readonly Judgement[]): string[] {
+export function keysOf(call: CallRecord, judged: readonly Judgement[]): string[] {
   const keys = call.marks.map((mark) => mark.key);
   for (const judgement of judged) {
     for (const hit of judgement.hits) if (!isMeasureKey(call, hit.key)) keys.push(hit.key);
@@ -42,8 +42,8 @@ export function keysOf(call: Call, judged: readonly Judgement[]): string[] {
   return keys;
 }
 
-/** How a spent-allowance denial quotes a key: by its hit while it hits, else by its measure's mark. */
-export function quoteOf(call: Call, judged: readonly Judgement[], key: string): string {
+/** How a denial at the exemption ceiling quotes a key: by its hit while it hits, else by its measure's mark. */
+export function quoteOf(call: CallRecord, judged: readonly Judgement[], key: string): string {
   for (const judgement of judged) {
     for (const hit of judgement.hits) if (hit.key === key) return hit.quote;
   }
@@ -52,12 +52,12 @@ export function quoteOf(call: Call, judged: readonly Judgement[], key: string): 
   return key;
 }
 
-/** The keys of `keys` whose approved allowance is used up. */
-export function spentKeys(allowances: AllowanceBook, ceiling: number, agent: Agent, keys: readonly string[]): string[] {
-  return keys.filter((key) => allowances.isSpent(agent, key, ceiling));
+/** The keys of `keys` whose exemption has covered `ceiling` calls. */
+export function keysAtCeiling(ceilings: CeilingBook, ceiling: number, agent: Agent, keys: readonly string[]): string[] {
+  return keys.filter((key) => ceilings.reached(agent, key, ceiling));
 }
 
 /** What a denial or a refusal commits to the window: only the measures that hit; the call never touched its other resources. */
-export function committedKeys(call: Call, hits: readonly GateHit[]): string[] {
+export function committedKeys(call: CallRecord, hits: readonly Hit[]): string[] {
   return hits.filter((hit) => isMeasureKey(call, hit.key)).map((hit) => hit.key);
 }

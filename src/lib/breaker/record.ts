@@ -1,9 +1,10 @@
 /**
- * Reading a call once. Whichever hook sees a call first reads its name,
- * arguments and agent, fixes the agent's policy for it, fingerprints it and
- * marks the fingerprints; every later hook of the same call gets the same
- * record back. The record is the breaker's: the tracks see it as `Measured`,
- * and the gate keeps the call's progress through the hooks on it.
+ * The call record: a call read once. Whichever hook sees a call first reads
+ * its name, arguments and agent, fixes the agent's policy for it, fingerprints
+ * it and marks the fingerprints, and reads what the policy's tracks need of it
+ * beyond them (`meta.needs`); every later hook of the same call gets the same
+ * record back. The tracks see it as a `TrackedCall`; the gate keeps the call's
+ * progress through the hooks on it.
  */
 import type { Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
@@ -12,14 +13,16 @@ import { isShell, readCall } from '../call/read.js';
 import { callChanges, filePathOf, FILE_EDIT_TOOLS, readsFile } from '../call/change.js';
 import { fingerprintParts } from '../call/fingerprint.js';
 import { markOne, markTarget } from '../call/mark.js';
-import type { GateHit, Measured, Track } from '../tracks/track.js';
+import type { CallNeeds, Hit, Track, TrackedCall } from '../tracks/track.js';
 
 /** A tracked call as the breaker follows it through the hooks. */
-export interface Call extends Measured {
+export interface CallRecord extends TrackedCall {
+  /** The agent's policy when the call was first seen; every hook judges the call by it. */
+  readonly policy: Policy;
   /** The tracks the call's policy turns on, in gate order. */
   readonly tracks: readonly Track[];
   /** The hits put to the operator, until the guard consumes the ask or it is settled as declined. */
-  asked: readonly GateHit[] | null;
+  asked: readonly Hit[] | null;
   /** Denied or refused by the breaker: its outcome teaches the tracks nothing. */
   denied: boolean;
   /** The advisories the guard found, owed at post-execute; by index in `tracks` (a sparse array). */
@@ -28,47 +31,50 @@ export interface Call extends Measured {
   refusal: string | null;
 }
 
+/** The tracks a policy turns on, in gate order, and what they need read from a call, all of them together. */
+export interface PolicyTracks {
+  readonly tracks: readonly Track[];
+  readonly needs: Required<CallNeeds>;
+}
+
 function commandOf(args: unknown): string | undefined {
   const command = safeMember(args, 'command');
   return typeof command === 'string' ? command : undefined;
 }
 
 /** The call's record, or `null` when it is transparent (no agent, untracked, unreadable). */
-function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy) => readonly Track[]): Call | null {
+function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy) => PolicyTracks): CallRecord | null {
   const { name, args, agent } = readCall(exec);
   if (agent === null) return null;
   const policy = policies.of(agent);
   if (!policy.tracked(name)) return null;
   const { cfg } = policy;
-  const { exact, target } = fingerprintParts({ name, args }, cfg);
-  const tracks = tracksOf(policy);
+  const { tracks, needs } = tracksOf(policy);
+  const { exact, target } = fingerprintParts({ name, args }, cfg, needs.line);
   const command = isShell(name) ? commandOf(args) : undefined;
   const marks = [markOne(exact, cfg), ...markTarget(target, cfg)];
-  // Read only for the opt-in tracks that follow changes and files: the defaults pay nothing for them.
-  const follows = cfg.stale !== null || cfg.spin !== null || cfg.failureProgress !== 'ignore' || cfg.progress === 'changes' || cfg.progress === 'outcomes';
+  // Read only for the tracks that need changes and files: the defaults pay nothing for them.
   const line = command === undefined ? undefined : target.line;
-  const writes = follows && callChanges(name, args, command, line);
-  // The edit-retry track follows the files that edits change and that reads look at
-  // (str_replace_editor's `view` is a read, its other commands edits); the guess track, the paths reads guess.
-  const followsFiles = cfg.editRetry !== null || cfg.guess !== null;
-  const fileTool = !followsFiles ? undefined : readsFile(name, args) ? 'read' : FILE_EDIT_TOOLS.has(name) ? 'edit' : undefined;
+  const writes = needs.changes && callChanges(name, args, command, line);
+  // A file tool's file, and whether it reads it (str_replace_editor's `view` is a read, its other commands edits).
+  const fileTool = !needs.files ? undefined : readsFile(name, args) ? 'read' : FILE_EDIT_TOOLS.has(name) ? 'edit' : undefined;
   const file = fileTool === undefined ? undefined : filePathOf(args);
-  const call: Call = { agent, policy, name, command, line, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null };
+  const call: CallRecord = { agent, policy, cfg, name, command, line, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null };
   // The full fingerprints are dropped after this; a track keeps what it needs of them now.
   let fps: readonly string[] | null = null;
   for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= [exact, ...target.fps]));
   return call;
 }
 
-/** `read(exec)`: the call's record, made on first sight. */
-export function createReader(policies: PolicyBook, tracksOf: (policy: Policy) => readonly Track[]): (exec: unknown) => Call | null {
-  const calls = new WeakMap<object, Call | null>();
+/** `recordOf(exec)`: the call's record, made on first sight. */
+export function createCallRecords(policies: PolicyBook, tracksOf: (policy: Policy) => PolicyTracks): (exec: unknown) => CallRecord | null {
+  const records = new WeakMap<object, CallRecord | null>();
   return (exec) => {
     if (typeof exec !== 'object' || exec === null) return null;
-    let call = calls.get(exec);
+    let call = records.get(exec);
     if (call === undefined) {
       call = readOnce(exec, policies, tracksOf);
-      calls.set(exec, call);
+      records.set(exec, call);
     }
     return call;
   };

@@ -4,7 +4,7 @@
  * first; the order of emission is part of the contract (it breaks ties).
  */
 import { ACT_READ_LIMIT, actOf, RULES } from '../shell/act/index.js';
-import type { BreakerConfig } from '../config/config.js';
+import type { CoreConfig } from '../setting/core.js';
 import { canonical, decoysFor, withoutDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from '../shell/command.js';
 import { withoutWrittenHeredocs } from '../shell/heredoc.js';
@@ -23,17 +23,7 @@ export interface Fingerprinted {
   readonly local: boolean;
 }
 
-type FingerprintConfig = Pick<BreakerConfig, 'ignoreArgs' | 'hostAliases' | 'localHosts' | 'includeLocal' | 'limits'> &
-  Partial<Pick<BreakerConfig, 'stale' | 'timeouts' | 'failureProgress' | 'progress'>>;
-
-/**
- * Whether a configuration turns on a track that reads a shell line beyond its
- * fingerprints (line.ts: changes, polls, programs). Only then is the line kept
- * with the reading: the defaults hold no words past the call.
- */
-function readsLine(cfg: FingerprintConfig): boolean {
-  return (cfg.stale ?? null) !== null || (cfg.timeouts ?? null) !== null || cfg.failureProgress === 'restart' || cfg.progress === 'changes';
-}
+type FingerprintConfig = Pick<CoreConfig, 'ignoreArgs' | 'hostAliases' | 'localHosts' | 'includeLocal' | 'limits'>;
 
 // Exported for the tests' generators, which draw tool names and verbs from them.
 export const HTTP_VERBS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'httpie']);
@@ -148,8 +138,13 @@ function normalized(spelled: string, command: string, cfg: FingerprintConfig): N
   return urlsNormalized(cfg.hostAliases).get(spelled, () => normUrl(spelled, cfg.hostAliases));
 }
 
-/** A shell command's verb, command, action, target and sink fingerprints. */
-function readShell(name: string, command: string, cfg: FingerprintConfig): TargetReading {
+/**
+ * A shell command's verb, command, action, target and sink fingerprints. With
+ * `keepLine` (a track the configuration turns on reads the line beyond its
+ * fingerprints: changes, polls, programs; breaker/record.ts asks), the line is
+ * kept with the reading; the defaults hold no words past the call.
+ */
+function readShell(name: string, command: string, cfg: FingerprintConfig, keepLine: boolean): TargetReading {
   const fps: string[] = [];
   const urls: NormalizedUrl[] = [];
   const heredocs = command.includes('<<');
@@ -185,7 +180,7 @@ function readShell(name: string, command: string, cfg: FingerprintConfig): Targe
   const sink = extractSink(words);
   // Stryker disable next-line ConditionalExpression: isGenericSink(null) is true, so the null test only spares the call
   if (sink !== null && !isGenericSink(sink) && !relaxed) fps.push(`sink:${sink}`);
-  return { fps, local: local && cfg.localHosts !== 'allow', line: readsLine(cfg) ? new ShellLine(command, words, sink) : undefined };
+  return { fps, local: local && cfg.localHosts !== 'allow', line: keepLine ? new ShellLine(command, words, sink) : undefined };
 }
 
 /** A fetch, search or browse tool's target fingerprints; `null` when its URL does not parse. */
@@ -214,7 +209,8 @@ export interface FingerprintParts {
   readonly target: TargetReading;
 }
 
-export function fingerprintParts(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig): FingerprintParts {
+/** `keepLine`: the reading of a shell command keeps its line (line.ts) for the tracks that read it; one configuration always asks the same. */
+export function fingerprintParts(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig, keepLine = false): FingerprintParts {
   const { name, args } = call;
   const exact = `exact:${name}:${canonical(withoutDecoys(args, decoysFor(name, cfg.ignoreArgs)))}`;
   let target = NOTHING;
@@ -222,7 +218,7 @@ export function fingerprintParts(call: { readonly name: string; readonly args: u
     const raw = safeMember(args, 'command');
     const command = typeof raw === 'string' ? raw : '';
     // Stryker disable next-line EqualityOperator: swapping the two memories keeps each dialect in one of them; readShell is given the name either way
-    target = (name === 'pwsh' ? pwshReadings : posixReadings)(cfg).get(command, () => readShell(name, command, cfg));
+    target = (name === 'pwsh' ? pwshReadings : posixReadings)(cfg).get(command, () => readShell(name, command, cfg, keepLine));
   } else if (URL_TOOL.test(name)) {
     // Stryker disable next-line StringLiteral: any text with a space is no URL either: both read as no target
     const raw = safeMember(args, 'url') ?? safeMember(args, 'href') ?? safeMember(args, 'uri') ?? '';

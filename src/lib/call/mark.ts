@@ -4,7 +4,7 @@
  * two quotations messages need. Only hits and advisories read the quotations,
  * so they are made on first reading; a mark lives as long as its call.
  */
-import type { BreakerConfig } from '../config/config.js';
+import type { CoreConfig } from '../setting/core.js';
 import { preview } from '../text/message.js';
 import { summaryLabel } from '../text/notice.js';
 import { measureOf, RANKED, type TargetReading } from './fingerprint.js';
@@ -20,7 +20,7 @@ export interface Mark {
   readonly quote: string;
   /** The fingerprint cut for a notice summary (P7). */
   readonly label: string;
-  /** A short stand-in for `key`, for the books that only look keys up (read/identity.ts `lookupKey`). */
+  /** A short stand-in for `key`, for the books that only look keys up (call/identity.ts `lookupKey`). */
   readonly lookup: string;
 }
 
@@ -106,7 +106,7 @@ function rankOf(measure: string): number {
   return rank < 0 ? RANKED.length : rank;
 }
 
-type MarkConfig = Pick<BreakerConfig, 'limits' | 'previewChars'>;
+type MarkConfig = Pick<CoreConfig, 'limits' | 'previewChars'>;
 
 /** The mark of one fingerprint under a configuration. */
 export function markOne(fp: string, cfg: MarkConfig): Mark {

@@ -10,7 +10,9 @@
  * one at a time (`npm run eval -- --ablate`) and every part earns its place.
  * docs/efficacy.md gives the figures each part was chosen from.
  */
+import { deepFreeze } from '../host/freeze.js';
 import { isMapping } from '../host/member.js';
+import { SETTINGS } from '../tracks/index.js';
 
 export interface PresetPart {
   /** A short name, used by `--ablate`. */
@@ -26,15 +28,7 @@ export interface Preset {
   readonly parts: readonly PresetPart[];
 }
 
-function frozen<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const member of Object.values(value)) frozen(member);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-export const PRESETS: Readonly<Record<string, Preset>> = frozen({
+export const PRESETS: Readonly<Record<string, Preset>> = deepFreeze({
   recommended: {
     description: 'The mechanisms and values that catch the loops real models make, chosen on recorded sessions (docs/efficacy.md).',
     parts: [
@@ -84,8 +78,8 @@ export const PRESETS: Readonly<Record<string, Preset>> = frozen({
 
 export const PRESET_NAMES: readonly string[] = Object.freeze(Object.keys(PRESETS));
 
-/** Keys whose value is a map or mapping merged one level deep when a user config meets a preset. */
-const MERGED = new Set(['limits', 'ignoreArgs', 'hostAliases', 'sequence', 'duplicateText', 'stale', 'spin', 'guess', 'editRetry', 'timeouts']);
+/** Keys whose value is a map or mapping merged one level deep when a user config meets a preset: the core's maps, and each track's setting that says so. */
+const MERGED: ReadonlySet<string> = new Set(['limits', 'ignoreArgs', 'hostAliases', ...SETTINGS.filter((setting) => setting.merged).map((setting) => setting.key)]);
 
 /** Lays `over` on `under`: top-level keys replace, the merged keys merge one level when both sides are mappings. */
 export function layConfig(under: Readonly<Record<string, unknown>>, over: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -8,27 +8,16 @@
  * `resolveConfig`, which refuses a bad value with the very message a bad YAML
  * config gets at load; and `toJSON()` emits schemastery's serialised form
  * (`{ uid, refs }`), built from DEFAULTS, so the `limits` fields follow the
- * measures the code knows. Why not import schemastery: docs/live-settings.md.
+ * measures the code knows, and each track brings its own node. Why not import
+ * schemastery: docs/live-settings.md.
  */
+import { cap, count, described, dictOf, names, nullable, object, oneOf, string, type SchemaNode } from '../setting/schema-node.js';
 import type { Locale } from '../text/locale.js';
-import { DEFAULTS, DUPLICATE_TEXT_DEFAULTS, EDIT_RETRY_DEFAULTS, GUESS_DEFAULTS, resolveConfigIn, SEQUENCE_DEFAULTS, SPIN_DEFAULTS, STALE_DEFAULTS, TIMEOUTS_DEFAULTS, type BreakerConfig, type StagesConfig } from './config.js';
+import { SETTINGS } from '../tracks/index.js';
+import { DEFAULTS, resolveConfigIn, type BreakerConfig } from './config.js';
 import { PRESET_NAMES } from './preset.js';
 
-/** One node of schemastery's serialised form (children by uid in `refs`). */
-export interface SchemaNode {
-  readonly type: 'object' | 'dict' | 'array' | 'union' | 'const' | 'number' | 'string' | 'boolean';
-  readonly meta: {
-    readonly default?: unknown;
-    readonly description?: string;
-    readonly min?: number;
-    readonly step?: number;
-  };
-  readonly dict?: Readonly<Record<string, SchemaNode>>;
-  readonly inner?: SchemaNode;
-  readonly sKey?: SchemaNode;
-  readonly list?: readonly SchemaNode[];
-  readonly value?: unknown;
-}
+export type { SchemaNode } from '../setting/schema-node.js';
 
 /** What `toJSON()` returns: the root's uid, and every node by uid with its children replaced by theirs. */
 export interface SerializedSchema {
@@ -48,23 +37,6 @@ export interface SettingsSchema extends SchemaNode {
   };
 }
 
-const described = (node: SchemaNode, description: string, fallback: unknown): SchemaNode => ({
-  ...node,
-  meta: { ...node.meta, description, default: fallback },
-});
-
-/** A whole number of at least `min`. */
-const count = (min: number): SchemaNode => ({ type: 'number', meta: { min, step: 1 } });
-/** A cap: any number of at least 2 (a cap below 2 would deny the first call). */
-const cap = (): SchemaNode => ({ type: 'number', meta: { min: 2 } });
-const constant = (value: unknown): SchemaNode => ({ type: 'const', meta: {}, value });
-const nullable = (node: SchemaNode): SchemaNode => ({ type: 'union', meta: {}, list: [node, constant(null)] });
-const oneOf = (...values: string[]): SchemaNode => ({ type: 'union', meta: {}, list: values.map(constant) });
-const string = (): SchemaNode => ({ type: 'string', meta: {} });
-const names = (): SchemaNode => ({ type: 'array', meta: {}, inner: string() });
-const dictOf = (inner: SchemaNode): SchemaNode => ({ type: 'dict', meta: {}, inner, sKey: string() });
-const object = (dict: Record<string, SchemaNode>): SchemaNode => ({ type: 'object', meta: {}, dict });
-
 function limitsNode(): SchemaNode {
   const dict: Record<string, SchemaNode> = {};
   // Every measure the code ships a cap for; a per-fingerprint cap (`verb:curl`) passes as an extra key.
@@ -74,24 +46,25 @@ function limitsNode(): SchemaNode {
   return described(object(dict), 'Occurrence caps per measure or per full fingerprint (the gate, stage 3).', DEFAULTS.limits);
 }
 
-/** An opt-in track of two stages (`stale`, `editRetry`, `timeouts`), off by default. */
-function stagesNode(defaults: StagesConfig, what: string, advisory: string, gate: string): SchemaNode {
-  return described(
-    nullable(
-      object({
-        warnAt: described(nullable(count(2)), advisory, defaults.warnAt),
-        limit: described(nullable(count(2)), gate, defaults.limit),
-      }),
-    ),
-    `${what}; null leaves it off.`,
-    null,
-  );
-}
-
-/** How the repeat and failure tracks read progress (opt-in). */
-function progressNodes(): Record<string, SchemaNode> {
+/** The core settings' nodes, by key. */
+function coreNodes(): Record<string, SchemaNode> {
   const D = DEFAULTS;
   return {
+    window: described(count(4), 'Recent calls per agent that are counted.', D.window),
+    onLimit: described(oneOf('ask', 'deny'), 'What the gate does at a cap or at the failure limit: ask the operator, or deny.', D.onLimit),
+    localHosts: described(oneOf('deny', 'allow'), 'Whether purely local traffic is fingerprinted by target (deny) or relaxed (allow).', D.localHosts),
+    warnAt: described(nullable(count(1)), 'Occurrence advisory 1; null turns it off.', D.warnAt),
+    summarizeAt: described(nullable(count(1)), 'Occurrence advisory 2; null turns it off.', D.summarizeAt),
+    failWarnAt: described(nullable(count(1)), 'Failure advisory; null turns it off.', D.failWarnAt),
+    failLimit: described(nullable(cap()), 'Consecutive failures at which the gate meets the call; null turns the failure gate off.', D.failLimit),
+    includeLocal: described({ type: 'boolean', meta: {} }, 'Whether local hosts count towards the host: measure.', D.includeLocal),
+    previewChars: described(count(1), 'Characters of a fingerprint quoted in messages.', D.previewChars),
+    resultPreviewChars: described(count(1), 'Characters of the previous result quoted in a denial.', D.resultPreviewChars),
+    exclude: described(names(), 'Tools never tracked (* wildcards allowed).', D.exclude),
+    include: described(names(), 'When not empty, only these tools are tracked (* wildcards allowed).', D.include),
+    ignoreArgs: described(dictOf(names()), 'Decoy argument names per tool (* for every tool), dropped before fingerprinting.', D.ignoreArgs),
+    hostAliases: described(dictOf(string()), 'Host spellings folded into one host.', D.hostAliases),
+    limits: limitsNode(),
     progress: described(
       oneOf('ignore', 'results', 'changes', 'outcomes'),
       'results: a repeat gate on an action waits while its recent results still differ; changes: a run after a change to the files counts from 1 again; outcomes: a run that returned something new (a poll that moved, a check that answers differently) counts from 1 again, and the same answer again counts on, changed files or not.',
@@ -102,68 +75,16 @@ function progressNodes(): Record<string, SchemaNode> {
       'restart: a failure after a change to the files starts its streak again; one with a new error and nothing changed holds it; outcomes: only a new error after a change starts it again, and a failure already seen extends it, changed files or not.',
       D.failureProgress,
     ),
+    preset: described(nullable(oneOf(...PRESET_NAMES)), 'A preset laid under these settings: recommended is what measured best on real sessions (docs/efficacy.md); null: none.', D.preset),
+    exemptionCeiling: described(nullable(count(1)), 'Calls an approval allows before the measure is denied outright; null: the rest of the turn.', D.exemptionCeiling),
   };
 }
 
-/** The opt-in tracks of two stages, each off by default. */
-function stagedTrackNodes(): Record<string, SchemaNode> {
-  return {
-    stale: stagesNode(STALE_DEFAULTS, 'The stale track (opt-in): the same call returning the same result', 'Same results in a row that earn the advisory; null: none.', 'Same results in a row after which the next such call meets the gate; null advises only.'),
-    spin: stagesNode(SPIN_DEFAULTS, 'The spin track (opt-in): a stretch of calls that return nothing new', 'Calls in a row returning nothing new that earn the advisory; null: none.', 'Calls in a row returning nothing new after which the next repeat meets the gate; null advises only.'),
-    guess: stagesNode(GUESS_DEFAULTS, 'The guess track (opt-in): one word enumerated by hand, failing the same way', 'Values tried in one place, failing alike, that earn the advisory; null: none.', 'Values tried in one place, failing alike, after which the next guess meets the gate; null advises only.'),
-    editRetry: stagesNode(EDIT_RETRY_DEFAULTS, 'The edit-retry track (opt-in): rejected edits of one file', 'Rejected edits of one file in a row that earn the advisory; null: none.', 'Rejected edits in a row after which the next edit of the file meets the gate; null advises only.'),
-    timeouts: stagesNode(TIMEOUTS_DEFAULTS, 'The timeout track (opt-in): one program running out of time again', 'Time-outs of one program this turn that earn the advisory; null: none.', 'Time-outs after which the next run of the program meets the gate; null advises only.'),
-  };
-}
-
-/** The namespace's fields, in the order the product document lists them. */
+/** The namespace's fields, in the order of DEFAULTS: the core's, and each track's own (`meta.setting.schema`). */
 export function settingsTree(): SchemaNode {
-  const D = DEFAULTS;
+  const nodes: Record<string, SchemaNode> = { ...coreNodes(), ...Object.fromEntries(SETTINGS.map((setting) => [setting.key, setting.schema])) };
   return {
-    ...object({
-      window: described(count(4), 'Recent calls per agent that are counted.', D.window),
-      onLimit: described(oneOf('ask', 'deny'), 'What the gate does at a cap or at the failure limit: ask the operator, or deny.', D.onLimit),
-      localHosts: described(oneOf('deny', 'allow'), 'Whether purely local traffic is fingerprinted by target (deny) or relaxed (allow).', D.localHosts),
-      warnAt: described(nullable(count(1)), 'Occurrence advisory 1; null turns it off.', D.warnAt),
-      summarizeAt: described(nullable(count(1)), 'Occurrence advisory 2; null turns it off.', D.summarizeAt),
-      failWarnAt: described(nullable(count(1)), 'Failure advisory; null turns it off.', D.failWarnAt),
-      failLimit: described(nullable(cap()), 'Consecutive failures at which the gate meets the call; null turns the failure gate off.', D.failLimit),
-      includeLocal: described({ type: 'boolean', meta: {} }, 'Whether local hosts count towards the host: measure.', D.includeLocal),
-      previewChars: described(count(1), 'Characters of a fingerprint quoted in messages.', D.previewChars),
-      resultPreviewChars: described(count(1), 'Characters of the previous result quoted in a denial.', D.resultPreviewChars),
-      exclude: described(names(), 'Tools never tracked (* wildcards allowed).', D.exclude),
-      include: described(names(), 'When not empty, only these tools are tracked (* wildcards allowed).', D.include),
-      ignoreArgs: described(dictOf(names()), 'Decoy argument names per tool (* for every tool), dropped before fingerprinting.', D.ignoreArgs),
-      hostAliases: described(dictOf(string()), 'Host spellings folded into one host.', D.hostAliases),
-      limits: limitsNode(),
-      sequence: described(
-        nullable(
-          object({
-            length: described(count(2), 'Longest cycle looked for, in distinct calls.', SEQUENCE_DEFAULTS.length),
-            count: described(count(2), 'Back-to-back repetitions at which the advisory fires.', SEQUENCE_DEFAULTS.count),
-            limit: described(nullable(count(2)), 'Repetitions after which a call continuing the cycle meets the gate; null advises only.', SEQUENCE_DEFAULTS.limit),
-          }),
-        ),
-        'The sequence track (opt-in): cycles of different calls repeated back to back; null leaves it off.',
-        D.sequence,
-      ),
-      ...progressNodes(),
-      ...stagedTrackNodes(),
-      preset: described(nullable(oneOf(...PRESET_NAMES)), 'A preset laid under these settings: recommended is what measured best on real sessions (docs/efficacy.md); null: none.', D.preset),
-      exemptionCeiling: described(nullable(count(1)), 'Calls an approval allows before the measure is denied outright; null: the rest of the turn.', D.exemptionCeiling),
-      duplicateText: described(
-        nullable(
-          object({
-            minChars: described(count(1), 'Shortest text block that is fingerprinted.', DUPLICATE_TEXT_DEFAULTS.minChars),
-            threshold: described(count(2), 'Occurrences within the window that earn a notice.', DUPLICATE_TEXT_DEFAULTS.threshold),
-            windowMs: described(count(1), 'Time window, in milliseconds, within which occurrences are counted.', DUPLICATE_TEXT_DEFAULTS.windowMs),
-            cooldownMs: described(count(0), 'Silence for one text after its notice, in milliseconds.', DUPLICATE_TEXT_DEFAULTS.cooldownMs),
-          }),
-        ),
-        'The duplicated-context track (opt-in); null leaves it off.',
-        D.duplicateText,
-      ),
-    }),
+    ...object(Object.fromEntries(Object.keys(DEFAULTS).map((key) => [key, nodes[key] as SchemaNode]))),
     meta: { default: {}, description: 'dsh-repeat-tool-breaker: the loop breaker on tool calls.' },
   };
 }

@@ -86,6 +86,8 @@ export interface HostContext {
     ) => Promise<PostToolDecision>,
   ): Dispose;
   on(event: 'agent/pre-step', listener: (payload: PreStepPayload, next: () => unknown) => unknown): Dispose;
+  /** `@deepseek-ai/dsh-session`: each record appended to a session's log, as it is appended (turns, approvals). */
+  on(event: 'session/event', listener: (session: unknown, event: unknown) => void): Dispose;
   /** cordis: runs `callback` in a child context once the named services exist; used only for the optional settings service. */
   inject?(deps: readonly string[], callback: (ctx: unknown) => void): unknown;
   /** cordis: a service by name, or `undefined`; asked only whether an approval service is there (index.ts). */

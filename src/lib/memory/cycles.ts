@@ -1,8 +1,9 @@
 /**
  * The sequence track (opt-in): a cycle of different calls that repeats back to
  * back (grep → curl → read → bash, again and again). Each call of such a loop
- * may appear only a few times in the window, far below the occurrence stages,
- * so the track looks at the order of the calls rather than at their counts.
+ * may appear only a few times in the window, far below the repeat track's
+ * stages, so the track looks at the order of the calls rather than at their
+ * counts.
  *
  * A call's identity is its `exact:` key (decoys already stripped), or, with
  * `identity: action`, what the call does with its position left out (an edit
@@ -43,7 +44,7 @@ function runWith(history: readonly string[], next: string, period: number): numb
  * The cycle the call `next` continues, or `null`. Of the periods 1 …
  * `maxLength` the one whose back-to-back run is longest wins, the shorter on a
  * tie, so a cycle is named by its smallest period (A B A B is period 2, not 4).
- * A winner of 1 is a pure repeat (A A A, the occurrence track's) and no cycle.
+ * A winner of 1 is a pure repeat (A A A, the repeat track's) and no cycle.
  * A period may hold one call twice, as real cycles do (edit → run → edit →
  * run, with another edit between the runs). O(maxLength × window).
  */

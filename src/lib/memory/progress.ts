@@ -12,7 +12,7 @@ import { measureOf } from '../call/fingerprint.js';
 import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 
-/** The measures that name an action (what ran), as opposed to a target (host, site) or a family. */
+/** Every measure that names an action (what ran), as opposed to a target (host, site) or a family. */
 const ACTION_MEASURES = new Set(['exact', 'cmd', 'act', 'net', 'sink']);
 
 export function isActionKey(key: string): boolean {
@@ -47,14 +47,15 @@ export function resultDigest(result: unknown, name: string, ignoreArgs: Readonly
   return hash.digest('base64url').slice(0, 22);
 }
 
-interface Settled {
+/** A call that ran, as the ring keeps it. */
+interface Digested {
   readonly keys: readonly string[];
   readonly digest: string;
 }
 
 interface Book {
   /** The agent's last calls that ran, oldest first. */
-  readonly ring: Settled[];
+  readonly ring: Digested[];
   /** Per key, how many of those calls returned each digest. */
   readonly tally: Map<string, Map<string, number>>;
 }
@@ -88,7 +89,7 @@ export function createProgressBook(fixedWindow: number): ProgressBook {
       }
       book.ring.push({ keys: owned, digest });
       while (book.ring.length > window) {
-        const oldest = book.ring.shift() as Settled;
+        const oldest = book.ring.shift() as Digested;
         for (const key of oldest.keys) {
           const digests = book.tally.get(key);
           // Stryker disable next-line ConditionalExpression: every key of a call in the ring has its tally until that call leaves

@@ -36,10 +36,10 @@ export interface Shared {
   /** Whether the operator has exempted the key this turn. */
   isExempt(agent: Agent, key: string): boolean;
   /**
-   * How many calls have changed the workspace so far (read/change.ts), any
+   * How many calls have changed the workspace so far (call/change.ts), any
    * agent's: the agents of a session share one workspace. Two readings that
-   * differ mean a file changed in between. Counted only for calls whose policy
-   * reads it (`stale`, `failureProgress`).
+   * differ mean a file changed in between. Counted only for calls whose
+   * policy turns on a track that needs changes (`meta.needs`).
    */
   changes(agent: Agent): number;
 }

@@ -10,7 +10,7 @@ import type { Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import { advisoryLine, gateLine } from '../text/log-line.js';
 import { PLUGIN_NAME } from '../text/notice.js';
-import type { GateObserver } from '../breaker/breaker.js';
+import type { GateEvent } from '../breaker/breaker.js';
 
 /** Writes one line; never throws. */
 export type LogLine = (line: string) => void;
@@ -37,9 +37,15 @@ export function hostLog(ctx: unknown): LogLine {
   };
 }
 
-/** The gate observer that logs each gate. */
-export function logGates(log: LogLine): GateObserver {
-  return (outcome, name, hits) => log(gateLine(outcome, name, hits));
+/**
+ * Logs each gate: every ask, denial and exemption ceiling reached, the full record (the
+ * terminal shows fewer, plugin/terminal.ts). How an ask was answered is the
+ * terminal's to say; the log keeps the lines it has always had.
+ */
+export function logGates(log: LogLine): (event: GateEvent) => void {
+  return ({ outcome, name, hits }) => {
+    if (outcome !== 'approved' && outcome !== 'refused') log(gateLine(outcome, name, hits));
+  };
 }
 
 /** Logs each advisory among a call's notices. */

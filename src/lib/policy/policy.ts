@@ -84,7 +84,7 @@ export interface PolicyBook {
 /**
  * `moved` hears each agent that moves to a tightened policy mid-turn, before
  * its call is judged (the breaker gives exemptions approved before a new
- * exemption ceiling their allowance there).
+ * exemption ceiling their count there).
  */
 export function createPolicyBook(initial: BreakerConfig, moved: (agent: Agent, before: Policy, after: Policy) => void): PolicyBook {
   const first = compilePolicy(initial);

@@ -2,7 +2,7 @@
  * Which tools take part. `include` narrows, `exclude` always wins, and both
  * accept `*` wildcards matched against the whole, case-sensitive name.
  */
-import type { BreakerConfig } from '../config/config.js';
+import type { CoreConfig } from '../setting/core.js';
 
 // Stryker disable next-line Regex: negated, nearly every pattern takes the expression path below, which reads it the same way
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
@@ -38,7 +38,7 @@ function matcher(pattern: string): (name: string) => boolean {
 }
 
 /** Compiles include/exclude once; the returned test is what every hook asks first. */
-export function compileScope(cfg: Pick<BreakerConfig, 'include' | 'exclude'>): (name: unknown) => boolean {
+export function compileScope(cfg: Pick<CoreConfig, 'include' | 'exclude'>): (name: unknown) => boolean {
   const include = cfg.include.map(matcher);
   const exclude = cfg.exclude.map(matcher);
   return (name) => {

@@ -5,15 +5,11 @@
  * has and what was saved. A model inside the turn can reach the settings
  * endpoint, so a change that loosens must wait for a human (docs/live-settings.md).
  */
-import type { BreakerConfig, DuplicateTextConfig, FailureProgress, Progress, SequenceConfig, StagesConfig } from '../config/config.js';
+import type { BreakerConfig } from '../config/config.js';
 import { limitFor } from '../call/fingerprint.js';
-
-/** The earlier of two thresholds; `null` (off) is the loosest. */
-export function earlier(a: number | null, b: number | null): number | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Math.min(a, b);
-}
+import type { FailureProgress, Progress } from '../setting/core.js';
+import { earlier } from '../setting/setting.js';
+import { SETTINGS, type TrackSettings } from '../tracks/index.js';
 
 /**
  * Caps such that every fingerprint's cap is the lower of its caps under `a`
@@ -33,32 +29,6 @@ export function lowerLimits(
   return merged;
 }
 
-/** On beats off; when both are on, the cycle that is caught soonest. */
-function stricterSequence(a: SequenceConfig | null, b: SequenceConfig | null): SequenceConfig | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return { length: Math.max(a.length, b.length), count: Math.min(a.count, b.count), limit: earlier(a.limit, b.limit) };
-}
-
-/** On beats off; when both are on, the text that is flagged soonest and longest. */
-function stricterDuplicateText(a: DuplicateTextConfig | null, b: DuplicateTextConfig | null): DuplicateTextConfig | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return {
-    minChars: Math.min(a.minChars, b.minChars),
-    threshold: Math.min(a.threshold, b.threshold),
-    windowMs: Math.max(a.windowMs, b.windowMs),
-    cooldownMs: Math.min(a.cooldownMs, b.cooldownMs),
-  };
-}
-
-/** On beats off; when both are on, each stage the earlier. */
-function stricterStages(a: StagesConfig | null, b: StagesConfig | null): StagesConfig | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return { warnAt: earlier(a.warnAt, b.warnAt), limit: earlier(a.limit, b.limit) };
-}
-
 /** `results`, `changes` and `outcomes` each hold a repeat back where `ignore` never does; two different ones have no order, so neither holds. */
 function stricterProgress(a: Progress, b: Progress): Progress {
   return a === b ? a : 'ignore';
@@ -69,6 +39,13 @@ const FORGIVENESS: Readonly<Record<FailureProgress, number>> = { ignore: 0, outc
 
 function stricterFailureProgress(a: FailureProgress, b: FailureProgress): FailureProgress {
   return FORGIVENESS[a] <= FORGIVENESS[b] ? a : b;
+}
+
+/** Each track's setting the stricter of the two, by its own rule (`meta.setting.stricter`). */
+function stricterTracks(current: BreakerConfig, next: BreakerConfig): TrackSettings {
+  const stricter: Record<string, unknown> = {};
+  for (const setting of SETTINGS) stricter[setting.key] = setting.stricter(setting.of(current), setting.of(next));
+  return stricter as TrackSettings;
 }
 
 /**
@@ -90,15 +67,9 @@ export function stricterConfig(current: BreakerConfig, next: BreakerConfig): Bre
     failLimit: earlier(current.failLimit, next.failLimit),
     includeLocal: current.includeLocal || next.includeLocal,
     limits: lowerLimits(current.limits, next.limits),
-    sequence: stricterSequence(current.sequence, next.sequence),
     progress: stricterProgress(current.progress, next.progress),
     exemptionCeiling: earlier(current.exemptionCeiling, next.exemptionCeiling),
-    duplicateText: stricterDuplicateText(current.duplicateText, next.duplicateText),
-    stale: stricterStages(current.stale, next.stale),
-    spin: stricterStages(current.spin, next.spin),
-    guess: stricterStages(current.guess, next.guess),
-    editRetry: stricterStages(current.editRetry, next.editRetry),
-    timeouts: stricterStages(current.timeouts, next.timeouts),
     failureProgress: stricterFailureProgress(current.failureProgress, next.failureProgress),
+    ...stricterTracks(current, next),
   };
 }

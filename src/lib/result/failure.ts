@@ -2,10 +2,10 @@
  * The failure classifier. `isError` alone would miss the two commonest failures
  * (a non-zero exit and an HTTP error status), so the structured `value` a tool
  * declares is read first; the result text is evidence only for shell tools,
- * where an exit code of 0 proves nothing about a pipeline.
+ * where an exit code of 0 proves nothing about a pipeline. A failure in words
+ * (English and Chinese) is text/failure.ts's.
  */
 import { member } from '../host/member.js';
-import type { Hit } from '../text/message.js';
 import { persistentFailure } from './persistent.js';
 import { isSpaceCode } from '../shell/tokenize.js';
 
@@ -213,70 +213,4 @@ function forEachException(text: string, visit: (dotted: string) => boolean): voi
     while (at < length && !isLineBreak(text.charCodeAt(at))) at += 1;
     at += 1;
   }
-}
-
-/** One line in words for each reason; it names the reason and carries the detail. */
-export function describeFailure(failure: Failure | null): string {
-  if (failure === null) return '';
-  // Model-controlled text: fold its whitespace so the sentence stays one clean line.
-  const detail = failure.detail.replace(/\s+/g, ' ').trim();
-  switch (failure.reason) {
-    case 'exit':
-      return detail ? `the command exited with status ${detail}` : 'the command exited with a non-zero status';
-    case 'http':
-      return detail ? `the server answered HTTP ${detail}` : 'the server answered with an HTTP error status';
-    case 'timeout':
-      return detail ? `the call hit its timeout (${detail})` : 'the call hit its timeout';
-    case 'signal':
-      return detail ? `the process was stopped by signal ${detail}` : 'the process was stopped by a signal';
-    case 'sandbox':
-      return detail ? `the sandbox refused it (${detail} mode)` : 'the sandbox refused it';
-    case 'error':
-      return detail ? `the tool threw an error (${detail})` : 'the tool threw an error';
-    case 'exception':
-      return detail ? `the script died with an uncaught exception (${detail})` : 'the script died with an uncaught exception';
-    case 'curl':
-      return detail ? `curl gave up with error ${detail}` : 'curl gave up with an error';
-    case 'shell':
-      return detail ? `the persistent shell died under the command (${detail})` : 'the persistent shell died under the command';
-    default:
-      return 'the call failed';
-  }
-}
-
-/**
- * `describeFailure` for an operator who reads Chinese (the ask in the approval
- * panel); the model's texts keep the English one.
- */
-export function describeFailureZh(failure: Failure | null): string {
-  if (failure === null) return '';
-  const detail = failure.detail.replace(/\s+/g, ' ').trim();
-  switch (failure.reason) {
-    case 'exit':
-      return detail ? `命令以状态 ${detail} 退出` : '命令以非零状态退出';
-    case 'http':
-      return detail ? `服务器返回 HTTP ${detail}` : '服务器返回了 HTTP 错误状态';
-    case 'timeout':
-      return detail ? `调用超时（${detail}）` : '调用超时';
-    case 'signal':
-      return detail ? `进程被信号 ${detail} 终止` : '进程被信号终止';
-    case 'sandbox':
-      return detail ? `沙箱拒绝了它（${detail} 模式）` : '沙箱拒绝了它';
-    case 'error':
-      return detail ? `工具抛出错误（${detail}）` : '工具抛出错误';
-    case 'exception':
-      return detail ? `脚本因未捕获的异常而终止（${detail}）` : '脚本因未捕获的异常而终止';
-    case 'curl':
-      return detail ? `curl 报错 ${detail} 后放弃` : 'curl 报错后放弃';
-    case 'shell':
-      return detail ? `持久 shell 在命令执行中退出（${detail}）` : '持久 shell 在命令执行中退出';
-    default:
-      return '调用失败';
-  }
-}
-
-/** The failure a gate hit quotes, for the Chinese ask: worded anew from the hit's failure, or its English detail where it carries none. */
-export function hitFailureZh(hit: Hit): string {
-  // A hit's failure is structural (text/ sits below read/); the tracks put a `Failure` there.
-  return hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure as Failure | null);
 }

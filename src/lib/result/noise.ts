@@ -4,7 +4,7 @@
  * still prints another progress meter (times, speeds, an ETA); a test run that
  * fails the same way still says it took another 0.53 s. Two results that differ
  * only in such parts tell the model nothing new, so the outcome digest
- * (read/outcome.ts) reads each line through `quietLine`:
+ * (result/outcome.ts) reads each line through `quietLine`:
  *
  * - a terminal overwrites a line at each carriage return: only the last
  *   state of the line is what was shown (spinners, `\r` progress bars);

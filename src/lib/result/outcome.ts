@@ -8,7 +8,7 @@
  *   differently from run to run: `0\nfind: …` and `find: …\n0`);
  * - the counter a long-lived shell puts in its own errors
  *   (`/bin/bash: line 32514: cd: x: No such file or directory`, one more each call);
- * - progress meters, spinners, rates, clocks and durations (read/noise.ts):
+ * - progress meters, spinners, rates, clocks and durations (result/noise.ts):
  *   the same download printing another meter is the same download.
  * Anything else that differs, a number included, makes the digest differ:
  * a poll whose answer changes is not stale. Linear in the result. A result

@@ -6,7 +6,7 @@
  * characters inside “ ”, controls shown as escapes, so a line stays one short
  * plain line whatever the call held.
  */
-import { hitQuote, quoted, type Hit, type QuotedHit } from './message.js';
+import { hitQuote, quoted, type HitFacts, type QuotedHit } from './message.js';
 
 /** The most hits a gate line lists; the rest are counted. */
 const LISTED_HITS = 3;
@@ -22,17 +22,25 @@ export function advisoryLine(summary: string): string {
 }
 
 /** What the gate did with a call. */
-export type GateOutcome = 'asked' | 'denied' | 'spent';
+export type GateOutcome = 'asked' | 'denied' | 'ceiling';
 
 const OUTCOME: Readonly<Record<GateOutcome, string>> = {
   asked: 'asked the operator',
   denied: 'denied',
-  spent: "denied, the operator's approval used up",
+  ceiling: "denied, the operator's approval used up",
 };
 
+/** A hit as a gate line lists it: its quotation, and its count against its cap. */
+export type LineHit = QuotedHit & Pick<HitFacts, 'count' | 'cap'>;
+
 /** A gate: `gate, denied: bash, exact “bash:{…}” 12/12; net “example.com/x” 12/12`. */
-export function gateLine(outcome: GateOutcome, name: string, hits: readonly (QuotedHit & Pick<Hit, 'count' | 'cap'>)[]): string {
-  const listed = hits.slice(0, LISTED_HITS).map((hit) => (outcome === 'spent' ? hitQuote(hit) : `${hitQuote(hit)} ${hit.count}/${hit.cap}`));
+export function gateLine(outcome: GateOutcome, name: string, hits: readonly LineHit[]): string {
+  return gateWords(OUTCOME[outcome], name, hits, outcome !== 'ceiling');
+}
+
+/** A gate line with its own words for what the gate did (`what`); `counted`: each hit with its count and cap. */
+export function gateWords(what: string, name: string, hits: readonly LineHit[], counted: boolean): string {
+  const listed = hits.slice(0, LISTED_HITS).map((hit) => (counted ? `${hitQuote(hit)} ${hit.count}/${hit.cap}` : hitQuote(hit)));
   const more = hits.length > LISTED_HITS ? `; ${hits.length - LISTED_HITS} more` : '';
-  return `gate, ${OUTCOME[outcome]}: ${tool(name)}${listed.length > 0 ? `, ${listed.join('; ')}` : ''}${more}`;
+  return `gate, ${what}: ${tool(name)}${listed.length > 0 ? `, ${listed.join('; ')}` : ''}${more}`;
 }

@@ -1,6 +1,6 @@
 /**
  * The gate's texts, what the model and the operator read when a call meets
- * the gate: the denial, the spent-allowance denial and the operator's ask;
+ * the gate: the denial, the denial at the exemption ceiling and the operator's ask;
  * and how quoted text is cut and cleaned. Each text starts with its protocol
  * token (REPEAT_TOOL_BLOCKED: or Loop breaker:) and carries the parts listed
  * in §5 of the contract; the wording is this project's own. A track brings
@@ -12,14 +12,15 @@
  * plugin/settings.ts), English where there is none. The denials are the
  * model's and have one language, English.
  */
+import type { FailureFacts } from './failure.js';
 import type { Locale } from './locale.js';
 import { member } from '../host/member.js';
 
 /** A track's words in an ask, for an operator who reads another language than English. */
 export interface AskWords {
   readonly heading: string;
-  asking(hit: Hit): string;
-  detail(hit: Hit): string;
+  asking(hit: HitFacts): string;
+  detail(hit: HitFacts): string;
 }
 
 /** How one track's hits read in the gate's texts. */
@@ -31,13 +32,13 @@ export interface HitWords {
   /** The heading of its details in an ask (`tracksIn` in tools/lib/replay.ts reads them). */
   readonly heading: string;
   /** Why the hit blocks, in a few words: the first line of a denial. */
-  why(hit: Hit): string;
+  why(hit: HitFacts): string;
   /** The hit as a denial lists it, after `- `. */
-  line(hit: Hit): string;
+  line(hit: HitFacts): string;
   /** What the call would do, as the first sentence of an ask says it. */
-  asking(hit: Hit): string;
+  asking(hit: HitFacts): string;
   /** The hit as an ask's details list it. */
-  detail(hit: Hit): string;
+  detail(hit: HitFacts): string;
   /** A line a denial adds when the track blocked: what will still run. */
   readonly note: string | null;
   /** `heading`, `asking` and `detail` in Chinese (glossary: client/locales/glossary.md); the English ones where absent. */
@@ -46,8 +47,12 @@ export interface HitWords {
   readonly measure?: string;
 }
 
-/** One blocking finding against the current call, as the gate's texts quote it. */
-export interface Hit {
+/**
+ * What the gate's texts say about a hit: its track's words, what it quotes and
+ * its numbers. The hit itself, with the key it is exempted and refused under,
+ * is the tracks' (tracks/track.ts `Hit`).
+ */
+export interface HitFacts {
   readonly words: HitWords;
   /** The measure (or the cycle) as quoted, already cut by `preview`. */
   readonly quote: string;
@@ -56,8 +61,8 @@ export interface Hit {
   readonly cap: number;
   /** What else the track says about the hit: the failure track's failure in words; `''` for the others. */
   readonly detail: string;
-  /** The failure behind `detail` (read/failure.ts), for the tracks that quote one: an ask in another language words it anew. */
-  readonly failure?: { readonly reason: string; readonly detail: string } | null;
+  /** The failure behind `detail` (result/failure.ts), for the tracks that quote one: an ask in another language words it anew. */
+  readonly failure?: FailureFacts | null;
 }
 
 /** Most characters of model-controlled text one quotation shows an operator (P15). */
@@ -122,7 +127,7 @@ export function measureQuote(fp: string, measure?: string, cut = false): string 
 const PREVIEW_MARK = /\u2026 \(\+\d+ more chars\)$/;
 
 /** What an operator's text needs of a hit to quote it: its quote, and its track's words when known (a cycle names its measure). */
-export type QuotedHit = Pick<Hit, 'quote'> & { readonly words?: Pick<HitWords, 'measure'> };
+export type QuotedHit = Pick<HitFacts, 'quote'> & { readonly words?: Pick<HitWords, 'measure'> };
 
 /** A hit's quote (a `preview` of its fingerprint) as an operator's text names it: the ask's, the log's. */
 export function hitQuote(hit: QuotedHit): string {
@@ -205,14 +210,14 @@ export function defang(text: string): string {
 }
 
 /** The tracks that blocked, named as a denial names them. */
-function tracksOf(hits: readonly Hit[]): string {
+function tracksOf(hits: readonly HitFacts[]): string {
   const named = [...new Set(hits.map((hit) => hit.words))].sort((a, b) => a.listed - b.listed).map((words) => words.track);
   if (named.length < 2) return `the ${named[0] ?? 'repeat'} track`;
   return `the ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]} tracks`;
 }
 
 /** Each track's words once, in the order its hits come (failure, repeat, sequence). */
-function wordsOf(hits: readonly Hit[]): HitWords[] {
+function wordsOf(hits: readonly HitFacts[]): HitWords[] {
   return [...new Set(hits.map((hit) => hit.words))];
 }
 
@@ -229,15 +234,26 @@ function previousResult(lastResult: string): string {
   return lastResult === '' ? 'The previous result is already in the conversation history.' : `Previous result:\n${defang(lastResult)}`;
 }
 
+/**
+ * How an ask that was not approved ended, where the host recorded it
+ * (plugin/approvals.ts reads DSH's `approval/decided`): `rejected`, an operator
+ * said no; `unattended`, no one could answer (no approval channel, approval
+ * prompts turned off, or no approval service at all); `cancelled`, the ask was
+ * withdrawn (the turn was stopped). `undefined` where the host does not say.
+ */
+export type AskOutcome = 'rejected' | 'unattended' | 'cancelled';
+
 export interface Denial {
   readonly name: string;
-  readonly hits: readonly Hit[];
+  readonly hits: readonly HitFacts[];
   /** The last result of the agent's calls, as `quoteResult` cut it; `''` when there is none. */
   readonly lastResult: string;
   /** Every blocking measure was put to the operator this turn and not approved. */
   readonly refused: boolean;
   /** This very call was put to the operator and not approved (P13): its own result carries the denial. */
   readonly asked?: boolean;
+  /** For a refusal (`refused` or `asked`): how the ask ended, where the host said; the words do not use it yet (issue 39's texts). */
+  readonly outcome?: AskOutcome | undefined;
 }
 
 /**
@@ -270,16 +286,16 @@ export function denyMessage(denial: Denial): string {
   return lines.join('\n');
 }
 
-/** What a spent-allowance denial says in its first line; the replay reads it to name the ceiling. */
-export const SPENT_HEADLINE = "the operator's approval is used up";
+/** What a denial at the exemption ceiling says in its first line; the replay reads it to name the ceiling. */
+export const CEILING_HEADLINE = "the operator's approval is used up";
 
-/** The denial once an approved exemption's allowance is used up (exemption ceiling). */
-export function spentMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string): string {
-  const allowance = `${ceiling} ${ceiling === 1 ? 'call' : 'calls'}`;
+/** The denial once an approved exemption has covered `ceiling` calls (the exemption ceiling). */
+export function ceilingMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string): string {
+  const calls = `${ceiling} ${ceiling === 1 ? 'call' : 'calls'}`;
   return [
-    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${SPENT_HEADLINE} (it allowed ${allowance} like it).`,
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${CEILING_HEADLINE} (it allowed ${calls} like it).`,
     ...quotes.map((quote) => `- ${defang(quote)}`),
-    `The approved allowance of ${allowance} is spent; these measures are denied without asking again until the next human message resets it.`,
+    `The approved allowance of ${calls} is spent; these measures are denied without asking again until the next human message resets it.`,
     previousResult(lastResult),
     'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
   ].join('\n');
@@ -292,7 +308,7 @@ export function spentMessage(name: string, quotes: readonly string[], ceiling: n
  * text) quoted as well. The tracks' `detail` words then carry no model text
  * of their own.
  */
-function operatorHit(hit: Hit): Hit {
+function operatorHit(hit: HitFacts): HitFacts {
   const quote = hitQuote(hit);
   const failure = hit.failure;
   if (failure === undefined || failure === null) return { ...hit, quote };
@@ -307,7 +323,7 @@ function operatorHit(hit: Hit): Hit {
 }
 
 /** The details of an ask: each track's heading, then its hits, `;` between them and `end` after the last. */
-function detailLines(hits: readonly Hit[], wordsFor: (words: HitWords) => AskWords, end: string, between: string): string[] {
+function detailLines(hits: readonly HitFacts[], wordsFor: (words: HitWords) => AskWords, end: string, between: string): string[] {
   const lines: string[] = [];
   for (const words of wordsOf(hits)) {
     const own = wordsFor(words);
@@ -332,7 +348,7 @@ function detailLines(hits: readonly Hit[], wordsFor: (words: HitWords) => AskWor
  * measures and every other call keep their limits, and one reaching its own
  * limit asks again. The list says exactly that.
  */
-export function askMessage(name: string, hits: readonly Hit[], ceiling: number | null = null, locale: Locale = 'en'): string {
+export function askMessage(name: string, hits: readonly HitFacts[], ceiling: number | null = null, locale: Locale = 'en'): string {
   const shown = hits.map(operatorHit);
   if (locale === 'zh') return askMessageZh(name, shown, ceiling);
   const first = shown[0];
@@ -362,7 +378,7 @@ function zhWords(words: HitWords): AskWords {
  * order, the buttons named as DSH's Chinese panel names them (允许一次 / 拒绝),
  * the quotations at the end. Its words follow the glossary.
  */
-function askMessageZh(name: string, shown: readonly Hit[], ceiling: number | null): string {
+function askMessageZh(name: string, shown: readonly HitFacts[], ceiling: number | null): string {
   const first = shown[0];
   const many = shown.length > 1;
   const these = many ? `文末列出的这 ${shown.length} 个度量` : '文末列出的该度量';

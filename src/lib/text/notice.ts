@@ -20,17 +20,14 @@ export function summaryLabel(fp: string): string {
   return measureQuote(fp);
 }
 
-/** The summaries below take a mark's `label`, already made by `summaryLabel`. */
-export function occurrenceSummary(label: string, count: number): string {
+/** The summaries below take a mark's `label`, already made by `summaryLabel`. The repeat track's: `cmd “…” × 7`. */
+export function repeatSummary(label: string, count: number): string {
   return `${label} \u00d7 ${count}`;
 }
 
-export function failureSummary(label: string, streak: number): string {
-  return `${label} failed x${streak}`;
-}
-
-export function staleSummary(label: string, times: number): string {
-  return `${label} same result x${times}`;
+/** A streak's summary: what it is about, the track's summary word, how many (`cmd “cat /nope” failed x3`). */
+export function countedSummary(label: string, word: string, count: number): string {
+  return `${label} ${word} x${count}`;
 }
 
 /** A cycle's calls as a summary names them: one quotation, cut like a fingerprint's. */

@@ -3,24 +3,28 @@
  * stale and spin tracks): its identity (`exact:`, always), and its `cmd:`,
  * `act:` and `net:` marks when they are measured; `sink:` is not one (two
  * different writes to one file). A poll has none: while it waits, the same
- * answer is the expected one (read/poll.ts).
+ * answer is the expected one (call/poll.ts).
  */
 import { isEnabled, type Mark } from '../call/mark.js';
 import { isPoll } from '../call/poll.js';
-import type { Measured } from './track.js';
+import type { TrackedCall } from './track.js';
 
-/** The measures that name what ran. */
-const ACTION_MEASURES = new Set(['cmd', 'act', 'net']);
+/**
+ * The measures beside `exact:` that name the same action however it is spelled
+ * (volatile flags aside, spelling aside, the URL normalised). Not memory/progress.ts's
+ * `ACTION_MEASURES`, which holds `exact:` and `sink:` too.
+ */
+const RESPELLING_MEASURES = new Set(['cmd', 'act', 'net']);
 
 /** The call's actions; none for a poll. Read once per call, in a track's `read`. */
-export function actionMarks(call: Measured): Mark[] {
+export function actionMarks(call: TrackedCall): Mark[] {
   if (call.line?.polls() ?? isPoll(call.name, call.command)) return [];
-  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && ACTION_MEASURES.has(mark.measure)));
+  return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && RESPELLING_MEASURES.has(mark.measure)));
 }
 
 /** Each call's actions, read once in `read`: the gate judges a call twice (ask and guard), then it settles. */
-export function actionsRead(): { read(call: Measured): void; of(call: Measured): readonly Mark[] } {
-  const actions = new WeakMap<Measured, readonly Mark[]>();
+export function actionsRead(): { read(call: TrackedCall): void; of(call: TrackedCall): readonly Mark[] } {
+  const actions = new WeakMap<TrackedCall, readonly Mark[]>();
   return {
     read: (call) => void actions.set(call, actionMarks(call)),
     of: (call) => actions.get(call) ?? [],

@@ -1,5 +1,5 @@
 /**
- * The edit-retry track (opt-in, `editRetry`): edits of one file rejected again
+ * The edit-retry track (opt-in): edits of one file rejected again
  * and again. A model whose edit does not apply (the old text is not in the
  * file, the result does not parse) often re-sends it at another position, with
  * a little more or less context, or with the replacement reworded: every
@@ -12,12 +12,45 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { describeFailure, hitFailureZh, type Failure } from '../result/failure.js';
+import type { Failure } from '../result/failure.js';
 import { identityKey } from '../call/identity.js';
 import { defang, preview, type HitWords } from '../text/message.js';
-import { createNotice, summaryLabel } from '../text/notice.js';
+import { describeFailure, hitFailureZh } from '../text/failure.js';
+import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
+import { stagesSetting } from '../setting/stages.js';
 import { keep } from '../memory/book.js';
-import { NO_HITS, type Judgement, type Measured, type Settled, type TrackModule } from './track.js';
+import { NO_HITS, type CallTrackModule, type Judgement, type Settled, type TrackedCall } from './track.js';
+
+/** The `editRetry` setting: off by default; `{}` turns the track on with its defaults. */
+export const EDIT_RETRY = stagesSetting('editRetry', { order: 8, cardOrder: 4 }, { warnAt: 3, limit: 4 }, {
+  meaning: {
+    en: {
+      warnAt: 'how many edits of one file may be rejected in a row before the advisory; {off} turns the advisory off',
+      limit: 'how many edits of one file may be rejected in a row before the next edit of it meets the gate; {off} advises only',
+    },
+    zh: {
+      warnAt: '同一文件的编辑连续被拒多少次才给出建议；填 {off} 表示关闭建议',
+      limit: '同一文件的编辑连续被拒多少次之后，对它的下一次编辑遇到闸门；填 {off} 表示只给建议',
+    },
+  },
+  schema: {
+    track: 'The edit-retry track (opt-in): rejected edits of one file',
+    warnAt: 'Rejected edits of one file in a row that earn the advisory; null: none.',
+    limit: 'Rejected edits in a row after which the next edit of the file meets the gate; null advises only.',
+  },
+  card: {
+    en: {
+      track: { label: 'Edit-retry track', hint: 'Edits of one file rejected again and again, however they are respelled.' },
+      warnAt: { label: 'Advisory at', hint: 'Rejected edits of one file in a row that earn the advisory.' },
+      limit: { label: 'Gate after', hint: 'Rejected edits in a row after which the next edit of the file meets the gate; off advises only.' },
+    },
+    zh: {
+      track: { label: '编辑重试轨道', hint: '对同一文件的编辑一再被拒，不论怎样改写。' },
+      warnAt: { label: '建议阈值', hint: '同一文件的编辑连续被拒多少次时给出建议。' },
+      limit: { label: '闸门阈值', hint: '连续被拒多少次之后，对该文件的下一次编辑遇到闸门；off 表示只给建议。' },
+    },
+  },
+});
 
 /** Longest file path quoted in a message. */
 const PATH_CHARS = 200;
@@ -57,8 +90,8 @@ const words: HitWords = {
   },
 };
 
-function judge(book: WeakMap<Agent, Map<string, Streak>>, call: Measured): Judgement {
-  const limit = call.policy.cfg.editRetry?.limit ?? null;
+function judge(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall): Judgement {
+  const limit = EDIT_RETRY.of(call.cfg)?.limit ?? null;
   // A read is never gated by this track: it is the way out.
   if (limit === null || call.file === undefined || call.reads) return NO_HITS;
   const key = fileKey(call.file);
@@ -67,7 +100,7 @@ function judge(book: WeakMap<Agent, Map<string, Streak>>, call: Measured): Judge
   return { hits: [{ key, words, quote: `file:${preview(call.file, PATH_CHARS)}`, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure }] };
 }
 
-function learn(book: WeakMap<Agent, Map<string, Streak>>, call: Measured, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
+function learn(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
   if (call.file === undefined) return null;
   const key = fileKey(call.file);
   if (isExempt(key)) return null;
@@ -83,13 +116,25 @@ function learn(book: WeakMap<Agent, Map<string, Streak>>, call: Measured, settle
   const stored = before?.key ?? own(key);
   const count = (before?.count ?? 0) + 1;
   keep(streaks, stored, { key: stored, count, failure: { reason: failure.reason, detail: own(failure.detail) } });
-  if (count !== call.policy.cfg.editRetry?.warnAt) return null;
-  return createNotice(editRetryMessage(call.file, count, failure), `${summaryLabel(`file:${call.file}`)} rejected x${count}`);
+  if (count !== EDIT_RETRY.of(call.cfg)?.warnAt) return null;
+  return createNotice(editRetryMessage(call.file, count, failure), countedSummary(summaryLabel(`file:${call.file}`), SUMMARY, count));
 }
 
-export const editRetryTrack: TrackModule = {
-  words,
-  isOn: (cfg) => cfg.editRetry !== null,
+/** What its notices' summaries say: `file “/src/a.ts” rejected x3`. */
+const SUMMARY = 'rejected';
+
+export const editRetryTrack = {
+  meta: {
+    name: 'edit-retry',
+    description: 'Edits of one file rejected again and again, however they are respelled.',
+    reads: 'calls',
+    setting: EDIT_RETRY,
+    isOn: (cfg) => EDIT_RETRY.of(cfg) !== null,
+    // The file an edit changes and a read looks at (str_replace_editor's `view` is a read, its other commands edits).
+    needs: () => ({ files: true }),
+    words,
+    summary: SUMMARY,
+  },
   create(shared) {
     const book = new WeakMap<Agent, Map<string, Streak>>();
     return {
@@ -98,4 +143,4 @@ export const editRetryTrack: TrackModule = {
       clear: (agent) => void book.delete(agent),
     };
   },
-};
+} satisfies CallTrackModule;

@@ -1,14 +1,14 @@
 /**
- * The environment track (on with `timeouts`, under its stages): calls timing
+ * The environment track (on with the timeout track, under its setting): calls timing
  * out one after another, whatever they run (`ls`, `cat`, `pip --version` …).
  * That is no job too big for its time but an environment that stopped
  * answering: a prompt or a pager holding the terminal, a daemon that never came
  * up. The timeout track counts per program, so fifteen different commands
  * timing out in a row never add up there.
  *
- * The stretch counts different commands (read/program.ts `commandNamesOf`): at
- * `timeouts.warnAt` of them in a row the model is told, and past
- * `timeouts.limit` its next shell call meets the gate. Any call that returns
+ * The stretch counts different commands (shell/program.ts `commandNamesOf`):
+ * at the timeout setting's `warnAt` of them in a row the model is told, and
+ * past its `limit` the next shell call meets the gate. Any call that returns
  * in time ends the stretch; one long job timing out again and again, however
  * respelled, is one command, which the timeout track counts.
  */
@@ -18,17 +18,17 @@ import { identityKey } from '../call/identity.js';
 import { commandNamesOf } from '../shell/program.js';
 import type { HitWords } from '../text/message.js';
 import { createNotice } from '../text/notice.js';
-import { timedOut } from './timeout.js';
-import { NO_HITS, type Judgement, type Measured, type Settled, type Shared, type Track, type TrackModule } from './track.js';
+import { timedOut, TIMEOUTS } from './timeout.js';
+import { NO_HITS, type CallTrackModule, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
 
 /** Most commands one stretch remembers: past the gate, more tell nothing new. */
-const UNANSWERED_KEPT = 64;
+const STRETCH_KEPT = 64;
 
 /** The key the environment's gate is exempted and refused under. */
-export const UNANSWERED_KEY = identityKey('prog:*');
+export const ENVIRONMENT_KEY = identityKey('prog:*');
 
 /** Environment stage 1: every call runs out of time, whatever it runs. */
-export function unansweredMessage(count: number): string {
+export function environmentMessage(count: number): string {
   return (
     `CONVERGENCE_CHECK: your last calls ran ${count} different commands, and every one ran out of time. ` +
     'The environment is not answering: something holds the terminal (a prompt, a pager, an editor) or a service it waits on never came up. ' +
@@ -52,22 +52,22 @@ const words: HitWords = {
   },
 };
 
-function judge(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: Measured): Judgement {
-  const limit = call.policy.cfg.timeouts?.limit ?? null;
+function judge(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: TrackedCall): Judgement {
+  const limit = TIMEOUTS.of(call.cfg)?.limit ?? null;
   const count = stretches.get(call.agent)?.size ?? 0;
-  if (limit === null || call.command === undefined || count < limit || shared.isExempt(call.agent, UNANSWERED_KEY)) return NO_HITS;
-  return { hits: [{ key: UNANSWERED_KEY, words, quote: 'prog:*', count, cap: limit, detail: '' }] };
+  if (limit === null || call.command === undefined || count < limit || shared.isExempt(call.agent, ENVIRONMENT_KEY)) return NO_HITS;
+  return { hits: [{ key: ENVIRONMENT_KEY, words, quote: 'prog:*', count, cap: limit, detail: '' }] };
 }
 
 /** The command names of a call that timed out, read only then; a tool that is no shell is its name. */
-function commandNames(call: Measured): readonly string[] {
+function commandNames(call: TrackedCall): readonly string[] {
   if (call.command === undefined) return [call.name];
   return call.line?.commandNames() ?? commandNamesOf(call.command).map(own);
 }
 
 /** The stretch grows by a time-out's new commands and ends with a call that returned in time. */
-function learn(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: Measured, settled: Settled): Notice | null {
-  if (!timedOut(settled) || shared.isExempt(call.agent, UNANSWERED_KEY)) {
+function learn(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: TrackedCall, settled: Settled): Notice | null {
+  if (!timedOut(settled) || shared.isExempt(call.agent, ENVIRONMENT_KEY)) {
     stretches.delete(call.agent);
     return null;
   }
@@ -75,15 +75,29 @@ function learn(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: Mea
   let stretch = stretches.get(call.agent);
   if (stretch === undefined) stretches.set(call.agent, (stretch = new Set()));
   const before = stretch.size;
-  for (const name of names) if (stretch.size < UNANSWERED_KEPT) stretch.add(name);
-  const warnAt = call.policy.cfg.timeouts?.warnAt ?? null;
+  for (const name of names) if (stretch.size < STRETCH_KEPT) stretch.add(name);
+  const warnAt = TIMEOUTS.of(call.cfg)?.warnAt ?? null;
   if (warnAt === null || before >= warnAt || stretch.size < warnAt) return null;
-  return createNotice(unansweredMessage(stretch.size), `prog:* ${stretch.size} commands timed out in a row`);
+  return createNotice(environmentMessage(stretch.size), `prog:* ${stretch.size} ${SUMMARY}`);
 }
 
-export const unansweredTrack: TrackModule = {
-  words,
-  isOn: (cfg) => cfg.timeouts !== null,
+/** What its notices' summaries say: `prog:* 3 commands timed out in a row`. */
+const SUMMARY = 'commands timed out in a row';
+
+export const environmentTrack = {
+  meta: {
+    name: 'environment',
+    description: 'Different commands timing out one after another: an environment that stopped answering.',
+    reads: 'calls',
+    setting: null,
+    // The timeout track's setting turns it on and sets its stages: one key, owned there.
+    uses: TIMEOUTS,
+    isOn: (cfg) => TIMEOUTS.of(cfg) !== null,
+    // The command names of a shell line that timed out, from the line's one split.
+    needs: () => ({ line: true }),
+    words,
+    summary: SUMMARY,
+  },
   create(shared): Track {
     const stretches = new WeakMap<Agent, Set<string>>();
     return {
@@ -92,4 +106,4 @@ export const unansweredTrack: TrackModule = {
       clear: (agent) => void stretches.delete(agent),
     };
   },
-};
+} satisfies CallTrackModule;

@@ -6,15 +6,15 @@
  * measure meets the gate. Streaks are kept even while both stages are off, so
  * that a limit set mid-turn sees the failures before it.
  */
-import type { BreakerConfig } from '../config/config.js';
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
-import { describeFailure, hitFailureZh, type Failure } from '../result/failure.js';
+import type { Failure } from '../result/failure.js';
 import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
-import { createNotice, failureSummary } from '../text/notice.js';
+import { describeFailure, hitFailureZh } from '../text/failure.js';
+import { countedSummary, createNotice } from '../text/notice.js';
 import { isNewest, keep, recalls, remember, type Recent } from '../memory/book.js';
-import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type Track, type TrackModule } from './track.js';
+import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
 
 export interface Streak {
   readonly count: number;
@@ -24,7 +24,7 @@ export interface Streak {
 
 /**
  * What `failureProgress` compares a failure with: the digest of what the call
- * returned (read/outcome.ts) and the workspace's change count.
+ * returned (result/outcome.ts) and the workspace's change count.
  * - `restart`: after a change to the workspace a failure starts the streak
  *   again (edit → rerun is a new experiment); with nothing changed, a failure
  *   with another error holds the streak where it is (the model learned
@@ -138,10 +138,10 @@ const words: HitWords = {
 };
 
 /** The measures whose streak has reached the limit. */
-function failureHits(streaks: StreakBook, call: Measured): Judgement {
-  const limit = call.policy.cfg.failLimit;
+function failureHits(streaks: StreakBook, call: TrackedCall): Judgement {
+  const limit = call.cfg.failLimit;
   if (limit === null) return NO_HITS;
-  let hits: GateHit[] | null = null;
+  let hits: Hit[] | null = null;
   for (const mark of call.marks) {
     // Stryker disable next-line ConditionalExpression: a shortcut; a measure with a null cap keeps no streak (settle counts only enabled ones), and a cap turned off mid-turn waits for the human message that clears the streaks
     if (!isEnabled(mark)) continue;
@@ -162,8 +162,8 @@ function warned(counted: readonly Mark[], streaks: readonly number[], at: number
   return best;
 }
 
-function settle(shared: Shared, streaks: StreakBook, call: Measured, settled: Settled): Notice | null {
-  const { agent, marks, policy: { cfg } } = call;
+function settle(shared: Shared, streaks: StreakBook, call: TrackedCall, settled: Settled): Notice | null {
+  const { agent, marks, cfg } = call;
   const { failure } = settled;
   const counted = marks.filter((mark) => isEnabled(mark) && !shared.isExempt(agent, mark.key));
   // Evidence only for a failure: a success ends every streak it touches.
@@ -173,13 +173,26 @@ function settle(shared: Shared, streaks: StreakBook, call: Measured, settled: Se
   if (failure === null || cfg.failWarnAt === null) return null;
   const top = warned(counted, counts, cfg.failWarnAt);
   if (top === null) return null;
-  return createNotice(failWarnMessage(top.quote, cfg.failWarnAt, failure), failureSummary(top.label, cfg.failWarnAt));
+  return createNotice(failWarnMessage(top.quote, cfg.failWarnAt, failure), countedSummary(top.label, SUMMARY, cfg.failWarnAt));
 }
 
-export const failureTrack: TrackModule = {
-  words,
-  // Always on: streaks are kept with both stages off, for a limit set later in the turn.
-  isOn: (_cfg: BreakerConfig) => true,
+/** What its notices' summaries say: `cmd “cat /nope” failed x3`. */
+const SUMMARY = 'failed';
+
+export const failureTrack = {
+  meta: {
+    name: 'failure',
+    description: 'A measure whose calls keep failing.',
+    reads: 'calls',
+    // Its settings are core ones (`failWarnAt`, `failLimit`, `failureProgress`): 0.5.2's keys read as they always did.
+    setting: null,
+    // Always on: streaks are kept with both stages off, for a limit set later in the turn.
+    isOn: () => true,
+    // `failureProgress` compares a failure with the changes since the last one; `restart` reads the line's changes too.
+    needs: (cfg) => ({ changes: cfg.failureProgress !== 'ignore', line: cfg.failureProgress === 'restart' }),
+    words,
+    summary: SUMMARY,
+  },
   create(shared): Track {
     const streaks = createStreakBook();
     return {
@@ -188,4 +201,4 @@ export const failureTrack: TrackModule = {
       clear: (agent) => streaks.reset(agent),
     };
   },
-};
+} satisfies CallTrackModule;

@@ -1,5 +1,5 @@
 /**
- * The guess track (opt-in, `guess`): a value enumerated by hand. A model that
+ * The guess track (opt-in): a value enumerated by hand. A model that
  * cannot find a password, a port, a path or a version tries one after another:
  * the same program, the same subcommand, one word different each time, and the
  * same error each time. Every call is new to the repeat track and every
@@ -22,9 +22,41 @@ import { identityKey } from '../call/identity.js';
 import { linesDigest } from '../result/outcome.js';
 import { tokenize } from '../shell/tokenize.js';
 import { defang, preview, renderHead, type HitWords } from '../text/message.js';
-import { createNotice, summaryLabel } from '../text/notice.js';
+import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
+import { stagesSetting } from '../setting/stages.js';
 import { keep } from '../memory/book.js';
-import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
+import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
+
+/** The `guess` setting: off by default; `{}` turns the track on with its defaults. */
+export const GUESS = stagesSetting('guess', { order: 7, cardOrder: 3 }, { warnAt: 4, limit: 6 }, {
+  meaning: {
+    en: {
+      warnAt: 'how many values tried in one place may fail the same way before the advisory; {off} turns the advisory off',
+      limit: 'how many values tried in one place may fail the same way before the next guess meets the gate; {off} advises only',
+    },
+    zh: {
+      warnAt: '在同一位置试过多少个取值都以同样方式失败才给出建议；填 {off} 表示关闭建议',
+      limit: '在同一位置试过多少个取值都以同样方式失败之后，下一次猜测遇到闸门；填 {off} 表示只给建议',
+    },
+  },
+  schema: {
+    track: 'The guess track (opt-in): one word enumerated by hand, failing the same way',
+    warnAt: 'Values tried in one place, failing alike, that earn the advisory; null: none.',
+    limit: 'Values tried in one place, failing alike, after which the next guess meets the gate; null advises only.',
+  },
+  card: {
+    en: {
+      track: { label: 'Guess track', hint: 'One word of a command enumerated by hand (a password, a port, a path), failing the same way each time.' },
+      warnAt: { label: 'Advisory at', hint: 'Values tried in one place, failing alike, that earn the advisory.' },
+      limit: { label: 'Gate after', hint: 'Values tried after which the next guess in that place meets the gate; off advises only.' },
+    },
+    zh: {
+      track: { label: '猜测轨道', hint: '手工逐个尝试命令中的一个词（密码、端口、路径），每次都以同样方式失败。' },
+      warnAt: { label: '建议阈值', hint: '在同一位置试过多少个取值都以同样方式失败时给出建议。' },
+      limit: { label: '闸门阈值', hint: '试过多少个取值之后，在该位置的下一次猜测遇到闸门；off 表示只给建议。' },
+    },
+  },
+});
 
 /** Longest command read for guesses: a guess is a short line, a script is not. */
 const COMMAND_LIMIT = 1024;
@@ -38,7 +70,8 @@ const ERROR_HEAD = 1024;
 const RECENT_KEPT = 8;
 /** Templates remembered per agent. */
 export const GUESS_BOOK_LIMIT = 32;
-const QUOTE_CHARS = 120;
+/** Longest template quoted in a message (the model's), its open word marked. */
+const TEMPLATE_CHARS = 120;
 /** Where the open word of a template reads. */
 const OPEN = '\u2026';
 
@@ -63,7 +96,7 @@ interface Book {
 }
 
 /** The words a call is guessed in: a short one-line shell command's, or a file read's tool and path (a path guessed by hand); an edit is no guess. */
-function wordsOf(call: Measured): readonly string[] | null {
+function wordsOf(call: TrackedCall): readonly string[] | null {
   if (call.command !== undefined) {
     if (call.command.length > COMMAND_LIMIT || call.command.includes('\n')) return null;
     const words = call.line?.words() ?? tokenize(call.command);
@@ -89,7 +122,7 @@ function templateKey(words: readonly string[], open: number): string {
 }
 
 function quoteOf(template: Template): string {
-  return `guess:${preview(template.words.map((word, at) => (at === template.open ? OPEN : word)).join(' '), QUOTE_CHARS)}`;
+  return `guess:${preview(template.words.map((word, at) => (at === template.open ? OPEN : word)).join(' '), TEMPLATE_CHARS)}`;
 }
 
 /**
@@ -146,11 +179,11 @@ function sameBut(template: Template, words: readonly string[]): boolean {
   return template.words.length === words.length && template.words.every((word, at) => at === template.open || word === words[at]);
 }
 
-function judge(books: WeakMap<Agent, Book>, shared: Shared, call: Measured, callWords: readonly string[] | null): Judgement {
-  const limit = call.policy.cfg.guess?.limit ?? null;
+function judge(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, callWords: readonly string[] | null): Judgement {
+  const limit = GUESS.of(call.cfg)?.limit ?? null;
   const book = books.get(call.agent);
   if (limit === null || book === undefined || callWords === null) return NO_HITS;
-  let hits: GateHit[] | null = null;
+  let hits: Hit[] | null = null;
   for (const [key, template] of fitting(book, callWords)) {
     if (template.count < limit || shared.isExempt(call.agent, key)) continue;
     (hits ??= []).push({ key, words, quote: quoteOf(template), count: template.count, cap: limit, detail: '' });
@@ -185,7 +218,7 @@ function guessed(book: Book, shared: Shared, agent: Agent, now: Failed): Templat
   return null;
 }
 
-function learn(books: WeakMap<Agent, Book>, shared: Shared, call: Measured, callWords: readonly string[] | null, settled: Settled): Notice | null {
+function learn(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, callWords: readonly string[] | null, settled: Settled): Notice | null {
   if (callWords === null) return null;
   let book = books.get(call.agent);
   if (settled.failure === null) {
@@ -202,18 +235,30 @@ function learn(books: WeakMap<Agent, Book>, shared: Shared, call: Measured, call
   const template = guessed(book, shared, call.agent, failed);
   book.recent.push(failed);
   if (book.recent.length > RECENT_KEPT) book.recent.shift();
-  if (template === null || template.count !== call.policy.cfg.guess?.warnAt) return null;
+  if (template === null || template.count !== GUESS.of(call.cfg)?.warnAt) return null;
   const quote = quoteOf(template);
-  return createNotice(guessMessage(quote, template.count), `${summaryLabel(quote)} guessed x${template.count}`);
+  return createNotice(guessMessage(quote, template.count), countedSummary(summaryLabel(quote), SUMMARY, template.count));
 }
 
-export const guessTrack: TrackModule = {
-  words,
-  isOn: (cfg) => cfg.guess !== null,
+/** What its notices' summaries say: `guess “ssh -p … host” guessed x4`. */
+const SUMMARY = 'guessed';
+
+export const guessTrack = {
+  meta: {
+    name: 'guess',
+    description: 'One word of a command enumerated by hand (a password, a port, a path), failing the same way each time.',
+    reads: 'calls',
+    setting: GUESS,
+    isOn: (cfg) => GUESS.of(cfg) !== null,
+    // The file a read names: a path guessed by hand is a guess too.
+    needs: () => ({ files: true }),
+    words,
+    summary: SUMMARY,
+  },
   create(shared) {
     const books = new WeakMap<Agent, Book>();
-    const wordsFor = new WeakMap<Measured, readonly string[] | null>();
-    const read = (call: Measured): readonly string[] | null => wordsFor.get(call) ?? null;
+    const wordsFor = new WeakMap<TrackedCall, readonly string[] | null>();
+    const read = (call: TrackedCall): readonly string[] | null => wordsFor.get(call) ?? null;
     return {
       read: (call) => void wordsFor.set(call, wordsOf(call)),
       judge: (call) => judge(books, shared, call, read(call)),
@@ -221,4 +266,4 @@ export const guessTrack: TrackModule = {
       clear: (agent) => void books.delete(agent),
     };
   },
-};
+} satisfies CallTrackModule;

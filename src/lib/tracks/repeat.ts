@@ -1,11 +1,11 @@
 /**
- * The occurrence track (the repeat track of the texts): how often each measure
+ * The repeat track: how often each measure
  * of a call has come up in the agent's window. Stages fire on exact equality
  * with their threshold, the count including the current call, so each fires
  * once per crossing: `warnAt` nudges, `summarizeAt` asks for a written summary,
  * and a measure's cap sends the call to the gate. With `progress: results`, a
  * repeat hit on an action measure whose recent results differ is held back:
- * a poll making progress (progress.ts keeps the digests). With `progress:
+ * a poll making progress (memory/progress.ts keeps the digests). With `progress:
  * changes`, an action that runs again after a change to the workspace is a new
  * experiment (edit → rerun): its count starts from 1 again. With `progress:
  * outcomes`, progress is a new outcome, not a change: an action whose run
@@ -17,10 +17,10 @@ import type { Agent, Notice } from '../host/types.js';
 import { URL_TOOL } from '../call/fingerprint.js';
 import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
-import { createNotice, occurrenceSummary } from '../text/notice.js';
+import { createNotice, repeatSummary } from '../text/notice.js';
 import { keep, recalls, remember, type Recent } from '../memory/book.js';
 import { createProgressBook, isActionKey, resultDigest, type ProgressBook } from '../memory/progress.js';
-import { NO_HITS, type GateHit, type Judgement, type Measured, type Shared, type TrackModule } from './track.js';
+import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Shared, type TrackedCall } from './track.js';
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
 export function ordinal(n: number): string {
@@ -45,7 +45,7 @@ const words: HitWords = {
   },
 };
 
-/** Occurrence stage 1: a nudge, demanding nothing. */
+/** Repeat stage 1: a nudge, demanding nothing. */
 export function warnMessage(quote: string, count: number): string {
   return (
     `CONVERGENCE_CHECK: ${defang(quote)} has come up ${count} times in your recent calls this turn. ` +
@@ -53,7 +53,7 @@ export function warnMessage(quote: string, count: number): string {
   );
 }
 
-/** Occurrence stage 2: the model writes down where it stands before going on. */
+/** Repeat stage 2: the model writes down where it stands before going on. */
 export function summarizeMessage(quote: string, count: number): string {
   return [
     `CONVERGENCE_CHECK: ${defang(quote)} has come up ${count} times in your recent calls this turn. Before your next call, write down:`,
@@ -77,8 +77,8 @@ export interface Stage {
  * then the more actionable measure (a stage is one count). Exempt measures are
  * skipped: an approved exemption cannot escalate again this turn (P2).
  */
-export function occurrenceStage(shared: Shared, call: Measured, countOf: Counter = windowCount(shared)): Stage | null {
-  const { warnAt, summarizeAt } = call.policy.cfg;
+export function repeatStage(shared: Shared, call: TrackedCall, countOf: Counter = windowCount(shared)): Stage | null {
+  const { warnAt, summarizeAt } = call.cfg;
   let best: Stage | null = null;
   for (const mark of call.marks) {
     if (!isEnabled(mark) || shared.isExempt(call.agent, mark.key)) continue;
@@ -93,15 +93,15 @@ export function occurrenceStage(shared: Shared, call: Measured, countOf: Counter
   return best;
 }
 
-function advise(shared: Shared, call: Measured, countOf: Counter): Notice | null {
-  const stage = occurrenceStage(shared, call, countOf);
+function advise(shared: Shared, call: TrackedCall, countOf: Counter): Notice | null {
+  const stage = repeatStage(shared, call, countOf);
   if (stage === null) return null;
   const text = stage.level === 2 ? summarizeMessage(stage.mark.quote, stage.count) : warnMessage(stage.mark.quote, stage.count);
-  return createNotice(text, occurrenceSummary(stage.mark.label, stage.count));
+  return createNotice(text, repeatSummary(stage.mark.label, stage.count));
 }
 
 /** Occurrences of a mark's key including the current call, as the stages and the cap compare them. */
-type Counter = (call: Measured, mark: Mark) => number;
+type Counter = (call: TrackedCall, mark: Mark) => number;
 
 /** The count in the window (0.5.2's). */
 function windowCount(shared: Shared): Counter {
@@ -135,8 +135,8 @@ const SINCE_BOOK_LIMIT = 256;
  * not change) and not a write (writes are the changes: a loop of writes must
  * still add up, and `sink:` counts them).
  */
-function renews(call: Measured, mark: Mark): boolean {
-  if (call.policy.cfg.progress !== 'changes' || call.writes || !RENEWING.has(mark.measure)) return false;
+function renews(call: TrackedCall, mark: Mark): boolean {
+  if (call.cfg.progress !== 'changes' || call.writes || !RENEWING.has(mark.measure)) return false;
   return !URL_TOOL.test(call.name);
 }
 
@@ -152,7 +152,7 @@ function sinceCount(shared: Shared, book: WeakMap<Agent, Map<string, Since>>): C
   };
 }
 
-function noteRun(shared: Shared, book: WeakMap<Agent, Map<string, Since>>, call: Measured): void {
+function noteRun(shared: Shared, book: WeakMap<Agent, Map<string, Since>>, call: TrackedCall): void {
   let entries: Map<string, Since> | undefined;
   const changes = shared.changes(call.agent);
   for (const mark of call.marks) {
@@ -171,7 +171,7 @@ function noteRun(shared: Shared, book: WeakMap<Agent, Map<string, Since>>, call:
 const ANSWERING: ReadonlySet<string> = new Set(['exact', 'cmd', 'act', 'net']);
 
 /** Whether a mark counts its runs since a new outcome (`progress: outcomes`): an action that reads, a fetch included; not a write. */
-function answers(call: Measured, mark: Mark): boolean {
+function answers(call: TrackedCall, mark: Mark): boolean {
   return !call.writes && ANSWERING.has(mark.measure);
 }
 
@@ -186,7 +186,7 @@ function answerCount(shared: Shared, book: WeakMap<Agent, Map<string, Answers>>)
 }
 
 /** The call was attempted: one more run of each of its actions (a denied run counts, as in the window). */
-function noteAttempt(book: WeakMap<Agent, Map<string, Answers>>, call: Measured): void {
+function noteAttempt(book: WeakMap<Agent, Map<string, Answers>>, call: TrackedCall): void {
   let entries = book.get(call.agent);
   for (const mark of call.marks) {
     if (!answers(call, mark)) continue;
@@ -198,7 +198,7 @@ function noteAttempt(book: WeakMap<Agent, Map<string, Answers>>, call: Measured)
 }
 
 /** The call ran: an outcome its action had not returned before starts its count again. */
-function noteOutcome(book: WeakMap<Agent, Map<string, Answers>>, call: Measured, outcome: string | null): void {
+function noteOutcome(book: WeakMap<Agent, Map<string, Answers>>, call: TrackedCall, outcome: string | null): void {
   const entries = book.get(call.agent);
   if (entries === undefined || outcome === null) return;
   for (const mark of call.marks) {
@@ -210,10 +210,10 @@ function noteOutcome(book: WeakMap<Agent, Map<string, Answers>>, call: Measured,
 }
 
 /** Each measure at or past its cap, unless a poll's results are still changing. */
-function repeatHits(shared: Shared, progress: ProgressBook | null, call: Measured, countOf: Counter): Judgement {
+function repeatHits(shared: Shared, progress: ProgressBook | null, call: TrackedCall, countOf: Counter): Judgement {
   const { agent, marks } = call;
-  const holding = progress !== null && call.policy.cfg.progress === 'results';
-  let hits: GateHit[] | null = null;
+  const holding = progress !== null && call.cfg.progress === 'results';
+  let hits: Hit[] | null = null;
   for (const mark of marks) {
     const count = countOf(call, mark);
     if (count >= mark.cap && !(holding && progress.varied(agent, mark.key))) {
@@ -224,9 +224,20 @@ function repeatHits(shared: Shared, progress: ProgressBook | null, call: Measure
   return hits === null ? NO_HITS : { hits };
 }
 
-export const occurrenceTrack: TrackModule = {
-  words,
-  isOn: () => true,
+export const repeatTrack = {
+  meta: {
+    name: 'repeat',
+    description: 'A measure of the calls coming up again and again in the agent\'s recent calls.',
+    reads: 'calls',
+    // Its settings are core ones (`warnAt`, `summarizeAt`, the caps, `progress`): 0.5.2's keys read as they always did.
+    setting: null,
+    isOn: () => true,
+    // `changes` and `outcomes` count from a change or an outcome; `changes` reads the line's changes too.
+    needs: (cfg) => ({ changes: cfg.progress === 'changes' || cfg.progress === 'outcomes', line: cfg.progress === 'changes' }),
+    words,
+    // Its summaries carry the count after the measure: `cmd “…” × 7`.
+    summary: '\u00d7',
+  },
   create(shared, initial) {
     // The results' digests, kept only once a policy asks for `progress: results`.
     let progress: ProgressBook | null = null;
@@ -235,21 +246,21 @@ export const occurrenceTrack: TrackModule = {
     const plain = windowCount(shared);
     const renewed = sinceCount(shared, since);
     const anew = answerCount(shared, answered);
-    const countOf = (call: Measured): Counter => {
-      const { progress } = call.policy.cfg;
+    const countOf = (call: TrackedCall): Counter => {
+      const { progress } = call.cfg;
       return progress === 'changes' ? renewed : progress === 'outcomes' ? anew : plain;
     };
     return {
       judge: (call) => repeatHits(shared, progress, call, countOf(call)),
       attempted: (call) => {
-        const { progress } = call.policy.cfg;
+        const { progress } = call.cfg;
         if (progress === 'changes') noteRun(shared, since, call);
         else if (progress === 'outcomes') noteAttempt(answered, call);
       },
       advise: (call) => advise(shared, call, countOf(call)),
       learn(call, settled) {
         const { result } = settled;
-        const { cfg } = call.policy;
+        const { cfg } = call;
         if (cfg.progress === 'outcomes') noteOutcome(answered, call, settled.outcome());
         // Stryker disable next-line ConditionalExpression: a shortcut; digests kept under `ignore` are never read, as only a `results` policy holds a gate back
         if (cfg.progress !== 'results') return null;
@@ -264,4 +275,4 @@ export const occurrenceTrack: TrackModule = {
       },
     };
   },
-};
+} satisfies CallTrackModule;

@@ -1,5 +1,5 @@
 /**
- * The spin track (opt-in, `spin`): a stretch of calls that learn nothing,
+ * The spin track (opt-in): a stretch of calls that learn nothing,
  * whatever they are. A model that cycles through seven searches, each
  * answered "No matches found", round after round, repeats no one call often
  * enough for the repeat or the stale track: each comes back once a round. But
@@ -24,10 +24,42 @@
 import type { Agent, Notice } from '../host/types.js';
 import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
-import { createNotice } from '../text/notice.js';
+import { countedSummary, createNotice } from '../text/notice.js';
+import { stagesSetting } from '../setting/stages.js';
 import { actionsRead } from './actions.js';
 import { keep, recalls, remember, type Recent } from '../memory/book.js';
-import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
+import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
+
+/** The `spin` setting: off by default; `{}` turns the track on with its defaults. */
+export const SPIN = stagesSetting('spin', { order: 6, cardOrder: 2 }, { warnAt: 5, limit: 7 }, {
+  meaning: {
+    en: {
+      warnAt: 'how many calls in a row may return nothing new before the advisory; {off} turns the advisory off',
+      limit: 'how many calls in a row may return nothing new before the next repeat meets the gate; {off} advises only',
+    },
+    zh: {
+      warnAt: '连续多少次调用没有返回新内容才给出建议；填 {off} 表示关闭建议',
+      limit: '连续多少次调用没有返回新内容之后，下一次重复调用遇到闸门；填 {off} 表示只给建议',
+    },
+  },
+  schema: {
+    track: 'The spin track (opt-in): a stretch of calls that return nothing new',
+    warnAt: 'Calls in a row returning nothing new that earn the advisory; null: none.',
+    limit: 'Calls in a row returning nothing new after which the next repeat meets the gate; null advises only.',
+  },
+  card: {
+    en: {
+      track: { label: 'Spin track', hint: 'A stretch of calls, whatever they are, each returning what it returned before.' },
+      warnAt: { label: 'Advisory at', hint: 'Calls in a row returning nothing new that earn the advisory.' },
+      limit: { label: 'Gate after', hint: 'Calls in a row returning nothing new after which the next repeat meets the gate; off advises only.' },
+    },
+    zh: {
+      track: { label: '空转轨道', hint: '一连串调用，不论是什么，每次都返回之前返回过的内容。' },
+      warnAt: { label: '建议阈值', hint: '连续多少次调用没有新内容时给出建议。' },
+      limit: { label: '闸门阈值', hint: '连续多少次调用没有新内容之后，下一次重复调用遇到闸门；off 表示只给建议。' },
+    },
+  },
+});
 
 /** Distinct results remembered per action. */
 const RESULTS_KEPT = 4;
@@ -69,23 +101,23 @@ const words: HitWords = {
 };
 
 /** A write the agent has not made before this turn: what it does about the spin, never part of it. */
-function isNewWrite(spin: Spin, call: Measured): boolean {
+function isNewWrite(spin: Spin, call: TrackedCall): boolean {
   return call.writes && !spin.seen.has((call.marks[0] as Mark).lookup);
 }
 
-function judge(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actions: readonly Mark[]): Judgement {
-  const limit = call.policy.cfg.spin?.limit ?? null;
+function judge(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
+  const limit = SPIN.of(call.cfg)?.limit ?? null;
   const spin = book.get(call.agent);
   if (limit === null || spin === undefined || spin.run < limit || isNewWrite(spin, call)) return NO_HITS;
   // A new write since the spin last grew: this run may well bring news.
   if (spin.fresh) return NO_HITS;
   const mark = actions.find((action) => spin.seen.has(action.lookup) && !shared.isExempt(call.agent, action.key));
   if (mark === undefined) return NO_HITS;
-  const hit: GateHit = { key: mark.key, words, quote: mark.quote, count: spin.run, cap: limit, detail: '' };
+  const hit: Hit = { key: mark.key, words, quote: mark.quote, count: spin.run, cap: limit, detail: '' };
   return { hits: [hit] };
 }
 
-function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actions: readonly Mark[], settled: Settled): Notice | null {
+function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
   const { agent } = call;
   const digest = settled.outcome();
   if (actions.length === 0 || digest === null) return null;
@@ -106,13 +138,25 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: Measured, actio
   }
   spin.run = known ? spin.run + 1 : 0;
   spin.fresh = false;
-  if (!known || spin.run !== call.policy.cfg.spin?.warnAt) return null;
-  return createNotice(spinMessage(spin.run), `spin: nothing new x${spin.run}`);
+  if (!known || spin.run !== SPIN.of(call.cfg)?.warnAt) return null;
+  return createNotice(spinMessage(spin.run), countedSummary('spin:', SUMMARY, spin.run));
 }
 
-export const spinTrack: TrackModule = {
-  words,
-  isOn: (cfg) => cfg.spin !== null,
+/** What its notices' summaries say: `spin: nothing new x5`. */
+const SUMMARY = 'nothing new';
+
+export const spinTrack = {
+  meta: {
+    name: 'spin',
+    description: 'A stretch of calls, whatever they are, each returning what it returned before.',
+    reads: 'calls',
+    setting: SPIN,
+    isOn: (cfg) => SPIN.of(cfg) !== null,
+    // Whether a call writes: a new write is what the model does about the spin, never part of it.
+    needs: () => ({ changes: true }),
+    words,
+    summary: SUMMARY,
+  },
   create(shared) {
     const book = new WeakMap<Agent, Spin>();
     const actions = actionsRead();
@@ -123,4 +167,4 @@ export const spinTrack: TrackModule = {
       clear: (agent) => void book.delete(agent),
     };
   },
-};
+} satisfies CallTrackModule;

@@ -1,5 +1,5 @@
 /**
- * The stale track (opt-in, `stale`): a repeat that learned nothing. A call
+ * The stale track (opt-in): a repeat that learned nothing. A call
  * that comes back with a result it already returned this turn, while nothing
  * in the workspace changed in between, told the model nothing new; doing it
  * again will tell it nothing new either. Counting such results in a row per
@@ -13,16 +13,49 @@
  * that it recurs to no effect. A result that differs (a poll whose answer
  * moves), or a change to any file since the last one (edit → rerun), starts
  * the count again, and a poll (a job's output, a line that sleeps first) is
- * not counted at all: while it waits, the same answer is the expected one. The memory is the turn, not the window: a check repeated
- * between long runs is still the same check.
+ * not counted at all: while it waits, the same answer is the expected one.
+ * The memory is the turn, not the window: a check repeated between long runs
+ * is still the same check.
  */
 import type { Agent, Notice } from '../host/types.js';
 import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
-import { createNotice, staleSummary } from '../text/notice.js';
+import { countedSummary, createNotice } from '../text/notice.js';
+import { stagesSetting } from '../setting/stages.js';
 import { actionsRead } from './actions.js';
 import { keep, recalls, remember, type Recent } from '../memory/book.js';
-import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Shared, type TrackModule } from './track.js';
+import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
+
+/** The `stale` setting: off by default; `{}` turns the track on with its defaults. */
+export const STALE = stagesSetting('stale', { order: 5, cardOrder: 1 }, { warnAt: 3, limit: 4 }, {
+  meaning: {
+    en: {
+      warnAt: 'how many times in a row a call returns the same result before the advisory; {off} turns the advisory off',
+      limit: 'how many times in a row a call may return the same result before the next one meets the gate; {off} advises only',
+    },
+    zh: {
+      warnAt: '同一调用连续多少次返回相同结果才给出建议；填 {off} 表示关闭建议',
+      limit: '同一调用连续多少次返回相同结果之后，下一次这样的调用遇到闸门；填 {off} 表示只给建议',
+    },
+  },
+  schema: {
+    track: 'The stale track (opt-in): the same call returning the same result',
+    warnAt: 'Same results in a row that earn the advisory; null: none.',
+    limit: 'Same results in a row after which the next such call meets the gate; null advises only.',
+  },
+  card: {
+    en: {
+      track: { label: 'Stale track', hint: 'The same call returning the same result with nothing changed in between.' },
+      warnAt: { label: 'Advisory at', hint: 'Same results in a row that earn the advisory.' },
+      limit: { label: 'Gate after', hint: 'Same results in a row after which the next such call meets the gate; off advises only.' },
+    },
+    zh: {
+      track: { label: '停滞轨道', hint: '同一调用在中间什么都没改的情况下一再返回相同的结果。' },
+      warnAt: { label: '建议阈值', hint: '连续多少次相同结果时给出建议。' },
+      limit: { label: '闸门阈值', hint: '连续多少次相同结果之后，下一次这样的调用遇到闸门；off 表示只给建议。' },
+    },
+  },
+});
 
 /** Distinct results remembered per action: an A/B alternation is as stale as A A A. */
 const RESULTS_KEPT = 4;
@@ -33,7 +66,7 @@ const RESULTS_KEPT = 4;
  */
 export const STALE_BOOK_LIMIT = 256;
 
-/** One action's record, under its lookup key (read/identity.ts): the book never quotes an action. */
+/** One action's record, under its lookup key (call/identity.ts): the book never quotes an action. */
 interface Entry {
   /** The digests of the action's recent results, newest last (book.ts `Recent`). */
   readonly results: Recent | undefined;
@@ -67,13 +100,13 @@ const words: HitWords = {
   },
 };
 
-function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured, actions: readonly Mark[]): Judgement {
-  const limit = call.policy.cfg.stale?.limit ?? null;
+function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
+  const limit = STALE.of(call.cfg)?.limit ?? null;
   if (limit === null) return NO_HITS;
   const entries = book.get(call.agent);
   if (entries === undefined) return NO_HITS;
   const changes = shared.changes(call.agent);
-  let hits: GateHit[] | null = null;
+  let hits: Hit[] | null = null;
   for (const mark of actions) {
     const entry = entries.get(mark.lookup);
     // A change since the last result: this run may well return something new.
@@ -83,8 +116,9 @@ function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: M
   return hits === null ? NO_HITS : { hits };
 }
 
-function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: Measured, actions: readonly Mark[], settled: Settled): Notice | null {
-  const { agent, policy: { cfg } } = call;
+function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
+  const { agent } = call;
+  const warnAt = STALE.of(call.cfg)?.warnAt;
   const digest = settled.outcome();
   let entries = book.get(agent);
   if (entries === undefined) book.set(agent, (entries = new Map()));
@@ -98,15 +132,27 @@ function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: M
     const same = digest !== null && recalls(results, digest) ? (before?.same ?? 1) + 1 : 1;
     const kept = digest === null ? results : remember(results, digest, RESULTS_KEPT);
     keep(entries, key, { results: kept, same, changes }, STALE_BOOK_LIMIT);
-    if (same === cfg.stale?.warnAt && (top === null || mark.rank < top.mark.rank)) top = { mark, same };
+    if (same === warnAt && (top === null || mark.rank < top.mark.rank)) top = { mark, same };
   }
   if (top === null) return null;
-  return createNotice(staleMessage(top.mark.quote, top.same), staleSummary(top.mark.label, top.same));
+  return createNotice(staleMessage(top.mark.quote, top.same), countedSummary(top.mark.label, SUMMARY, top.same));
 }
 
-export const staleTrack: TrackModule = {
-  words,
-  isOn: (cfg) => cfg.stale !== null,
+/** What its notices' summaries say: `cmd “…” same result x3`. */
+const SUMMARY = 'same result';
+
+export const staleTrack = {
+  meta: {
+    name: 'stale',
+    description: 'The same call returning the same result, with nothing changed in between.',
+    reads: 'calls',
+    setting: STALE,
+    isOn: (cfg) => STALE.of(cfg) !== null,
+    // The change count, and the line's poll reading (a poll is no action it counts).
+    needs: () => ({ changes: true, line: true }),
+    words,
+    summary: SUMMARY,
+  },
   create(shared) {
     const book = new WeakMap<Agent, Map<string, Entry>>();
     const actions = actionsRead();
@@ -117,4 +163,4 @@ export const staleTrack: TrackModule = {
       clear: (agent) => void book.delete(agent),
     };
   },
-};
+} satisfies CallTrackModule;

@@ -1,15 +1,15 @@
 /**
- * The timeout track (opt-in, `timeouts`): one program running out of time
+ * The timeout track (opt-in, keyed `timeouts`): one program running out of time
  * again and again. A model whose training run, build or install hits the
  * call's time limit tends to start it again with new flags (`fasttext
  * supervised -epoch 25`, then `-epoch 5 -dim 50`, then on a bigger sample):
  * every respelling is a new call, and a quick success in between (a smaller
  * run) clears any failure streak. Counted per program over the turn
- * (read/program.ts), the time-outs do not go away: at `warnAt` the model is
+ * (shell/program.ts), the time-outs do not go away: at `warnAt` the model is
  * told to make the job fit the time it has, and past `limit` (off unless set)
  * the next run of that program meets the gate.
  *
- * Its stages also drive the environment track (unanswered.ts): different
+ * Its setting also drives the environment track (environment.ts): different
  * commands timing out one after another.
  */
 import type { Agent, Notice } from '../host/types.js';
@@ -18,10 +18,43 @@ import { own } from '../host/own.js';
 import { identityKey } from '../call/identity.js';
 import { programsOf } from '../shell/program.js';
 import { defang, preview, type HitWords } from '../text/message.js';
-import { createNotice, summaryLabel } from '../text/notice.js';
+import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
+import { stagesSetting } from '../setting/stages.js';
 import { keep } from '../memory/book.js';
-import { NO_HITS, type GateHit, type Judgement, type Measured, type Settled, type Track, type TrackModule } from './track.js';
+import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Track, type TrackedCall } from './track.js';
 
+/** The `timeouts` setting: off by default; `{}` turns the track on with its defaults (and the environment track with it). */
+export const TIMEOUTS = stagesSetting('timeouts', { order: 9, cardOrder: 5 }, { warnAt: 3, limit: null }, {
+  meaning: {
+    en: {
+      warnAt: 'how many times one program may run out of time this turn before the advisory; {off} turns the advisory off',
+      limit: 'how many times one program may run out of time this turn before its next run meets the gate; {off} advises only',
+    },
+    zh: {
+      warnAt: '同一程序在本回合超时多少次才给出建议；填 {off} 表示关闭建议',
+      limit: '同一程序在本回合超时多少次之后，它的下一次运行遇到闸门；填 {off} 表示只给建议',
+    },
+  },
+  schema: {
+    track: 'The timeout track (opt-in): one program running out of time again',
+    warnAt: 'Time-outs of one program this turn that earn the advisory; null: none.',
+    limit: 'Time-outs after which the next run of the program meets the gate; null advises only.',
+  },
+  card: {
+    en: {
+      track: { label: 'Timeout track', hint: 'One program running out of time again, whatever its flags; or different commands timing out in a row.' },
+      warnAt: { label: 'Advisory at', hint: 'Time-outs of one program this turn that earn the advisory.' },
+      limit: { label: 'Gate after', hint: 'Time-outs after which the next run of the program meets the gate; off advises only.' },
+    },
+    zh: {
+      track: { label: '超时轨道', hint: '同一程序一再超时，不论带什么参数；或者接连不同的命令都超时。' },
+      warnAt: { label: '建议阈值', hint: '同一程序在本回合超时多少次时给出建议。' },
+      limit: { label: '闸门阈值', hint: '超时多少次之后，该程序的下一次运行遇到闸门；off 表示只给建议。' },
+    },
+  },
+});
+
+/** Longest program quoted in a message. */
 const PROGRAM_CHARS = 120;
 
 interface Count {
@@ -58,13 +91,13 @@ const words: HitWords = {
 };
 
 /** A shell call's programs, read when first asked (most calls neither time out nor follow one that did). */
-type Programs = (call: Measured) => readonly string[];
+type Programs = (call: TrackedCall) => readonly string[];
 
-function judge(book: WeakMap<Agent, Map<string, Count>>, programs: Programs, call: Measured): Judgement {
-  const limit = call.policy.cfg.timeouts?.limit ?? null;
+function judge(book: WeakMap<Agent, Map<string, Count>>, programs: Programs, call: TrackedCall): Judgement {
+  const limit = TIMEOUTS.of(call.cfg)?.limit ?? null;
   const counts = book.get(call.agent);
   if (limit === null || counts === undefined || counts.size === 0) return NO_HITS;
-  let hits: GateHit[] | null = null;
+  let hits: Hit[] | null = null;
   for (const program of programs(call)) {
     const key = programKey(program);
     const found = counts.get(key);
@@ -80,12 +113,13 @@ export function timedOut(settled: Settled): boolean {
   return safeMember(safeMember(settled.result, 'value'), 'timedOut') === true || settled.failure?.reason === 'timeout';
 }
 
-function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Programs, call: Measured, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
+function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Programs, call: TrackedCall, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
   if (call.command === undefined || !timedOut(settled)) return null;
   const programs = programsOfCall(call);
   if (programs.length === 0) return null;
   let counts = book.get(call.agent);
   if (counts === undefined) book.set(call.agent, (counts = new Map()));
+  const warnAt = TIMEOUTS.of(call.cfg)?.warnAt;
   let warned: { program: string; count: number } | null = null;
   for (const program of programs) {
     const key = programKey(program);
@@ -95,19 +129,31 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Program
     const count = (before?.count ?? 0) + 1;
     keep(counts, stored, { key: stored, count });
     // The last program of a line is the one it was run for (`cd x && make`, `head … > s && fasttext …`).
-    if (count === call.policy.cfg.timeouts?.warnAt) warned = { program, count };
+    if (count === warnAt) warned = { program, count };
   }
   if (warned === null) return null;
-  return createNotice(timeoutMessage(warned.program, warned.count), `${summaryLabel(`prog:${warned.program}`)} timed out x${warned.count}`);
+  return createNotice(timeoutMessage(warned.program, warned.count), countedSummary(summaryLabel(`prog:${warned.program}`), SUMMARY, warned.count));
 }
 
-export const timeoutTrack: TrackModule = {
-  words,
-  isOn: (cfg) => cfg.timeouts !== null,
+/** What its notices' summaries say: `prog “make” timed out x3`. */
+const SUMMARY = 'timed out';
+
+export const timeoutTrack = {
+  meta: {
+    name: 'timeout',
+    description: 'One program running out of time again and again, whatever its flags.',
+    reads: 'calls',
+    setting: TIMEOUTS,
+    isOn: (cfg) => TIMEOUTS.of(cfg) !== null,
+    // The programs a shell line runs, from the line's one split.
+    needs: () => ({ line: true }),
+    words,
+    summary: SUMMARY,
+  },
   create(shared): Track {
     const book = new WeakMap<Agent, Map<string, Count>>();
     // Each shell call's programs, read once, when first asked.
-    const read = new WeakMap<Measured, readonly string[]>();
+    const read = new WeakMap<TrackedCall, readonly string[]>();
     const programs: Programs = (call) => {
       let found = read.get(call);
       if (found === undefined) read.set(call, (found = call.command === undefined ? [] : (call.line?.programs() ?? programsOf(call.command).map(own))));
@@ -119,4 +165,4 @@ export const timeoutTrack: TrackModule = {
       clear: (agent) => void book.delete(agent),
     };
   },
-};
+} satisfies CallTrackModule;

@@ -1,30 +1,34 @@
 /**
- * The one shape every track has. A track is one file exporting a `TrackModule`,
- * as every ESLint rule exports `meta` and `create`: the breaker composes the
- * modules listed in tracks/index.ts and knows nothing about any single one.
+ * The one shape every track has. A track is one file exporting a module with
+ * a `meta` and a `create`, as every ESLint rule does: `meta` is everything the
+ * engine and the card need to know about it without running it (its name, its
+ * setting, what it needs read from a call, its words), and `create` makes the
+ * track with empty books. The breaker, config/, policy/ and the card iterate
+ * over the registry (tracks/index.ts) and know no track by name.
  *
  * A track owns its books and its part of each hook: the hits it brings to the
  * gate, the advisory it earns when the guard allows a call or when the call
  * settles, what it learns from a result, and what a human message clears. The
- * gate itself (exemptions, refusals, the ask or the denial, the allowance),
- * the window the guard commits to, and the order of notices are the breaker's.
+ * gate itself (exemptions, refusals, the ask or the denial, the exemption
+ * ceiling), the window the guard commits to, and the order of notices are the
+ * breaker's.
  */
-import type { BreakerConfig } from '../config/config.js';
-import type { Agent, Notice } from '../host/types.js';
-import type { Policy } from '../policy/policy.js';
+import type { Agent, Notice, PreStepPayload } from '../host/types.js';
+import type { CoreConfig } from '../setting/core.js';
+import type { Setting } from '../setting/setting.js';
 import type { Failure } from '../result/failure.js';
 import type { ShellLine } from '../call/line.js';
 import type { Mark } from '../call/mark.js';
 import type { Shared } from '../memory/turn.js';
-import type { Hit, HitWords } from '../text/message.js';
+import type { HitFacts, HitWords } from '../text/message.js';
 
 export type { Shared };
 
-/** A tracked call, read once by the breaker, whichever hook sees it first. */
-export interface Measured {
+/** A tracked call, read once by the breaker (breaker/record.ts), whichever hook sees it first. */
+export interface TrackedCall {
   readonly agent: Agent;
-  /** The agent's policy when the call was first seen; every hook judges the call by it. */
-  readonly policy: Policy;
+  /** The configuration the agent's policy judged the call by when it was first seen; every hook judges it by this one. */
+  readonly cfg: CoreConfig;
   readonly name: string;
   /** The shell command; `undefined` for other tools. */
   readonly command: string | undefined;
@@ -32,28 +36,27 @@ export interface Measured {
   readonly line?: ShellLine | undefined;
   /** The call's fingerprints, `exact:` first. */
   readonly marks: readonly Mark[];
-  /** Whether the call writes files when it succeeds (read/change.ts); read only for a policy that follows changes. */
+  /** Whether the call writes files when it succeeds (call/change.ts); read only when a track needs changes. */
   readonly writes: boolean;
-  /** The file a file tool that edits or reads names (`file_path`, `path`); read only for the edit-retry and guess tracks. */
+  /** The file a file tool that edits or reads names (`file_path`, `path`); read only when a track needs files. */
   readonly file: string | undefined;
   /** Whether the call is a file read (`file` is the file it reads) rather than an edit. */
   readonly reads: boolean;
 }
 
-/** A hit at the gate: the key it is exempted, refused and spent under. */
-export interface GateHit extends Hit {
+/** One blocking finding against the current call: what the gate's texts say of it, and the key it is exempted, refused and counted against the exemption ceiling under. */
+export interface Hit extends HitFacts {
   readonly key: string;
 }
 
 /** What a track makes of a call at the gate. A track may add what its advisory needs; `advise` gets it back. */
 export interface Judgement {
   /** What the track would block, before exemptions. */
-  readonly hits: readonly GateHit[];
+  readonly hits: readonly Hit[];
 }
 
 /** Nothing to block: shared, so that a quiet call allocates nothing. */
 export const NO_HITS: Judgement = Object.freeze({ hits: Object.freeze([]) });
-
 
 /**
  * What a call that ran returned, read once for every track that learns from
@@ -64,30 +67,78 @@ export interface Settled {
   readonly result: unknown;
   /** `classifyFailure` of the result, for a shell with its text and command (P1). */
   readonly failure: Failure | null;
-  /** `outcomeDigest` of the result (read/outcome.ts), computed on first use. */
+  /** `outcomeDigest` of the result (result/outcome.ts), computed on first use. */
   outcome(): string | null;
 }
 
 export interface Track<J extends Judgement = Judgement> {
   /** When the call is first read: what the track keeps of its full fingerprints (they are not kept). */
-  read?(call: Measured, fps: readonly string[]): void;
+  read?(call: TrackedCall, fps: readonly string[]): void;
   /** The call at the gate, in pre-execute and again in the guard: what the track would block. */
-  judge(call: Measured): J;
+  judge(call: TrackedCall): J;
   /** The call was attempted: allowed, denied or refused. */
-  attempted?(call: Measured): void;
+  attempted?(call: TrackedCall): void;
   /** The guard allows the call: the advisory it earns, judged before the call is committed. */
-  advise?(call: Measured, judged: J): Notice | null;
+  advise?(call: TrackedCall, judged: J): Notice | null;
   /** A call that ran has settled: what the track learns, and an advisory owed now. */
-  learn?(call: Measured, settled: Settled): Notice | null;
+  learn?(call: TrackedCall, settled: Settled): Notice | null;
   /** A human message: the agent's part of the track's books goes. */
   clear(agent: Agent): void;
 }
 
-export interface TrackModule {
-  /** How the track's hits read in the gate's texts. */
-  readonly words: HitWords;
-  /** Whether a configuration turns the track on. Off, it is not created, and costs nothing. */
-  isOn(cfg: BreakerConfig): boolean;
-  /** The track with empty books, created when the first policy that turns it on is met. */
-  create(shared: Shared, cfg: BreakerConfig): Track;
+/**
+ * What a track needs read from a call beyond its fingerprints, when it is on;
+ * each costs the calls of every agent judged by that configuration, so a
+ * track asks only for what it reads.
+ */
+export interface CallNeeds {
+  /** Whether the call writes files (`TrackedCall.writes`), and the workspace's change count (`Shared.changes`). */
+  readonly changes?: boolean;
+  /** The file a file tool edits or reads (`TrackedCall.file`, `reads`). */
+  readonly files?: boolean;
+  /** The shell line kept with the command's reading (`TrackedCall.line`: changes, poll, programs, words), so it is split once. */
+  readonly line?: boolean;
 }
+
+/** What every track's meta says. */
+export interface TrackMeta {
+  /** The track's name, as its file, its texts and the README name it. */
+  readonly name: string;
+  /** What it catches, in one line. */
+  readonly description: string;
+  /** The config key it owns, and all about it; `null`: it runs on the core settings (failure, repeat) or on another track's. */
+  readonly setting: Setting | null;
+  /** Another track's setting it runs under, read and not owned (the environment track under `timeouts`). */
+  readonly uses?: Setting;
+  /** Whether a configuration turns the track on. Off, it is not created, and costs nothing. */
+  isOn(cfg: CoreConfig): boolean;
+  /** The word its notices' summaries say (`failed`, `same result` …). */
+  readonly summary: string;
+}
+
+/** A track of tool calls: judged by the breaker's gate, in the registry's order. */
+export interface CallTrackModule {
+  readonly meta: TrackMeta & {
+    readonly reads: 'calls';
+    /** What it needs read from a call under `cfg`, asked only when it is on. */
+    needs(cfg: CoreConfig): CallNeeds;
+    /** How its hits read in the gate's texts. */
+    readonly words: HitWords;
+  };
+  /** The track with empty books, created when the first policy that turns it on is met. */
+  create(shared: Shared, cfg: CoreConfig): Track;
+}
+
+/** A track of the messages `agent/pre-step` claims for a step (src/index.ts wires it, found by `meta.reads`). */
+export interface MessageTrack {
+  /** The step's decision once the rest of the waterfall has decided, with the track's notice appended when one is owed; `cfg`: the agent's. */
+  review(payload: PreStepPayload, decision: unknown, cfg: CoreConfig): unknown;
+}
+
+export interface MessageTrackModule {
+  readonly meta: TrackMeta & { readonly reads: 'messages' };
+  /** The track with empty books; `now`: the clock, in milliseconds. */
+  create(now: () => number): MessageTrack;
+}
+
+export type TrackModule = CallTrackModule | MessageTrackModule;

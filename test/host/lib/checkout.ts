@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readlinkSync, statSync, symlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 import { REPO_DIR } from './env.js';
 
@@ -35,7 +35,13 @@ export function copyWorkingTree(dest: string, root: string = REPO_DIR): string[]
     const from = join(root, path);
     const to = join(dest, path);
     mkdirSync(dirname(to), { recursive: true });
-    if (isSymlink(from)) symlinkSync(readlinkSync(from), to);
+    if (isSymlink(from)) {
+      // A link out of the tree (a worktree's node_modules pointing at another checkout's) would
+      // hand the copy someone else's files: an `npm ci` there empties the link's target.
+      const target = resolve(dirname(from), readlinkSync(from));
+      if (relative(root, target).startsWith('..')) throw new Error(`${path} links out of the tree (${target}): add it to .gitignore (without a trailing slash, which matches only directories)`);
+      symlinkSync(readlinkSync(from), to);
+    }
     else {
       copyFileSync(from, to);
       chmodSync(to, statSync(from).mode & 0o777);

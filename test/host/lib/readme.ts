@@ -1,9 +1,13 @@
 /**
  * The README's command blocks, as the suites run them. A block is the ```sh
  * fence right after a marker line `<!-- commands: <name> … -->`; a name may
- * mark several blocks (the web block is printed twice), which must then be
- * identical. Commands are the block's lines, a heredoc kept whole with its
- * command, comment lines dropped; bash runs them as printed.
+ * mark several blocks, which must then be identical. Commands are the block's
+ * lines, a heredoc kept whole with its command, comment lines dropped; bash
+ * runs them as printed.
+ *
+ * The Quick start is four blocks a user runs in one terminal, in order:
+ * `dsh` (clone, DSH from the host tests' lockfile, PATH), `hmr` (rc.8's row
+ * back on), `plugin` (build, pack, add to both profiles) and `verify`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +26,14 @@ export function readmeBlock(name: string, text: string = readFileSync(README, 'u
     throw new Error(`README.md prints the "${name}" block ${blocks.length} times, and the copies differ: keep them identical`);
   }
   return blocks[0]!;
+}
+
+/** The Quick start's blocks, in the order a user runs them in one terminal. */
+export const QUICK_START = ['dsh', 'hmr', 'plugin', 'verify'] as const;
+
+/** The Quick start's commands, every block in order, for one shell (its `export PATH` holds for what follows). */
+export function quickStartCommands(text?: string): string[] {
+  return QUICK_START.flatMap((name) => commandsOf(readmeBlock(name, text)));
 }
 
 /** One command per entry: a line, or a line opening a heredoc together with its body and terminator. */

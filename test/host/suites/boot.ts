@@ -594,16 +594,35 @@ function logExporterModule(): string {
 /** What the breaker can have put on a terminal: its log lines or its name. */
 const BREAKER_ON_TERMINAL = /advisory: |gate, (denied|asked)|repeat-tool-breaker/;
 
+/** The breaker's own lines on a terminal (plugin/terminal.ts): each starts with its name. */
+function terminalLines(output: string): string[] {
+  return output.split('\n').filter((line) => line.startsWith(`${PLUGIN_ID}: `));
+}
+
 describe(`dsh 0.1.0-rc.8 headless boot — what the operator reads on the terminal — ${plugin.label} as a --patch overlay`, () => {
   const ours = knownReferenceGap(plugin, 'logs nothing and refuses no unknown key');
+  /** The two measures an identical `echo same-output` is gated under, at the cap (`caps` is read in `before`). */
+  const atCap = (): string => `exact \u201cbash:{"command":"echo same-output"}\u201d ${caps.exact}/${caps.exact}; cmd \u201cecho:echo same-output\u201d ${caps.exact}/${caps.exact}`;
 
-  test('12. rc.8 prints none of the plugin’s logger lines: a run whose calls were refused shows only the final answer, and exits 0', async (t) => {
+  test('12. onLimit: deny: stderr holds one line per advisory, one when the gate closes, and the turn’s summary, none of the logger’s lines; stdout is the final answer; exit 0', async (t) => {
     const n = caps.exact + 2;
     const b = await boot('overlay', 'log-silent', { config: { onLimit: 'deny' }, script: identicalEcho(n) });
     const log = assertCompleted(t, b, n);
     assert.equal(log.steps.filter((s) => s.isError).length, 3, 'three calls were refused');
     assert.doesNotMatch(b.stdout, BREAKER_ON_TERMINAL, 'stdout is the final answer');
-    assert.doesNotMatch(b.stderr, BREAKER_ON_TERMINAL, 'nothing of the breaker on stderr');
+    if (plugin.label === 'reference') {
+      assert.doesNotMatch(b.stderr, BREAKER_ON_TERMINAL, '0.5.2: nothing of the breaker on stderr');
+      return;
+    }
+    t.diagnostic(b.stderr);
+    assert.deepEqual(terminalLines(b.stderr), [
+      `${PLUGIN_ID}: advisory: cmd \u201cecho:echo same-output\u201d \u00d7 ${caps.warnAt}`,
+      `${PLUGIN_ID}: advisory: cmd \u201cecho:echo same-output\u201d \u00d7 ${caps.summarizeAt}`,
+      `${PLUGIN_ID}: gate, denied: bash, ${atCap()}`,
+      `${PLUGIN_ID}: turn 1 ended: 1 loop gated, 3 calls refused; the loop ran ${caps.exact - 1} calls`,
+    ]);
+    // rc.8 prints nothing of cordis' logger: its lines for the refused calls after the first are nowhere.
+    assert.doesNotMatch(b.stderr, new RegExp(`${caps.exact + 1}/${caps.exact}`), 'no logger line');
   });
 
   test('13. with an exporter of the operator’s, one line per advisory and per gate: the measure and the count, the model’s text quoted and short', ours, async (t) => {
@@ -637,5 +656,20 @@ describe(`dsh 0.1.0-rc.8 headless boot — what the operator reads on the termin
     assert.equal(refusals[0], 'repeat-tool-breaker: `onlimit` is not a setting (got "deny"). Did you mean `onLimit`? Unknown keys are refused so that a misspelt setting is never silently ignored.');
     assert.doesNotMatch(b.stderr, /dist\/lib\/config\/config\.js/, 'none of the plugin’s frames');
     assert.ok(b.stderr.split('\n').length < 30, `a short stderr (${b.stderr.split('\n').length} lines)`);
+  });
+
+  test('15. onLimit: ask and nobody to answer (DSH’s unavailable): the gate line says no operator could answer, never that one refused; then the summary', ours, async (t) => {
+    const n = caps.exact + 2;
+    const b = await boot('overlay', 'terminal-unattended', { config: { onLimit: 'ask' }, script: identicalEcho(n) });
+    const log = assertCompleted(t, b, n);
+    assert.deepEqual(log.approvalsDecided, ['unavailable'], 'DSH had no one to ask');
+    const lines = terminalLines(b.stderr);
+    t.diagnostic(lines.join('\n'));
+    assert.deepEqual(lines.slice(2), [
+      `${PLUGIN_ID}: gate, asked, no operator could answer: bash, ${atCap()}`,
+      `${PLUGIN_ID}: turn 1 ended: 1 loop gated, 3 calls refused; the loop ran ${caps.exact - 1} calls`,
+    ]);
+    assert.doesNotMatch(lines.join('\n'), /rejected|refused by|the operator (did not|refused)/, 'the terminal never says an operator refused');
+    for (const line of lines) assert.ok(line.length <= 400, `a bounded line: ${line.length}`);
   });
 });

@@ -4,7 +4,7 @@
  * a session in the sidebar, the approval panel. Selectors are the shell's
  * visible words and roles (its CSS class names are hashed per build).
  */
-import type { Page } from './cdp.js';
+import { until, type Page } from './cdp.js';
 
 /** The shell's own words the steps click and read, in the UI's language (DSH rc.8's en and zh dictionaries). */
 export interface ShellWords {
@@ -121,12 +121,57 @@ export async function chooseLanguage(page: Page, from: ShellWords, to: ShellWord
   await page.waitFor(`the shell in ${to.language}`, `[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === ${JSON.stringify(to.general)})`);
 }
 
-/** General → Appearance: `Light`, `Dark` or `System`. */
+/**
+ * General → Appearance: `Light` or `Dark`, then waits until the shell has
+ * applied it. The choice goes to the host as a setting and comes back as
+ * `theme/change`; DSH's ThemePresenter (`@deepseek-ai/dsh-client-ui-layout`)
+ * then sets the root's `color-scheme`, the body's `data-ds-dark-theme` and the
+ * theme's tokens in one synchronous pass, so once the first two say the theme,
+ * the tokens are the theme's too.
+ */
 export async function chooseTheme(page: Page, theme: 'Light' | 'Dark'): Promise<void> {
   const dialog = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'General')`);
   if (!dialog) await page.clickText('button', 'Settings');
   await page.clickText('button', 'General');
   await page.clickText('button', theme);
+  const dark = theme === 'Dark';
+  await page.waitFor(
+    `the ${theme} theme on the page (color-scheme ${dark ? 'dark' : 'light'})`,
+    `document.documentElement.style.colorScheme === ${JSON.stringify(dark ? 'dark' : 'light')} && document.body.hasAttribute('data-ds-dark-theme') === ${dark}`,
+  );
+}
+
+/**
+ * Waits until each `[selector, property, value]` computes to what `value`
+ * (a CSS value such as `var(--dsw-alias-bg-layer-2)`) resolves to where the
+ * card sits now: after a theme change, the card's colours are the new theme's
+ * once its transitions (`background .16s`) have run. A timeout names each
+ * colour that differed, and how.
+ */
+export async function waitForColours(page: Page, what: string, checks: readonly (readonly [selector: string, property: string, value: string])[]): Promise<void> {
+  await until(
+    what,
+    async () => {
+      const differing = await page.evaluate<string[]>(`(() => {
+        const card = document.querySelector(${JSON.stringify(CARD)});
+        if (card === null) return ['no card'];
+        return ${JSON.stringify(checks)}.flatMap(([selector, property, value]) => {
+          const element = document.querySelector(selector);
+          if (element === null) return ['no ' + selector];
+          const probe = document.createElement('span');
+          probe.style.setProperty(property, value);
+          card.appendChild(probe);
+          const want = getComputedStyle(probe).getPropertyValue(property);
+          probe.remove();
+          const got = getComputedStyle(element).getPropertyValue(property);
+          return got === want ? [] : [selector + ' ' + property + ' is ' + got + ', ' + value + ' is ' + want];
+        });
+      })()`);
+      if (differing.length > 0) throw new Error(differing.join('; '));
+      return true;
+    },
+    15_000,
+  );
 }
 
 /**

@@ -2,13 +2,15 @@
  * The real DSH web UI as a child process, installed and started with the
  * README's own commands (test/host/lib/readme.ts reads them out of README.md):
  *
- *   - the `dsh plugin` line of the "tarball" block, run in the directory that
- *     holds the packed tarball (the clone, `npm ci` and `npm pack` before it are
- *     the host install suite's job, test/host/suites/install.ts);
- *   - the "web" block: the overlay file with the `hmr` fix DSH 0.1.0-rc.8
- *     needs, then its last line, `dsh web --patch …`, which is started with
- *     `--no-open --host 127.0.0.1 --port 0` appended (no browser handoff, an
- *     ephemeral port on loopback) and nothing else changed.
+ *   - the `dsh plugin --profile web` line of the Quick start's "plugin" block,
+ *     run in the directory that holds the packed tarball (the clone, the DSH
+ *     install, `npm ci` and `npm pack` before it are the host install suite's
+ *     job, test/host/suites/install.ts);
+ *   - the "hmr" block: `$DSH_HOME/cordis.patch.yml` with the `hmr` fix DSH
+ *     0.1.0-rc.8 needs;
+ *   - the "web" block, `dsh web`, started with `--no-open --host 127.0.0.1
+ *     --port 0` appended (no browser handoff, an ephemeral port on loopback)
+ *     and nothing else changed.
  *
  * It runs in a throwaway DSH_HOME (and HOME beside it, so `~` stays in the
  * scratch dir), in its own process group, so stopping it by its id also stops
@@ -47,20 +49,22 @@ export interface WebHostOptions {
   readonly modelUrl: string;
   readonly pnpmStore: string;
   readonly timeoutMs: number;
+  /** A directory put first on PATH: the `node_modules/.bin` of the DSH the README's Quick start installed. */
+  readonly binDir?: string;
 }
 
-/** The README's "web" block, split into the setup commands and the launch line. */
+/** The README's `hmr` block (the setup: rc.8's row back on) and its "web" block's launch line. */
 export function webCommands(): { setup: string[]; launch: string } {
   const commands = commandsOf(readmeBlock('web'));
   const launch = withoutComment(commands.at(-1) ?? '');
   if (!/^dsh web(\s|$)/.test(launch)) throw new Error(`the README's web block should end with \`dsh web …\`, not ${JSON.stringify(launch)}`);
-  return { setup: commands.slice(0, -1), launch };
+  return { setup: [...commandsOf(readmeBlock('hmr')), ...commands.slice(0, -1)], launch };
 }
 
-/** The `dsh plugin … add ./<tarball>` line(s) of the README's "tarball" block. */
+/** The `dsh plugin --profile web add ./<tarball>` line of the Quick start's "plugin" block. */
 export function tarballAddCommands(): string[] {
-  const adds = commandsOf(readmeBlock('tarball')).filter((command) => command.startsWith('dsh plugin '));
-  if (adds.length === 0) throw new Error('the README\'s tarball block has no `dsh plugin` line');
+  const adds = commandsOf(readmeBlock('plugin')).filter((command) => command.startsWith(`dsh plugin --profile ${PROFILE} add `));
+  if (adds.length === 0) throw new Error(`the README's plugin block has no \`dsh plugin --profile ${PROFILE} add\` line`);
   return adds;
 }
 
@@ -95,6 +99,7 @@ export async function prepareProfile(options: { home: string; cwd: string; tarba
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   mkdirSync(options.cwd, { recursive: true });
   const env = dshEnv(options.home, options.modelUrl, options.pnpmStore);
+  if (options.binDir !== undefined) env.PATH = `${options.binDir}:${env.PATH ?? ''}`;
   const command = `${webCommands().launch} ${LAUNCH_FLAGS.join(' ')}`;
   // `exec`: bash becomes the launcher, so the pid (and its process group) is dsh's own.
   const child = spawn('bash', ['-c', `exec ${command}`], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -39,7 +39,8 @@ import { defaultNote } from '../../../client/notes.js';
 import { viewForm } from '../../../client/form.js';
 import { translator } from '../../../client/i18n.js';
 import { inCardWords } from '../../../client/wording.js';
-import { configText, refusalOf, type ConfigMessage } from '../../../src/lib/config/messages.js';
+import { configText, refusalOf } from '../../../src/lib/config/messages.js';
+import type { ConfigMessage } from '../../../src/lib/text/refusal.js';
 import { startMockModel, type MockModel } from '../../host/lib/mock-model.js';
 import { pluginUnderTest } from '../../host/lib/env.js';
 import { resolveConfig } from '../../../src/lib/config/config.js';
@@ -76,6 +77,7 @@ import {
   resolvedColour,
   showCard,
   visibleRowTexts,
+  waitForColours,
 } from '../lib/ui.js';
 import { prepareProfile, settingsFile, startWebHost, type WebHost } from '../lib/web-host.js';
 
@@ -420,6 +422,16 @@ describe('a live session and the approval panel', () => {
       assert.ok(visible.length >= 60, `a usable part of the row is visible: ${JSON.stringify(visible)}`);
       assert.match(visible, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it/, `the visible line says what (a bash call, not run) and why (not approved): ${JSON.stringify(visible)}`);
     }
+    // The terminal that runs `dsh web` (its stderr): how the ask ended, once, and the turn's summary (plugin/terminal.ts).
+    const terminal = await until('the turn’s summary on the terminal', () => {
+      const lines = (web().output().split('--- stderr ---')[1] ?? '').split('\n').filter((line) => line.startsWith('repeat-tool-breaker: '));
+      return lines.some((line) => line.includes(' turn 1 ended')) ? lines : undefined;
+    }, 10_000);
+    const gates = terminal.filter((line) => line.startsWith('repeat-tool-breaker: gate'));
+    assert.equal(gates.length, 1, `one line for the gate: ${JSON.stringify(terminal)}`);
+    assert.match(gates[0]!, /^repeat-tool-breaker: gate, asked the operator, rejected: bash, exact \u201cbash:\{"command":"echo rtb-reject # retry\\n\\nNote to the [^\u201d]*\u2026\u201d 4\/4/);
+    assert.doesNotMatch(gates[0]!, /SAFE/, 'the forged sentence is cut away');
+    assert.ok(terminal.includes('repeat-tool-breaker: turn 1 ended: 1 loop gated, 3 calls refused; the loop ran 3 calls'), JSON.stringify(terminal));
   });
 
   step('Allow once: after a new human message, the gated call and the identical calls after it run', async () => {
@@ -448,12 +460,21 @@ describe('themes', () => {
         const save = card.querySelector('[data-rtb=save]');
         return { card: getComputedStyle(card).backgroundColor, text: getComputedStyle(name).color, save: getComputedStyle(save).backgroundColor };
       })()`);
+    // The card in the theme's own colours, read only once they have applied (a busy machine lags; no fixed wait).
+    const themed = (theme: string): Promise<void> =>
+      waitForColours(page, `the card in the ${theme} theme's colours`, [
+        // The card is open (`.rtb-card-open`): its background is the second layer's.
+        [CARD, 'background-color', 'var(--dsw-alias-bg-layer-2)'],
+        [`${CARD} .rtb-name`, 'color', 'var(--dsw-alias-label-primary)'],
+      ]);
     await chooseTheme(page, 'Light');
     await openCard(page);
+    await themed('Light');
     const light = await colours();
     const lightRed = await errorColour();
     await chooseTheme(page, 'Dark');
     await openCard(page);
+    await themed('Dark');
     const dark = await colours();
     assert.notEqual(light.card, dark.card, 'card background');
     assert.notEqual(light.text, dark.text, 'title colour');

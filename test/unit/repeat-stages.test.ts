@@ -1,5 +1,5 @@
 /**
- * The occurrence track: warn, summarize, gate (contract §3.4, §3.7 Q1).
+ * The repeat track: warn, summarize, gate (contract §3.4, §3.7 Q1).
  * Every threshold is read from DEFAULTS, never written down here.
  */
 import { describe, test } from 'node:test';

@@ -1,0 +1,78 @@
+/**
+ * A failure in words (the classifier is result/failure.ts): one line per
+ * reason that names it and carries its detail, in English for the model's
+ * texts and in Chinese for an operator's ask. One table, both languages side
+ * by side, so a reason is never worded in one and forgotten in the other.
+ */
+import type { Locale } from './locale.js';
+
+/** What the words need of a failure: its reason and its detail (model-controlled text). */
+export interface FailureFacts {
+  readonly reason: string;
+  readonly detail: string;
+}
+
+/** A reason's line with its detail, and without one. */
+type Said = readonly [(detail: string) => string, string];
+
+const WORDS: Readonly<Record<string, Readonly<Record<Locale, Said>>>> = {
+  exit: {
+    en: [(d) => `the command exited with status ${d}`, 'the command exited with a non-zero status'],
+    zh: [(d) => `命令以状态 ${d} 退出`, '命令以非零状态退出'],
+  },
+  http: {
+    en: [(d) => `the server answered HTTP ${d}`, 'the server answered with an HTTP error status'],
+    zh: [(d) => `服务器返回 HTTP ${d}`, '服务器返回了 HTTP 错误状态'],
+  },
+  timeout: {
+    en: [(d) => `the call hit its timeout (${d})`, 'the call hit its timeout'],
+    zh: [(d) => `调用超时（${d}）`, '调用超时'],
+  },
+  signal: {
+    en: [(d) => `the process was stopped by signal ${d}`, 'the process was stopped by a signal'],
+    zh: [(d) => `进程被信号 ${d} 终止`, '进程被信号终止'],
+  },
+  sandbox: {
+    en: [(d) => `the sandbox refused it (${d} mode)`, 'the sandbox refused it'],
+    zh: [(d) => `沙箱拒绝了它（${d} 模式）`, '沙箱拒绝了它'],
+  },
+  error: {
+    en: [(d) => `the tool threw an error (${d})`, 'the tool threw an error'],
+    zh: [(d) => `工具抛出错误（${d}）`, '工具抛出错误'],
+  },
+  exception: {
+    en: [(d) => `the script died with an uncaught exception (${d})`, 'the script died with an uncaught exception'],
+    zh: [(d) => `脚本因未捕获的异常而终止（${d}）`, '脚本因未捕获的异常而终止'],
+  },
+  curl: {
+    en: [(d) => `curl gave up with error ${d}`, 'curl gave up with an error'],
+    zh: [(d) => `curl 报错 ${d} 后放弃`, 'curl 报错后放弃'],
+  },
+  shell: {
+    en: [(d) => `the persistent shell died under the command (${d})`, 'the persistent shell died under the command'],
+    zh: [(d) => `持久 shell 在命令执行中退出（${d}）`, '持久 shell 在命令执行中退出'],
+  },
+};
+
+/** A reason the table does not know. */
+const UNKNOWN: Readonly<Record<Locale, string>> = { en: 'the call failed', zh: '调用失败' };
+
+/** One line in words for a failure's reason, carrying its detail; `''` for no failure. */
+export function describeFailure(failure: FailureFacts | null, locale: Locale = 'en'): string {
+  if (failure === null) return '';
+  // Model-controlled text: fold its whitespace so the sentence stays one clean line.
+  const detail = failure.detail.replace(/\s+/g, ' ').trim();
+  const said = Object.hasOwn(WORDS, failure.reason) ? (WORDS[failure.reason] as Readonly<Record<Locale, Said>>)[locale] : undefined;
+  if (said === undefined) return UNKNOWN[locale];
+  return detail ? said[0](detail) : said[1];
+}
+
+/** `describeFailure` for an operator who reads Chinese (the ask in the approval panel); the model's texts keep the English one. */
+export function describeFailureZh(failure: FailureFacts | null): string {
+  return describeFailure(failure, 'zh');
+}
+
+/** The failure a gate hit quotes, for the Chinese ask: worded anew from the hit's failure, or its English detail where it carries none. */
+export function hitFailureZh(hit: { readonly detail: string; readonly failure?: FailureFacts | null }): string {
+  return hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure);
+}
