@@ -231,9 +231,18 @@ function heredocAction(rng: Rng, localBias: number): Action {
     [1, "gh pr create --title \"Fix the fetch\" --body \"$(cat <<'EOF'\n## Summary\n- calls URL once\nEOF\n)\""],
     [1, "git commit -m \"`cat <<'EOF'\nUse URL\nEOF\n`\""],
     [1, "git commit -F - <<'EOF'\nUse URL\nEOF"],
+    // A backslash-newline continues the line wherever it stands: before the command word, after an operator, inside the command.
+    [1, "git add -A && \\\ngit commit -m \"$(cat <<'EOF'\nSee URL\nEOF\n)\""],
+    [1, "git \\\n  commit -q \\\n  -m \"$(cat <<'EOF'\nRetry URL\nEOF\n)\""],
+    [1, "\\\ngh pr create --body \"$(cat <<'EOF'\n- calls URL\nEOF\n)\""],
+    [1, "git add -A; \\\ngit commit -F - <<'EOF'\nUse URL\nEOF"],
+    [1, "git diff --quiet || \\\ngit commit -am \"$(cat <<'EOF'\nFix URL\nEOF\n)\""],
+    [1, "git status --short | \\\ngit commit -F - <<'EOF'\nSee URL\nEOF"],
+    [1, "cat \\\n  > notes.md <<'EOF'\nSee URL for the data.\nEOF"],
     // ... and texts that are not messages: run, fetched, or piped on.
     [1, "bash -c \"$(cat <<'EOF'\ncurl -s URL\nEOF\n)\""],
     [1, "git commit -m \"$(cat <<'EOF' | head -n 1\nSee URL\nEOF\n)\""],
+    [1, "bash \\\n  -c \"$(cat <<'EOF'\ncurl -s URL\nEOF\n)\""],
   ]);
   return {
     failRate: rng.pick([0, 0, 0.5, 1]),

@@ -66,7 +66,8 @@ export interface Adjustment {
  * P10 — issue 26: a URL in a here-document that `cat` or `tee` only writes out
  *   is no target. Encoded by removing such bodies from the text `extractUrls`
  *   reads (a body piped on, or fed to anything else, is kept), re-implemented here
- *   from the rule, not imported from the port.
+ *   from the rule, not imported from the port. The command is read on the
+ *   operator's line joined to the backslash-continued lines before it (issue 38).
  * P11 — issue 27: config errors fail loud. The reference passes an unknown key
  *   (`onlimit: deny`) through and ignores it. The port refuses it at load, and a
  *   `limits` key that names no measure. Encoded by the same two checks at the end
@@ -79,6 +80,8 @@ export interface Adjustment {
  *   `--body-file -`). Encoded line by line with regular expressions over the
  *   text `extractUrls` reads, after P10's pass when both are on (each pass
  *   skips the bodies it keeps); written from the rule, not from the port's scan.
+ *   A backslash-newline joins the lines it ends, wherever it stands (issue 38:
+ *   `true && \⏎git commit …`, `git \⏎commit …`).
  * P13 — issue 32: the breaker's explanation on the rejected call itself. The
  *   reference lets the model read only the host's `Error: the user rejected
  *   tool "bash"` on the call the operator did not approve; its denial comes
@@ -286,7 +289,10 @@ function writtenBodiesOut(command) {
       kept.push(...lines.slice(i + 1))
       break
     }
-    const before = tokenize(line.slice(0, match.index))
+    // The command line the operator ends, with its backslash-continued lines before it: a backslash-newline joins them.
+    let first = i
+    while (first > 0 && lines[first - 1].endsWith('\\')) first -= 1
+    const before = tokenize([...lines.slice(first, i), line.slice(0, match.index)].join('\n').replace(/\\\n/g, ''))
     let from = 0
     before.forEach((word, at) => { if (['&&', '||', ';', '|', '&'].includes(word)) from = at + 1 })
     const writer = ['cat', 'tee'].includes(firstVerb(before.slice(from).join(' '))) && !match[5].includes('|')
@@ -335,10 +341,10 @@ function messageBodiesOut(command) {
       kept.push(...lines.slice(i + 1))
       break
     }
-    // The command line the operator ends, with its backslash-continued lines before it.
+    // The command line the operator ends, with its backslash-continued lines before it: a backslash-newline joins them.
     let first = i
     while (first > 0 && lines[first - 1].endsWith('\\')) first -= 1
-    const before = [...lines.slice(first, i), line.slice(0, match.index)].join('\n')
+    const before = [...lines.slice(first, i), line.slice(0, match.index)].join('\n').replace(/\\\n/g, '')
     const own = lastSegmentOf(before)
     const fromInput = recordsText(own) && /(?:^|\s)(?:(?:-F|--file|--body-file|--notes-file)(?:\s+|=)-|-F-)(?:\s|$)/.test(own)
     const opened = /(?:\$\(|\x60)[ \t]*(?:cat|tee)(?:[ \t][^\x60()|;&]*)?$/.exec(before)

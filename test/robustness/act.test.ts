@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import port from '../../src/index.js';
 import { ACT_READ_LIMIT, actOf, RULES } from '../../src/lib/shell/act/index.js';
-import { readLine } from '../../src/lib/shell/act/lex.js';
+import { readLine } from '../../src/lib/shell/act/line.js';
 import { drive } from './drive.js';
 import { fuzzHostile } from './fuzz.js';
 import { assertBounded } from './heap.js';

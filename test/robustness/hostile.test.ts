@@ -15,7 +15,8 @@ import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from '../..
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
 import { classifyFailure } from '../../src/lib/result/failure.js';
 import { describeFailure } from '../../src/lib/text/failure.js';
-import { fingerprints, isShell, limitFor, measureOf, measureRank } from '../../src/lib/call/fingerprint.js';
+import { fingerprints, limitFor, measureOf, measureRank } from '../../src/lib/call/fingerprint.js';
+import { isShell } from '../../src/lib/call/read.js';
 import { identityKey } from '../../src/lib/call/identity.js';
 import { markAll } from '../../src/lib/call/mark.js';
 import { defang, preview, renderHead, renderResult } from '../../src/lib/text/message.js';

@@ -99,6 +99,8 @@ export const HOSTILE_COMMANDS: ReadonlyArray<readonly [string, (n: number) => st
   ['nested substitutions around a heredoc', (n) => `git commit -m "${'$(echo "'.repeat(Math.ceil(n / 9))}$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)"`],
   ['an unterminated heredoc in a substitution', (n) => `git commit -m "$(cat <<'EOF'\n${'https://a.com/x '.repeat(Math.ceil(n / 16))}`],
   ['here-strings before a heredoc in a substitution', (n) => `gh pr create --body "$(cat ${'<<<x '.repeat(Math.ceil(n / 5))}<<'EOF'\nhttps://a.com/x\nEOF\n)"`],
+  // Many here-documents in one simple command of many words: the command is judged once, not once a body.
+  ['here-documents on one line after assignments', (n) => `${'A=1 '.repeat(Math.ceil(n / 16))}cat ${'<<E '.repeat(Math.ceil(n / 16))}\n${'https://a.com/x\nE\n'.repeat(Math.ceil(n / 16))}`],
   ['NUL bytes', (n) => `printf '${'\u0000a'.repeat(n / 2)}' > /w/nul`],
   ['lone surrogates', (n) => `echo ${'\ud800x\udc00 '.repeat(n / 4)} https://\ud800.example.com/\udfff`],
   ['unbalanced double quote', (n) => `curl "${'a \\" '.repeat(n / 4)}`],

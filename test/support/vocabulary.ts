@@ -8,7 +8,8 @@
 import { DEFAULTS } from '../../src/lib/config/config.js';
 import { GENERIC_SINKS, SHELL_OPERATORS, VOLATILE_LETTERS, VOLATILE_SWITCHES, VOLATILE_VALUE_FLAGS, WRAPPER_VALUE_OPTIONS, WRAPPERS } from '../../src/lib/shell/command.js';
 import { TEXT_MARKS } from '../../src/lib/result/failure.js';
-import { HTTP_VERBS, SHELLS, URL_TOOL } from '../../src/lib/call/fingerprint.js';
+import { HTTP_VERBS, URL_TOOL } from '../../src/lib/call/fingerprint.js';
+import { SHELLS } from '../../src/lib/call/read.js';
 import { LINK_LOCAL, LOCAL_PREFIXES, TRACKING_KEY, UNIQUE_LOCAL } from '../../src/lib/call/url.js';
 import { exampleOf, nearMiss } from './regex-examples.js';
 import { referenceTables } from './reference-tables.js';

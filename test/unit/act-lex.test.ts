@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { actOf } from '../../src/lib/shell/act/index.js';
-import { readLine, type Dialect } from '../../src/lib/shell/act/lex.js';
+import { readLine } from '../../src/lib/shell/act/line.js';
+import type { Dialect } from '../../src/lib/shell/lex.js';
 import type { Command, Line, Word } from '../../src/lib/shell/act/syntax.js';
 
 function read(command: string, dialect: Dialect = 'posix'): Line {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { actOf, RULES } from '../../src/lib/shell/act/index.js';
-import { readLine } from '../../src/lib/shell/act/lex.js';
+import { readLine } from '../../src/lib/shell/act/line.js';
 import { COMMANDS } from '../../src/lib/shell/act/commands.js';
 import { canonicalPath } from '../../src/lib/shell/act/rules/paths.js';
 import { CONTRASTS, GROUPS } from '../fixtures/act-corpus.js';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { actOf } from '../../src/lib/shell/act/index.js';
-import { readLine } from '../../src/lib/shell/act/lex.js';
+import { readLine } from '../../src/lib/shell/act/line.js';
 import { wrappers } from '../../src/lib/shell/act/rules/wrappers.js';
 import {
   mapCommands,

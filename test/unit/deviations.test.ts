@@ -459,6 +459,15 @@ describe('P10: a URL in a here-document that is only written out is no target', 
     assert.ok(fps('cat <<EOF | sh\ncurl -s https://a.com/x\nEOF').includes('host:a.com'), 'a body piped to sh runs');
   });
 
+  test('P10: the line is read as the shell reads it: a backslash-newline, operators glued to words, two here-documents on one line; << in quotes is none', () => {
+    const hosts = (command: string): string[] => fps(command).filter((fp) => fp.startsWith('host:'));
+    assert.deepEqual(hosts("cat \\\n  > notes.md <<'EOF'\nSee https://a.com/x\nEOF"), []);
+    assert.deepEqual(hosts("cd /w&&cat > f.py <<'EOF'\nrequests.get('https://a.com/x')\nEOF"), []);
+    assert.deepEqual(hosts('cat <<A > a.md; cat <<B > b.md\nhttps://a.com/x\nA\nhttps://b.com/y\nB'), []);
+    assert.deepEqual(hosts('echo "cat <<EOF"\ncurl https://a.com/x\nEOF'), ['host:a.com'], 'an operator in quotes is none');
+    assert.deepEqual(hosts("cat <<'EOF' > f.sh; echo ok | sh\ncurl https://a.com/x\nEOF"), ['host:a.com'], 'a pipe on the line, after the operator, may run it');
+  });
+
   test('P10: a URL outside the body still counts, and an unterminated body is read as 0.5.2 reads it', () => {
     assert.ok(fps("cat > f.py <<'EOF'\nx = 1\nEOF\ncurl https://a.com/y").includes('net:a.com/y'), 'the curl after the body is a target');
     assert.ok(fps("cat > f.py <<'EOF'\nrequests.get('https://a.com/z')").includes('net:a.com/z'), 'an unterminated body is read as written');
@@ -481,6 +490,27 @@ describe('P12: a URL in a here-document that is a message is no target', () => {
     assert.deepEqual(targets("git commit -m \"`cat <<'EOF'\nhttps://a.com/x\nEOF\n`\""), []);
     assert.deepEqual(targets(`gh pr create --title "Fix" \\\n  --body "$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)"`), []);
     assert.deepEqual(targets(`git add -A && git -C /w commit -q -m "$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)" && gh pr create --body "$(cat <<'EOF'\nhttps://b.com/y\nEOF\n)"`), []);
+  });
+
+  test('P12: a backslash-newline is a line continuation wherever it stands: before the command word, after &&, ;, || or |, between git or gh and its subcommand, before -m', () => {
+    const message = `"$(cat <<'EOF'\nSee https://a.com/x\nEOF\n)"`;
+    for (const command of [
+      `true && \\\ngit commit -m ${message}`,
+      `true; \\\ngit commit -m ${message}`,
+      `false || \\\ngit commit -m ${message}`,
+      `echo x | \\\ngit commit -m ${message}`,
+      `\\\ngit commit -m ${message}`,
+      `git \\\ncommit -m ${message}`,
+      `git -C /w \\\n  commit -q \\\n  -m ${message}`,
+      `gh \\\npr create --body ${message}`,
+      `git commit \\\n-m ${message}`,
+      `true &&\ngit commit -m ${message}`,
+      "true && \\\ngit commit -F - <<'EOF'\nhttps://a.com/x\nEOF",
+      "git \\\ncommit -F - <<'EOF'\nhttps://a.com/x\nEOF",
+    ]) {
+      assert.deepEqual(targets(command), [], JSON.stringify(command));
+    }
+    assert.ok(targets(`bash \\\n-c ${message}`).includes('host:a.com'), 'a continued line that runs its text keeps its URLs');
   });
 
   test('P12: a recorder reading its message from standard input takes the body as text: git commit -F -, --file=-, gh --body-file -', () => {

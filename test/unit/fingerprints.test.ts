@@ -5,7 +5,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
-import { fingerprints, isShell, limitFor, measureOf, measureRank } from '../../src/lib/call/fingerprint.js';
+import { fingerprints, limitFor, measureOf, measureRank } from '../../src/lib/call/fingerprint.js';
+import { isShell } from '../../src/lib/call/read.js';
 import { bash, deniedAt, defaultCap, hitLines, newHost, on } from '../support/session.js';
 
 const ex = (command: string): string => `exact:bash:${JSON.stringify({ command })}`;

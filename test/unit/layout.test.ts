@@ -88,6 +88,73 @@ function functionsOf(file: string): { name: string; line: number; lines: number 
   return found;
 }
 
+/**
+ * The import circles of a graph, each as the files on it in import order, back to
+ * the first: Tarjan's strongly connected components (iterative, so any depth
+ * works), each component of two files or more (or a file importing itself) walked
+ * once from its first file.
+ */
+function importCircles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  for (const root of graph.keys()) {
+    if (index.has(root)) continue;
+    const work: { file: string; next: number }[] = [{ file: root, next: 0 }];
+    index.set(root, index.size);
+    low.set(root, index.get(root) as number);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const top = work[work.length - 1] as { file: string; next: number };
+      const targets = graph.get(top.file) ?? [];
+      if (top.next < targets.length) {
+        const to = targets[top.next++] as string;
+        if (!graph.has(to)) continue;
+        if (!index.has(to)) {
+          index.set(to, index.size);
+          low.set(to, index.get(to) as number);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ file: to, next: 0 });
+        } else if (onStack.has(to)) {
+          low.set(top.file, Math.min(low.get(top.file) as number, index.get(to) as number));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent !== undefined) low.set(parent.file, Math.min(low.get(parent.file) as number, low.get(top.file) as number));
+      if (low.get(top.file) !== index.get(top.file)) continue;
+      const component: string[] = [];
+      for (let file = stack.pop(); file !== undefined; file = stack.pop()) {
+        onStack.delete(file);
+        component.push(file);
+        if (file === top.file) break;
+      }
+      if (component.length > 1 || (graph.get(top.file) ?? []).includes(top.file)) components.push(component);
+    }
+  }
+  return components.map((component) => circleThrough(graph, new Set(component)));
+}
+
+/** One circle through a component: from its first file (by name), each step to a file of the component, until the walk comes back. */
+function circleThrough(graph: ReadonlyMap<string, readonly string[]>, component: ReadonlySet<string>): string[] {
+  const first = [...component].sort()[0] as string;
+  const path = [first];
+  const seen = new Map([[first, 0]]);
+  for (let file = first; ; ) {
+    const next = (graph.get(file) ?? []).find((to) => component.has(to)) as string;
+    const at = seen.get(next);
+    if (at !== undefined) return [...path.slice(at), next];
+    seen.set(next, path.length);
+    path.push(next);
+    file = next;
+  }
+}
+
 describe('the layout of src/', () => {
   test('every folder of src/lib/ is a known layer, and src/index.ts is the only file outside them', () => {
     const strays = FILES.filter((file) => layerOf(file).rank < 0).map((file) => relative(SRC, file));
@@ -106,6 +173,12 @@ describe('the layout of src/', () => {
       }
     }
     assert.deepEqual(upward, [], `layers, lowest first: ${LAYERS.join(' < ')} < src/index.ts\n${upward.join('\n')}`);
+  });
+
+  test('no import circle in src/: no module reaches itself through its imports, `import type` included', () => {
+    const graph = new Map(FILES.map((file) => [file, importsOf(file).filter(({ specifier }) => specifier.startsWith('.')).map(({ specifier }) => resolve(dirname(file), specifier).replace(/\.js$/, '.ts'))]));
+    const circles = importCircles(graph).map((circle) => circle.map((file) => `src/${relative(SRC, file)}`).join(' → '));
+    assert.deepEqual(circles, [], 'each line is a circle, back to its first file');
   });
 
   test('src/ imports nothing but its own modules and Node built-ins (no runtime dependency)', () => {

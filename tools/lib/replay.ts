@@ -16,7 +16,8 @@
 import { apply as pluginApply } from '../../src/index.js';
 import { resolveConfig, type BreakerConfig } from '../../src/lib/config/config.js';
 import { classifyFailure } from '../../src/lib/result/failure.js';
-import { fingerprints, isShell, limitFor, measureOf } from '../../src/lib/call/fingerprint.js';
+import { fingerprints, limitFor, measureOf } from '../../src/lib/call/fingerprint.js';
+import { isShell } from '../../src/lib/call/read.js';
 import { member } from '../../src/lib/host/member.js';
 import type { ToolResult } from '../../src/lib/host/types.js';
 import { CEILING_HEADLINE } from '../../src/lib/text/message.js';

@@ -16,7 +16,7 @@ import { own } from '../host/own.js';
 import { createPolicyBook, type Policy, type PolicyBook } from '../policy/policy.js';
 import { isAgent } from '../call/read.js';
 import { classifyFailure } from '../result/failure.js';
-import { isShell } from '../call/fingerprint.js';
+import { isShell } from '../call/read.js';
 import type { Locale } from '../text/locale.js';
 import { askMessage, ceilingMessage, denyMessage, quoteResult, type AskOutcome, type HitFacts, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';

@@ -9,9 +9,9 @@
 import type { Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import type { Policy, PolicyBook } from '../policy/policy.js';
-import { readCall } from '../call/read.js';
+import { isShell, readCall } from '../call/read.js';
 import { callChanges, filePathOf, FILE_EDIT_TOOLS, readsFile } from '../call/change.js';
-import { fingerprintParts, isShell } from '../call/fingerprint.js';
+import { fingerprintParts } from '../call/fingerprint.js';
 import { markOne, markTarget } from '../call/mark.js';
 import type { CallNeeds, Hit, Track, TrackedCall } from '../tracks/track.js';
 

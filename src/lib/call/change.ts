@@ -12,8 +12,7 @@
  */
 import { safeMember } from '../host/member.js';
 import { extractSink, isGenericSink, lastSegment, segmentsOf, WRAPPERS } from '../shell/command.js';
-import { isShell } from './fingerprint.js';
-import type { ShellLine } from './line.js';
+import { isShell } from './read.js';
 import { tokenize } from '../shell/tokenize.js';
 
 /** File tools that write: DSH's and the usual names of other harnesses. */
@@ -53,9 +52,8 @@ function simpleChanges(words: readonly string[]): boolean {
   return false;
 }
 
-/** Whether a shell command, split into its words, changes files (see the module comment). */
-export function wordsChange(words: readonly string[]): boolean {
-  const sink = extractSink(words);
+/** Whether a shell command, split into its words, changes files (see the module comment); `sink`: the words' sink, when the caller has it. */
+export function wordsChange(words: readonly string[], sink: string | null = extractSink(words)): boolean {
   if (sink !== null && !isGenericSink(sink)) return true;
   return segmentsOf(words).some(simpleChanges);
 }
@@ -66,7 +64,7 @@ export function commandChanges(command: string): boolean {
 }
 
 /** Whether a call, if it ran and succeeded, changed the workspace; a shell call's `line` answers from its one split. */
-export function callChanges(name: string, args: unknown, command: string | undefined, line?: ShellLine): boolean {
+export function callChanges(name: string, args: unknown, command: string | undefined, line?: { changes(): boolean }): boolean {
   if (isShell(name)) return command !== undefined && (line?.changes() ?? commandChanges(command));
   if (!FILE_EDIT_TOOLS.has(name)) return false;
   // str_replace_editor's `view` only reads.

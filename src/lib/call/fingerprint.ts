@@ -3,13 +3,15 @@
  * the real resource, not its spelling, to escape all of them. Decoys are dropped
  * first; the order of emission is part of the contract (it breaks ties).
  */
-import { actOf } from '../shell/act/index.js';
+import { ACT_READ_LIMIT, actOf, RULES } from '../shell/act/index.js';
 import type { CoreConfig } from '../setting/core.js';
 import { canonical, decoysFor, withoutDecoys } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from '../shell/command.js';
 import { withoutWrittenHeredocs } from '../shell/heredoc.js';
+import { lex } from '../shell/lex.js';
 import { ShellLine } from './line.js';
 import { safeMember } from '../host/member.js';
+import { isShell } from './read.js';
 import { RECENT_TEXT_LIMIT, recentPer } from './recent.js';
 import { tokenize } from '../shell/tokenize.js';
 import { extractUrls, isLocalHost, normUrl, type NormalizedUrl } from './url.js';
@@ -24,7 +26,6 @@ export interface Fingerprinted {
 type FingerprintConfig = Pick<CoreConfig, 'ignoreArgs' | 'hostAliases' | 'localHosts' | 'includeLocal' | 'limits'>;
 
 // Exported for the tests' generators, which draw tool names and verbs from them.
-export const SHELLS: ReadonlySet<string> = new Set(['bash', 'pwsh', 'shell']);
 export const HTTP_VERBS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'httpie']);
 export const URL_TOOL = /fetch|search|browse|web_/i;
 /**
@@ -40,11 +41,6 @@ export const URL_LIMIT = 64;
  * command closer to how the model wrote it.
  */
 export const RANKED: readonly string[] = ['host', 'net', 'site', 'sink', 'cmd', 'act', 'exact'];
-
-/** Shell tools are matched by exact, case-sensitive name. */
-export function isShell(name: string): boolean {
-  return SHELLS.has(name);
-}
 
 /** The measure a fingerprint belongs to: the text before its first `:`. */
 export function measureOf(fp: string): string {
@@ -151,8 +147,13 @@ function normalized(spelled: string, command: string, cfg: FingerprintConfig): N
 function readShell(name: string, command: string, cfg: FingerprintConfig, keepLine: boolean): TargetReading {
   const fps: string[] = [];
   const urls: NormalizedUrl[] = [];
-  // P10: a URL inside a here-document that is only written out is no target of this call.
-  const spelled = extractUrls(command.includes('<<') ? withoutWrittenHeredocs(command) : command);
+  const heredocs = command.includes('<<');
+  const acts = isActMeasured(cfg.limits);
+  const dialect = name === 'pwsh' ? 'pwsh' : 'posix';
+  // One reading of the shell syntax serves the here-documents and act:, when either needs it.
+  const lexed = heredocs || (acts && dialect === 'posix' && command.length <= ACT_READ_LIMIT) ? lex(command) : undefined;
+  // P10, P12: a URL inside a here-document that is only written out or recorded is no target of this call.
+  const spelled = extractUrls(heredocs ? withoutWrittenHeredocs(command, lexed) : command);
   for (let at = 0; at < spelled.length && at < URL_LIMIT; at += 1) {
     const url = normalized(spelled[at] as string, command, cfg);
     if (url !== null) urls.push(url);
@@ -170,8 +171,8 @@ function readShell(name: string, command: string, cfg: FingerprintConfig, keepLi
   const stripped = stripVolatileFlags(words);
   if (verb !== '' && stripped !== '') fps.push(`cmd:${verb}:${stripped}`);
   // Opt-in (off by default, so the reference's fingerprints are untouched); like cmd:, kept when relaxed.
-  if (isActMeasured(cfg.limits)) {
-    const action = actOf(command, name === 'pwsh' ? 'pwsh' : 'posix');
+  if (acts) {
+    const action = actOf(command, dialect, RULES, dialect === 'posix' ? lexed : undefined);
     if (action !== '') fps.push(`act:${action}`);
   }
   // Stryker disable next-line ConditionalExpression,EqualityOperator: with no URLs addTargets adds nothing; the test only spares the call
@@ -179,7 +180,7 @@ function readShell(name: string, command: string, cfg: FingerprintConfig, keepLi
   const sink = extractSink(words);
   // Stryker disable next-line ConditionalExpression: isGenericSink(null) is true, so the null test only spares the call
   if (sink !== null && !isGenericSink(sink) && !relaxed) fps.push(`sink:${sink}`);
-  return { fps, local: local && cfg.localHosts !== 'allow', line: keepLine ? new ShellLine(command, words) : undefined };
+  return { fps, local: local && cfg.localHosts !== 'allow', line: keepLine ? new ShellLine(command, words, sink) : undefined };
 }
 
 /** A fetch, search or browse tool's target fingerprints; `null` when its URL does not parse. */

@@ -28,18 +28,22 @@ export class ShellLine {
   #programs: readonly string[] | undefined;
   #names: readonly string[] | undefined;
   readonly #words: readonly string[] | null;
+  readonly #sink: string | null;
 
-  /** `words`: the whole command's, as tokenize() splits it. */
+  /** `words`: the whole command's, as tokenize() splits it; `sink`: theirs, as the fingerprints read it (`sink:`). */
   constructor(
     private readonly command: string,
     words: readonly string[],
+    sink: string | null,
   ) {
-    this.#words = command.length <= RECENT_TEXT_LIMIT ? words : null;
+    const kept = command.length <= RECENT_TEXT_LIMIT;
+    this.#words = kept ? words : null;
+    this.#sink = kept ? sink : null;
   }
 
   /** Whether the command, if it succeeds, changes files. */
   changes(): boolean {
-    return (this.#changes ??= wordsChange(this.#words ?? tokenize(this.command)));
+    return (this.#changes ??= this.#words === null ? wordsChange(tokenize(this.command)) : wordsChange(this.#words, this.#sink));
   }
 
   /** Whether the command waits before it looks (a poll). */

@@ -25,6 +25,12 @@ export function isPoll(name: string, command: string | undefined): boolean {
 
 /** Whether a shell line's words (of its first POLL_READ_LIMIT characters) wait before it looks. */
 export function wordsPoll(words: readonly string[]): boolean {
-  // The tokenizer leaves `wait;` and `sleep 5&&` glued: the operator is not part of the word.
-  return words.some((word) => WAITS.has(word.replace(/[;&|]+$/, '')));
+  return words.some(waits);
+}
+
+/** A word that names a wait: the tokenizer leaves `wait;` and `sleep 5&&` glued, and the operators are not part of the word. */
+function waits(word: string): boolean {
+  let end = word.length;
+  for (let code = word.charCodeAt(end - 1); code === 0x3b || code === 0x26 || code === 0x7c; code = word.charCodeAt(end - 1)) end -= 1;
+  return WAITS.has(end === word.length ? word : word.slice(0, end));
 }

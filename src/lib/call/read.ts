@@ -21,6 +21,14 @@ export function isAgent(value: unknown): value is Agent {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
 
+// Exported for the tests' generators, which draw tool names from it.
+export const SHELLS: ReadonlySet<string> = new Set(['bash', 'pwsh', 'shell']);
+
+/** Whether the tool runs shell commands (`arguments.command`): matched by exact, case-sensitive name. */
+export function isShell(name: string): boolean {
+  return SHELLS.has(name);
+}
+
 const UNREADABLE: ToolCall = Object.freeze({ name: '', args: {}, agent: null });
 
 /** Reads name, arguments and agent with the host's fallbacks (`toolName`, `tool.name`, `args`, `exec.agent`). */

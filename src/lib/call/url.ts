@@ -13,8 +13,15 @@ export interface NormalizedUrl {
   href: string;
 }
 
-// A URL ends at whitespace or at one of these (backtick included), as in the reference.
-const URL_STOPS = new Set(['"', "'", '\\', '<', '>', '`'].map((c) => c.charCodeAt(0)));
+// A URL ends at whitespace or at one of these (backtick included), as in the reference:
+// the ASCII ones as a table, read once a character; beyond ASCII only spaces end it.
+const URL_STOPS = ['"', "'", '\\', '<', '>', '`'];
+const ENDS_URL: Uint8Array = (() => {
+  const ends = new Uint8Array(128);
+  for (let code = 0; code < 128; code += 1) if (isSpaceCode(code)) ends[code] = 1;
+  for (const c of URL_STOPS) ends[c.charCodeAt(0)] = 1;
+  return ends;
+})();
 // Sentence punctuation that follows a URL in prose rather than belonging to it (the
 // reference's list also has both quotes, but a quote already ends the URL).
 const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', ')', ']', '}'].map((c) => c.charCodeAt(0)));
@@ -47,7 +54,7 @@ export function extractUrls(text: unknown): string[] {
     // Stryker disable next-line EqualityOperator: one step past the end reads NaN, which stops nothing, and the slice below ends at the text's end either way
     while (end < text.length) {
       const code = text.charCodeAt(end);
-      if (isSpaceCode(code) || URL_STOPS.has(code)) break;
+      if (code < 128 ? ENDS_URL[code] === 1 : isSpaceCode(code)) break;
       end += 1;
     }
     // Past a bare scheme the search goes on: `ttp://` and `ttps://` hold no `http`.

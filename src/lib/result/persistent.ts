@@ -18,7 +18,11 @@
  * text, and a death marker must be the whole line just before a reset notice,
  * two lines no command prints by accident.
  */
-import type { Failure } from './failure.js';
+/** What the framing says, in the shape of failure.ts's `Failure` (declared here, so the classifier's import of this file is the only one between them). */
+export interface PersistentFailure {
+  readonly reason: 'timeout' | 'shell';
+  readonly detail: string;
+}
 
 const TIMEOUT_HEAD = /^Your command timed out after (\d+) seconds or experienced an OOM error\. Below is partial output:/;
 
@@ -40,7 +44,7 @@ const NOTICE_LINE = '\nThe persistent ';
  * line of its own just before a reset notice wins. Linear: only a notice that
  * starts a line is read back from, and only to the line break before it.
  */
-export function persistentFailure(text: string): Failure | null {
+export function persistentFailure(text: string): PersistentFailure | null {
   const head = TIMEOUT_HEAD.exec(text);
   if (head?.[1] !== undefined) return { reason: 'timeout', detail: `${head[1]}s` };
   for (let at = text.indexOf(NOTICE_LINE); at >= 0; at = text.indexOf(NOTICE_LINE, at + 1)) {
@@ -53,7 +57,7 @@ export function persistentFailure(text: string): Failure | null {
 }
 
 /** The death a marker line names: `shell` with the status as detail (`code 1`, `signal SIGKILL`, or none). */
-function deathOf(line: string): Failure | null {
+function deathOf(line: string): PersistentFailure | null {
   if (line === EXITED) return { reason: 'shell', detail: '' };
   if (line.startsWith(KILLED) && line.endsWith(']')) {
     const name = line.slice(KILLED.length, -1);

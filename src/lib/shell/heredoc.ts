@@ -7,118 +7,128 @@
  * `bash <<EOF`, `cat <<EOF | sh`, `bash -c "$(cat <<EOF …)"`) is left as it
  * is: its URLs may well be fetched.
  *
- * P10: `cat` and `tee` are writers when nothing after the operator on its line
- * pipes the text on. P12: inside a command substitution, such a writer's text
- * is an argument of the command around it, so it is text only when that command
- * records messages (message.ts); and a recorder reading its message from
- * standard input (`git commit -F - <<EOF`) takes the body as text too. Anything
- * unclear (an unterminated body, a delimiter that cannot be read, an operator
- * the scan saw in quotes) leaves the command as written, so the call is
- * fingerprinted as 0.5.2 would. One forward scan: linear in the command.
+ * P10: `cat` and `tee` outside any substitution are writers when nothing after
+ * the operator on its line pipes the text on. P12: inside a substitution, such
+ * a writer's text is an argument of the command around it, so it is text only
+ * when that command records messages (recorder.ts); and a recorder reading its
+ * message from standard input (`git commit -F - <<EOF`) takes the body as text
+ * too. Everything is read from the lexer's one pass (lex.ts), where a
+ * backslash-newline joins lines wherever it stands: anything left open (an
+ * unterminated body or quote, nesting past its depth) ends the reading there,
+ * and what follows is read as written, as 0.5.2 would.
  */
-import { firstVerb, segmentsOf } from './command.js';
+import { firstVerb } from './command.js';
+import { lex, type Lexed } from './lex.js';
 import { readsMessageFromInput, recordsMessage } from './recorder.js';
-import { Nesting } from './nesting.js';
-import { tokenize } from './tokenize.js';
 
 /** Commands that copy their input out and run nothing. */
 const WRITERS: ReadonlySet<string> = new Set(['cat', 'tee']);
-/** Characters that end an unquoted delimiter word. */
-const DELIMITER_ENDS = new Set([' ', '\t', '\n', ';', '|', '&', '<', '>', '(', ')']);
 
-interface Operator {
-  /** Index just past the delimiter word. */
-  readonly end: number;
-  readonly delimiter: string;
-  /** `<<-`: leading tabs of the body's lines, the last one included, are not part of them. */
-  readonly stripTabs: boolean;
+/** A simple command being read: its words so far, at its depth. */
+interface Segment {
+  words: string[];
+  /** The here-documents whose operators it holds, by index. */
+  documents: number[];
 }
 
-/** The operator at `at` (which holds `<<`), or `null` for `<<<` or a delimiter that cannot be read. */
-function readOperator(command: string, at: number): Operator | null {
-  let i = at + 2;
-  if (command[i] === '<') return null;
-  const stripTabs = command[i] === '-';
-  if (stripTabs) i += 1;
-  while (command[i] === ' ' || command[i] === '\t') i += 1;
-  const quote = command[i];
-  if (quote === "'" || quote === '"') {
-    const close = command.indexOf(quote, i + 1);
-    if (close < 0) return null;
-    const delimiter = command.slice(i + 1, close);
-    return delimiter === '' || delimiter.includes('\n') ? null : { end: close + 1, delimiter, stripTabs };
-  }
-  const start = i;
-  while (i < command.length && !DELIMITER_ENDS.has(command[i] as string)) i += 1;
-  // A backslash quotes the delimiter (`<<\EOF`); either way its body is not expanded.
-  const delimiter = command.slice(start, i).replace(/\\/g, '');
-  return delimiter === '' ? null : { end: i, delimiter, stripTabs };
+/** A substitution's place: its own segment, and the segment around it with the number of words it had when the substitution opened. */
+interface Frame {
+  segment: Segment;
+  readonly outer: Segment | null;
+  readonly before: number;
 }
 
-/** Whether the command owning the operator (the last simple command before it on its line) only writes the text out. */
-function writesOut(command: string, lineStart: number, at: number, rest: string): boolean {
-  if (rest.includes('|')) return false;
-  return WRITERS.has(firstVerb(segmentsOf(tokenize(command.slice(lineStart, at))).at(-1) ?? []));
+/** What the verdict on one here-document reads. */
+interface Reading {
+  words: readonly string[];
+  /** The command whose argument its substitution is (none at top level): that command's words, and how many came before the substitution. */
+  around: { readonly words: readonly string[]; readonly before: number } | null;
+  pipesBefore: number;
+  piped: boolean;
 }
 
-/** Where the line that ends the body starts, or `-1` when the body never ends. */
-function bodyEnd(command: string, from: number, operator: Operator): number {
-  let line = from;
-  while (line <= command.length) {
-    const next = command.indexOf('\n', line);
-    const end = next < 0 ? command.length : next;
-    let text = command.slice(line, end);
-    if (operator.stripTabs) text = text.replace(/^\t+/, '');
-    if (text === operator.delimiter) return line;
-    if (next < 0) return -1;
-    line = next + 1;
-  }
-  return -1;
+const newSegment = (): Segment => ({ words: [], documents: [] });
+
+/** The here-documents' readings, from one walk over the tokens: the segments they sit in, and the pipes on their lines. */
+function readDocuments(lexed: Lexed): Reading[] {
+  const documents = lexed.hereDocuments;
+  const readings: Reading[] = documents.map(() => ({ words: [], around: null, pipesBefore: 0, piped: false }));
+  const frames: Frame[] = [{ segment: newSegment(), outer: null, before: 0 }];
+  let pipes = 0;
+  // The next document whose operator, and whose line, the walk has yet to meet: both come in the documents' order.
+  let operator = 0;
+  let line = 0;
+  const end = (frame: Frame): void => {
+    for (const at of frame.segment.documents) {
+      const reading = readings[at] as Reading;
+      reading.words = frame.segment.words;
+      reading.around = frame.outer === null ? null : { words: frame.outer.words, before: frame.before };
+    }
+    frame.segment = newSegment();
+  };
+  lexed.tokens.forEach((token, at) => {
+    const frame = frames[frames.length - 1] as Frame;
+    if (token.kind === 'word') frame.segment.words.push(token.word.value ?? token.word.text);
+    else if (token.kind === 'open') frames.push({ segment: newSegment(), outer: frame.segment, before: frame.segment.words.length });
+    else if (token.kind === 'close') end(frames.pop() as Frame);
+    else if (token.kind === 'operator') end(frame);
+    if (token.kind === 'operator' && (token.op === '|' || token.op === '|&')) pipes += 1;
+    if (documents[operator]?.operator === at) {
+      frame.segment.documents.push(operator);
+      (readings[operator] as Reading).pipesBefore = pipes;
+      operator += 1;
+    }
+    // The documents whose bodies this newline starts: anything piped on their line, after their operator, counts.
+    for (; documents[line]?.line === at; line += 1) (readings[line] as Reading).piped = pipes > (readings[line] as Reading).pipesBefore;
+  });
+  for (let frame = frames.pop(); frame !== undefined; frame = frames.pop()) end(frame);
+  return readings;
+}
+
+/** What a simple command does with a here-document's text: records it from standard input, or copies it out. */
+interface Verdict {
+  readonly fromInput: boolean;
+  readonly writer: boolean;
 }
 
 /**
- * P12: whether the body is a message. Its command (the simple command holding
- * the operator, in its substitution) reads it as one, or writes it out into a
- * substitution that is the argument of a command recording messages.
+ * The verdicts on the commands read so far, by their words: one per command
+ * however many here-documents it holds (`cat <<A <<B …`), and one per command
+ * around however many substitutions it holds, so the reading stays linear.
  */
-function isMessage(command: string, nesting: Nesting, at: number, rest: string): boolean {
-  if (!nesting.isPlain(at)) return false;
-  const words = tokenize(command.slice(nesting.segment, at));
-  if (readsMessageFromInput(words)) return true;
-  if (nesting.depth === 0 || rest.includes('|') || !WRITERS.has(firstVerb(words))) return false;
-  return nesting.judgeEnclosing((text) => recordsMessage(tokenize(text)));
+interface Verdicts {
+  readonly commands: Map<readonly string[], Verdict>;
+  readonly recorders: Map<readonly string[], boolean>;
+}
+
+/** Whether a here-document's body is only written out (P10) or recorded as a message (P12). */
+function isText(reading: Reading, verdicts: Verdicts): boolean {
+  let command = verdicts.commands.get(reading.words);
+  if (command === undefined) {
+    command = { fromInput: readsMessageFromInput(reading.words), writer: WRITERS.has(firstVerb(reading.words)) };
+    verdicts.commands.set(reading.words, command);
+  }
+  if (command.fromInput) return true;
+  if (reading.piped || !command.writer) return false;
+  const around = reading.around;
+  if (around === null) return true;
+  let verdict = verdicts.recorders.get(around.words);
+  if (verdict === undefined) verdicts.recorders.set(around.words, (verdict = recordsMessage(around.words.slice(0, around.before))));
+  return verdict;
 }
 
 /** The command with the bodies of the here-documents it only writes out or records taken away (their delimiter lines stay). */
-export function withoutWrittenHeredocs(command: string): string {
-  const nesting = new Nesting(command);
+export function withoutWrittenHeredocs(command: string, lexed: Lexed = lex(command)): string {
+  const documents = lexed.hereDocuments;
+  if (documents.length === 0) return command;
+  const readings = readDocuments(lexed);
+  const verdicts: Verdicts = { commands: new Map(), recorders: new Map() };
   let out = '';
   let copied = 0;
-  let at = command.indexOf('<<');
-  while (at >= 0) {
-    const operator = readOperator(command, at);
-    const lineEnd = command.indexOf('\n', at);
-    if (operator === null || lineEnd < 0 || operator.end > lineEnd) {
-      at = operator === null ? command.indexOf('<<', at + 3) : -1;
-      continue;
-    }
-    const end = bodyEnd(command, lineEnd + 1, operator);
-    if (end < 0) break;
-    const lineStart = command.lastIndexOf('\n', at - 1) + 1;
-    const rest = command.slice(operator.end, lineEnd);
-    nesting.advance(at);
-    const plain = nesting.isPlain(at);
-    if (writesOut(command, lineStart, at, rest) || isMessage(command, nesting, at, rest)) {
-      out += command.slice(copied, lineEnd + 1);
-      copied = end;
-    }
-    // The shell reads no syntax in a body; an operator the scan saw in quotes leaves it unsure of what follows.
-    if (plain) nesting.advance(lineEnd);
-    else nesting.loseTrack();
-    const after = command.indexOf('\n', end);
-    nesting.resumeAt(after < 0 ? command.length : after + 1);
-    // A body is not scanned for operators of its own.
-    at = command.indexOf('<<', end);
-  }
+  documents.forEach((doc, at) => {
+    if (!doc.terminated || !isText(readings[at] as Reading, verdicts)) return;
+    out += command.slice(copied, doc.start);
+    copied = doc.end;
+  });
   return copied === 0 ? command : out + command.slice(copied);
 }

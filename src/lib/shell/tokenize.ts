@@ -1,6 +1,12 @@
 /**
- * The shell-ish word splitter every command rule reads (§2.11). It is not a
- * shell parser: operators stay glued to their neighbours, `;` splits nothing.
+ * 0.5.2's word splitter, which the verb, `cmd:`, `sink:` and the opt-in
+ * tracks' line readings read (§2.11, pinned by parity). It is not a shell
+ * reader, and cannot be derived from the one that is (lex.ts): operators stay
+ * glued to their neighbours, and it reads quotes where the shell reads none. In
+ * `git commit -m "$(cat <<'EOF'` + newline + `Fix "x" y` + … the `"` before
+ * `$(` pairs with the first `"` of the here-document's body; `echo "$(printf
+ * "a b")"` is two words here and one to the shell; a comment's words, a
+ * here-document's body and `\r` or a no-break space split words here too.
  */
 
 /**
@@ -22,6 +28,11 @@ export function isSpaceCode(code: number): boolean {
     code === 0x3000 ||
     code === 0xfeff
   );
+}
+
+/** Printable ASCII but the quotes and the backslash: a character that only extends the run it is in, stepped over in one loop (NaN, past the end, is none). */
+function isRunCode(code: number): boolean {
+  return code > 0x20 && code < 0x7f && code !== SINGLE && code !== DOUBLE && code !== BACKSLASH;
 }
 
 /** True for the code units of the ASCII digits `0` to `9`. */
@@ -138,6 +149,7 @@ export function tokenize(command: string): string[] {
     } else {
       if (open === -1) open = i;
       started = true;
+      while (isRunCode(command.charCodeAt(i + 1))) i += 1;
     }
     if (!cut) continue;
     // A quote or an escape drops this character: the run before it ends here.

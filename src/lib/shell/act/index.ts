@@ -9,7 +9,8 @@
  * of its own would make `cd /repo && git push` count with every other command
  * that starts with `cd /repo`.
  */
-import { readLine, type Dialect } from './lex.js';
+import type { Dialect, Lexed } from '../lex.js';
+import { lineOf, readLine } from './line.js';
 import type { Rule } from './rule.js';
 import { assignments } from './rules/assignments.js';
 import { catPipe } from './rules/cat-pipe.js';
@@ -29,7 +30,7 @@ import { views } from './rules/views.js';
 import { wrappers } from './rules/wrappers.js';
 import { renderLine } from './syntax.js';
 
-export type { Dialect } from './lex.js';
+export type { Dialect } from '../lex.js';
 export type { Rule } from './rule.js';
 
 export const RULES: readonly Rule[] = [
@@ -64,11 +65,12 @@ export const ACT_READ_LIMIT = 16_384;
 /**
  * The canonical action of `command`, or the command trimmed when it is too
  * long or its syntax is not modelled (it then folds only with itself). `''`
- * for a blank command. Linear in the command; never throws.
+ * for a blank command. Linear in the command; never throws. `lexed`: the
+ * command already read in this dialect, when the caller has it.
  */
-export function actOf(command: string, dialect: Dialect = 'posix', rules: readonly Rule[] = RULES): string {
+export function actOf(command: string, dialect: Dialect = 'posix', rules: readonly Rule[] = RULES, lexed?: Lexed): string {
   if (command.length > ACT_READ_LIMIT) return command.trim();
-  let line = readLine(command, dialect);
+  let line = lexed === undefined ? readLine(command, dialect) : lineOf(lexed, dialect);
   if (line === null) return command.trim();
   for (let pass = 0; pass < PASSES; pass += 1) {
     let reopened = false;

@@ -4,16 +4,10 @@
  * redirections. Rules rewrite this shape; `renderLine` writes it back as text.
  */
 
-/** One word of a command. */
-export interface Word {
-  /** How the word is written in the canonical line. */
-  readonly text: string;
-  /**
-   * The word after quote removal, or `null` when the shell would expand it
-   * (`$`, globs, `~`, braces): such a word is kept as written and never rewritten.
-   */
-  readonly value: string | null;
-}
+import type { Word } from '../lex.js';
+
+/** One word of a command: `text` is how it is written in the canonical line; a word whose `value` is `null` is kept as written and never rewritten. */
+export type { Word } from '../lex.js';
 
 /** A redirection: `2>&1` is fd `2`, op `>&`, target `1`. */
 export interface Redirect {
@@ -50,12 +44,25 @@ export interface Line {
   readonly background: boolean;
 }
 
-// Characters a word may show bare in the canonical text; anything else is single-quoted.
-const BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+// Characters a word may show bare in the canonical text (`[A-Za-z0-9_@%+=:,./-]`); anything else is single-quoted.
+const BARE: Uint8Array = (() => {
+  const bare = new Uint8Array(128);
+  for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-') bare[c.charCodeAt(0)] = 1;
+  return bare;
+})();
+
+function isBare(value: string): boolean {
+  if (value.length === 0) return false;
+  for (let at = 0; at < value.length; at += 1) {
+    const code = value.charCodeAt(at);
+    if (code >= 128 || BARE[code] !== 1) return false;
+  }
+  return true;
+}
 
 /** A literal value written the one canonical way: bare when safe, else in single quotes. */
 export function quote(value: string): string {
-  if (BARE.test(value)) return value;
+  if (isBare(value)) return value;
   return `'${value.replaceAll("'", "'\\''")}'`;
 }
 
@@ -99,9 +106,18 @@ export function mapPipelines(line: Line, rewrite: (pipeline: readonly Command[])
 /**
  * Applies `rewrite` to every simple command of the line, with its place in its
  * pipeline (`0` for the first); the same line back when no command changed.
+ * Every rule but two maps the line this way: a plain loop, with no list copied
+ * until a command changes.
  */
 export function mapCommands(line: Line, rewrite: (command: Command, place: number) => Command): Line {
-  return mapPipelines(line, (pipeline) => mapList(pipeline, rewrite));
+  let pipelines: (readonly Command[])[] | null = null;
+  for (let at = 0; at < line.pipelines.length; at += 1) {
+    const pipeline = line.pipelines[at] as readonly Command[];
+    const next = mapList(pipeline, rewrite);
+    if (pipelines === null && next !== pipeline) pipelines = line.pipelines.slice(0, at);
+    if (pipelines !== null) pipelines.push(next);
+  }
+  return pipelines === null ? line : { ...line, pipelines };
 }
 
 /** A command with these parts, or the command itself when each part is the one it has: rules that change nothing allocate nothing. */
@@ -131,27 +147,33 @@ export function withLastPipeline(line: Line, pipeline: readonly Command[]): Line
   return { ...line, pipelines: [...line.pipelines.slice(0, -1), pipeline] };
 }
 
-/** A command's text: its assignments, words and redirections, one space apart (written out directly, no lists in between). */
-function renderCommand(command: Command): string {
-  let text = '';
-  let first = true;
-  const add = (part: string): void => {
-    text = first ? part : `${text} ${part}`;
-    first = false;
-  };
-  for (const w of command.assigns) add(w.text);
-  for (const w of command.words) add(w.text);
-  for (const r of command.redirects) add(`${r.fd}${r.op}${r.target.text}`);
-  return text;
+/** A command's text after `text`: its assignments, words and redirections, one space apart (written out directly, no lists in between). */
+function renderCommand(text: string, command: Command): string {
+  let out = text;
+  let gap = '';
+  for (const w of command.assigns) {
+    out += gap + w.text;
+    gap = ' ';
+  }
+  for (const w of command.words) {
+    out += gap + w.text;
+    gap = ' ';
+  }
+  for (const r of command.redirects) {
+    out += `${gap}${r.fd}${r.op}${r.target.text}`;
+    gap = ' ';
+  }
+  return out;
 }
 
 /** The canonical text of a line: single spaces, redirections after the words, `; ` and ` && ` between pipelines. */
 export function renderLine(line: Line): string {
   let text = '';
-  line.pipelines.forEach((pipeline, at) => {
-    text += pipeline.map(renderCommand).join(' | ');
+  for (let at = 0; at < line.pipelines.length; at += 1) {
+    const pipeline = line.pipelines[at] as readonly Command[];
+    for (let place = 0; place < pipeline.length; place += 1) text = renderCommand(place === 0 ? text : `${text} | `, pipeline[place] as Command);
     const connector = line.connectors[at];
     if (connector !== undefined) text += connector === ';' ? '; ' : ` ${connector} `;
-  });
+  }
   return line.background ? `${text} &` : text;
 }

@@ -26,7 +26,8 @@ const nameOfAssignment = (w: Word): string => (w.value as string).slice(0, (w.va
 
 /** Literal assignments sorted by name (stable); one that expands keeps them all in place. */
 function sortAssignments(command: Command): Command {
-  if (command.assigns.some((w) => w.value === null)) return command;
+  // None or one: already in order.
+  if (command.assigns.length < 2 || command.assigns.some((w) => w.value === null)) return command;
   const sorted = [...command.assigns].sort((a, b) => {
     const x = nameOfAssignment(a);
     const y = nameOfAssignment(b);

@@ -4,7 +4,7 @@
  * the line: `bash -lc` reads the login profile first, words after the string
  * become `$0` and `$1`, and `sh` may be another shell.
  */
-import { readLine } from '../lex.js';
+import { readLine } from '../line.js';
 import type { Rule } from '../rule.js';
 import { nameOf, valueOf, type Line } from '../syntax.js';
 

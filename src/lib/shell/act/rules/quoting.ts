@@ -6,7 +6,7 @@
  */
 import { isAssignment } from '../../command.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, mapList, quote, withParts, type Redirect, type Word } from '../syntax.js';
+import { mapCommands, mapList, quote, withParts, type Command, type Redirect, type Word } from '../syntax.js';
 
 /** A word with this text: the word itself when it already has it (a rule that changes nothing allocates nothing). */
 function written(w: Word, text: string): Word {
@@ -31,18 +31,15 @@ function respellRedirect(r: Redirect): Redirect {
   return target === r.target ? r : { ...r, target };
 }
 
+const respellWord = (w: Word, at: number): Word => respell(w, at === 0);
+
+const respellCommand = (command: Command): Command =>
+  withParts(command, mapList(command.assigns, respellAssignment), mapList(command.words, respellWord), mapList(command.redirects, respellRedirect));
+
 export const quoting: Rule = {
   name: 'quoting',
   reason: 'Quotes and escapes only delimit a word: the program receives the same text.',
-  apply: (line) =>
-    mapCommands(line, (command) =>
-      withParts(
-        command,
-        mapList(command.assigns, respellAssignment),
-        mapList(command.words, (w, at) => respell(w, at === 0)),
-        mapList(command.redirects, respellRedirect),
-      ),
-    ),
+  apply: (line) => mapCommands(line, respellCommand),
   folds: [
     ["grep -rn 'TODO' src", 'grep -rn "TODO" src', 'grep -rn TODO src', 'grep  -rn \\TODO\tsrc'],
     ["cat 'my notes.txt'", 'cat "my notes.txt"', 'cat my\\ notes.txt', "cat my' 'notes.txt"],
