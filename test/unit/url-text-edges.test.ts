@@ -168,6 +168,14 @@ describe("the operator's ask", () => {
     );
   });
 
+  test('a quote its track names (a cycle\u2019s calls) is quoted whole, even when a call in it starts like a measure (`read:`)', () => {
+    const cycle = { ...SEQUENCE, measure: 'sequence' };
+    assert.equal(
+      askMessage(bash, [hit(cycle, 'read:{"path":"a"} \u2192 echo done')]),
+      `Loop breaker: sequence what 3 this command \u201cread:{"path":"a"} \u2192 echo done\u201d. ${ALLOW} ${REJECT}`,
+    );
+  });
+
   test('an ask without hits still reads as a loop', () => {
     assert.equal(askMessage(bash, []), `Loop breaker: this call would continue a loop. ${ALLOW} ${REJECT}`);
   });

@@ -75,7 +75,7 @@ export function subjectOf(quote: string, call: AskedCall, locale: Locale = 'en')
 
 /** A hit as the ask says it: what it names quoted (P15), its failure worded in the ask's language. */
 function askHit(hit: HitFacts, call: AskedCall, locale: Locale): AskHit {
-  const { body, cut } = quoteParts(hit.quote);
+  const { body, cut } = quoteParts(hit.quote, hit.words.measure !== undefined);
   const failure = hit.failure;
   let failed = failure === undefined || failure === null ? '' : briefFailure(failure, locale);
   if (failure !== undefined && failure !== null) {

@@ -155,11 +155,15 @@ export function hitQuote(hit: QuotedHit): string {
   return measureQuote(mark === null ? hit.quote : hit.quote.slice(0, mark.index), hit.words?.measure, mark !== null);
 }
 
-/** A quote's parts: its measure (`null` for none), the text after it, and whether `preview` cut it. */
-export function quoteParts(quote: string): { readonly measure: string | null; readonly body: string; readonly cut: boolean } {
+/**
+ * A quote's parts: its measure (`null` for none), the text after it, and
+ * whether `preview` cut it. `named`: the quote carries no measure of its own
+ * (a cycle's calls, which may start `read:`), its track names it.
+ */
+export function quoteParts(quote: string, named = false): { readonly measure: string | null; readonly body: string; readonly cut: boolean } {
   const mark = PREVIEW_MARK.exec(quote);
   const head = mark === null ? quote : quote.slice(0, mark.index);
-  const name = MEASURE_NAME.exec(head);
+  const name = named ? null : MEASURE_NAME.exec(head);
   return name === null ? { measure: null, body: head, cut: mark !== null } : { measure: name[1] as string, body: head.slice(name[0].length), cut: mark !== null };
 }
 
