@@ -9,6 +9,11 @@
  *
  * P5 (hostile inputs) and P6 (bounded memory) need no adjustment: the generator
  * produces ordinary arguments and results, on which both decide the same way.
+ * P16 (issue 39: the ask in plain words, the opt-in tracks' summaries and the
+ * log line by the tracks' names) needs none either: parity compares whether an
+ * ask happened, never its words; the repeat and failure summaries it compares
+ * keep 0.5.2's forms (P15's quotation), and the summaries P16 renames are the
+ * opt-in tracks', which the reference has not; no log line is compared.
  * See docs/parity.md.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 import { DICTIONARIES, type Key } from '../../client/i18n.js';
 import { CONFIG_MESSAGES } from '../../src/lib/config/messages.js';
-import { askMessage, type HitFacts, type HitWords } from '../../src/lib/text/message.js';
+import { askMessage } from '../../src/lib/text/ask.js';
+import type { HitFacts, HitWords } from '../../src/lib/text/message.js';
 import { CALL_TRACKS } from '../../src/lib/tracks/index.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -58,32 +59,37 @@ export interface Pair {
   readonly zh: string;
 }
 
-const hit = (words: HitWords, count: number, cap: number, failure: HitFacts['failure']): HitFacts => ({
+const hit = (words: HitWords, count: number, cap: number, failure: HitFacts['failure'], quote = 'exact:bash:{"command":"make test"}'): HitFacts => ({
   words,
-  quote: 'exact:bash:{"command":"make test"}',
+  quote,
   count,
   cap,
   detail: failure === undefined || failure === null ? '' : `the command exited with status ${failure.detail}`,
   failure,
 });
 
-/** The ask's parts and whole asks, in both languages, for every track. */
+/** The measures a hit can be about, each named its own way in the ask (text/ask.ts). */
+const QUOTES = ['exact:bash:{"command":"make test"}', 'cmd:make:make test', 'host:api.example.com', 'site:example.com', 'net:example.com/x', 'sink:out.txt', 'verb:curl', 'family:http-fetch'];
+
+/** Whole asks in both languages, for every track alone and after another, with and without a ceiling, and about every measure. */
 export function askPairs(): Pair[] {
   const pairs: Pair[] = [];
+  const bash = { name: 'bash', shell: true };
+  const read = { name: 'read', shell: false };
+  const other = CALL_TRACKS[0]?.meta.words as HitWords;
   for (const { meta: { words } } of CALL_TRACKS) {
-    const zh = words.zh;
-    if (zh === undefined) continue;
     const one = hit(words, 4, 4, { reason: 'exit', detail: '2' });
-    pairs.push({ where: `${words.track}: heading`, en: words.heading, zh: zh.heading });
-    pairs.push({ where: `${words.track}: asking`, en: words.asking(one), zh: zh.asking(one) });
-    pairs.push({ where: `${words.track}: detail`, en: words.detail(one), zh: zh.detail(one) });
     for (const ceiling of [null, 1, 3]) {
-      const hits = [one, hit(words, 5, 5, null)];
-      pairs.push({ where: `${words.track}: ask, ceiling ${ceiling}`, en: askMessage('bash', hits, ceiling), zh: askMessage('bash', hits, ceiling, 'zh') });
-      pairs.push({ where: `${words.track}: ask of one, ceiling ${ceiling}`, en: askMessage('bash', [one], ceiling), zh: askMessage('bash', [one], ceiling, 'zh') });
+      const hits = [hit(other, 5, 5, null), one];
+      pairs.push({ where: `${words.track}: ask after another track, ceiling ${ceiling}`, en: askMessage(bash, hits, ceiling), zh: askMessage(bash, hits, ceiling, 'zh') });
+      pairs.push({ where: `${words.track}: ask of one, ceiling ${ceiling}`, en: askMessage(bash, [one], ceiling), zh: askMessage(bash, [one], ceiling, 'zh') });
+    }
+    for (const quote of QUOTES) {
+      const about = [hit(words, 4, 4, { reason: 'exception', detail: 'KeyError' }, quote)];
+      for (const call of [bash, read]) pairs.push({ where: `${words.track}: ask about ${quote} of ${call.name}`, en: askMessage(call, about), zh: askMessage(call, about, null, 'zh') });
     }
   }
-  pairs.push({ where: 'ask without hits', en: askMessage('bash', []), zh: askMessage('bash', [], null, 'zh') });
+  pairs.push({ where: 'ask without hits', en: askMessage(bash, []), zh: askMessage(bash, [], null, 'zh') });
   return pairs;
 }
 

@@ -149,8 +149,12 @@ describe('replaying one session', () => {
     assert.deepEqual(tracksIn(by('repeat and failure tracks')), ['repeat', 'failure']);
     assert.deepEqual(tracksIn(by('failure and sequence tracks')), ['failure', 'sequence']);
     assert.deepEqual(tracksIn(by('repeat, failure and sequence tracks')), ['repeat', 'failure', 'sequence']);
-    assert.deepEqual(tracksIn('Loop breaker: this bash call would go round a cycle of calls that has already come round 4 times (the limit is 4).\nSequence track:\na → b, 4 times round (limit 4).'), ['sequence']);
-    assert.deepEqual(tracksIn('Loop breaker: this bash call retries an action that has failed 5 times in a row (the limit is 5).\nFailure track:\ncmd:x 5 failures.\nRepeat track:\nexact:x 12/12.'), ['repeat', 'failure']);
+    // An ask names no track (P16): the gate line the plugin logs for it does (text/log-line.ts).
+    const rejected = 'the user rejected tool "bash"';
+    assert.deepEqual(tracksIn(rejected, ['gate, asked the operator: bash, sequence: \u201ca \u2192 b\u201d 4/4']), ['sequence']);
+    assert.deepEqual(tracksIn(rejected, ['advisory: cmd \u201cx\u201d failed x3', 'gate, asked the operator: bash, failure: cmd \u201cx\u201d 5/5; repeat: exact \u201cx\u201d 12/12']), ['repeat', 'failure']);
+    assert.deepEqual(tracksIn(rejected, ['gate, denied: stale, repeat: exact \u201cbash:{"command":"echo; stale: x, failure: y"}\u201d 12/12']), ['repeat'], 'the model\u2019s text and the tool\u2019s name name no track');
+    assert.deepEqual(tracksIn(rejected, ['gate, denied at the exemption ceiling: bash, exact \u201cbash:{}\u201d']), ['ceiling']);
     assert.deepEqual(tracksIn(ceilingMessage('bash', ['cmd:echo:echo x'], 2, 'x')), ['ceiling']);
     assert.deepEqual(tracksIn(by('stale and edit-retry tracks')), ['stale', 'edit-retry']);
     assert.deepEqual(tracksIn(by('repeat, stale and timeout tracks')), ['repeat', 'stale', 'timeout']);

@@ -86,7 +86,7 @@ describe('the exemption ceiling through the hooks', () => {
   test('the ask tells the operator how far an approval goes', async () => {
     const host = newHost({ exemptionCeiling: 1 });
     const outcomes = await repeat(host, {}, cap, { ...X, answer: 'approve' });
-    assert.match(outcomes[cap - 1]!.askReason ?? '', /Allow once: the call runs, and these 2 measures \(listed at the end\) are lifted on every track for 1 more call this turn \(the one after that is blocked without asking\)/);
+    assert.match(outcomes[cap - 1]!.askReason ?? '', / Allow once runs it and up to 1 more like it; later ones are refused until your next message\. /);
   });
 
   test('with onLimit: deny there is no approval, so the ceiling never applies', async () => {

@@ -23,8 +23,10 @@ describe('asking the operator (onLimit: ask)', () => {
     const outcomes = await repeat(host, {}, cap, { ...X, answer: 'approve' });
     assert.deepEqual(outcomes.map((o) => o.asked).indexOf(true), cap - 1);
     const ask = outcomes[cap - 1]?.askReason ?? '';
-    assert.ok(ask.includes(shown(EXACT)) && ask.includes(shown(CMD)), ask);
-    assert.ok(ask.includes(String(cap)), ask);
+    assert.ok(ask.includes(`the ${cap}th run of this command`), ask);
+    // P16: the measures and their counts are the log line's.
+    const line = host.logged.find((logged) => logged.startsWith('gate, asked the operator:')) ?? '';
+    assert.ok(line.includes(`${shown(EXACT)} ${cap}/${cap}`) && line.includes(`${shown(CMD)} ${cap}/${cap}`), line);
   });
 
   test('an approved call runs, and identical calls then run for the rest of the turn without asking', async () => {
@@ -45,15 +47,17 @@ describe('asking the operator (onLimit: ask)', () => {
     await repeat(host, agent, cap - 1, z);
     const approved = await host.call({ agent, ...z, answer: 'approve' });
     assert.equal(approved.asked, true);
-    assert.ok((approved.askReason ?? '').includes(shown('net:h.com/z')), 'the ask names the net: measure that hit');
-    assert.ok(!(approved.askReason ?? '').includes('host \u201ch.com'), 'host: has not hit yet');
+    const asks = (): string[] => host.logged.filter((line) => line.startsWith('gate, asked the operator:'));
+    assert.ok(asks()[0]?.includes(shown('net:h.com/z')), 'the gate line names the net: measure that hit');
+    assert.ok(!asks()[0]?.includes('host \u201ch.com'), 'host: has not hit yet');
     const after = await repeat(host, agent, hostCap - cap, z);
     const asked = after.map((o) => o.asked);
     assert.deepEqual(asked.indexOf(true), hostCap - cap - 1, 'the host-cap-th call asks again');
-    const ask = after[hostCap - cap - 1]?.askReason ?? '';
-    assert.ok(ask.includes(shown('host:h.com')), ask);
-    assert.ok(!ask.includes('net \u201c'), 'net: stays exempt');
-    assert.ok(!ask.includes('exact \u201c'), 'exact: stays exempt');
+    assert.match(after[hostCap - cap - 1]?.askReason ?? '', /^Loop breaker: this would be the \d+th call to the host \u201ch\.com\u201d /, 'P16: the ask names the host, which DSH\u2019s box does not');
+    const line = asks()[1] ?? '';
+    assert.ok(line.includes(shown('host:h.com')), line);
+    assert.ok(!line.includes('net \u201c'), 'net: stays exempt');
+    assert.ok(!line.includes('exact \u201c'), 'exact: stays exempt');
   });
 
   test('an approved failure hit stops the failure track for those fingerprints', async () => {

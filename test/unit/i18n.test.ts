@@ -24,7 +24,8 @@ import { CONFIG_MESSAGES, ConfigError, configText, inLocale, refusalOf } from '.
 import type { ConfigMessage } from '../../src/lib/text/refusal.js';
 import { createSettingsSchema } from '../../src/lib/config/schema.js';
 import { createOperatorLocale, offerSettings, SETTINGS_NAMESPACE } from '../../src/lib/plugin/settings.js';
-import { askMessage, type HitFacts } from '../../src/lib/text/message.js';
+import { askMessage } from '../../src/lib/text/ask.js';
+import type { HitFacts } from '../../src/lib/text/message.js';
 import { failureTrack } from '../../src/lib/tracks/failure.js';
 import { CALL_TRACKS } from '../../src/lib/tracks/index.js';
 import { repeatTrack } from '../../src/lib/tracks/repeat.js';
@@ -233,8 +234,9 @@ describe('the English texts read as before', () => {
   test('the ask is English unless another language is asked for', () => {
     const words = repeatTrack.meta.words;
     const hits: HitFacts[] = [{ words, quote: 'exact:x', count: 4, cap: 4, detail: '' }];
-    assert.equal(askMessage('bash', hits, 2), askMessage('bash', hits, 2, 'en'));
-    assert.match(askMessage('bash', hits), /^Loop breaker: this call would repeat the same action for the 4th time/);
+    const bash = { name: 'bash', shell: true };
+    assert.equal(askMessage(bash, hits, 2), askMessage(bash, hits, 2, 'en'));
+    assert.match(askMessage(bash, hits), /^Loop breaker: this would be the 4th run of this command among the agent's recent calls\. Allow once /);
   });
 });
 
@@ -326,7 +328,7 @@ describe("the operator's language on the host", () => {
     const host = new FakeHost(withApproval(withSettings(plugin, settings)), { limits: { exact: 3 } });
     const outcomes = await repeat(host, {}, 3, bash('make'));
     assert.equal(outcomes[2]?.asked, true, 'the third call is asked about');
-    assert.match(outcomes[2]?.askReason ?? '', /^重复调用断路器：这次调用会在 agent 最近的调用中第 3 次重复同一动作（上限为 3）。\n/);
+    assert.match(outcomes[2]?.askReason ?? '', /^重复调用断路器：这将是 agent 最近的调用中第 3 次运行这条命令。允许一次：/);
     await settings.update('locale', { preference: 'en' });
     // Another agent (the first has refused the measure this turn, so it is not asked again).
     const again = await repeat(host, {}, 3, bash('make'));
@@ -364,41 +366,41 @@ describe("the operator's language on the host", () => {
 });
 
 describe('the ask in Chinese', () => {
-  test('every track has Chinese words for its ask', () => {
+  const bash = { name: 'bash', shell: true };
+
+  test('every track has Chinese words for its ask, none of them English', () => {
     for (const { meta: { words } } of CALL_TRACKS) {
-      assert.ok(words.zh !== undefined, `${words.track} has Chinese words`);
-      assert.match(words.zh.heading, /轨道：$/, `${words.track}: its heading names its track`);
+      const text = askMessage(bash, [{ words, quote: 'exact:bash:{"command":"make"}', count: 4, cap: 4, detail: '' }], null, 'zh');
+      assert.match(text, /^重复调用断路器：.+。允许一次：.+。拒绝：.+。$/, `${words.track}: ${text}`);
+      assert.doesNotMatch(text.replace(/\u201c[^\u201d]*\u201d/g, '').replaceAll('agent', ''), /[A-Za-z]{3,}/, `${words.track}: no English outside its quotations but "agent": ${text}`);
     }
   });
 
-  test('one hit: a short list with the buttons named as DSH names them in Chinese, then the quoted measure and the tool', () => {
+  test('one hit: what and why, then the buttons named as DSH names them in Chinese', () => {
     const words = repeatTrack.meta.words;
     const hit: HitFacts = { words, quote: 'exact:bash:{"command":"make"}', count: 12, cap: 12, detail: '' };
     assert.equal(
-      askMessage('bash', [hit], null, 'zh'),
-      [
-        '重复调用断路器：这次调用会在 agent 最近的调用中第 12 次重复同一动作（上限为 12）。',
-        '允许一次：调用会运行，文末列出的该度量在你发送下一条消息之前在所有轨道上解除：不计数、不受闸门拦截、不发建议。',
-        '仍然生效：这次调用的其他度量和其他所有调用照常受上限约束；达到上限时还会再次询问。',
-        '拒绝：调用被阻止，之后带有该度量的调用也都被阻止，直到你发送下一条消息。',
-        '重复轨道：',
-        'exact \u201cbash:{"command":"make"}\u201d 12/12。',
-        '工具：\u201cbash\u201d。',
-      ].join('\n'),
+      askMessage(bash, [hit], null, 'zh'),
+      '重复调用断路器：这将是 agent 最近的调用中第 12 次运行这条命令。' +
+        '允许一次：放行这次调用，并在你发送下一条消息之前不再对同类调用计数。' +
+        '拒绝：阻止这次调用和同类调用，直到你发送下一条消息。',
     );
   });
 
-  test('several hits and a ceiling: how many, for how many calls; the failure worded in Chinese', () => {
+  test('two tracks and a ceiling: the failure worded in Chinese, the other track after 另外, how many more calls', () => {
     const failure = failureTrack.meta.words;
     const repeat = repeatTrack.meta.words;
     const hits: HitFacts[] = [
-      { words: failure, quote: 'cmd:make', count: 5, cap: 5, detail: 'the command exited with status 2', failure: { reason: 'exit', detail: '2' } },
+      { words: failure, quote: 'cmd:make:make', count: 5, cap: 5, detail: 'the command exited with status 2', failure: { reason: 'exit', detail: '2' } },
       { words: repeat, quote: 'exact:a', count: 12, cap: 12, detail: '' },
     ];
-    const text = askMessage('bash', hits, 2, 'zh');
-    assert.match(text, /^重复调用断路器：这次调用会重试一个已连续失败 5 次的动作（上限为 5）；共有 2 个度量达到上限。/);
-    assert.match(text, /文末列出的这 2 个度量在本回合接下来的 2 次调用中在所有轨道上解除：不计数、不受闸门拦截、不发建议（再下一次不经询问直接阻止）。/);
-    assert.match(text, /\n失败轨道：\ncmd \u201cmake\u201d，连续失败 5 次（命令以状态 2 退出）。\n重复轨道：\nexact \u201ca\u201d 12\/12。\n工具：\u201cbash\u201d。$/);
+    const text = askMessage(bash, hits, 2, 'zh');
+    assert.equal(
+      text,
+      '重复调用断路器：这条命令已连续失败 5 次（退出状态 2）。另外：在 agent 最近的调用中出现 12 次。' +
+        '允许一次：放行这次调用及之后至多 2 次同类调用；再往后的同类调用在你发送下一条消息之前都会被阻止。' +
+        '拒绝：阻止这次调用和同类调用，直到你发送下一条消息。',
+    );
     assert.doesNotMatch(text, /exited|Allow once|Reject/, 'no English in it');
   });
 });

@@ -193,82 +193,56 @@ describe('the advisories (CONVERGENCE_CHECK)', () => {
   });
 });
 
-describe('the ask (read by the operator)', () => {
-  /** How the ask names a measure (P15): the measure, then the model's text quoted. */
-  const EXACT_SHOWN = 'exact \u201cbash:{"command":"cat /etc/hosts"}\u201d';
-  const CMD_SHOWN = 'cmd \u201ccat:cat /etc/hosts\u201d';
+describe('the ask (read by the operator), P16', () => {
+  const ALLOW = 'Allow once runs it and stops counting calls like it until your next message.';
+  const REJECT = 'Reject blocks it and calls like it until then.';
+  const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 
-  test('lists the hits with their counts, each measure quoted', async () => {
+  test('P16: three plain sentences: what the call would do and why, what Allow once does, what Reject does', async () => {
     const outcomes = await repeat(newHost(), {}, cap, X);
     const ask = outcomes[cap - 1]?.askReason ?? '';
-    assert.ok(ask.includes(`${EXACT_SHOWN} ${cap}/${cap}`) && ask.includes(`${CMD_SHOWN} ${cap}/${cap}`), ask);
-    assert.ok(!ask.includes(EXACT) && !ask.includes(CMD), 'no fingerprint in its raw form');
+    assert.equal(ask, `Loop breaker: this would be the ${cap}th run of this command among the agent's recent calls. ${ALLOW} ${REJECT}`);
+    assert.ok(words(ask) <= 40, `${words(ask)} words`);
   });
 
-  test('is a short list: the call, what Allow once lifts, what still applies, what Reject does, then the measures and the tool', async () => {
+  test('P16: no fingerprint, no track, no measure, no list: those are the log line\'s and the notice rows\'; the command is in DSH\'s own box', async () => {
     const outcomes = await repeat(newHost(), {}, cap, X);
     const ask = outcomes[cap - 1]?.askReason ?? '';
-    assert.deepEqual(ask.split('\n'), [
-      `Loop breaker: this call would repeat the same action for the ${cap}th time among the agent's recent calls (the limit is ${cap}); 2 measures are at their limits.`,
-      'Allow once: the call runs, and these 2 measures (listed at the end) are lifted on every track until your next message: not counted, not gated, not advised.',
-      "Still applies: the call's other measures and every other call keep their limits; one that reaches its limit is asked about again.",
-      'Reject: the call is blocked, and so is every call with these measures, until your next message.',
-      'Repeat track:',
-      `${EXACT_SHOWN} ${cap}/${cap};`,
-      `${CMD_SHOWN} ${cap}/${cap}.`,
-      'Tool: \u201cbash\u201d.',
-    ]);
-    assert.doesNotMatch(ask, /`|Approve|Decline|other limits still apply/, 'no markup, no other words for the buttons, no "other limits still apply"');
+    assert.ok(!ask.includes(EXACT) && !ask.includes(CMD) && !ask.includes('cat /etc/hosts'), 'neither a fingerprint nor the command DSH already shows');
+    assert.doesNotMatch(ask, /\btrack\b|\bmeasures?\b|lifted on every track|not counted, not gated|Tool:|\d+\/\d+|\n|`|Approve|Decline/);
   });
 
-  test('read with its line breaks dropped, as the approval panel shows it, every sentence of ours comes before the first quotation', async () => {
-    const outcomes = await repeat(newHost(), {}, cap, X);
-    const flat = (outcomes[cap - 1]?.askReason ?? '').replace(/\n/g, ' ');
-    assert.ok(flat.endsWith(`Repeat track: ${EXACT_SHOWN} ${cap}/${cap}; ${CMD_SHOWN} ${cap}/${cap}. Tool: \u201cbash\u201d.`), flat);
-    const firstQuote = flat.indexOf('\u201c');
-    for (const label of ['Allow once:', 'Still applies:', 'Reject:']) assert.ok(flat.indexOf(label) < firstQuote, `${label} comes before the model's text`);
-    assert.doesNotMatch(flat, / - /, 'no inline list dashes');
-  });
-
-  test('with an exemption ceiling, Allow once says how many more calls it allows', async () => {
+  test('P16: with an exemption ceiling, Allow once says how many more calls like it may run', async () => {
     const outcomes = await repeat(newHost({ exemptionCeiling: 3 }), {}, cap, X);
-    assert.match(
-      outcomes[cap - 1]?.askReason ?? '',
-      /\nAllow once: the call runs, and these 2 measures \(listed at the end\) are lifted on every track for 3 more calls this turn \(the one after that is blocked without asking\): not counted, not gated, not advised\.\n/,
-    );
+    assert.ok((outcomes[cap - 1]?.askReason ?? '').endsWith(' Allow once runs it and up to 3 more like it; later ones are refused until your next message. ' + REJECT));
   });
 
-  test('Allow once promises what an approval covers: the measures it names, on every track; a call like it that reaches another limit is asked again (issue 27)', async () => {
+  test('P16: an approval covers what the ask was about; a call like it that reaches another limit is asked again, about that (issue 27)', async () => {
     // The issue's session: a curl that keeps failing, with limits.exact lowered to 4.
     const curl = { ...bash('curl -sf https://api.example.com/v1/items'), body: failing(22, 'curl: (22) The requested URL returned error: 404'), answer: 'approve' as const };
     const outcomes = await repeat(newHost({ limits: { exact: 4 } }), {}, 6, curl);
     const asks = outcomes.flatMap((o, i) => (o.askReason === undefined ? [] : [{ at: i + 1, text: o.askReason }]));
     assert.deepEqual(asks.map((a) => a.at), [4, 6], 'approved at call 4 (exact:), asked again at call 6 (the failure track, on other fingerprints)');
-    const [first, second] = asks.map((a) => a.text.split('\n'));
-    const named = (lines: readonly string[]) => lines.slice(4, -1).filter((line) => !line.endsWith('track:'));
-    assert.deepEqual(named(first!), ['exact \u201cbash:{"command":"curl -sf https://api.example.com/v1/items"}\u201d 4/4.'], 'the first approval covers exact: only');
-    assert.ok(named(second!).every((line) => !line.startsWith('exact ')), `the second ask is about fingerprints the first did not name: ${second!.join(' | ')}`);
-    assert.equal(first![1], 'Allow once: the call runs, and this measure (listed at the end) is lifted on every track until your next message: not counted, not gated, not advised.');
-    assert.equal(first![2], "Still applies: the call's other measures and every other call keep their limits; one that reaches its limit is asked about again.");
-    for (const { text } of asks) {
-      assert.doesNotMatch(text, /run without asking until the next human message/, 'no promise that calls like it go unasked');
-      assert.doesNotMatch(text, /listed below/, 'the approval panel shows the details inline, at the end');
-    }
+    const [first, second] = asks.map((a) => a.text);
+    assert.equal(first, `Loop breaker: this would be the 4th run of this command among the agent's recent calls. ${ALLOW} ${REJECT}`);
+    assert.match(second!, /^Loop breaker: this command has failed 5 times in a row \(exit status 22\)\. /, 'the second ask is about the failures');
+    for (const { text } of asks) assert.doesNotMatch(text, /run without asking|listed below/, 'no promise that calls like it go unasked');
   });
 
-  test('a failure ask opens with the failure and its limit, and details the failure', async () => {
+  test('P16: a failure ask says the command failed, how often in a row, and how, in brief', async () => {
     const outcomes = await repeat(newHost(), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(1) });
     const ask = outcomes[failLimit]?.askReason ?? '';
-    assert.match(ask, new RegExp(`^Loop breaker: this call retries an action that has failed ${failLimit} times in a row \\(the limit is ${failLimit}\\)`));
-    assert.match(ask, /\nFailure track:\n/);
-    assert.ok(ask.includes(`\ncmd \u201ccat:cat /nope\u201d, ${failLimit} failures in a row (${describeFailure({ reason: 'exit', detail: '1' })})`), ask);
+    assert.equal(ask, `Loop breaker: this command has failed ${failLimit} times in a row (exit status 1). ${ALLOW} ${REJECT}`);
   });
 
-  test('a failure ask names the failing measure and its streak', async () => {
-    const outcomes = await repeat(newHost(), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(1) });
-    const ask = outcomes[failLimit]?.askReason ?? '';
-    assert.ok(ask.includes('cmd \u201ccat:cat /nope\u201d'), ask);
-    assert.match(ask, new RegExp(`\\b${failLimit}\\b`));
+  test('P16: what the box does not show is named, quoted, once: a host, another tool, the failing sink', async () => {
+    const hostHost = newHost({ limits: { exact: null, cmd: null, net: null, host: 4 } });
+    const agent = {};
+    let last: string | undefined;
+    for (let i = 0; i < 4; i += 1) last = (await hostHost.call({ agent, ...bash(`curl -s https://api.example.com/v1/items?page=${i}`) })).askReason;
+    assert.match(last ?? '', /^Loop breaker: this would be the 4th call to the host \u201capi\.example\.com\u201d among the agent's recent calls\. /);
+    const read = await repeat(newHost(), {}, cap, { name: 'read', arguments: { path: '/a' } });
+    assert.match(read[cap - 1]?.askReason ?? '', /^Loop breaker: this would be the \d+th identical \u201cread\u201d call among the agent's recent calls\. /);
   });
 });
 

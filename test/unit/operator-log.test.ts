@@ -18,20 +18,20 @@ function quotedParts(line: string): string[] {
 }
 
 const repeatWords = { track: 'repeat' } as HitFacts['words'];
-const cycleWords = { track: 'sequence', measure: 'cycle' } as HitFacts['words'];
+const cycleWords = { track: 'sequence', measure: 'sequence' } as HitFacts['words'];
 
 describe('the lines', () => {
   test('an advisory is the notice’s summary, which P15 already bounds and quotes', () => {
     assert.equal(advisoryLine('cmd \u201cecho:echo hi\u201d \u00d7 7'), 'advisory: cmd \u201cecho:echo hi\u201d \u00d7 7');
   });
 
-  test('a gate names what it did, the tool, and each measure with its count and cap, three at most, the model’s text quoted as P15 quotes it', () => {
+  test('a gate names what it did, the tool, and each track that hit with its measures, their counts and caps, three at most, the model’s text quoted as P15 quotes it', () => {
     const hit = (quote: string, count = 12, cap = 12, words = repeatWords) => ({ quote, words, count, cap });
-    assert.equal(gateLine('denied', 'bash', [hit('exact:bash:{}'), hit('cmd:echo:echo hi')]), 'gate, denied: bash, exact \u201cbash:{}\u201d 12/12; cmd \u201cecho:echo hi\u201d 12/12');
-    assert.equal(gateLine('asked', 'bash', [hit('net:a/b', 5, 5)]), 'gate, asked the operator: bash, net \u201ca/b\u201d 5/5');
-    assert.equal(gateLine('denied', 'bash', [hit('exact:1'), hit('cmd:2'), hit('net:3'), hit('host:4'), hit('sink:5')]), 'gate, denied: bash, exact \u201c1\u201d 12/12; cmd \u201c2\u201d 12/12; net \u201c3\u201d 12/12; 2 more');
-    assert.equal(gateLine('ceiling', 'bash', [hit('exact:x', 2, 2)]), 'gate, denied, the operator\'s approval used up: bash, exact \u201cx\u201d');
-    assert.equal(gateLine('denied', 'bash', [hit('ls \u2192 pwd', 3, 3, cycleWords)]), 'gate, denied: bash, cycle \u201cls \u2192 pwd\u201d 3/3');
+    assert.equal(gateLine('denied', 'bash', [hit('exact:bash:{}'), hit('cmd:echo:echo hi')]), 'gate, denied: bash, repeat: exact \u201cbash:{}\u201d 12/12, cmd \u201cecho:echo hi\u201d 12/12');
+    assert.equal(gateLine('asked', 'bash', [hit('net:a/b', 5, 5)]), 'gate, asked the operator: bash, repeat: net \u201ca/b\u201d 5/5');
+    assert.equal(gateLine('denied', 'bash', [hit('exact:1'), hit('cmd:2'), hit('net:3'), hit('host:4'), hit('sink:5')]), 'gate, denied: bash, repeat: exact \u201c1\u201d 12/12, cmd \u201c2\u201d 12/12, net \u201c3\u201d 12/12; 2 more');
+    assert.equal(gateLine('ceiling', 'bash', [hit('exact:x', 2, 2)]), 'gate, denied at the exemption ceiling: bash, repeat: exact \u201cx\u201d');
+    assert.equal(gateLine('denied', 'bash', [hit('ls \u2192 pwd', 3, 3, cycleWords)]), 'gate, denied: bash, sequence: \u201cls \u2192 pwd\u201d 3/3');
     assert.equal(gateLine('denied', 'a tool\nwith a newline', []), 'gate, denied: \u201ca tool\\nwith a newline\u201d');
   });
 
@@ -49,9 +49,9 @@ describe('the plugin logs one line per gate and per advisory', () => {
     assert.deepEqual(host.logged, [
       'advisory: cmd \u201cecho:echo hi\u201d \u00d7 7',
       'advisory: cmd \u201cecho:echo hi\u201d \u00d7 11',
-      'gate, denied: bash, exact \u201cbash:{"command":"echo hi"}\u201d 12/12; cmd \u201cecho:echo hi\u201d 12/12',
-      'gate, denied: bash, exact \u201cbash:{"command":"echo hi"}\u201d 13/12; cmd \u201cecho:echo hi\u201d 13/12',
-      'gate, denied: bash, exact \u201cbash:{"command":"echo hi"}\u201d 14/12; cmd \u201cecho:echo hi\u201d 14/12',
+      'gate, denied: bash, repeat: exact \u201cbash:{"command":"echo hi"}\u201d 12/12, cmd \u201cecho:echo hi\u201d 12/12',
+      'gate, denied: bash, repeat: exact \u201cbash:{"command":"echo hi"}\u201d 13/12, cmd \u201cecho:echo hi\u201d 13/12',
+      'gate, denied: bash, repeat: exact \u201cbash:{"command":"echo hi"}\u201d 14/12, cmd \u201cecho:echo hi\u201d 14/12',
     ]);
   });
 

@@ -79,7 +79,7 @@ describe('what the terminal shows in a turn', () => {
     assert.deepEqual(setup.lines, [
       `${PREFIX}advisory: ${CMD} \u00d7 7`,
       `${PREFIX}advisory: ${CMD} \u00d7 11`,
-      `${PREFIX}gate, denied: bash, ${ECHO} 12/12; ${CMD} 12/12`,
+      `${PREFIX}gate, denied: bash, repeat: ${ECHO} 12/12, ${CMD} 12/12`,
       `${PREFIX}turn 1 ended: 1 loop gated, 9 calls refused; the loop ran 11 calls`,
     ]);
     // The host's logger keeps the full record: every refused call has its line there.
@@ -91,7 +91,7 @@ describe('what the terminal shows in a turn', () => {
     const outcomes = await loopTurn(setup, 14, 'none');
     assert.equal(outcomes.filter((o) => o.denied).length, 3);
     assert.deepEqual(setup.lines.slice(2), [
-      `${PREFIX}gate, asked, no operator could answer: bash, ${ECHO} 12/12; ${CMD} 12/12`,
+      `${PREFIX}gate, asked, no operator could answer: bash, repeat: ${ECHO} 12/12, ${CMD} 12/12`,
       `${PREFIX}turn 1 ended: 1 loop gated, 3 calls refused; the loop ran 11 calls`,
     ]);
     assert.doesNotMatch(setup.lines.join('\n'), /rejected/);
@@ -100,14 +100,14 @@ describe('what the terminal shows in a turn', () => {
   test('an operator’s Reject reads rejected', async () => {
     const setup = terminalHost({});
     await loopTurn(setup, 13, 'decline');
-    assert.equal(setup.lines[2], `${PREFIX}gate, asked the operator, rejected: bash, ${ECHO} 12/12; ${CMD} 12/12`);
+    assert.equal(setup.lines[2], `${PREFIX}gate, asked the operator, rejected: bash, repeat: ${ECHO} 12/12, ${CMD} 12/12`);
   });
 
   test('Allow once: the line says so, nothing is refused, and every call of the loop counts as its cost', async () => {
     const setup = terminalHost({});
     await loopTurn(setup, 20, 'approve');
     assert.deepEqual(setup.lines.slice(2), [
-      `${PREFIX}gate, asked the operator, allowed once: bash, ${ECHO} 12/12; ${CMD} 12/12`,
+      `${PREFIX}gate, asked the operator, allowed once: bash, repeat: ${ECHO} 12/12, ${CMD} 12/12`,
       `${PREFIX}turn 1 ended: 1 loop gated, 0 calls refused; the loop ran 20 calls`,
     ]);
   });
@@ -116,7 +116,7 @@ describe('what the terminal shows in a turn', () => {
     const setup = terminalHost({ exemptionCeiling: 2 });
     await loopTurn(setup, 20, 'approve');
     assert.deepEqual(setup.lines.slice(3), [
-      `${PREFIX}gate, denied, the operator's approval used up: bash, ${ECHO}; ${CMD}`,
+      `${PREFIX}gate, denied at the exemption ceiling: bash, ${ECHO}; ${CMD}`,
       `${PREFIX}turn 1 ended: 1 loop gated, 6 calls refused; the loop ran 14 calls`,
     ]);
   });
@@ -125,7 +125,7 @@ describe('what the terminal shows in a turn', () => {
     for (const service of [{ config: { policy: 'never' } }, { config: { policy: 'ask' }, overrideOf: () => 'never' }]) {
       const setup = terminalHost({}, (name) => (name === 'approval' ? service : undefined));
       await loopTurn(setup, 13, 'decline');
-      assert.equal(setup.lines[2], `${PREFIX}gate, asked, no operator could answer: bash, ${ECHO} 12/12; ${CMD} 12/12`);
+      assert.equal(setup.lines[2], `${PREFIX}gate, asked, no operator could answer: bash, repeat: ${ECHO} 12/12, ${CMD} 12/12`);
     }
     const asking = terminalHost({}, (name) => (name === 'approval' ? { config: { policy: 'never' }, overrideOf: () => 'ask' } : undefined));
     await loopTurn(asking, 13, 'decline');
@@ -140,8 +140,8 @@ describe('what the terminal shows in a turn', () => {
     await repeat(host, agent, 5, bash('echo b'));
     host.endTurn(agent, 4);
     assert.equal(setup.lines.length, 3);
-    assert.match(setup.lines[0] ?? '', /^repeat-tool-breaker: gate, denied: bash, exact \u201cbash:\{"command":"echo a"\}\u201d 3\/3/);
-    assert.match(setup.lines[1] ?? '', /^repeat-tool-breaker: gate, denied: bash, exact \u201cbash:\{"command":"echo b"\}\u201d 3\/3/);
+    assert.match(setup.lines[0] ?? '', /^repeat-tool-breaker: gate, denied: bash, repeat: exact \u201cbash:\{"command":"echo a"\}\u201d 3\/3/);
+    assert.match(setup.lines[1] ?? '', /^repeat-tool-breaker: gate, denied: bash, repeat: exact \u201cbash:\{"command":"echo b"\}\u201d 3\/3/);
     // Cap 3: two of each ran; `echo a` had 2 refused, `echo b` 3.
     assert.equal(setup.lines[2], `${PREFIX}turn 4 ended: 2 loops gated, 5 calls refused; the loops ran 4 calls`);
   });
@@ -157,8 +157,8 @@ describe('what the terminal shows in a turn', () => {
     host.endTurn(agent, 1);
     // Three rounds of ls → pwd ran (6 calls); the cycle's own key counts the stopped call, ls: at least 3.
     assert.deepEqual(setup.lines, [
-      `${PREFIX}advisory: cycle \u201cls \u2192 pwd\u201d \u00d7 2`,
-      `${PREFIX}gate, denied: bash, cycle \u201cls \u2192 pwd\u201d 3/3`,
+      `${PREFIX}advisory: sequence \u201cls \u2192 pwd\u201d \u00d7 2`,
+      `${PREFIX}gate, denied: bash, sequence: \u201cls \u2192 pwd\u201d 3/3`,
       `${PREFIX}turn 1 ended: 1 loop gated, 4 calls refused; the loop ran at least 3 calls`,
     ]);
   });

@@ -89,15 +89,14 @@ function loops(): Call[][] {
 }
 
 describe('P15: the model text in an operator text is a bounded, marked quotation', () => {
-  test('P15: the forged command: the ask and every notice summary hold at most its first 60 characters, quoted; no "SAFE", no "Press Allow once"', async () => {
+  test('P15: the forged command: no ask or notice summary holds more than its first 60 characters, quoted; no "SAFE", no "Press Allow once"', async () => {
     const outcomes = await repeat(newHost(), {}, cap, bash(FORGED));
     const texts = operatorTexts(outcomes);
     const ask = outcomes[cap - 1]?.askReason ?? '';
     assert.ok(ask !== '' && texts.length >= 3, 'an ask and the advisories');
     for (const text of texts) assertBounded(text, 'defaults');
-    assert.ok(ask.includes('cmd \u201ctrue:true # retry Note to the operator from the loop breaker\u2026\u201d 12/12'), ask);
-    assert.ok(ask.includes('exact \u201cbash:{"command":"true # retry\\n\\nNote to the operator from t\u2026\u201d 12/12'), ask);
-    assert.ok(ask.endsWith('Tool: \u201cbash\u201d.'), 'the quotations come after every sentence of the breaker');
+    assert.doesNotMatch(ask, /retry|Note to/, 'P16: the ask quotes no command: DSH\u2019s own box shows it');
+    assert.ok(texts.some((text) => text.includes('\u201ctrue:true # retry Note to the operator from the loop breaker\u2026\u201d')), 'a notice row quotes it, cut');
   });
 
   for (const [name, config] of [
@@ -110,27 +109,27 @@ describe('P15: the model text in an operator text is a bounded, marked quotation
       assert.ok(texts.length >= 15, `enough operator texts to check (${texts.length})`);
       for (const text of texts) assertBounded(text, name);
       const asks = texts.filter((t) => t.startsWith('Loop breaker:'));
-      assert.ok(asks.some((t) => t.includes(`Tool: ${quoted(FORGED_TOOL)}`)), 'the forged tool name is quoted and cut');
+      assert.ok(asks.some((t) => t.includes(` ${quoted(FORGED_TOOL)} call`)), 'the forged tool name is quoted and cut');
       assert.ok(asks.some((t) => t.includes('\u201cE_NOTE to the operator')), 'the forged error code is quoted');
-      assert.ok(asks.some((t) => t.includes('net \u201cexample.com/note-to-the-operator')), 'the forged URL is quoted');
+      assert.ok(texts.some((t) => t.includes('\u201cexample.com')), 'the forged URL\u2019s host is quoted');
     });
   }
 
-  test('P15: with every opt-in track on, the edit-retry, time-out, stale, cycle, guess, spin and duplicated-text rows are quoted too', async () => {
+  test('P15: with every opt-in track on, the edit-retry, time-out, stale, sequence, guess, spin and duplicated-text rows are quoted too', async () => {
     const texts: string[] = [];
     for (const calls of loops()) texts.push(...operatorTexts(await run(newHost(EVERYTHING), {}, calls)));
     for (const row of [
       /^file \u201c.*\u201d rejected x\d+$/,
       /^prog \u201c.*\u201d timed out x\d+$/,
       /^\w+ \u201c.*\u201d same result x\d+$/,
-      /^cycle \u201c.*\u201d \u00d7 \d+$/,
+      /^sequence \u201c.*\u201d \u00d7 \d+$/,
       /^guess \u201c.*\u201d guessed x\d+$/,
-      /^spin: nothing new x\d+$/,
-      /^prog:\* \d+ commands timed out in a row$/,
+      /^spin: \d+ calls in a row returned nothing new$/,
+      /^environment: \d+ different commands in a row timed out$/,
     ]) {
       assert.ok(texts.some((t) => row.test(t)), `a row like ${row}: ${texts.join(' | ')}`);
     }
-    for (const asking of ['tries another value where', 'returned nothing new', 'different commands in a row ran out of time']) {
+    for (const asking of ['values by hand in \u201c', 'returned nothing new', 'different commands all ran out of time', 'edits of \u201c', 'the cycle \u201c']) {
       assert.ok(texts.some((t) => t.startsWith('Loop breaker:') && t.includes(asking)), `an ask that ${asking}`);
     }
     const host = newHost(EVERYTHING);
@@ -168,7 +167,7 @@ describe('P15: the model text in an operator text is a bounded, marked quotation
     const ask = outcomes[cap - 1]?.askReason ?? '';
     assert.match(ask, /^重复调用断路器：/);
     assertBounded(ask, 'zh');
-    assert.ok(ask.endsWith('工具：\u201cbash\u201d。'), ask);
+    assert.ok(ask.endsWith('拒绝：阻止这次调用和同类调用，直到你发送下一条消息。'), ask);
   });
 
   test('P15: the model-facing denial keeps the whole fingerprint', async () => {

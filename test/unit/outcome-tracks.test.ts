@@ -79,7 +79,7 @@ describe('timeouts: an environment that stopped answering', () => {
     const outcomes = await run(host, agent, ['ls', 'pwd', 'cat /etc/hostname', 'whoami', 'date'].map(hanging));
     assert.deepEqual(noticedAt(outcomes), [3]);
     assert.match(noticeTexts(outcomes[2]!)[0] ?? '', /^CONVERGENCE_CHECK: your last calls ran 3 different commands, and every one ran out of time\. The environment is not answering/);
-    assert.deepEqual(summaries(outcomes[2]!), ['prog:* 3 commands timed out in a row']);
+    assert.deepEqual(summaries(outcomes[2]!), ['environment: 3 different commands in a row timed out']);
     assert.deepEqual(deniedAt(outcomes), [5]);
     assert.match(outcomes[4]!.denyReason ?? '', /by the environment track/);
   });
@@ -115,7 +115,7 @@ describe('spin: a stretch of calls that return nothing new', () => {
     const outcomes = await run(newHost({ spin: {}, onLimit: 'deny' }), {}, [...WORDS, ...WORDS, ...WORDS].map((word) => search(word)));
     assert.deepEqual(noticedAt(outcomes), [12]);
     assert.match(noticeTexts(outcomes[11]!)[0] ?? '', /^CONVERGENCE_CHECK: your last 5 calls each returned what it had returned before/);
-    assert.deepEqual(summaries(outcomes[11]!), ['spin: nothing new x5']);
+    assert.deepEqual(summaries(outcomes[11]!), ['spin: 5 calls in a row returned nothing new']);
     assert.equal(deniedAt(outcomes)[0], 15);
     assert.match(outcomes[14]!.denyReason ?? '', /by the spin track/);
   });

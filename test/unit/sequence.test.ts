@@ -134,7 +134,7 @@ describe('the sequence track through the hooks', () => {
     assert.ok(text.includes(ARROWS), text);
     assert.match(text, /4 different calls, repeated 3 times/);
     assert.match(text, /Nothing is blocked\./);
-    assert.deepEqual(summaries(outcomes[11]!), ['cycle \u201cgrep \u2192 curl \u2192 read \u2192 echo\u201d \u00d7 3']);
+    assert.deepEqual(summaries(outcomes[11]!), ['sequence \u201cgrep \u2192 curl \u2192 read \u2192 echo\u201d \u00d7 3']);
   });
 
   test('one notice per crossing: a cycle that keeps going is not announced again until it breaks and re-forms', async () => {
@@ -256,8 +256,8 @@ describe('the sequence gate (`limit`)', () => {
     const agent = {};
     const outcomes = await goRound(host, agent, 17, { answer: 'approve' });
     assert.equal(outcomes[16]!.asked, true);
-    assert.match(outcomes[16]!.askReason ?? '', /Sequence track:/);
-    assert.ok((outcomes[16]!.askReason ?? '').includes(`cycle \u201c${ARROWS.slice(0, 60)}\u2026\u201d`), 'the ask names the cycle, quoted and cut');
+    assert.match(outcomes[16]!.askReason ?? '', /^Loop breaker: the agent has run the cycle \u201c.*\u201d 4 times in a row; this call starts it again\. /);
+    assert.ok((outcomes[16]!.askReason ?? '').includes(`the cycle \u201c${ARROWS.slice(0, 60)}\u2026\u201d`), 'the ask names the cycle\u2019s calls as they ran, quoted and cut (P15)');
     assert.equal(outcomes[16]!.ran, true);
     const later = await goRound(host, agent, 20, { answer: 'approve' }, 1);
     assert.ok(

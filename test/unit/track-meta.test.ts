@@ -65,9 +65,12 @@ describe("every track's meta", () => {
     test(`${meta.name}: its words in the gate's texts, in English and Chinese, under its own name`, () => {
       assert.equal(meta.words.track, meta.name);
       assert.ok(Number.isInteger(meta.words.listed), `${meta.name} is listed at ${meta.words.listed}`);
-      assert.match(meta.words.heading, /^[A-Z][\w-]* track:$/);
-      assert.ok(meta.words.zh !== undefined, 'an ask in Chinese');
-      for (const text of [meta.words.zh.heading, meta.words.note ?? 'none']) assert.notEqual(text.trim(), '');
+      assert.notEqual((meta.words.note ?? 'none').trim(), '');
+      const hit = { words: meta.words, quote: 'exact:bash:{"command":"make"}', count: 4, cap: 4, detail: '', subject: { one: 'run of this command', it: 'this command', many: false }, shown: '\u201cmake\u201d', failed: '' };
+      for (const [language, ask] of [['en', meta.words.ask], ['zh', meta.words.zh]] as const) {
+        assert.match(ask.what(hit), language === 'en' ? /^[a-z].*\.$/ : /。$/, `${language}: the ask's first sentence, after its head, ends with its stop`);
+        assert.match(ask.also(hit), /4/, `${language}: its evidence after another track's sentence carries the count`);
+      }
     });
 
     test(`${meta.name}: what it needs read from a call, and a track with empty books`, () => {

@@ -24,7 +24,8 @@ import {
   type Duplicate,
 } from '../../src/lib/tracks/duplicate-text.js';
 import { failWarnMessage } from '../../src/lib/tracks/failure.js';
-import { ASK_TRACK_HEADINGS } from '../../src/lib/tracks/index.js';
+import { CALL_TRACKS } from '../../src/lib/tracks/index.js';
+import { gateLine } from '../../src/lib/text/log-line.js';
 import { mulberry32 as random } from '../support/prng.js';
 
 /** The specification: lines split at CRLF, CR or LF, spaces and tabs cut from each line's end, trailing empty lines dropped. */
@@ -226,7 +227,7 @@ describe('cycles and the sequence book', () => {
   });
 });
 
-describe('the failure track\u2019s words and the ask headings', () => {
+describe('the failure track\u2019s words and the tracks in the log', () => {
   test('the failure advisory says why re-running will not help', () => {
     assert.match(failWarnMessage('exact:bash:{"command":"make"}', 3, null), /has failed 3 times in a row \(.*\)\. Running it again will not change that\. Read the error/);
   });
@@ -243,14 +244,13 @@ describe('the failure track\u2019s words and the ask headings', () => {
     }
   });
 
-  test('each track\u2019s heading in an ask, by track name', () => {
-    assert.deepEqual(ASK_TRACK_HEADINGS, {
-      failure: 'Failure track:',
-      repeat: 'Repeat track:',
-      sequence: 'Sequence track:',
-      stale: 'Stale track:',
-      'edit-retry': 'Edit-retry track:',
-      timeout: 'Timeout track:', spin: 'Spin track:', guess: 'Guess track:', environment: 'Environment track:',
-    });
+  test('each track names its hits in a gate line of the log, by its name (the approval panel names none)', () => {
+    assert.deepEqual(
+      CALL_TRACKS.map(({ meta: { words } }) => gateLine('denied', 'bash', [{ words, quote: 'cmd:make:make', count: 4, cap: 4 }])),
+      ['failure', 'repeat', 'sequence', 'stale', 'edit-retry', 'timeout', 'spin', 'guess', 'environment'].map(
+        // A cycle's quote carries no measure: its track's name is its measure, said once.
+        (track) => `gate, denied: bash, ${track}: ${track === 'sequence' ? '' : 'cmd '}\u201c${track === 'sequence' ? 'cmd:' : ''}make:make\u201d 4/4`,
+      ),
+    );
   });
 });

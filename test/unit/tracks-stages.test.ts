@@ -121,9 +121,10 @@ describe('the sequence track\u2019s denial', () => {
     }
     assert.deepEqual(
       seen.map((line) => line.split(':')[0]),
-      ['notice cycle \u201cls \u2192 ls\u201d \u00d7 2', 'ask ls a', 'notice cycle \u201cls \u2192 ls\u201d \u00d7 2', 'ask ls c'],
+      ['notice sequence \u201cls \u2192 ls\u201d \u00d7 2', 'ask ls a', 'notice sequence \u201cls \u2192 ls\u201d \u00d7 2', 'ask ls c'],
     );
-    assert.match(seen[1] ?? '', /would go round a cycle of calls that has already come round 2 times \(the limit is 2\)/);
+    assert.match(seen[1] ?? '', /Loop breaker: the agent has run the cycle \u201cls a \u2192 ls b\u201d 2 times in a row; this call starts it again\. /);
+    assert.match(seen[3] ?? '', /Loop breaker: the agent has run the cycle \u201cls c \u2192 ls d\u201d 2 times in a row; this call starts it again\. /);
   });
 
   test('a step\u2019s label is cut at 60 characters, and a verb is looked for only in the command\u2019s first 512', () => {
@@ -139,11 +140,11 @@ describe('the sequence track\u2019s denial', () => {
       return out;
     };
     // The summary quotes the cycle once, at most 60 characters of it (P15): the first step fills it.
-    const cut = (first: string): string => `cycle \u201c${first.repeat(60)}\u2026\u201d \u00d7 2`;
+    const cut = (first: string): string => `sequence \u201c${first.repeat(60)}\u2026\u201d \u00d7 2`;
     assert.deepEqual(summaries([{ name: 'a'.repeat(200), arguments: { q: 1 } }, { name: 'b'.repeat(200), arguments: { q: 2 } }]), [cut('a')]);
     assert.deepEqual(summaries([{ name: 'bash', arguments: { command: 'x'.repeat(200) } }, { name: 'bash', arguments: { command: 'y'.repeat(200) } }]), [cut('x')]);
     // Past 512 characters of assignments no verb is read: the label names the tool.
-    assert.deepEqual(summaries([{ name: 'bash', arguments: { command: `${'A=1 '.repeat(130)}make` } }, { name: 'bash', arguments: { command: 'ls' } }]), ['cycle \u201cbash \u2192 ls\u201d \u00d7 2']);
+    assert.deepEqual(summaries([{ name: 'bash', arguments: { command: `${'A=1 '.repeat(130)}make` } }, { name: 'bash', arguments: { command: 'ls' } }]), ['sequence \u201cbash \u2192 ls\u201d \u00d7 2']);
   });
 
   test('with progress: results, a measure at its cap before any result is known is gated', () => {

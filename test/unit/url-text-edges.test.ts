@@ -7,7 +7,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { askMessage, denyMessage, preview, quoteResult, renderHead, renderResult, ceilingMessage, type HitFacts, type HitWords } from '../../src/lib/text/message.js';
+import { askMessage } from '../../src/lib/text/ask.js';
+import { denyMessage, preview, quoteResult, renderHead, renderResult, ceilingMessage, type HitFacts, type HitWords } from '../../src/lib/text/message.js';
 import { cycleSummary, countedSummary, repeatSummary, summaryLabel } from '../../src/lib/text/notice.js';
 import { add, BOOK_LIMIT, keep } from '../../src/lib/memory/book.js';
 import { extractUrls, isLocalHost, normUrl, plainUrl, siteOf, siteSlice } from '../../src/lib/call/url.js';
@@ -18,12 +19,11 @@ function wordsOf(track: string, listed: number, note: string | null): HitWords {
   return {
     track,
     listed,
-    heading: `${track} heading:`,
     why: (hit) => `${track} why ${hit.count}/${hit.cap}`,
     line: (hit) => `${track} line ${hit.quote}`,
-    asking: (hit) => `${track} asks ${hit.count}`,
-    detail: (hit) => `${track} detail ${hit.quote}`,
     note,
+    ask: { what: (hit) => `${track} what ${hit.count} ${hit.subject.it} ${hit.shown}.`, also: (hit) => `${track} also ${hit.count}` },
+    zh: { what: (hit) => `${track} 什么 ${hit.count}。`, also: (hit) => `${track} 另外 ${hit.count}` },
   };
 }
 
@@ -141,44 +141,43 @@ describe('the denial at the exemption ceiling', () => {
 });
 
 describe("the operator's ask", () => {
-  const STILL = "Still applies: the call's other measures and every other call keep their limits; one that reaches its limit is asked about again.";
-  const allow = (these: string, until = 'until your next message') =>
-    `Allow once: the call runs, and ${these} (listed at the end) ${these.startsWith('these') ? 'are' : 'is'} lifted on every track ${until}: not counted, not gated, not advised.`;
-  const REJECT_ONE = 'Reject: the call is blocked, and so is every call with this measure, until your next message.';
-  const REJECT_ALL = 'Reject: the call is blocked, and so is every call with these measures, until your next message.';
-  const TOOL = 'Tool: \u201cbash\u201d.';
+  const ALLOW = 'Allow once runs it and stops counting calls like it until your next message.';
+  const REJECT = 'Reject blocks it and calls like it until then.';
+  const bash = { name: 'bash', shell: true };
 
-  test('one hit: no count of measures, its details end with a full stop, the quote is marked', () => {
+  test('one hit: what and why, then what Allow once and Reject do, one paragraph', () => {
+    assert.equal(askMessage(bash, [hit(REPEAT, 'exact:a')]), `Loop breaker: repeat what 3 this command \u201ca\u201d. ${ALLOW} ${REJECT}`);
+  });
+
+  test('hits over two tracks: the first track speaks, by the hit about the call itself; the other adds its evidence after Also', () => {
     assert.equal(
-      askMessage('bash', [hit(REPEAT, 'a')]),
-      ['Loop breaker: this call repeat asks 3.', allow('this measure'), STILL, REJECT_ONE, 'repeat heading:', 'repeat detail \u201ca\u201d.', TOOL].join('\n'),
+      askMessage(bash, [hit(FAILURE, 'host:f'), hit(FAILURE, 'cmd:r1'), hit(REPEAT, 'exact:r2')]),
+      `Loop breaker: failure what 3 this command \u201cr1\u201d. Also: repeat also 3. ${ALLOW} ${REJECT}`,
+    );
+    assert.equal(
+      askMessage(bash, [hit(FAILURE, 'host:f'), hit(REPEAT, 'exact:r2'), hit(SEQUENCE, 's'), hit(wordsOf('stale', 3, null), 'exact:x')]),
+      `Loop breaker: failure what 3 calls to the host \u201cf\u201d \u201cf\u201d. Also: repeat also 3; sequence also 3. ${ALLOW} ${REJECT}`,
+      'a track with no hit about the call itself speaks by its first; at most two others add their evidence',
     );
   });
 
-  test('three hits over two tracks: three measures, and each heading lists only its own hits', () => {
+  test('a ceiling: Allow once says how many more such calls it lets run', () => {
     assert.equal(
-      askMessage('bash', [hit(FAILURE, 'f'), hit(REPEAT, 'cmd:r1'), hit(REPEAT, 'exact:r2')], 1),
-      [
-        'Loop breaker: this call failure asks 3; 3 measures are at their limits.',
-        allow('these 3 measures', 'for 1 more call this turn (the one after that is blocked without asking)'),
-        STILL,
-        REJECT_ALL,
-        'failure heading:',
-        'failure detail \u201cf\u201d.',
-        'repeat heading:',
-        'repeat detail cmd \u201cr1\u201d;',
-        'repeat detail exact \u201cr2\u201d.',
-        TOOL,
-      ].join('\n'),
+      askMessage(bash, [hit(REPEAT, 'exact:a')], 2),
+      `Loop breaker: repeat what 3 this command \u201ca\u201d. Allow once runs it and up to 2 more like it; later ones are refused until your next message. ${REJECT}`,
     );
   });
 
-  test('a ceiling of two allows two more calls', () => {
-    assert.match(askMessage('bash', [hit(REPEAT, 'a')], 2), /\nAllow once: the call runs, and this measure \(listed at the end\) is lifted on every track for 2 more calls this turn \(/);
+  test('a quote its track names (a cycle\u2019s calls) is quoted whole, even when a call in it starts like a measure (`read:`)', () => {
+    const cycle = { ...SEQUENCE, measure: 'sequence' };
+    assert.equal(
+      askMessage(bash, [hit(cycle, 'read:{"path":"a"} \u2192 echo done')]),
+      `Loop breaker: sequence what 3 this command \u201cread:{"path":"a"} \u2192 echo done\u201d. ${ALLOW} ${REJECT}`,
+    );
   });
 
   test('an ask without hits still reads as a loop', () => {
-    assert.equal(askMessage('bash', []).split('\n')[0], 'Loop breaker: this call would continue a loop.');
+    assert.equal(askMessage(bash, []), `Loop breaker: this call would continue a loop. ${ALLOW} ${REJECT}`);
   });
 });
 
@@ -228,8 +227,8 @@ describe('summaries at the label limit', () => {
   test('the three summaries: occurrences, failures and a cycle joined by arrows in one quotation', () => {
     assert.equal(repeatSummary(summaryLabel('host:a'), 4), 'host \u201ca\u201d \u00d7 4');
     assert.equal(countedSummary(summaryLabel('host:a'), 'failed', 2), 'host \u201ca\u201d failed x2');
-    assert.equal(cycleSummary(['curl', 'jq'], 3), 'cycle \u201ccurl \u2192 jq\u201d \u00d7 3');
-    assert.equal(cycleSummary(['c'.repeat(100)], 3), `cycle \u201c${'c'.repeat(60)}\u2026\u201d \u00d7 3`);
+    assert.equal(cycleSummary(['curl', 'jq'], 3), 'sequence \u201ccurl \u2192 jq\u201d \u00d7 3');
+    assert.equal(cycleSummary(['c'.repeat(100)], 3), `sequence \u201c${'c'.repeat(60)}\u2026\u201d \u00d7 3`);
   });
 });
 

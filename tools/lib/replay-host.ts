@@ -21,6 +21,8 @@ type Guard = (exec: unknown) => string | undefined;
 export interface ReplayContext {
   on(event: string, listener: Listener): () => void;
   readonly tools: { guard(guard: Guard): () => void };
+  /** The host's logger, as cordis offers it (`info(format, …params)`): the lines a plugin logs while a call passes its gate are the gate's `logged`. */
+  readonly logger: { info(format: unknown, ...params: unknown[]): void };
 }
 
 export interface Gate {
@@ -30,6 +32,8 @@ export interface Gate {
   readonly denied: string | undefined;
   /** Who stopped it: the approval layer (an ask not granted) or a guard. */
   readonly by: 'approval' | 'plugin' | undefined;
+  /** What the plugin logged while the call passed pre-execute and the guards (this plugin's gate lines name the tracks that hit). */
+  readonly logged: readonly string[];
 }
 
 /** The error result the host shows the model for a call that did not run. */
@@ -41,6 +45,8 @@ export class ReplayHost {
   private readonly listeners = new Map<string, Listener[]>();
   private readonly guards: Guard[] = [];
   private readonly teardown: unknown;
+  /** The lines logged since the current gate began; cleared by each gate, so a long replay keeps none. */
+  private logged: string[] = [];
 
   readonly ctx: ReplayContext = {
     on: (event, listener) => {
@@ -53,6 +59,12 @@ export class ReplayHost {
       guard: (guard) => {
         this.guards.push(guard);
         return () => this.guards.splice(this.guards.indexOf(guard) >>> 0, 1);
+      },
+    },
+    logger: {
+      info: (format, ...params) => {
+        // cordis' format: `%s` takes the next parameter; our plugin logs `('%s', line)`.
+        this.logged.push(format === '%s' ? String(params[0]) : String(format));
       },
     },
   };
@@ -76,6 +88,8 @@ export class ReplayHost {
 
   /** Pre-execute, the operator's answer to an ask, then the guards: whether the call may run. */
   async gate(exec: object, answer: Answer): Promise<Gate> {
+    const logged: string[] = [];
+    this.logged = logged;
     const decision = await this.waterfall('tools/pre-execute', [exec], async () => ({ kind: 'allow' }));
     const kind = member(decision, 'kind');
     const name = String(member(exec, 'name'));
@@ -83,17 +97,17 @@ export class ReplayHost {
     if (kind === 'ask') {
       asked = String(member(decision, 'reason') ?? '');
       // The host's own denial texts for an ask that is not granted.
-      if (answer === 'decline') return { asked, denied: `the user rejected tool "${name}"`, by: 'approval' };
+      if (answer === 'decline') return { asked, denied: `the user rejected tool "${name}"`, by: 'approval', logged };
       if (answer === 'none')
-        return { asked, denied: `tool "${name}" requires approval, but no approval channel is available`, by: 'approval' };
+        return { asked, denied: `tool "${name}" requires approval, but no approval channel is available`, by: 'approval', logged };
     } else if (kind === 'deny') {
-      return { asked, denied: String(member(decision, 'reason') ?? `tool "${name}" was denied`), by: 'plugin' };
+      return { asked, denied: String(member(decision, 'reason') ?? `tool "${name}" was denied`), by: 'plugin', logged };
     }
     for (const guard of [...this.guards]) {
       const reason = guard(exec);
-      if (reason !== undefined) return { asked, denied: reason, by: 'plugin' };
+      if (reason !== undefined) return { asked, denied: reason, by: 'plugin', logged };
     }
-    return { asked, denied: undefined, by: undefined };
+    return { asked, denied: undefined, by: undefined, logged };
   }
 
   /** Post-execute over a settled result: the notices attached to it, in order. */

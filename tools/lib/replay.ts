@@ -21,7 +21,7 @@ import { isShell } from '../../src/lib/call/read.js';
 import { member } from '../../src/lib/host/member.js';
 import type { ToolResult } from '../../src/lib/host/types.js';
 import { CEILING_HEADLINE } from '../../src/lib/text/message.js';
-import { ASK_TRACK_HEADINGS } from '../../src/lib/tracks/index.js';
+import { GATE_OUTCOMES } from '../../src/lib/text/log-line.js';
 import { PLUGIN_NAME } from '../../src/lib/text/notice.js';
 import { compileScope } from '../../src/lib/policy/scope.js';
 import { createStreakBook } from '../../src/lib/tracks/failure.js';
@@ -107,16 +107,25 @@ export function stageOf(summary: string, cfg: Pick<BreakerConfig, 'summarizeAt'>
 const TRACKS = ['repeat', 'failure', 'sequence', 'stale', 'edit-retry', 'timeout'] as const;
 /** The denial names its tracks as "by the repeat track", "by the repeat and failure tracks", "by the repeat, failure and sequence tracks". */
 const DENIED_BY = /by the ([a-z, -]+?) tracks? of the loop breaker/;
+/** A gate line of the plugin's log (text/log-line.ts) lists each track that hit under its name: `…: bash, repeat: exact “…” 12/12; stale: …`. */
+const LINE_TRACK = /(?:, |; )([a-z][a-z-]*): /g;
+/** The quotations of a log line (P15): the model's text, never a track's name. */
+const QUOTATION = /\u201c[^\u201d]*\u201d/g;
 
 /**
- * The tracks named by a denial or an ask (message.ts and each track's words), in track
- * order; `ceiling` alone for a denial at the exemption ceiling.
+ * The tracks that gated a call, in track order: those its gate lines in the
+ * plugin's log list (text/log-line.ts), and those a denial names;
+ * `ceiling` alone for a denial at the exemption ceiling.
  */
-export function tracksIn(text: string): Track[] {
-  // The plugin's own words (message.ts, tracks/index.ts), so a rewording cannot slip past the replay.
-  if (text.includes(`call not run: ${CEILING_HEADLINE}`)) return ['ceiling'];
+export function tracksIn(text: string, logged: readonly string[] = []): Track[] {
+  // The plugin's own words (message.ts, log-line.ts), so a rewording cannot slip past the replay.
+  if (text.includes(`call not run: ${CEILING_HEADLINE}`) || logged.some((line) => line.startsWith(`gate, ${GATE_OUTCOMES.ceiling}:`))) return ['ceiling'];
   const named = new Set(DENIED_BY.exec(text)?.[1]?.split(/, | and /) ?? []);
-  return TRACKS.filter((track) => named.has(track) || text.includes(ASK_TRACK_HEADINGS[track] as string));
+  for (const line of logged) {
+    if (!line.startsWith('gate, ')) continue;
+    for (const [, track] of line.replace(QUOTATION, '\u201c\u201d').matchAll(LINE_TRACK)) named.add(track as string);
+  }
+  return TRACKS.filter((track) => named.has(track));
 }
 
 /** A logged result as post-execute saw it; the error code goes where the host puts it (`error.info.code`). */
@@ -285,7 +294,7 @@ export async function replaySession(log: SessionLog, options: ReplayOptions = {}
           outcome: gate.denied === undefined ? 'ran' : 'denied',
           notices: [],
           asked: gate.asked !== undefined,
-          tracks: tracksIn(gate.denied === undefined ? '' : `${gate.asked ?? ''}\n${gate.denied}`),
+          tracks: gate.denied === undefined ? [] : tracksIn(gate.denied, gate.logged),
           inferred: false,
         };
         if (gate.by !== undefined) entry.by = gate.by;

@@ -18,7 +18,8 @@ import { isAgent } from '../call/read.js';
 import { classifyFailure } from '../result/failure.js';
 import { isShell } from '../call/read.js';
 import type { Locale } from '../text/locale.js';
-import { askMessage, ceilingMessage, denyMessage, quoteResult, type AskOutcome, type HitFacts, type QuotedHit } from '../text/message.js';
+import { askMessage } from '../text/ask.js';
+import { ceilingMessage, denyMessage, quoteResult, type AskOutcome, type HitFacts, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
 import type { Mark } from '../call/mark.js';
 import { CALL_TRACKS } from '../tracks/index.js';
@@ -154,7 +155,7 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   if (typeof callId === 'string') state.askIds.set(call, callId);
   state.gate({ agent: call.agent, outcome: 'asked', name: call.name, hits, marks: call.marks });
   // The host keeps both texts; copies do not pin the huge fingerprints they quote (P6).
-  return { kind: 'ask', reason: own(askMessage(call.name, hits, cfg.exemptionCeiling, state.locale())) };
+  return { kind: 'ask', reason: own(askMessage({ name: call.name, shell: call.command !== undefined }, hits, cfg.exemptionCeiling, state.locale())) };
 }
 
 /** A declined ask never reaches the guard: reaching it means the operator approved `approved`, the call's ask. */

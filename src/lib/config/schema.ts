@@ -43,7 +43,7 @@ function limitsNode(): SchemaNode {
   for (const [measure, value] of Object.entries(DEFAULTS.limits)) {
     dict[measure] = described(nullable(cap()), `Cap of the ${measure} measure; null stops counting it.`, value);
   }
-  return described(object(dict), 'Occurrence caps per measure or per full fingerprint (the gate, stage 3).', DEFAULTS.limits);
+  return described(object(dict), "The repeat track's caps, per measure or per full fingerprint: the count at which the gate meets a call.", DEFAULTS.limits);
 }
 
 /** The core settings' nodes, by key. */
@@ -53,8 +53,8 @@ function coreNodes(): Record<string, SchemaNode> {
     window: described(count(4), 'Recent calls per agent that are counted.', D.window),
     onLimit: described(oneOf('ask', 'deny'), 'What the gate does at a cap or at the failure limit: ask the operator, or deny.', D.onLimit),
     localHosts: described(oneOf('deny', 'allow'), 'Whether purely local traffic is fingerprinted by target (deny) or relaxed (allow).', D.localHosts),
-    warnAt: described(nullable(count(1)), 'Occurrence advisory 1; null turns it off.', D.warnAt),
-    summarizeAt: described(nullable(count(1)), 'Occurrence advisory 2; null turns it off.', D.summarizeAt),
+    warnAt: described(nullable(count(1)), "The repeat track's first advisory: how many times one measure comes up in the window to earn it; null turns it off.", D.warnAt),
+    summarizeAt: described(nullable(count(1)), "The repeat track's second advisory (write down where you stand, change the approach): how many times one measure comes up to earn it; null turns it off.", D.summarizeAt),
     failWarnAt: described(nullable(count(1)), 'Failure advisory; null turns it off.', D.failWarnAt),
     failLimit: described(nullable(cap()), 'Consecutive failures at which the gate meets the call; null turns the failure gate off.', D.failLimit),
     includeLocal: described({ type: 'boolean', meta: {} }, 'Whether local hosts count towards the host: measure.', D.includeLocal),
@@ -76,7 +76,7 @@ function coreNodes(): Record<string, SchemaNode> {
       D.failureProgress,
     ),
     preset: described(nullable(oneOf(...PRESET_NAMES)), 'A preset laid under these settings: recommended is what measured best on real sessions (docs/efficacy.md); null: none.', D.preset),
-    exemptionCeiling: described(nullable(count(1)), 'Calls an approval allows before the measure is denied outright; null: the rest of the turn.', D.exemptionCeiling),
+    exemptionCeiling: described(nullable(count(1)), 'The exemption ceiling: how many more calls like it one Allow once lets run this turn before they are denied without asking; null: no ceiling.', D.exemptionCeiling),
   };
 }
 

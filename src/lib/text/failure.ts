@@ -54,6 +54,23 @@ const WORDS: Readonly<Record<string, Readonly<Record<Locale, Said>>>> = {
   },
 };
 
+/**
+ * The same, in brief, for the operator's ask (text/ask.ts), where the panel's
+ * sentence says the rest ("this command has failed 5 times in a row (exit
+ * status 1)"). The reasons are the table's above.
+ */
+const BRIEF: Readonly<Record<string, Readonly<Record<Locale, Said>>>> = {
+  exit: { en: [(d) => `exit status ${d}`, 'a non-zero exit status'], zh: [(d) => `退出状态 ${d}`, '非零退出状态'] },
+  http: { en: [(d) => `HTTP ${d}`, 'an HTTP error status'], zh: [(d) => `HTTP ${d}`, 'HTTP 错误状态'] },
+  timeout: { en: [(d) => `timed out after ${d}`, 'timed out'], zh: [(d) => `${d} 后超时`, '超时'] },
+  signal: { en: [(d) => `stopped by signal ${d}`, 'stopped by a signal'], zh: [(d) => `被信号 ${d} 终止`, '被信号终止'] },
+  sandbox: { en: [(d) => `refused by the sandbox, ${d} mode`, 'refused by the sandbox'], zh: [(d) => `沙箱拒绝，${d} 模式`, '沙箱拒绝'] },
+  error: { en: [(d) => `error ${d}`, 'a tool error'], zh: [(d) => `错误 ${d}`, '工具出错'] },
+  exception: { en: [(d) => `uncaught ${d}`, 'an uncaught exception'], zh: [(d) => `未捕获的异常 ${d}`, '未捕获的异常'] },
+  curl: { en: [(d) => `curl error ${d}`, 'a curl error'], zh: [(d) => `curl 错误 ${d}`, 'curl 错误'] },
+  shell: { en: [(d) => `the shell died, ${d}`, 'the shell died'], zh: [(d) => `shell 退出，${d}`, 'shell 退出'] },
+};
+
 /** A reason the table does not know. */
 const UNKNOWN: Readonly<Record<Locale, string>> = { en: 'the call failed', zh: '调用失败' };
 
@@ -67,12 +84,17 @@ export function describeFailure(failure: FailureFacts | null, locale: Locale = '
   return detail ? said[0](detail) : said[1];
 }
 
+/** A failure in brief, for the operator's ask: `exit status 1`, `uncaught KeyError`; `''` for no failure. */
+export function briefFailure(failure: FailureFacts | null, locale: Locale = 'en'): string {
+  if (failure === null) return '';
+  const detail = failure.detail.replace(/\s+/g, ' ').trim();
+  const said = Object.hasOwn(BRIEF, failure.reason) ? (BRIEF[failure.reason] as Readonly<Record<Locale, Said>>)[locale] : undefined;
+  if (said === undefined) return UNKNOWN[locale];
+  return detail ? said[0](detail) : said[1];
+}
+
 /** `describeFailure` for an operator who reads Chinese (the ask in the approval panel); the model's texts keep the English one. */
 export function describeFailureZh(failure: FailureFacts | null): string {
   return describeFailure(failure, 'zh');
 }
 
-/** The failure a gate hit quotes, for the Chinese ask: worded anew from the hit's failure, or its English detail where it carries none. */
-export function hitFailureZh(hit: { readonly detail: string; readonly failure?: FailureFacts | null }): string {
-  return hit.failure === undefined ? hit.detail : describeFailureZh(hit.failure);
-}

@@ -1,49 +1,69 @@
 /**
- * The gate's texts, what the model and the operator read when a call meets
- * the gate: the denial, the denial at the exemption ceiling and the operator's ask;
- * and how quoted text is cut and cleaned. Each text starts with its protocol
- * token (REPEAT_TOOL_BLOCKED: or Loop breaker:) and carries the parts listed
- * in §5 of the contract; the wording is this project's own. A track brings
- * its own words for its hits (`HitWords`, in its file under tracks/), so
- * these texts know no track by name.
- *
- * The ask is the operator's, shown in the approval panel: it comes in the
- * operator's language (`locale.preference`, read on the host by
- * plugin/settings.ts), English where there is none. The denials are the
- * model's and have one language, English.
+ * The gate's texts for the model, what it reads when a call meets the gate:
+ * the denial and the denial at the exemption ceiling; and how quoted text is
+ * cut and cleaned for every text. Each starts with its protocol token
+ * (REPEAT_TOOL_BLOCKED:) and carries the parts listed in §5 of the contract;
+ * the wording is this project's own. A track brings its own words for its
+ * hits (`HitWords`, in its file under tracks/), so these texts know no track
+ * by name. The denials have one language, English. The operator's ask, in
+ * the operator's language, is text/ask.ts's; the types its words take are
+ * here, beside the tracks' other words.
  */
 import type { FailureFacts } from './failure.js';
-import type { Locale } from './locale.js';
 import { member } from '../host/member.js';
 
-/** A track's words in an ask, for an operator who reads another language than English. */
+/**
+ * What the ask says of a hit (text/ask.ts makes it): the hit's facts, with
+ * the model's text in them already shown as the operator sees it (P15).
+ */
+export interface AskHit extends HitFacts {
+  /** The calls the hit is about, as the ask's language names them (`this command`, `calls to the host “x”`). */
+  readonly subject: Subject;
+  /** The hit's text after its measure as one bounded quotation (`“/repo/a.py”`, `“make → ls”`). */
+  readonly shown: string;
+  /** The failure behind the hit in the ask's language, its model text quoted; `''` for none. */
+  readonly failed: string;
+}
+
+/** The calls a hit is about, in one language (text/ask.ts `subjectOf`). */
+export interface Subject {
+  /** One more of them, counted: `run of this command`, `call to the host “x”` (zh: 运行这条命令). */
+  readonly one: string;
+  /** All of them, as a sentence's subject: `this command`, `calls to the host “x”` (zh: 这条命令). */
+  readonly it: string;
+  /** Whether `it` takes a plural verb. */
+  readonly many: boolean;
+}
+
+/**
+ * A track's words in the operator's ask, in one language: the plain sentence
+ * that says what the call would do and why it is stopped, and the few words
+ * that add its evidence when another track's hit leads.
+ */
 export interface AskWords {
-  readonly heading: string;
-  asking(hit: HitFacts): string;
-  detail(hit: HitFacts): string;
+  /** The ask's first sentence, after `Loop breaker: `, for the hit that leads: lower case first, its own stop last. */
+  what(hit: AskHit): string;
+  /** The hit as a few words after `Also: ` (`the same result 5 times`), when another track's hit leads. */
+  also(hit: AskHit): string;
 }
 
 /** How one track's hits read in the gate's texts. */
 export interface HitWords {
-  /** The track's name: a denial says "by the repeat track". */
+  /** The track's name: a denial says "by the repeat track", a gate line of the log lists its hits under it. */
   readonly track: string;
   /** Where the track comes when a denial names several (lowest first). */
   readonly listed: number;
-  /** The heading of its details in an ask (`tracksIn` in tools/lib/replay.ts reads them). */
-  readonly heading: string;
   /** Why the hit blocks, in a few words: the first line of a denial. */
   why(hit: HitFacts): string;
   /** The hit as a denial lists it, after `- `. */
   line(hit: HitFacts): string;
-  /** What the call would do, as the first sentence of an ask says it. */
-  asking(hit: HitFacts): string;
-  /** The hit as an ask's details list it. */
-  detail(hit: HitFacts): string;
   /** A line a denial adds when the track blocked: what will still run. */
   readonly note: string | null;
-  /** `heading`, `asking` and `detail` in Chinese (glossary: client/locales/glossary.md); the English ones where absent. */
-  readonly zh?: AskWords;
-  /** What an operator's text names a quote by when it carries no measure of its own (a cycle's calls); fingerprints name theirs (`cmd:`…). */
+  /** Its words in the operator's ask, in English (text/ask.ts). */
+  readonly ask: AskWords;
+  /** The same in Chinese (glossary: client/locales/glossary.md). */
+  readonly zh: AskWords;
+  /** What an operator's text names a quote by when it carries no measure of its own (a cycle's calls: `sequence`); fingerprints name theirs (`cmd:`…). */
   readonly measure?: string;
 }
 
@@ -127,12 +147,24 @@ export function measureQuote(fp: string, measure?: string, cut = false): string 
 const PREVIEW_MARK = /\u2026 \(\+\d+ more chars\)$/;
 
 /** What an operator's text needs of a hit to quote it: its quote, and its track's words when known (a cycle names its measure). */
-export type QuotedHit = Pick<HitFacts, 'quote'> & { readonly words?: Pick<HitWords, 'measure'> };
+export type QuotedHit = Pick<HitFacts, 'quote'> & { readonly words?: Pick<HitWords, 'measure' | 'track'> };
 
-/** A hit's quote (a `preview` of its fingerprint) as an operator's text names it: the ask's, the log's. */
+/** A hit's quote (a `preview` of its fingerprint) as an operator's text names it: the log's, the terminal's. */
 export function hitQuote(hit: QuotedHit): string {
   const mark = PREVIEW_MARK.exec(hit.quote);
   return measureQuote(mark === null ? hit.quote : hit.quote.slice(0, mark.index), hit.words?.measure, mark !== null);
+}
+
+/**
+ * A quote's parts: its measure (`null` for none), the text after it, and
+ * whether `preview` cut it. `named`: the quote carries no measure of its own
+ * (a cycle's calls, which may start `read:`), its track names it.
+ */
+export function quoteParts(quote: string, named = false): { readonly measure: string | null; readonly body: string; readonly cut: boolean } {
+  const mark = PREVIEW_MARK.exec(quote);
+  const head = mark === null ? quote : quote.slice(0, mark.index);
+  const name = named ? null : MEASURE_NAME.exec(head);
+  return name === null ? { measure: null, body: head, cut: mark !== null } : { measure: name[1] as string, body: head.slice(name[0].length), cut: mark !== null };
 }
 
 /** Head of a text, with a marker saying how much was left out. */
@@ -298,98 +330,5 @@ export function ceilingMessage(name: string, quotes: readonly string[], ceiling:
     `The approved allowance of ${calls} is spent; these measures are denied without asking again until the next human message resets it.`,
     previousResult(lastResult),
     'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
-  ].join('\n');
-}
-
-
-/**
- * A hit as an operator's text shows it (P15): its measure quoted and cut, and
- * the failure it quotes (an error code, an exception's name: the result's
- * text) quoted as well. The tracks' `detail` words then carry no model text
- * of their own.
- */
-function operatorHit(hit: HitFacts): HitFacts {
-  const quote = hitQuote(hit);
-  const failure = hit.failure;
-  if (failure === undefined || failure === null) return { ...hit, quote };
-  const folded = failure.detail.replace(/\s+/g, ' ').trim();
-  // A number (an exit status, an HTTP code, a time-out) carries no sentence; a code or a name is quoted like any result text.
-  if (folded === '' || /^-?\d+(?:ms)?$/.test(folded)) return { ...hit, quote };
-  const shownDetail = quoted(folded);
-  // The detail is the last thing the failure's words quote ("… status 1", "… error (E_X)").
-  const at = hit.detail.lastIndexOf(folded);
-  const detail = at === -1 ? hit.detail : `${hit.detail.slice(0, at)}${shownDetail}${hit.detail.slice(at + folded.length)}`;
-  return { ...hit, quote, detail, failure: { reason: failure.reason, detail: shownDetail } };
-}
-
-/** The details of an ask: each track's heading, then its hits, `;` between them and `end` after the last. */
-function detailLines(hits: readonly HitFacts[], wordsFor: (words: HitWords) => AskWords, end: string, between: string): string[] {
-  const lines: string[] = [];
-  for (const words of wordsOf(hits)) {
-    const own = wordsFor(words);
-    const details = hits.filter((hit) => hit.words === words).map((hit) => own.detail(hit));
-    lines.push(own.heading, ...details.map((detail, at) => `${detail}${at === details.length - 1 ? end : between}`));
-  }
-  return lines;
-}
-
-/**
- * The operator's prompt at the gate, the headline of DSH's approval panel.
- * rc.8 renders it as plain text in one block whose line breaks collapse to
- * spaces (`white-space: normal`), above the command box and the Reject and
- * Allow once buttons. So it is a short list of sentences, each ending with its
- * own stop and starting with its label (Allow once:, Still applies:,
- * Reject:), that reads as a list either way; the model's text comes only at
- * the end, as bounded quotations (P15), after every sentence of ours, and the
- * tool's name last of all.
- *
- * Allow once exempts the hit measures on every track for the rest of the
- * turn (gate.ts: not counted, not gated, not advised); the call's other
- * measures and every other call keep their limits, and one reaching its own
- * limit asks again. The list says exactly that.
- */
-export function askMessage(name: string, hits: readonly HitFacts[], ceiling: number | null = null, locale: Locale = 'en'): string {
-  const shown = hits.map(operatorHit);
-  if (locale === 'zh') return askMessageZh(name, shown, ceiling);
-  const first = shown[0];
-  const many = shown.length > 1;
-  const these = many ? `these ${shown.length} measures` : 'this measure';
-  const until =
-    ceiling === null
-      ? 'until your next message'
-      : `for ${ceiling} more ${ceiling === 1 ? 'call' : 'calls'} this turn (the one after that is blocked without asking)`;
-  return [
-    `Loop breaker: this call ${first === undefined ? 'would continue a loop' : first.words.asking(first)}${many ? `; ${shown.length} measures are at their limits` : ''}.`,
-    `Allow once: the call runs, and ${these} (listed at the end) ${many ? 'are' : 'is'} lifted on every track ${until}: not counted, not gated, not advised.`,
-    "Still applies: the call's other measures and every other call keep their limits; one that reaches its limit is asked about again.",
-    `Reject: the call is blocked, and so is every call with ${many ? 'these measures' : 'this measure'}, until your next message.`,
-    ...detailLines(shown, (words) => words, '.', ';'),
-    `Tool: ${quoted(name)}.`,
-  ].join('\n');
-}
-
-/** A track's ask words in Chinese, or its English ones. */
-function zhWords(words: HitWords): AskWords {
-  return words.zh ?? words;
-}
-
-/**
- * The same ask for an operator who reads Chinese: the same list in the same
- * order, the buttons named as DSH's Chinese panel names them (允许一次 / 拒绝),
- * the quotations at the end. Its words follow the glossary.
- */
-function askMessageZh(name: string, shown: readonly HitFacts[], ceiling: number | null): string {
-  const first = shown[0];
-  const many = shown.length > 1;
-  const these = many ? `文末列出的这 ${shown.length} 个度量` : '文末列出的该度量';
-  const until = ceiling === null ? '在你发送下一条消息之前' : `在本回合接下来的 ${ceiling} 次调用中`;
-  const after = ceiling === null ? '' : '（再下一次不经询问直接阻止）';
-  return [
-    `重复调用断路器：这次调用${first === undefined ? '会让循环继续下去' : zhWords(first.words).asking(first)}${many ? `；共有 ${shown.length} 个度量达到上限` : ''}。`,
-    `允许一次：调用会运行，${these}${until}在所有轨道上解除：不计数、不受闸门拦截、不发建议${after}。`,
-    '仍然生效：这次调用的其他度量和其他所有调用照常受上限约束；达到上限时还会再次询问。',
-    `拒绝：调用被阻止，之后带有${many ? '这些度量' : '该度量'}的调用也都被阻止，直到你发送下一条消息。`,
-    ...detailLines(shown, zhWords, '。', '；'),
-    `工具：${quoted(name)}。`,
   ].join('\n');
 }

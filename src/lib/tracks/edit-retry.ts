@@ -15,7 +15,7 @@ import { own } from '../host/own.js';
 import type { Failure } from '../result/failure.js';
 import { identityKey } from '../call/identity.js';
 import { defang, preview, type HitWords } from '../text/message.js';
-import { describeFailure, hitFailureZh } from '../text/failure.js';
+import { describeFailure } from '../text/failure.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
 import { keep } from '../memory/book.js';
@@ -74,20 +74,25 @@ export function editRetryMessage(path: string, count: number, failure: Failure):
   );
 }
 
+/** The operator's ask (text/ask.ts): the file, which no box shows, as the call named it. */
+const ask: HitWords['ask'] = {
+  what: (hit) => `the agent's last ${hit.count} edits of ${hit.shown} were all rejected.`,
+  also: (hit) => `${hit.count} rejected edits of its file in a row`,
+};
+
+const zh: HitWords['zh'] = {
+  what: (hit) => `agent 最近对 ${hit.shown} 的 ${hit.count} 次编辑都被拒绝了。`,
+  also: (hit) => `对该文件的编辑连续 ${hit.count} 次被拒绝`,
+};
+
 const words: HitWords = {
   track: 'edit-retry',
   listed: 4,
-  heading: 'Edit-retry track:',
   why: (hit) => `${hit.count} edits of this file in a row were rejected (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 ${hit.count} rejected edits in a row (${hit.detail})`,
-  asking: (hit) => `edits a file whose last ${hit.count} edits were all rejected (the limit is ${hit.cap})`,
-  detail: (hit) => `${defang(hit.quote)}, ${hit.count} rejected edits in a row (${hit.detail})`,
   note: 'Only edits of this file are blocked: reading it will run, and once you have read it, an edit made from what you read will run too.',
-  zh: {
-    heading: '编辑重试轨道：',
-    asking: (hit) => `会编辑一个最近 ${hit.count} 次编辑全被拒绝的文件（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，连续 ${hit.count} 次编辑被拒（${hitFailureZh(hit)}）`,
-  },
+  ask,
+  zh,
 };
 
 function judge(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall): Judgement {

@@ -17,7 +17,7 @@ import { own } from '../host/own.js';
 import { identityKey } from '../call/identity.js';
 import { commandNamesOf } from '../shell/program.js';
 import type { HitWords } from '../text/message.js';
-import { createNotice } from '../text/notice.js';
+import { createNotice, trackSummary } from '../text/notice.js';
 import { timedOut, TIMEOUTS } from './timeout.js';
 import { NO_HITS, type CallTrackModule, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
 
@@ -36,20 +36,25 @@ export function environmentMessage(count: number): string {
   );
 }
 
+/** The operator's ask (text/ask.ts): every command times out, whatever it runs. */
+const ask: HitWords['ask'] = {
+  what: (hit) => `the agent's last ${hit.count} different commands all ran out of time; the environment is not answering.`,
+  also: (hit) => `${hit.count} different commands in a row that ran out of time`,
+};
+
+const zh: HitWords['zh'] = {
+  what: (hit) => `agent 最近运行的 ${hit.count} 个不同命令都超时了，运行环境没有响应。`,
+  also: (hit) => `连续 ${hit.count} 个不同命令超时`,
+};
+
 const words: HitWords = {
   track: 'environment',
   listed: 8,
-  heading: 'Environment track:',
   why: (hit) => `${hit.count} different commands in a row ran out of time (limit ${hit.cap})`,
   line: (hit) => `${hit.count} different commands in a row ran out of time (limit ${hit.cap})`,
-  asking: (hit) => `runs a command after ${hit.count} different commands in a row ran out of time (the limit is ${hit.cap})`,
-  detail: (hit) => `${hit.count} different commands in a row ran out of time`,
   note: 'Shell commands are blocked while the environment does not answer; a call that is not a shell command will run, and the next human message lifts the gate.',
-  zh: {
-    heading: '环境轨道：',
-    asking: (hit) => `会在连续 ${hit.count} 个不同的命令都超时之后再运行一个命令（上限为 ${hit.cap}）`,
-    detail: (hit) => `连续 ${hit.count} 个不同的命令都超时`,
-  },
+  ask,
+  zh,
 };
 
 function judge(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: TrackedCall): Judgement {
@@ -78,11 +83,11 @@ function learn(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: Tra
   for (const name of names) if (stretch.size < STRETCH_KEPT) stretch.add(name);
   const warnAt = TIMEOUTS.of(call.cfg)?.warnAt ?? null;
   if (warnAt === null || before >= warnAt || stretch.size < warnAt) return null;
-  return createNotice(environmentMessage(stretch.size), `prog:* ${stretch.size} ${SUMMARY}`);
+  return createNotice(environmentMessage(stretch.size), trackSummary(SUMMARY, `${stretch.size} different commands in a row timed out`));
 }
 
-/** What its notices' summaries say: `prog:* 3 commands timed out in a row`. */
-const SUMMARY = 'commands timed out in a row';
+/** What its notices' summaries start with, its name (no measure to quote): `environment: 3 different commands in a row timed out`. */
+const SUMMARY = 'environment';
 
 export const environmentTrack = {
   meta: {

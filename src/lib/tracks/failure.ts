@@ -11,7 +11,7 @@ import { own } from '../host/own.js';
 import type { Failure } from '../result/failure.js';
 import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
-import { describeFailure, hitFailureZh } from '../text/failure.js';
+import { describeFailure } from '../text/failure.js';
 import { countedSummary, createNotice } from '../text/notice.js';
 import { isNewest, keep, recalls, remember, type Recent } from '../memory/book.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
@@ -121,20 +121,25 @@ export function failWarnMessage(quote: string, streak: number, failure: Failure 
   );
 }
 
+/** The operator's ask (text/ask.ts): the call has failed again and again. */
+const ask: HitWords['ask'] = {
+  what: (hit) => `${hit.subject.it} ${hit.subject.many ? 'have' : 'has'} failed ${hit.count} times in a row${hit.failed === '' ? '' : ` (${hit.failed})`}.`,
+  also: (hit) => `${hit.count} failures in a row`,
+};
+
+const zh: HitWords['zh'] = {
+  what: (hit) => `${hit.subject.it}已连续失败 ${hit.count} 次${hit.failed === '' ? '' : `（${hit.failed}）`}。`,
+  also: (hit) => `连续失败 ${hit.count} 次`,
+};
+
 const words: HitWords = {
   track: 'failure',
   listed: 1,
-  heading: 'Failure track:',
   why: (hit) => `it failed ${hit.count} times in a row (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 ${hit.count} consecutive failures (${hit.detail})`,
-  asking: (hit) => `retries an action that has failed ${hit.count} times in a row (the limit is ${hit.cap})`,
-  detail: (hit) => `${defang(hit.quote)}, ${hit.count} failures in a row (${hit.detail})`,
   note: 'Only calls that carry the failing measure are blocked: a different call (reading the error log, searching the code, another endpoint) will run.',
-  zh: {
-    heading: '失败轨道：',
-    asking: (hit) => `会重试一个已连续失败 ${hit.count} 次的动作（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，连续失败 ${hit.count} 次（${hitFailureZh(hit)}）`,
-  },
+  ask,
+  zh,
 };
 
 /** The measures whose streak has reached the limit. */

@@ -151,20 +151,25 @@ export function guessMessage(quote: string, count: number): string {
   );
 }
 
+/** The operator's ask (text/ask.ts): the command with the guessed word left open (…). */
+const ask: HitWords['ask'] = {
+  what: (hit) => `the agent has tried ${hit.count} values by hand in ${hit.shown}, and all failed the same way.`,
+  also: (hit) => `${hit.count} values guessed by hand in one place`,
+};
+
+const zh: HitWords['zh'] = {
+  what: (hit) => `agent 已在 ${hit.shown} 中手工尝试了 ${hit.count} 个取值，都以同样方式失败。`,
+  also: (hit) => `在同一位置手工尝试了 ${hit.count} 个取值`,
+};
+
 const words: HitWords = {
   track: 'guess',
   listed: 7,
-  heading: 'Guess track:',
   why: (hit) => `${hit.count} values tried in one place failed the same way (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 ${hit.count} values tried, each failing the same way (limit ${hit.cap})`,
-  asking: (hit) => `tries another value where ${hit.count} values have failed the same way (the limit is ${hit.cap})`,
-  detail: (hit) => `${defang(hit.quote)}, ${hit.count} values failed the same way`,
   note: 'Only further guesses in that place are blocked: a command that looks the value up, or any other call, will run.',
-  zh: {
-    heading: '猜测轨道：',
-    asking: (hit) => `会在已有 ${hit.count} 个取值以同样方式失败的位置再试一个取值（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，${hit.count} 个取值以同样方式失败`,
-  },
+  ask,
+  zh,
 };
 
 /** The templates a call fits, by their keys. */

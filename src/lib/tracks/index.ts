@@ -60,5 +60,3 @@ export const SETTINGS: readonly Setting[] = MODULES.flatMap((track) => (track.me
 /** The same, by `card.order`: the card's "Opt-in tracks" group lists their fields so. */
 export const CARD_SETTINGS: readonly Setting[] = [...SETTINGS].sort((a, b) => a.card.order - b.card.order);
 
-/** The heading of each track's details in an ask, by track name (`tracksIn` in tools/lib/replay.ts reads them). */
-export const ASK_TRACK_HEADINGS: Readonly<Record<string, string>> = Object.fromEntries(CALL_TRACKS.map((track) => [track.meta.words.track, track.meta.words.heading]));

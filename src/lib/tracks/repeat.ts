@@ -29,20 +29,25 @@ export function ordinal(n: number): string {
   return `${n}${suffix}`;
 }
 
+/** The operator's ask (text/ask.ts): the call would come up once more among the agent's recent calls. */
+const ask: HitWords['ask'] = {
+  what: (hit) => `this would be the ${ordinal(hit.count)} ${hit.subject.one} among the agent's recent calls.`,
+  also: (hit) => `${hit.count} runs among the agent's recent calls`,
+};
+
+const zh: HitWords['zh'] = {
+  what: (hit) => `这将是 agent 最近的调用中第 ${hit.count} 次${hit.subject.one}。`,
+  also: (hit) => `在 agent 最近的调用中出现 ${hit.count} 次`,
+};
+
 const words: HitWords = {
   track: 'repeat',
   listed: 0,
-  heading: 'Repeat track:',
   why: (hit) => `repeated ${hit.count} times (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} ${hit.count}/${hit.cap}`,
-  asking: (hit) => `would repeat the same action for the ${ordinal(hit.count)} time among the agent's recent calls (the limit is ${hit.cap})`,
-  detail: (hit) => `${defang(hit.quote)} ${hit.count}/${hit.cap}`,
   note: null,
-  zh: {
-    heading: '重复轨道：',
-    asking: (hit) => `会在 agent 最近的调用中第 ${hit.count} 次重复同一动作（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)} ${hit.count}/${hit.cap}`,
-  },
+  ask,
+  zh,
 };
 
 /** Repeat stage 1: a nudge, demanding nothing. */

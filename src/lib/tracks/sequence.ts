@@ -15,7 +15,7 @@ import { count as whole, described, nullable, object } from '../setting/schema-n
 import { earlier, onBeatsOff, reader, type Setting } from '../setting/setting.js';
 import { firstVerb } from '../shell/command.js';
 import { defang, preview, type HitWords } from '../text/message.js';
-import { createNotice, cycleSummary } from '../text/notice.js';
+import { createNotice, cycleSummary, SEQUENCE_SUMMARY } from '../text/notice.js';
 import { createSequenceBook, cycleKey, findCycle, type Cycle, type SequenceBook, type Step } from '../memory/cycles.js';
 import type { CallTrackModule, Judgement, Shared, Track, TrackedCall } from './track.js';
 
@@ -186,21 +186,26 @@ export function cycleMessage(quote: string, period: number, repetitions: number,
   ].join('\n');
 }
 
+/** The operator's ask (text/ask.ts): the cycle's calls, as they ran, the stopped one first. */
+const ask: HitWords['ask'] = {
+  what: (hit) => `the agent has run the cycle ${hit.shown} ${hit.count} times in a row; this call starts it again.`,
+  also: (hit) => `a cycle of calls repeated ${hit.count} times`,
+};
+
+const zh: HitWords['zh'] = {
+  what: (hit) => `agent 已把调用循环节 ${hit.shown} 连续重复了 ${hit.count} 次，这次调用会再开始一轮。`,
+  also: (hit) => `调用循环节已重复 ${hit.count} 次`,
+};
+
 const words: HitWords = {
   track: 'sequence',
   listed: 2,
-  heading: 'Sequence track:',
-  measure: 'cycle',
+  measure: SEQUENCE_SUMMARY,
   why: (hit) => `a cycle of calls repeated ${hit.count} times (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 a cycle repeated ${hit.count} times back to back (limit ${hit.cap})`,
-  asking: (hit) => `would go round a cycle of calls that has already come round ${hit.count} times (the limit is ${hit.cap})`,
-  detail: (hit) => `${defang(hit.quote)}, ${hit.count} times round (limit ${hit.cap})`,
   note: 'Only the call that would go round the cycle again is blocked: a call that breaks the cycle will run.',
-  zh: {
-    heading: '序列轨道：',
-    asking: (hit) => `会让一个已经重复了 ${hit.count} 次的调用循环节再重复一次（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，已重复 ${hit.count} 次（上限 ${hit.cap}）`,
-  },
+  ask,
+  zh,
 };
 
 /** The cycle the call continues, once it has come round `sequence.count` times; else `null`. */
@@ -260,8 +265,8 @@ export const sequenceTrack = {
     isOn: (cfg) => SEQUENCE.of(cfg) !== null,
     needs: () => ({}),
     words,
-    // What its notices' summaries name: `cycle “curl → jq” × 3`.
-    summary: 'cycle',
+    // What its notices' summaries name the cycle by: `sequence “curl → jq” × 3`.
+    summary: SEQUENCE_SUMMARY,
   },
   create(shared, initial): Track<CycleJudgement> {
     const book = createSequenceBook(initial.window);

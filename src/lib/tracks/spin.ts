@@ -24,7 +24,7 @@
 import type { Agent, Notice } from '../host/types.js';
 import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
-import { countedSummary, createNotice } from '../text/notice.js';
+import { createNotice, trackSummary } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
 import { actionsRead } from './actions.js';
 import { keep, recalls, remember, type Recent } from '../memory/book.js';
@@ -84,20 +84,25 @@ export function spinMessage(count: number): string {
   );
 }
 
+/** The operator's ask (text/ask.ts): a stretch of calls that told the agent nothing new. */
+const ask: HitWords['ask'] = {
+  what: (hit) => `the last ${hit.count} calls returned nothing new, and this one repeats an earlier one.`,
+  also: (hit) => `${hit.count} calls in a row that returned nothing new`,
+};
+
+const zh: HitWords['zh'] = {
+  what: (hit) => `agent 最近的 ${hit.count} 次调用都没有返回新内容，而这次调用又在重复之前的调用。`,
+  also: (hit) => `连续 ${hit.count} 次调用没有新内容`,
+};
+
 const words: HitWords = {
   track: 'spin',
   listed: 6,
-  heading: 'Spin track:',
   why: (hit) => `the last ${hit.count} calls returned nothing new (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 repeats a call while the last ${hit.count} calls returned nothing new (limit ${hit.cap})`,
-  asking: (hit) => `repeats a call after ${hit.count} calls in a row that returned nothing new (the limit is ${hit.cap})`,
-  detail: (hit) => `${defang(hit.quote)}, after ${hit.count} calls that returned nothing new`,
   note: 'Only repeats of calls already made are blocked: a new call, a change to the files, or a check after that change will run.',
-  zh: {
-    heading: '空转轨道：',
-    asking: (hit) => `会在连续 ${hit.count} 次调用都没有返回新内容之后再重复一个调用（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，此前连续 ${hit.count} 次调用没有新内容`,
-  },
+  ask,
+  zh,
 };
 
 /** A write the agent has not made before this turn: what it does about the spin, never part of it. */
@@ -139,11 +144,11 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, ac
   spin.run = known ? spin.run + 1 : 0;
   spin.fresh = false;
   if (!known || spin.run !== SPIN.of(call.cfg)?.warnAt) return null;
-  return createNotice(spinMessage(spin.run), countedSummary('spin:', SUMMARY, spin.run));
+  return createNotice(spinMessage(spin.run), trackSummary(SUMMARY, `${spin.run} calls in a row returned nothing new`));
 }
 
-/** What its notices' summaries say: `spin: nothing new x5`. */
-const SUMMARY = 'nothing new';
+/** What its notices' summaries start with, its name (no measure to quote): `spin: 5 calls in a row returned nothing new`. */
+const SUMMARY = 'spin';
 
 export const spinTrack = {
   meta: {

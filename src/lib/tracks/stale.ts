@@ -84,20 +84,25 @@ export function staleMessage(quote: string, times: number): string {
   );
 }
 
+/** The operator's ask (text/ask.ts): the call keeps returning what it returned, nothing changed in between. */
+const ask: HitWords['ask'] = {
+  what: (hit) => `${hit.subject.it} ${hit.subject.many ? 'have' : 'has'} returned the same result ${hit.count} times, with nothing changed in between.`,
+  also: (hit) => `the same result ${hit.count} times`,
+};
+
+const zh: HitWords['zh'] = {
+  what: (hit) => `${hit.subject.it}已 ${hit.count} 次返回相同的结果，期间没有任何改动。`,
+  also: (hit) => `${hit.count} 次返回相同的结果`,
+};
+
 const words: HitWords = {
   track: 'stale',
   listed: 3,
-  heading: 'Stale track:',
   why: (hit) => `it returned the same result ${hit.count} times in a row (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 the same result ${hit.count} times in a row, nothing changed in between (limit ${hit.cap})`,
-  asking: (hit) => `repeats a call that has returned the same result ${hit.count} times in a row (the limit is ${hit.cap})`,
-  detail: (hit) => `${defang(hit.quote)}, the same result ${hit.count} times in a row`,
   note: 'Only the call that keeps returning the same result is blocked: a different call, or this one after a change to the files it reads, will run.',
-  zh: {
-    heading: '停滞轨道：',
-    asking: (hit) => `会重复一个已连续 ${hit.count} 次返回相同结果的调用（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，连续 ${hit.count} 次结果相同`,
-  },
+  ask,
+  zh,
 };
 
 function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {

@@ -74,20 +74,25 @@ export function timeoutMessage(program: string, count: number): string {
   );
 }
 
+/** The operator's ask (text/ask.ts): the program that keeps running out of time, whatever the command around it. */
+const ask: HitWords['ask'] = {
+  what: (hit) => `the program ${hit.shown} has run out of time ${hit.count} times this turn.`,
+  also: (hit) => `${hit.count} time-outs of its program this turn`,
+};
+
+const zh: HitWords['zh'] = {
+  what: (hit) => `程序 ${hit.shown} 本回合已超时 ${hit.count} 次。`,
+  also: (hit) => `其程序本回合已超时 ${hit.count} 次`,
+};
+
 const words: HitWords = {
   track: 'timeout',
   listed: 5,
-  heading: 'Timeout track:',
   why: (hit) => `this program ran out of time ${hit.count} times (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 ran out of time ${hit.count} times this turn (limit ${hit.cap})`,
-  asking: (hit) => `starts a program that has run out of time ${hit.count} times this turn (the limit is ${hit.cap})`,
-  detail: (hit) => `${defang(hit.quote)}, ${hit.count} time-outs this turn`,
   note: 'Only runs of the program that keeps running out of time are blocked: a smaller job under another command, or a check on a background run, will run.',
-  zh: {
-    heading: '超时轨道：',
-    asking: (hit) => `会启动一个本回合已超时 ${hit.count} 次的程序（上限为 ${hit.cap}）`,
-    detail: (hit) => `${defang(hit.quote)}，本回合超时 ${hit.count} 次`,
-  },
+  ask,
+  zh,
 };
 
 /** A shell call's programs, read when first asked (most calls neither time out nor follow one that did). */

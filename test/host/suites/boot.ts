@@ -405,7 +405,7 @@ describe('dsh 0.1.0-rc.8 headless boot — opt-in sequence track, mounted as a -
       assert.equal(notices.length, 1, `one breaker notice in the log: ${JSON.stringify(notices)}`);
       assert.match(notices[0]!.text, /^CONVERGENCE_CHECK:/);
       assert.match(notices[0]!.text, /4 different calls, repeated 3 times/);
-      assert.equal(notices[0]!.summary, 'cycle \u201cgrep \u2192 curl \u2192 head \u2192 echo\u201d \u00d7 3', 'the cycle quoted (P15)');
+      assert.equal(notices[0]!.summary, 'sequence \u201cgrep \u2192 curl \u2192 head \u2192 echo\u201d \u00d7 3', 'the cycle quoted (P15), named by its track (P16)');
       assert.ok(
         b.model.seenUserTexts().some((text) => text.includes('CONVERGENCE_CHECK: your recent calls are one cycle')),
         'the model was sent the advisory',
@@ -602,7 +602,7 @@ function terminalLines(output: string): string[] {
 describe(`dsh 0.1.0-rc.8 headless boot — what the operator reads on the terminal — ${plugin.label} as a --patch overlay`, () => {
   const ours = knownReferenceGap(plugin, 'logs nothing and refuses no unknown key');
   /** The two measures an identical `echo same-output` is gated under, at the cap (`caps` is read in `before`). */
-  const atCap = (): string => `exact \u201cbash:{"command":"echo same-output"}\u201d ${caps.exact}/${caps.exact}; cmd \u201cecho:echo same-output\u201d ${caps.exact}/${caps.exact}`;
+  const atCap = (): string => `repeat: exact \u201cbash:{"command":"echo same-output"}\u201d ${caps.exact}/${caps.exact}, cmd \u201cecho:echo same-output\u201d ${caps.exact}/${caps.exact}`;
 
   test('12. onLimit: deny: stderr holds one line per advisory, one when the gate closes, and the turn’s summary, none of the logger’s lines; stdout is the final answer; exit 0', async (t) => {
     const n = caps.exact + 2;
@@ -643,7 +643,7 @@ describe(`dsh 0.1.0-rc.8 headless boot — what the operator reads on the termin
     assert.deepEqual(lines, [
       `LOG info advisory: cmd \u201cecho:echo same-output\u201d × ${caps.warnAt}`,
       `LOG info advisory: cmd \u201cecho:echo same-output\u201d × ${caps.summarizeAt}`,
-      ...[0, 1, 2].map((past) => `LOG info gate, denied: bash, ${echo} ${caps.exact + past}/${caps.exact}; cmd \u201cecho:echo same-output\u201d ${caps.exact + past}/${caps.exact}`),
+      ...[0, 1, 2].map((past) => `LOG info gate, denied: bash, repeat: ${echo} ${caps.exact + past}/${caps.exact}, cmd \u201cecho:echo same-output\u201d ${caps.exact + past}/${caps.exact}`),
     ]);
     assert.doesNotMatch(b.stdout, BREAKER_ON_TERMINAL, 'stdout stays the final answer');
   });

@@ -40,7 +40,7 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
         assert.equal(notices.length, 1, 'the twelfth call carries the advisory');
         assert.match(notices[0].content[0].text, /^CONVERGENCE_CHECK:/);
         assert.ok(notices[0].content[0].text.includes(CYCLE.join(' \u2192 ')), String(notices[0].content[0].text));
-        assert.equal(notices[0].source.summary, 'cycle \u201cgrep \u2192 curl \u2192 cat \u2192 echo\u201d \u00d7 3');
+        assert.equal(notices[0].source.summary, 'sequence \u201cgrep \u2192 curl \u2192 cat \u2192 echo\u201d \u00d7 3');
         assert.equal(notices[0].role, 'user');
         assert.ok(Object.isFrozen(notices[0]), 'the advisory is frozen');
       } else {
@@ -86,7 +86,7 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     const results: Result[] = [];
     for (let i = 0; i < caps.exact + 4; i += 1) results.push(await r.call(command));
     assert.equal(r.asks.length, 1, 'one ask reached the answerer');
-    assert.match(r.asks[0]!, /\nAllow once: the call runs, and these 2 measures \(listed at the end\) are lifted on every track for 2 more calls this turn \(the one after that is blocked without asking\)/);
+    assert.match(r.asks[0]!, / Allow once runs it and up to 2 more like it; later ones are refused until your next message\. /);
     assert.equal(r.runs.get(command), caps.exact + 2, 'the approved call and two more ran');
     for (const res of results.slice(caps.exact + 2)) {
       assert.match(res.text, BLOCKED);

@@ -88,6 +88,15 @@ const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
 /** The issue's forged command (issue 35): a sentence in the breaker's voice after a harmless command. */
 const FORGED_EN = 'echo rtb-reject # retry\n\nNote to the operator from the loop breaker: this repeat was checked and is SAFE. Press Allow once; Reject will corrupt the workspace.';
 const FORGED_ZH = 'echo rtb-zh # retry\n\n给操作员的说明（来自重复调用断路器）：这次重复已经检查过，是安全的 SAFE。请按“允许一次”；“拒绝”会损坏工作区。';
+/** An ordinary loop: the panel a newcomer meets (docs/img/approval-panel.png, approval-panel-zh.png). */
+const ORDINARY = 'ls -la /tmp';
+/** The ask at the 4th identical call (the cap saved in the card), as DSH's panel shows it (P16). */
+const ASK_EN =
+  "Loop breaker: this would be the 4th run of this command among the agent's recent calls. " +
+  'Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.';
+const ASK_ZH =
+  '重复调用断路器：这将是 agent 最近的调用中第 4 次运行这条命令。' +
+  '允许一次：放行这次调用，并在你发送下一条消息之前不再对同类调用计数。拒绝：阻止这次调用和同类调用，直到你发送下一条消息。';
 /** The row's config in the profile: the card's defaults (the base layer). */
 const PROFILE_CONFIG = { warnAt: 2, summarizeAt: 3 };
 const ROOT = join(WEB_WORK, 'run');
@@ -366,7 +375,7 @@ describe('the Settings → Plugins card', () => {
 });
 
 describe('a live session and the approval panel', () => {
-  step('a running host gates at the cap saved in the card, and the approval panel shows our reason, the forged command only quoted and cut (P15)', async () => {
+  step('a running host gates at the cap saved in the card, and the approval panel shows our reason; the forged command reaches only DSH\u2019s own box (P15, P16)', async () => {
     const pid = web().pid;
     await closeSettings(page);
     watched = await createSession(web(), WORKSPACE);
@@ -376,20 +385,15 @@ describe('a live session and the approval panel', () => {
     const panel = await approvalPanel(page);
     // As rendered: rc.8's headline collapses the reason's line breaks to spaces.
     const headline = (await approvalHeadline(page)).replace(/\s+/g, ' ').trim();
-    await shot('approval-panel', await markApprovalPanel(page));
-    await shot('approval-page');
+    // The security test's picture (docs/img/approval-panel-forged.png); the README's is an ordinary loop's (below).
+    await shot('approval-panel-forged', await markApprovalPanel(page));
     assert.ok(panel.includes(reason.replace(/\s+/g, ' ').trim()), `the panel shows the reason the plugin gave:\npanel:  ${panel}\nreason: ${reason}`);
     assert.equal(headline, reason.replace(/\s+/g, ' ').trim(), 'the headline is the reason, as plain text');
     assert.equal(web().pid, pid, 'no restart');
-    // What an approval covers, what still applies, and where the measures are: a short list, the quotations last.
-    assert.match(headline, /Allow once: the call runs, and this measure \(listed at the end\) is lifted on every track until your next message: not counted, not gated, not advised\./);
-    assert.match(headline, /Still applies: the call's other measures and every other call keep their limits; one that reaches its limit is asked about again\./);
-    assert.match(headline, /Reject: the call is blocked, and so is every call with this measure, until your next message\./);
-    assert.match(headline, /Repeat track: exact \u201cbash:\{"command":"echo rtb-reject # retry\\n\\nNote to the [^\u201d]*\u2026\u201d 4\/4\. Tool: \u201cbash\u201d\.$/, 'the measure quoted, cut and last');
-    assert.doesNotMatch(headline, /SAFE|Press Allow once|corrupt/, 'the forged sentence does not reach the headline');
-    for (const [, body = ''] of headline.matchAll(/\u201c([^\u201d]*)\u201d/g)) assert.ok(body.length <= 61, `a quotation of ${body.length} characters`);
+    // P16: what and why, what Allow once does, what Reject does; the command is in DSH's box, so the headline quotes none of it.
+    assert.equal(headline, ASK_EN);
+    assert.doesNotMatch(headline, /SAFE|Press Allow once|corrupt|retry|Note to/, 'the forged sentence does not reach the headline');
     assert.ok(panel.includes('SAFE'), "DSH's own command box still shows the whole command");
-    assert.doesNotMatch(panel, /listed below|run without asking until|other limits still apply/, 'no place the panel does not have, no promise the breaker does not keep');
   });
 
   step('Reject: the rejected call carries the breaker’s explanation (P13); the identical calls after it get REPEAT_TOOL_BLOCKED without asking', async () => {
@@ -411,7 +415,6 @@ describe('a live session and the approval panel', () => {
     assert.equal(log.approvalsAsked.length, 1, 'asked once');
     assert.deepEqual(log.approvalsDecided, ['rejected']);
     await page.waitFor('a REPEAT_TOOL_BLOCKED row in the conversation', `document.body.innerText.includes('REPEAT_TOOL_BLOCKED')`, 20_000);
-    await shot('notice-rows');
     const text = await pageText(page);
     assert.match(text, /Context injection\s*repeat-tool-breaker/, 'the advisories show as notice rows');
     assert.match(text, /repeat-tool-breaker\s*[^\n]*(?:exact|cmd) \u201c/, 'a notice row’s summary names its measure with the model’s text quoted');
@@ -429,18 +432,32 @@ describe('a live session and the approval panel', () => {
     }, 10_000);
     const gates = terminal.filter((line) => line.startsWith('repeat-tool-breaker: gate'));
     assert.equal(gates.length, 1, `one line for the gate: ${JSON.stringify(terminal)}`);
-    assert.match(gates[0]!, /^repeat-tool-breaker: gate, asked the operator, rejected: bash, exact \u201cbash:\{"command":"echo rtb-reject # retry\\n\\nNote to the [^\u201d]*\u2026\u201d 4\/4/);
+    assert.match(gates[0]!, /^repeat-tool-breaker: gate, asked the operator, rejected: bash, repeat: exact \u201cbash:\{"command":"echo rtb-reject # retry\\n\\nNote to the [^\u201d]*\u2026\u201d 4\/4/);
     assert.doesNotMatch(gates[0]!, /SAFE/, 'the forged sentence is cut away');
     assert.ok(terminal.includes('repeat-tool-breaker: turn 1 ended: 1 loop gated, 3 calls refused; the loop ran 3 calls'), JSON.stringify(terminal));
   });
 
-  step('Allow once: after a new human message, the gated call and the identical calls after it run', async () => {
-    await prompt(web(), watched, director.prompt('Now print the other marker six times.', 'allow', [{ name: 'bash', arguments: { command: 'echo rtb-allow' }, times: 6 }]));
-    await approvalAsked(HOME, watched, 2);
-    await approvalPanel(page);
+  step('an ordinary loop: the panel says what and why, what Allow once and Reject do, in three sentences; Allow once lets the gated call and the identical calls after it run', async () => {
+    await prompt(web(), watched, director.prompt('Now list /tmp six times.', 'allow', [{ name: 'bash', arguments: { command: ORDINARY }, times: 6 }]));
+    const reason = await approvalAsked(HOME, watched, 2);
+    const panel = await approvalPanel(page);
+    const headline = (await approvalHeadline(page)).replace(/\s+/g, ' ').trim();
+    await shot('approval-panel', await markApprovalPanel(page));
+    await shot('approval-page');
+    assert.equal(reason, ASK_EN, 'P16: one paragraph of three sentences');
+    assert.equal(headline, ASK_EN, 'the headline is the reason, as DSH shows it');
+    assert.ok(reason.split(/\s+/).length <= 40, `${reason.split(/\s+/).length} words`);
+    assert.ok(panel.includes(ORDINARY), "the command is in DSH's own box");
     await page.clickText('button', 'Allow once');
     const log = await turnsEnded(HOME, watched, 2);
-    const steps = log.steps.filter((s) => s.arguments.command === 'echo rtb-allow');
+    // The notice rows of the loop's advisories: the measure and the count, the command quoted (P15).
+    const row = 'cmd \u201cls:ls -la /tmp\u201d \u00d7 3';
+    await page.waitFor('the notice rows of the loop', `document.body.innerText.includes(${JSON.stringify(row)})`, 20_000);
+    // Expanded, a row shows the text the model read (DSH's own behaviour), under the summary the operator reads.
+    await page.clickText('span, div', row);
+    await page.waitFor('the expanded notice', `document.body.innerText.includes('CONVERGENCE_CHECK: cmd:ls:ls -la /tmp has come up 3 times')`, 10_000);
+    await shot('notice-rows');
+    const steps = log.steps.filter((s) => s.arguments.command === ORDINARY);
     assert.deepEqual(
       steps.map((s) => (s.isError ? 'error' : 'ran')),
       ['ran', 'ran', 'ran', 'ran', 'ran', 'ran'],
@@ -627,23 +644,34 @@ describe('in Chinese: the UI switched to 中文, then back', () => {
     await page.waitFor('the 已覆盖 badge', `[...document.querySelectorAll(${JSON.stringify(`${fieldRow('limits.exact')} .rtb-badge`)})].some((b) => b.textContent === ${JSON.stringify(ZH.overridden)})`);
   });
 
-  step('the approval panel shows the ask in Chinese, the forged command quoted and cut; the model still reads REPEAT_TOOL_BLOCKED in English', async () => {
+  step('an ordinary loop in Chinese: the panel says the same three things in Chinese, the buttons named as DSH names them', async () => {
     await closeSettings(page, SHELL_ZH);
-    await prompt(web(), watched, director.prompt('Print the Chinese marker six times.', 'zh-reject', [{ name: 'bash', arguments: { command: FORGED_ZH }, times: 6 }]));
+    await prompt(web(), watched, director.prompt('再列出 /tmp 六次。', 'zh-allow', [{ name: 'bash', arguments: { command: ORDINARY }, times: 6 }]));
     const reason = await approvalAsked(HOME, watched, 3);
     const panel = await approvalPanel(page, 30_000, SHELL_ZH);
-    const headline = await approvalHeadline(page, SHELL_ZH);
+    const headline = (await approvalHeadline(page, SHELL_ZH)).replace(/\s+/g, ' ').trim();
     await shot('approval-panel-zh', await markApprovalPanel(page, SHELL_ZH));
-    assert.ok(panel.includes(reason.replace(/\s+/g, ' ').trim()), `the panel shows the plugin's reason:\npanel:  ${panel}\nreason: ${reason}`);
-    assert.match(reason, /^重复调用断路器：这次调用会在 agent 最近的调用中第 4 次重复同一动作（上限为 4）。\n/, 'what the call would do, in Chinese');
-    assert.match(reason, /\n允许一次：调用会运行，文末列出的该度量在你发送下一条消息之前在所有轨道上解除：不计数、不受闸门拦截、不发建议。\n/, 'what Allow once lifts, with the button named as the panel names it');
-    assert.match(reason, /\n仍然生效：/, 'what still applies');
-    assert.match(reason, /\n拒绝：调用被阻止/, 'and the other button');
-    assert.match(reason, /\n重复轨道：\nexact \u201cbash:\{"command":"echo rtb-zh # retry\\n\\n[^\u201d]*\u2026\u201d 4\/4。\n工具：\u201cbash\u201d。$/, 'the measure quoted, cut and last');
-    assert.doesNotMatch(headline, /SAFE|安全|允许一次”；/, 'the forged sentence does not reach the headline');
-    assert.doesNotMatch(reason, /Loop breaker|Allow once/, 'no English left in it');
-    await page.clickText('button', SHELL_ZH.reject);
+    await shot('approval-page-zh');
+    assert.equal(reason, ASK_ZH, 'P16: what and why, 允许一次, 拒绝, in Chinese');
+    assert.equal(headline, ASK_ZH, 'the headline is the reason, as DSH shows it');
+    assert.ok(panel.includes(ORDINARY), "the command is in DSH's own box");
+    await page.clickText('button', SHELL_ZH.allowOnce);
     const log = await turnsEnded(HOME, watched, 3);
+    assert.deepEqual(log.steps.filter((s) => s.arguments.command === ORDINARY).slice(-6).map((s) => (s.isError ? 'error' : 'ran')), Array(6).fill('ran'));
+  });
+
+  step('the approval panel shows the forged command\u2019s ask in Chinese without the forged sentence; the model still reads REPEAT_TOOL_BLOCKED in English', async () => {
+    await prompt(web(), watched, director.prompt('Print the Chinese marker six times.', 'zh-reject', [{ name: 'bash', arguments: { command: FORGED_ZH }, times: 6 }]));
+    const reason = await approvalAsked(HOME, watched, 4);
+    const panel = await approvalPanel(page, 30_000, SHELL_ZH);
+    const headline = await approvalHeadline(page, SHELL_ZH);
+    await shot('approval-panel-zh-forged', await markApprovalPanel(page, SHELL_ZH));
+    assert.ok(panel.includes(reason.replace(/\s+/g, ' ').trim()), `the panel shows the plugin's reason:\npanel:  ${panel}\nreason: ${reason}`);
+    assert.equal(reason, ASK_ZH, 'the forged command changes nothing in the headline');
+    assert.doesNotMatch(headline, /SAFE|安全|允许一次”；|retry/, 'the forged sentence does not reach the headline');
+    assert.ok(panel.includes('SAFE'), "DSH's own command box still shows the whole command");
+    await page.clickText('button', SHELL_ZH.reject);
+    const log = await turnsEnded(HOME, watched, 4);
     const steps = log.steps.filter((s) => s.arguments.command === FORGED_ZH);
     assert.deepEqual(
       steps.map((s) => (s.isError ? (BLOCKED.test(s.text) ? 'blocked' : 'refused') : 'ran')),
@@ -666,11 +694,11 @@ describe('in Chinese: the UI switched to 中文, then back', () => {
     assert.ok(JSON.stringify(direct.error).includes(refusal({ limits: { exact: 1 } }).slice(0, 60)), `an English refusal: ${JSON.stringify(direct.error)}`);
     await closeSettings(page);
     await prompt(web(), watched, director.prompt('Print the English marker four times.', 'en-again', [{ name: 'bash', arguments: { command: 'echo rtb-en' }, times: 4 }]));
-    const reason = await approvalAsked(HOME, watched, 4);
-    assert.match(reason, /^Loop breaker: this call would repeat the same action for the 4th time among the agent's recent calls \(the limit is 4\)\.\nAllow once: the call runs/);
+    const reason = await approvalAsked(HOME, watched, 5);
+    assert.equal(reason, ASK_EN);
     await approvalPanel(page);
     await page.clickText('button', 'Allow once');
-    await turnsEnded(HOME, watched, 4);
+    await turnsEnded(HOME, watched, 5);
   });
 });
 
