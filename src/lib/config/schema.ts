@@ -16,6 +16,7 @@ import type { Locale } from '../text/locale.js';
 import { SETTINGS } from '../tracks/index.js';
 import { DEFAULTS, resolveConfigIn, type BreakerConfig } from './config.js';
 import { PRESET_NAMES } from './preset.js';
+import { resolveStored, type DroppedValue } from './stored.js';
 
 export type { SchemaNode } from '../setting/schema-node.js';
 
@@ -115,14 +116,31 @@ function messageOf(error: unknown): string {
 
 /**
  * How the schema treats the section settings.yaml holds (plugin/settings.ts):
- * refused there, it resolves to `fallback()` (the last value accepted) and is
- * reported, so the namespace stays registered; anything else refused throws.
+ * there a refused value is dropped and the rest resolves (config/stored.ts),
+ * and a section refused whole resolves to `fallback()` (the last value
+ * accepted); either is reported, so the namespace stays registered. Anything
+ * else refused throws: a write is refused with our message, as ever.
  */
 export interface StoredSection {
   /** Whether `value` is the stored section merged over the base layer (not a write's candidate). */
   matches(value: unknown): boolean;
+  /** The layer under the stored section (the row's config): what a dropped value falls back to. */
+  readonly base: unknown;
+  dropped(dropped: readonly DroppedValue[], value: unknown): void;
   fallback(): BreakerConfig;
   refused(error: unknown, value: unknown): void;
+}
+
+/** The stored section without the values it refuses, reported; the last value accepted when it is refused whole. */
+function degrade(stored: StoredSection, value: unknown, error: unknown): BreakerConfig {
+  try {
+    const { config, dropped } = resolveStored(stored.base, value);
+    stored.dropped(dropped, value);
+    return config;
+  } catch {
+    stored.refused(error, value);
+    return stored.fallback();
+  }
 }
 
 /** `locale`: the language a refusal is thrown in (the operator's, plugin/settings.ts); English when not given. */
@@ -133,8 +151,7 @@ export function createSettingsSchema(locale: () => Locale = () => 'en', stored?:
       return resolveConfigIn(value ?? {}, locale);
     } catch (error) {
       if (stored === undefined || !stored.matches(value)) throw error;
-      stored.refused(error, value);
-      return stored.fallback();
+      return degrade(stored, value, error);
     }
   };
   const standard: SettingsSchema['~standard'] = {
