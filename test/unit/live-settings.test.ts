@@ -271,10 +271,15 @@ describe('the namespace through the hooks', () => {
     assert.ok(line.includes(errorOf(() => resolveConfig({ onlimit: 'deny' })).replace(/^repeat-tool-breaker: /, '')), 'with the refusal, naming the key');
     assert.match(line, /Fix it or remove it in \/home\/operator\/\.dsh\/settings\.yaml, or in Settings → Plugins → Repeat-tool breaker\.$/);
     assert.deepEqual(deniedAt(await repeat(host, {}, 4, X)), [3, 4], "the section's cap of 3 gates, not the row's 8");
-    // A write that keeps the value left out is refused with our message; removing it is accepted.
-    await assert.rejects(settings.update(NS, { window: 20 }), /`onlimit` is not a setting/);
+    // A write may keep the value left out (it stays left out, and is not said again), but adds nothing refused.
+    await settings.update(NS, { window: 20 });
+    assert.equal((settings.get(NS) as BreakerConfig).window, 20, 'an edit beside the value left out applies');
+    assert.deepEqual(settings.document[NS], { preset: 'recommended', onlimit: 'deny', limits: { exact: 3 }, window: 20 });
+    await assert.rejects(settings.update(NS, { onLimit: 'maybe' }), { message: errorOf(() => resolveConfig({ onLimit: 'maybe' })) });
+    await assert.rejects(settings.update(NS, { onlimit: 'ask' }), /`onlimit` is not a setting \(got "ask"\)/, 'a new bad value where one is left out is refused');
+    assert.equal(warn.mock.callCount(), 1, 'nothing new to say');
     await settings.unset(NS, 'onlimit');
-    assert.deepEqual(settings.get(NS), resolveConfig({ onLimit: 'ask', preset: 'recommended', limits: { exact: 3 } }), 'the same value, now as stored');
+    assert.deepEqual(settings.get(NS), resolveConfig({ onLimit: 'ask', preset: 'recommended', limits: { exact: 3 }, window: 20 }), 'the same value, now as stored');
     assert.match(String(warn.mock.calls.at(-1)?.arguments[0]), /section of \/home\/operator\/\.dsh\/settings\.yaml is accepted again; the breaker follows it\.$/);
     assert.equal(warn.mock.callCount(), 2);
   });

@@ -14,7 +14,7 @@
 import { isMapping } from '../host/member.js';
 import type { ConfigMessage } from '../text/refusal.js';
 import { resolveConfig, type BreakerConfig } from './config.js';
-import { configText, refusalOf } from './messages.js';
+import { ConfigError, configText, refusalOf } from './messages.js';
 
 /** One value of the stored section left out, and why. */
 export interface DroppedValue {
@@ -119,5 +119,38 @@ export function resolveStored(base: unknown, merged: unknown): StoredResolution 
       dropped.push({ path: drop.path, refusal: refusal! });
       layer = drop.next;
     }
+  }
+}
+
+/** What a value left out is known by: where it is and what was refused there (its value included). */
+export function droppedKey(drop: DroppedValue): string {
+  return `${drop.path} ${configText(drop.refusal)}`;
+}
+
+/** The keys of the values a stored section leaves out (none when it resolves, or is refused whole). */
+export function leftOut(base: unknown, merged: unknown): ReadonlySet<string> {
+  try {
+    return new Set(resolveStored(base, merged).dropped.map(droppedKey));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * A write over a stored section (`settings.update`, the card's Save): it may
+ * keep what the stored section already leaves out (`kept`, by `droppedKey`),
+ * so a bad line in settings.yaml does not block every other edit, but it adds
+ * nothing refused: the first new refusal is thrown, or the section's own when
+ * it is refused whole.
+ */
+export function resolveWrite(base: unknown, merged: unknown, kept: ReadonlySet<string>): BreakerConfig {
+  try {
+    return resolveConfig(merged);
+  } catch (error) {
+    if (kept.size === 0) throw error;
+    const { config, dropped } = resolveStored(base, merged);
+    const added = dropped.find((drop) => !kept.has(droppedKey(drop)));
+    if (added !== undefined) throw new ConfigError(added.refusal);
+    return config;
   }
 }

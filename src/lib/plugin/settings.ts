@@ -24,7 +24,7 @@ import { asLocale, type Locale } from '../text/locale.js';
 import { safely } from './hook.js';
 import { configText } from '../config/messages.js';
 import { createSettingsSchema, type StoredSection } from '../config/schema.js';
-import type { DroppedValue } from '../config/stored.js';
+import { leftOut, type DroppedValue } from '../config/stored.js';
 
 export const SETTINGS_NAMESPACE = 'repeat-tool-breaker';
 
@@ -148,6 +148,7 @@ function storedSectionOf(settings: unknown, base: unknown, report: Report) {
     // At registration the value resolved is the stored one; later, a publish resolves the stored section and a write a candidate.
     matches: (value) => registering || sameJson(value, mergeLayers(base, section())),
     base,
+    leftOut: () => leftOut(base, mergeLayers(base, section())),
     fallback: () => (scope === undefined ? resolveConfig(base) : (call(scope, 'get') as BreakerConfig)),
     dropped(dropped) {
       tell(new Map(dropped.map((drop) => [`${drop.path} ${configText(drop.refusal)}`, () => droppedValueLine(drop, file())])));
