@@ -13,6 +13,7 @@
  */
 import { isMapping } from '../host/member.js';
 import type { ConfigMessage } from '../text/refusal.js';
+import { SETTINGS } from '../tracks/index.js';
 import { resolveConfig, type BreakerConfig } from './config.js';
 import { ConfigError, configText, refusalOf } from './messages.js';
 
@@ -50,6 +51,36 @@ function at(layer: unknown, top: string, sub: string | undefined): unknown {
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A stored section's value at `path` (as a refusal names it), or undefined when it sets none. */
+export function sectionValueAt(layer: unknown, path: string): unknown {
+  if (!isMapping(layer)) return undefined;
+  const [top, sub] = split(layer, path);
+  return at(layer, top, sub);
+}
+
+/** A track's setting: `{}` turns it on, so a mapping emptied by a removal stays. */
+const TRACK_KEYS: ReadonlySet<string> = new Set(SETTINGS.map((setting) => setting.key));
+
+/**
+ * The stored section (the user layer alone) without its value at `path`: what
+ * a Remove writes, and, laid over the row's config, what `withoutValue` gives.
+ * A mapping it empties goes, unless it is a track's (`stale: {}` is on).
+ */
+export function removeFromSection(section: Readonly<Record<string, unknown>>, path: string): Record<string, unknown> {
+  const [top, sub] = split(section, path);
+  const next: Record<string, unknown> = { ...section };
+  const value = section[top];
+  if (sub === undefined || !isMapping(value)) {
+    delete next[top];
+    return next;
+  }
+  const rest: Record<string, unknown> = { ...value };
+  delete rest[sub];
+  if (Object.keys(rest).length === 0 && !TRACK_KEYS.has(top)) delete next[top];
+  else next[top] = rest;
+  return next;
 }
 
 /**
