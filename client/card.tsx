@@ -66,11 +66,9 @@ interface FieldProps {
   readonly idBase: string;
   readonly store: CardStore;
   readonly locked: boolean;
-  /** A track's switch: its numbers, folded under it. */
-  readonly fold?: FoldPart;
 }
 
-function FieldRow({ words, view, idBase, store, locked, fold }: FieldProps): ReactElement {
+function FieldRow({ words, view, idBase, store, locked }: FieldProps): ReactElement {
   const { field } = view;
   const id = controlId(idBase, field.path);
   const noteId = `${id}-note`;
@@ -202,7 +200,6 @@ function FieldRow({ words, view, idBase, store, locked, fold }: FieldProps): Rea
           {view.warning}
         </p>
       )}
-      {fold === undefined ? null : <TrackFold words={words} fold={fold} label={field.label} idBase={idBase} store={store} locked={locked} />}
     </div>
   );
 }
@@ -268,12 +265,12 @@ function FoldRow(props: FoldProps): ReactElement {
   );
 }
 
-/** Under a track's switch: its numbers summed up on the toggle, its fields while open. */
+/** Right under a track's switch: its numbers summed up on the toggle, its fields while open. */
 function TrackFold(props: FoldProps & { readonly label: string }): ReactElement {
   const { words, fold, idBase, store, label } = props;
   const id = controlId(idBase, `fold-${fold.view.id}`);
   return (
-    <div className="rtb-track-fold">
+    <div className="rtb-track-fold" data-rtb-track-fold={fold.view.id}>
       <div className="rtb-head">
         <button
           type="button"
@@ -318,7 +315,9 @@ function GroupRows(props: {
     const foldId = view.field.fold;
     if (foldId === undefined) {
       const own = under.get(view.field.path);
-      rows.push(<FieldRow key={view.field.path} words={words} view={view} idBase={idBase} store={store} locked={locked} {...(own === undefined ? {} : { fold: part(own) })} />);
+      rows.push(<FieldRow key={view.field.path} words={words} view={view} idBase={idBase} store={store} locked={locked} />);
+      // A track's numbers, folded right under its switch.
+      if (own !== undefined) rows.push(<TrackFold key={`fold-${own.id}`} words={words} fold={part(own)} label={view.field.label} idBase={idBase} store={store} locked={locked} />);
       rows.push(props.after(view.field.path));
       continue;
     }

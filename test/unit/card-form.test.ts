@@ -7,13 +7,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { format, parse } from '../../client/codec.js';
-import { CAP_KEYS, COPY } from '../../client/copy.js';
+import { CAP_KEYS, COPY, wordsOf } from '../../client/copy.js';
+import { translator } from '../../client/i18n.js';
 import { GROUPS, groupsFor, type Field } from '../../client/fields.js';
 import { orderWrites, valueAt, viewForm, type Draft, type FieldView, type FoldView, type FormView } from '../../client/form.js';
 import { effectiveConfig, mergeLayers } from '../../client/layers.js';
 import { defaultNote } from '../../client/notes.js';
 import { inCardWords } from '../../client/wording.js';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
+import { configText } from '../../src/lib/config/messages.js';
 import { PRESETS, presetConfig } from '../../src/lib/config/preset.js';
 import { resolveStored } from '../../src/lib/config/stored.js';
 import { CARD_SETTINGS } from '../../src/lib/tracks/index.js';
@@ -692,6 +694,16 @@ describe('a value of the saved section the breaker refuses is left out, the rest
     const bad = viewForm({}, section, drafts({ window: '3' }), COPY, hostValue({}, section));
     assert.equal(field(bad, 'window').error, inCardWords(refusal({ window: 3 }), field(bad, 'window').field));
     assert.deepEqual(bad.writes, []);
+  });
+
+  test('in Chinese, the card says what is left out and why in Chinese, the refusal as the host words it', () => {
+    const zh = wordsOf(translator('zh'), 'zh');
+    const form = viewForm({}, section, new Map(), zh, hostValue({}, section));
+    const refusalOf = (config: unknown) => resolveStored({}, config).dropped[0]!.refusal;
+    assert.equal(form.dropped[0]!.message, configText(refusalOf({ onlimit: 'deny' }), 'zh'));
+    assert.match(form.dropped[0]!.message, /不是一个设置项/);
+    assert.equal(field(form, 'window').dropped, zh.dropped.field(inCardWords(refusalOf({ window: 2 }), field(form, 'window').field, zh)));
+    assert.equal(form.dropped[1]!.fieldLabel, `${zh.folds.counted} › 窗口`);
   });
 
   test('an edit beside a value left out saves without touching it: the host keeps what the section already leaves out', () => {
