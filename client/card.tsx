@@ -1,16 +1,19 @@
 /**
  * The breaker's card under Settings → Plugins → Plugin configuration: a header
- * that discloses the settings in place, one fieldset per group, and Save /
+ * that discloses the settings in place, one fieldset per group, the everyday
+ * settings in view and the rest behind folds (a disclosure button with a
+ * one-line summary, as DSH's model rows fold their capacities), and Save /
  * Discard with the reason Save is held back. Every control is a native
- * element, so Tab, Space and the arrow keys work as everywhere else; Enter in
- * a field saves, Escape drops its draft (a second Escape closes the dialog, as
- * it does anywhere in Settings). Its words come with the store's state, in
+ * element, so Tab, Space and the arrow keys work as everywhere else; a fold
+ * opens with Enter or Space and its fields follow it in the Tab order; Enter
+ * in a field saves, Escape drops its draft (a second Escape closes the dialog,
+ * as it does anywhere in Settings). Its words come with the store's state, in
  * the page's language (copy.ts).
  */
 import { Component, useId, useState, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
 
 import { COPY, type Words } from './copy.js';
-import type { FieldView, FormView, PresetPreview, Problem, StoredProblem } from './form.js';
+import type { DroppedView, FieldView, FoldView, FormView, PresetPreview, Problem, StoredProblem } from './form.js';
 import { defaultNote } from './notes.js';
 import type { CardState, CardStore } from './store.js';
 
@@ -25,9 +28,36 @@ function Chevron(props: { readonly open: boolean }): ReactElement {
   );
 }
 
+/** A fold's chevron: right while closed, down while open (DSH's model rows draw theirs so). */
+function FoldChevron(props: { readonly open: boolean }): ReactElement {
+  return (
+    <svg className={props.open ? 'rtb-fold-chevron rtb-fold-chevron-open' : 'rtb-fold-chevron'} width={14} height={14} viewBox="0 0 16 16" fill="none" aria-hidden={true}>
+      <path d="M6 3.5L10.5 8L6 12.5" stroke="currentColor" strokeWidth={1.5} strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 /** The id of a field's control, so the footer's links can reach it. */
 function controlId(idBase: string, path: string): string {
   return `${idBase}-${path.replace(/[^A-Za-z0-9]+/g, '-')}`;
+}
+
+/** Takes the focus to a field's control, opening the fold it is behind first (it renders on the store's update). */
+function reveal(store: CardStore, form: FormView, idBase: string, path: string): void {
+  const fold = form.groups.flatMap((group) => group.fields).find((view) => view.field.path === path)?.field.fold;
+  if (fold !== undefined) store.setFold(fold, true);
+  setTimeout(() => {
+    const control = document.getElementById(controlId(idBase, path));
+    control?.scrollIntoView({ block: 'center' });
+    control?.focus();
+  }, 0);
+}
+
+/** A fold, as a field row or a fold row renders it: its view, whether it is open, and its fields. */
+interface FoldPart {
+  readonly view: FoldView;
+  readonly open: boolean;
+  readonly fields: readonly FieldView[];
 }
 
 interface FieldProps {
@@ -43,6 +73,7 @@ function FieldRow({ words, view, idBase, store, locked }: FieldProps): ReactElem
   const id = controlId(idBase, field.path);
   const noteId = `${id}-note`;
   const warningId = `${id}-warning`;
+  const droppedId = `${id}-dropped`;
   const disabled = locked || view.disabled;
   const edit = (text: string): void => store.edit(field.path, text);
   const keys = (event: { key: string; ctrlKey: boolean; metaKey: boolean; preventDefault(): void; stopPropagation(): void }, multiline: boolean): void => {
@@ -59,7 +90,7 @@ function FieldRow({ words, view, idBase, store, locked }: FieldProps): ReactElem
   const common = {
     id,
     disabled,
-    'aria-describedby': view.warning === undefined ? noteId : `${noteId} ${warningId}`,
+    'aria-describedby': [noteId, view.dropped === undefined ? '' : droppedId, view.warning === undefined ? '' : warningId].filter((part) => part !== '').join(' '),
     'aria-invalid': view.error !== undefined,
     'data-rtb-input': field.path,
   };
@@ -146,6 +177,11 @@ function FieldRow({ words, view, idBase, store, locked }: FieldProps): ReactElem
               {words.reset}
             </button>
           ) : null}
+          {view.removable ? (
+            <button type="button" className="rtb-reset" data-rtb-remove={field.path} disabled={locked} aria-label={words.dropped.removeLabel(field.key)} onClick={() => store.reset(field.path)}>
+              {words.dropped.remove}
+            </button>
+          ) : null}
         </span>
       </div>
       {fixed}
@@ -154,6 +190,11 @@ function FieldRow({ words, view, idBase, store, locked }: FieldProps): ReactElem
         {view.error ?? field.hint}
         <span className="rtb-default"> {defaultNote(view, words)}</span>
       </p>
+      {view.dropped === undefined ? null : (
+        <p className="rtb-note rtb-invalid" id={droppedId} data-rtb-dropped-note={field.path}>
+          {view.dropped}
+        </p>
+      )}
       {view.warning === undefined ? null : (
         <p className="rtb-warning" id={warningId} data-rtb-warning={field.path}>
           {view.warning}
@@ -163,20 +204,140 @@ function FieldRow({ words, view, idBase, store, locked }: FieldProps): ReactElem
   );
 }
 
-/** Why Save is held back, beside it: the fields to fix, each a link to its control. */
-function SaveReason(props: { readonly words: Words; readonly id: string; readonly idBase: string; readonly problems: readonly Problem[] }): ReactElement {
-  const focus = (path: string): void => {
-    const control = document.getElementById(controlId(props.idBase, path));
-    control?.scrollIntoView({ block: 'center' });
-    control?.focus();
-  };
+/** What a closed fold's fields hold, beside its toggle: a problem (in the error colour), a draft, an override. */
+function FoldBadges(props: { readonly words: Words; readonly fold: FoldView }): ReactElement {
+  const { words, fold } = props;
+  return (
+    <span className="rtb-badges">
+      {fold.problem ? <span className="rtb-badge rtb-badge-problem">{words.fold.problem}</span> : null}
+      {fold.staged ? <span className="rtb-badge-muted">{words.unsaved}</span> : null}
+      {fold.overridden ? <span className="rtb-badge">{words.overridden}</span> : null}
+    </span>
+  );
+}
+
+interface FoldProps {
+  readonly words: Words;
+  readonly fold: FoldPart;
+  readonly idBase: string;
+  readonly store: CardStore;
+  readonly locked: boolean;
+}
+
+function FoldBody(props: FoldProps & { readonly id: string }): ReactElement {
+  const { words, fold, idBase, store, locked } = props;
+  return (
+    <div className="rtb-fold-body" id={props.id} data-rtb-fold-body={fold.view.id}>
+      {fold.fields.map((view) => (
+        <FieldRow key={view.field.path} words={words} view={view} idBase={idBase} store={store} locked={locked} />
+      ))}
+    </div>
+  );
+}
+
+/** A fold of its own (More caps, What is counted …): the toggle with its title, a one-line summary, then its fields while open. */
+function FoldRow(props: FoldProps): ReactElement {
+  const { words, fold, idBase, store } = props;
+  const id = controlId(idBase, `fold-${fold.view.id}`);
+  return (
+    <div className="rtb-fold" data-rtb-fold={fold.view.id}>
+      <div className="rtb-head">
+        <button
+          type="button"
+          className="rtb-fold-toggle"
+          id={id}
+          aria-expanded={fold.open}
+          aria-controls={`${id}-body`}
+          aria-describedby={`${id}-summary`}
+          data-rtb-fold-toggle={fold.view.id}
+          onClick={() => store.setFold(fold.view.id)}
+        >
+          <FoldChevron open={fold.open} />
+          <span className="rtb-fold-title">{fold.view.title}</span>
+        </button>
+        <FoldBadges words={words} fold={fold.view} />
+      </div>
+      <p className="rtb-fold-summary" id={`${id}-summary`}>
+        {fold.view.summary}
+      </p>
+      {fold.open ? <FoldBody {...props} id={`${id}-body`} /> : null}
+    </div>
+  );
+}
+
+/** Right under a track's switch: its numbers summed up on the toggle, its fields while open. */
+function TrackFold(props: FoldProps & { readonly label: string }): ReactElement {
+  const { words, fold, idBase, store, label } = props;
+  const id = controlId(idBase, `fold-${fold.view.id}`);
+  return (
+    <div className="rtb-track-fold" data-rtb-track-fold={fold.view.id}>
+      <div className="rtb-head">
+        <button
+          type="button"
+          className="rtb-fold-toggle rtb-fold-toggle-under"
+          id={id}
+          aria-expanded={fold.open}
+          aria-controls={`${id}-body`}
+          aria-label={words.fold.details(label)}
+          aria-describedby={`${id}-summary`}
+          data-rtb-fold-toggle={fold.view.id}
+          onClick={() => store.setFold(fold.view.id)}
+        >
+          <FoldChevron open={fold.open} />
+          <span className="rtb-fold-summary" id={`${id}-summary`}>
+            {fold.view.summary}
+          </span>
+        </button>
+        <FoldBadges words={words} fold={fold.view} />
+      </div>
+      {fold.open ? <FoldBody {...props} id={`${id}-body`} /> : null}
+    </div>
+  );
+}
+
+/** A group's rows: each field in view, a fold of its own where its first field comes, a track's fold inside its switch's row. */
+function GroupRows(props: {
+  readonly words: Words;
+  readonly group: FormView['groups'][number];
+  readonly open: ReadonlySet<string>;
+  readonly idBase: string;
+  readonly store: CardStore;
+  readonly locked: boolean;
+  /** What follows a field's row (the preset's list after the preset). */
+  readonly after: (path: string) => ReactNode;
+}): ReactElement {
+  const { words, group, open, idBase, store, locked } = props;
+  const part = (fold: FoldView): FoldPart => ({ view: fold, open: open.has(fold.id), fields: group.fields.filter((view) => view.field.fold === fold.id) });
+  const under = new Map(group.folds.flatMap((fold) => (fold.under === undefined ? [] : [[fold.under, fold] as const])));
+  const placed = new Set<string>();
+  const rows: ReactNode[] = [];
+  for (const view of group.fields) {
+    const foldId = view.field.fold;
+    if (foldId === undefined) {
+      const own = under.get(view.field.path);
+      rows.push(<FieldRow key={view.field.path} words={words} view={view} idBase={idBase} store={store} locked={locked} />);
+      // A track's numbers, folded right under its switch.
+      if (own !== undefined) rows.push(<TrackFold key={`fold-${own.id}`} words={words} fold={part(own)} label={view.field.label} idBase={idBase} store={store} locked={locked} />);
+      rows.push(props.after(view.field.path));
+      continue;
+    }
+    const fold = group.folds.find((f) => f.id === foldId);
+    if (fold === undefined || fold.under !== undefined || placed.has(foldId)) continue;
+    placed.add(foldId);
+    rows.push(<FoldRow key={`fold-${foldId}`} words={words} fold={part(fold)} idBase={idBase} store={store} locked={locked} />);
+  }
+  return <>{rows}</>;
+}
+
+/** Why Save is held back, beside it: the fields to fix, each a link to its control (its fold opened). */
+function SaveReason(props: { readonly words: Words; readonly id: string; readonly problems: readonly Problem[]; readonly go: (path: string) => void }): ReactElement {
   return (
     <p className="rtb-reason" id={props.id} data-rtb="reason">
       {props.words.needFixing(props.problems.length)}
       {props.problems.map((problem, at) => (
         <span key={problem.path}>
           {at === 0 ? ' ' : ', '}
-          <button type="button" className="rtb-link" data-rtb-fix={problem.path} onClick={() => focus(problem.path)}>
+          <button type="button" className="rtb-link" data-rtb-fix={problem.path} onClick={() => props.go(problem.path)}>
             {problem.label}
           </button>
         </span>
@@ -204,7 +365,7 @@ function Footer(props: { readonly state: CardState; readonly form: FormView; rea
           {words.hostRefused}
         </p>
       ) : null}
-      {held ? <SaveReason words={words} id={reasonId} idBase={idBase} problems={form.problems} /> : null}
+      {held ? <SaveReason words={words} id={reasonId} problems={form.problems} go={(path) => reveal(store, form, idBase, path)} /> : null}
       {storedHolds ? (
         <p className="rtb-reason" id={reasonId} data-rtb="reason">
           {words.stored.holdsSave}
@@ -254,6 +415,47 @@ function StoredBanner(props: { readonly words: Words; readonly stored: StoredPro
   );
 }
 
+/** At the top of the card: the values of settings.yaml the breaker leaves out, why, and how to remove or fix each. */
+function DroppedBanner(props: { readonly words: Words; readonly dropped: readonly DroppedView[]; readonly store: CardStore; readonly locked: boolean; readonly go: (path: string) => void }): ReactElement {
+  const { words, dropped, store, locked, go } = props;
+  return (
+    <div className="rtb-stored" role="alert" data-rtb="dropped">
+      <p className="rtb-stored-title">{words.dropped.title(dropped.length)}</p>
+      <p className="rtb-stored-text">{words.dropped.rest}</p>
+      <ul className="rtb-dropped-list">
+        {dropped.map((drop) => (
+          <li key={drop.path} className="rtb-dropped" data-rtb-dropped={drop.path} data-rtb-state={drop.state}>
+            <code className="rtb-dropped-value">
+              {drop.path}: {drop.written}
+            </code>
+            <span className="rtb-stored-message">{drop.message}</span>
+            <span className="rtb-dropped-actions">
+              {drop.state === 'kept' ? (
+                <button type="button" className="rtb-discard" data-rtb-remove={drop.path} disabled={locked} aria-label={words.dropped.removeLabel(drop.path)} onClick={() => store.reset(drop.path)}>
+                  {words.dropped.remove}
+                </button>
+              ) : (
+                <span className="rtb-badge-muted">{drop.state === 'removed' ? words.dropped.removing : words.dropped.replacing}</span>
+              )}
+              {drop.state === 'removed' ? (
+                <button type="button" className="rtb-link" data-rtb-keep={drop.path} disabled={locked} aria-label={words.dropped.keepLabel(drop.path)} onClick={() => store.revert(drop.path)}>
+                  {words.dropped.keep}
+                </button>
+              ) : null}
+              {drop.state === 'kept' && drop.field !== undefined ? (
+                <button type="button" className="rtb-link" data-rtb-go={drop.field} aria-label={words.dropped.goToLabel(drop.fieldLabel ?? drop.field)} onClick={() => go(drop.field!)}>
+                  {words.dropped.goTo}
+                </button>
+              ) : null}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p className="rtb-stored-text">{words.dropped.fix}</p>
+    </div>
+  );
+}
+
 /** Under the preset: each setting it sets, read from its parts, and where something else applies instead. */
 function PresetList(props: { readonly words: Words; readonly preview: PresetPreview }): ReactElement {
   const { words, preview } = props;
@@ -295,6 +497,7 @@ export function BreakerCard(props: { readonly store: CardStore }): ReactElement 
           <span className="rtb-description">{words.description}</span>
         </span>
         {form.stored === undefined ? null : <span className="rtb-pending rtb-pending-refused">{words.stored.badge}</span>}
+        {form.dropped.length === 0 ? null : <span className="rtb-pending rtb-pending-refused">{words.dropped.badge(form.dropped.length)}</span>}
         {form.dirty ? <span className="rtb-pending">{words.unsaved}</span> : null}
         <Chevron open={open} />
       </button>
@@ -306,14 +509,20 @@ export function BreakerCard(props: { readonly store: CardStore }): ReactElement 
             </p>
           )}
           {form.stored === undefined ? null : <StoredBanner words={words} stored={form.stored} store={store} locked={locked} />}
+          {form.dropped.length === 0 ? null : <DroppedBanner words={words} dropped={form.dropped} store={store} locked={locked} go={(path) => reveal(store, form, idBase, path)} />}
           <p className="rtb-status">{words.live}</p>
           {form.groups.map((group) => (
             <fieldset key={group.id} className="rtb-group" data-rtb-group={group.id}>
               <legend className="rtb-legend">{group.title}</legend>
-              {group.fields.map((view) => (
-                <FieldRow key={view.field.path} words={words} view={view} idBase={idBase} store={store} locked={locked} />
-              ))}
-              {group.id === 'preset' && form.preset !== undefined ? <PresetList words={words} preview={form.preset} /> : null}
+              <GroupRows
+                words={words}
+                group={group}
+                open={state.folds}
+                idBase={idBase}
+                store={store}
+                locked={locked}
+                after={(path) => (path === 'preset' && form.preset !== undefined ? <PresetList key="preset-list" words={words} preview={form.preset} /> : null)}
+              />
             </fieldset>
           ))}
           <Footer state={state} form={form} store={store} idBase={idBase} locked={locked} />

@@ -42,7 +42,11 @@ export const CORE_FIELD_PATHS = [
 /** The shipped caps, in the order of DEFAULTS.limits. */
 export const CAP_KEYS = ['exact', 'cmd', 'net', 'sink', 'host', 'site', 'family:http-fetch', 'verb:curl', 'verb:wget', 'act'] as const;
 
-export const GROUP_IDS = ['preset', 'stages', 'caps', 'failure', 'gate', 'local', 'tracks', 'counted', 'messages'] as const;
+/** The card's groups, in display order: the everyday ones first. */
+export const GROUP_IDS = ['gate', 'stages', 'caps', 'tracks', 'more'] as const;
+
+/** The folds that are no track's: the caps beyond the identical calls', and the rarely touched settings. */
+export const FOLD_IDS = ['caps', 'approvals', 'counted', 'local', 'messages'] as const;
 
 /** The advisory stages a cap can pre-empt, by config key. */
 const STAGE_KEYS = ['warnAt', 'summarizeAt', 'failWarnAt'] as const;
@@ -53,6 +57,7 @@ export const FIELD_PATHS: readonly string[] = [...CORE_FIELD_PATHS, ...CARD_SETT
 export type FieldPath = string;
 export type CapKey = (typeof CAP_KEYS)[number];
 export type GroupId = (typeof GROUP_IDS)[number];
+export type FoldId = (typeof FOLD_IDS)[number];
 export type StageKey = (typeof STAGE_KEYS)[number];
 
 function table<K extends string, V>(keys: readonly K[], value: (key: K) => V): Readonly<Record<K, V>> {
@@ -107,6 +112,30 @@ export function wordsOf(t: Translate, locale: Locale) {
       resetSection: t('stored.resetSection'),
       holdsSave: t('stored.holdsSave'),
     },
+    /** settings.yaml holds values the breaker refuses: each is left out, the rest applies. */
+    dropped: {
+      badge: (n: number) => (n === 1 ? t('dropped.badge.one') : t('dropped.badge.many', { n })),
+      title: (n: number) => (n === 1 ? t('dropped.title.one') : t('dropped.title.many', { n })),
+      rest: t('dropped.rest'),
+      fix: t('dropped.fix'),
+      remove: t('dropped.remove'),
+      removeLabel: (path: string) => t('dropped.removeLabel', { path }),
+      removing: t('dropped.removing'),
+      replacing: t('dropped.replacing'),
+      keep: t('dropped.keep'),
+      keepLabel: (path: string) => t('dropped.keepLabel', { path }),
+      goTo: t('dropped.goTo'),
+      goToLabel: (label: string) => t('dropped.goToLabel', { label }),
+      field: (message: string) => t('dropped.field', { message }),
+    },
+    /** A fold's row: its badges and summary. */
+    fold: {
+      details: (label: string) => t('fold.details', { label }),
+      problem: t('fold.problem'),
+      pair: (label: string, value: string) => t('fold.pair', { label, value }),
+      off: (n: number) => t('fold.off', { n }),
+      lines: (n: number) => (n === 1 ? t('fold.lines.one') : t('fold.lines.many', { n })),
+    },
     /** What the preset chosen sets. */
     preset: {
       heading: (change: 'adds' | 'removes' | 'applies', name: string) => t(change === 'adds' ? 'preset.adds' : change === 'removes' ? 'preset.removes' : 'preset.applies', { name }),
@@ -119,6 +148,7 @@ export function wordsOf(t: Translate, locale: Locale) {
     caps: table(CAP_KEYS, (key) => pair(`cap.${key}`)),
     customCap: pair('customCap'),
     groups: table(GROUP_IDS, (id) => t(`group.${id}`)),
+    folds: table(FOLD_IDS, (id) => t(`fold.${id}`)),
     /** The profile's layer does not resolve: the form cannot show it as fields. */
     profileInvalid: (message: string) => t('profileInvalid', { message }),
     /** The card's own refusal: its line formats. */

@@ -5,7 +5,8 @@
  * reads it with `useSyncExternalStore`; the snapshot object is rebuilt only
  * when the scope or a draft changed. It lives as long as the page, so what
  * must outlast the card's component (which the Settings dialog unmounts on
- * every tab change) is kept here: the drafts, and whether the card is open.
+ * every tab change) is kept here: the drafts, whether the card is open, and
+ * which of its folds are.
  * It also holds the card's words: a switch of the page's language gives it
  * new ones (`setWords`), and the next snapshot is rendered in them.
  */
@@ -26,6 +27,8 @@ export interface CardState {
   readonly saved: boolean;
   /** The words the card shows, in the page's language. */
   readonly words: Words;
+  /** The folds open now (`caps`, `counted`, a track's key …); every other fold is closed. */
+  readonly folds: ReadonlySet<string>;
 }
 
 export interface CardStore {
@@ -40,6 +43,8 @@ export interface CardStore {
   revert(path: string): void;
   discard(): void;
   save(): Promise<void>;
+  /** Opens or closes a fold; `open` undefined toggles it. */
+  setFold(id: string, open?: boolean): void;
   /** Whether the card was last left open: read when it mounts again. */
   isExpanded(): boolean;
   setExpanded(open: boolean): void;
@@ -64,6 +69,7 @@ export function createCardStore(scope: SettingsScope, initialWords: Words = COPY
   /** The user layer as a landed save left it: "Saved." stands until an edit, or a change from elsewhere. */
   let savedUser: Layer = EMPTY;
   let expanded = false;
+  let folds: ReadonlySet<string> = new Set();
   let version = 0;
   let cached: { scope: ScopeSnapshot; version: number; state: CardState } | undefined;
 
@@ -83,6 +89,7 @@ export function createCardStore(scope: SettingsScope, initialWords: Words = COPY
       failed,
       saved,
       words,
+      folds,
     };
     cached = { scope: snapshot, version, state };
     return state;
@@ -150,6 +157,14 @@ export function createCardStore(scope: SettingsScope, initialWords: Words = COPY
       const { stored } = getSnapshot().form;
       if (stored === undefined) return;
       await run(what === 'key' ? stored.fix : stored.clear);
+      publish();
+    },
+    setFold(id, open) {
+      const next = new Set(folds);
+      if (open ?? !next.has(id)) next.add(id);
+      else next.delete(id);
+      if (next.size === folds.size && [...next].every((fold) => folds.has(fold))) return;
+      folds = next;
       publish();
     },
     isExpanded: () => expanded,

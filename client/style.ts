@@ -59,10 +59,27 @@ const CSS = `
 .rtb-stored{border:1px solid ${ERROR};border-radius:8px;margin:12px 0 0;padding:10px 12px;display:flex;flex-direction:column;gap:6px}
 .rtb-stored-title{color:${ERROR};margin:0;font-size:13px;font-weight:600;line-height:1.5}
 .rtb-stored-message{color:${ERROR};margin:0;font-size:12px;line-height:1.5;overflow-wrap:anywhere}
+.rtb-link:disabled{cursor:default;opacity:.4}
 .rtb-stored-text{color:var(--dsw-alias-label-secondary);margin:0;font-size:12px;line-height:1.5}
 .rtb-stored-actions{display:flex;flex-wrap:wrap;gap:8px}
 .rtb-pending-refused{color:${ERROR}}
 .rtb-preset{padding:0 0 8px}
+.rtb-fold{display:flex;flex-direction:column;gap:2px;padding:10px 0}
+.rtb-field+.rtb-fold,.rtb-fold+.rtb-fold,.rtb-fold+.rtb-field,.rtb-track-fold+.rtb-field{border-top:1px dashed var(--dsw-alias-border-l2)}
+.rtb-fold-toggle{appearance:none;font:inherit;color:var(--dsw-alias-label-primary);cursor:pointer;background:none;border:0;border-radius:6px;display:inline-flex;align-items:center;gap:6px;min-width:0;flex:1;padding:2px 0;text-align:left;font-size:13px;font-weight:500;line-height:1.5}
+.rtb-fold-toggle:focus-visible{outline:2px solid var(--dsw-alias-brand-primary);outline-offset:1px}
+.rtb-fold-toggle:hover .rtb-fold-title,.rtb-fold-toggle:hover .rtb-fold-summary{color:var(--dsw-alias-label-primary)}
+.rtb-fold-chevron{flex:none;color:var(--dsw-alias-label-tertiary);transition:transform 120ms ease}
+.rtb-fold-chevron-open{transform:rotate(90deg)}
+.rtb-fold-summary{margin:0 0 0 20px;color:var(--dsw-alias-label-tertiary);font-size:12px;font-weight:400;line-height:1.5;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;min-width:0}
+.rtb-fold-toggle-under .rtb-fold-summary{margin:0}
+.rtb-fold-body{margin:4px 0 0 6px;padding-left:14px;border-left:2px solid var(--dsw-alias-border-l2)}
+.rtb-track-fold{display:flex;flex-direction:column;margin-top:-6px;padding:0 0 10px}
+.rtb-badge-problem{color:${ERROR}}
+.rtb-dropped-list{list-style:none;margin:2px 0;padding:0;display:flex;flex-direction:column;gap:8px}
+.rtb-dropped{display:flex;flex-direction:column;gap:4px;padding:6px 0 0;border-top:1px dashed var(--dsw-alias-border-l2)}
+.rtb-dropped-value{color:var(--dsw-alias-label-primary);font-family:var(--dsw-font-mono,ui-monospace,SFMono-Regular,Menlo,monospace);font-size:12px;overflow-wrap:anywhere}
+.rtb-dropped-actions{color:var(--dsw-alias-label-secondary);display:flex;flex-wrap:wrap;align-items:center;gap:10px;font-size:12px;line-height:1.5}
 .rtb-preset-list,.rtb-fixed-list{margin:4px 0 0;padding-left:18px;color:var(--dsw-alias-label-secondary);font-size:12px;line-height:1.6}
 .rtb-fixed-list code{font-family:var(--dsw-font-mono,ui-monospace,SFMono-Regular,Menlo,monospace);font-size:11px}
 .rtb-failed{flex:1 1 100%;min-width:0;color:${ERROR};margin:0;font-size:12px;line-height:1.5}

@@ -57,6 +57,32 @@ export const EN = {
   'stored.resetSection': 'Reset the whole section',
   'stored.holdsSave': 'Save waits until the refused value in settings.yaml is fixed (at the top of the card).',
 
+  /** settings.yaml holds values the breaker refuses: each is left out and the rest applies (at the top of the card). */
+  'dropped.badge.one': '1 value of settings.yaml left out',
+  'dropped.badge.many': '{n} values of settings.yaml left out',
+  'dropped.title.one': 'settings.yaml holds a value the breaker refuses: it is left out',
+  'dropped.title.many': 'settings.yaml holds {n} values the breaker refuses: they are left out',
+  'dropped.rest': 'The rest of the `repeat-tool-breaker:` section applies, as shown below.',
+  'dropped.fix': 'Fix it in settings.yaml (Settings → General → Open configuration file), or remove it here: Save then writes the section without it.',
+  'dropped.remove': 'Remove from settings.yaml',
+  'dropped.removeLabel': 'Remove {path} from settings.yaml',
+  'dropped.removing': 'Removed on Save',
+  'dropped.replacing': 'Replaced on Save',
+  'dropped.keep': 'Keep',
+  'dropped.keepLabel': 'Keep {path} in settings.yaml',
+  'dropped.goTo': 'Fix it here',
+  'dropped.goToLabel': 'Fix it in the field {label}',
+  /** Under a field whose value in settings.yaml is left out. */
+  'dropped.field': 'Left out of settings.yaml: {message}',
+
+  /** A fold's row. */
+  'fold.details': '{label}: settings',
+  'fold.pair': '{label}: {value}',
+  'fold.problem': 'Needs fixing',
+  'fold.off': '{n} off',
+  'fold.lines.one': '1 line',
+  'fold.lines.many': '{n} lines',
+
   /** Under the preset: what it sets, read from its parts. */
   'preset.adds': 'Saving applies {name}. It sets:',
   'preset.applies': '{name} sets:',
@@ -126,15 +152,16 @@ export const EN = {
   'customCap.label': 'One fingerprint',
   'customCap.hint': 'A cap on one measure or one full fingerprint.',
 
-  'group.preset': 'Preset',
+  'group.gate': 'Gate',
   'group.stages': 'Stages',
   'group.caps': 'Caps',
-  'group.failure': 'Failure track',
-  'group.gate': 'Gate policy',
-  'group.local': 'Local addresses',
   'group.tracks': 'Opt-in tracks',
-  'group.counted': 'What is counted',
-  'group.messages': 'Messages',
+  'group.more': 'More settings',
+  'fold.caps': 'More caps',
+  'fold.approvals': 'Approvals and progress',
+  'fold.counted': 'What is counted',
+  'fold.local': 'Local addresses',
+  'fold.messages': 'Messages',
 
   /** The advisory stages a cap can pre-empt, by config key. */
   'stage.warnAt': 'first advisory',

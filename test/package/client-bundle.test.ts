@@ -126,7 +126,11 @@ test('apply binds the repeat-tool-breaker namespace and registers a card keyed o
   const out = { text: [] as string[], tags: [] as Element[] };
   render((registered[0]!.component as () => unknown)(), out);
   const all = out.text.join(' ');
-  for (const group of ['Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks']) assert.ok(all.includes(group), `${group} missing`);
+  for (const group of ['Gate', 'Stages', 'Caps', 'Opt-in tracks', 'More settings']) assert.ok(all.includes(group), `${group} missing`);
+  for (const fold of ['More caps', 'Approvals and progress', 'What is counted', 'Local addresses', 'Messages']) assert.ok(all.includes(fold), `the fold ${fold} missing`);
+  const toggles = out.tags.filter((el) => el.props['data-rtb-fold-toggle'] !== undefined);
+  assert.ok(toggles.length >= 12 && toggles.every((el) => el.props['aria-expanded'] === false), 'every fold closed, each a button that says so');
+  assert.equal(out.tags.find((el) => el.props['data-rtb-input'] === 'window'), undefined, 'a folded field is not rendered until its fold opens');
   const exact = out.tags.find((el) => el.props['data-rtb-input'] === 'limits.exact');
   assert.equal(exact?.props.value, '6', 'the user layer is the effective value');
   const warn = out.tags.find((el) => el.props['data-rtb-input'] === 'warnAt');

@@ -1,7 +1,9 @@
 /**
  * The card's store over a stand-in settings scope: the "Saved." status after a
- * save that landed (and not after one the host refused), and the open state
- * the card reads again when the Settings dialog mounts it anew.
+ * save that landed (and not after one the host refused), the open state of
+ * the card and of its folds, which the card reads again when the Settings
+ * dialog mounts it anew, and the removal of values settings.yaml holds that
+ * the breaker leaves out.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -10,8 +12,8 @@ import type { ScopeSnapshot, SettingsScope } from '../../client/scope.js';
 import { createCardStore } from '../../client/store.js';
 
 /** A scope holding one user layer; `refuse` makes every write a no-op, as a host refusal is (not thrown). */
-function scope(refuse = false): SettingsScope {
-  let snapshot: ScopeSnapshot = { status: 'ready', value: {}, base: {}, user: {}, revision: 1, writable: true };
+function scope(refuse = false, user: Record<string, unknown> = {}): SettingsScope {
+  let snapshot: ScopeSnapshot = { status: 'ready', value: {}, base: {}, user, revision: 1, writable: true };
   const listeners = new Set<() => void>();
   const write = (user: Record<string, unknown>): void => {
     if (refuse) return;
@@ -70,5 +72,60 @@ describe('the open state', () => {
     assert.equal(store.isExpanded(), true);
     store.setExpanded(false);
     assert.equal(store.isExpanded(), false);
+  });
+});
+
+describe('the folds', () => {
+  test('every fold is closed at first; one opens and closes by itself, and stays as left for the next mount', () => {
+    const store = createCardStore(scope());
+    assert.deepEqual([...store.getSnapshot().folds], [], 'the rarely touched settings and each track\'s numbers start folded');
+    store.setFold('counted');
+    store.setFold('stale', true);
+    assert.deepEqual([...store.getSnapshot().folds].sort(), ['counted', 'stale']);
+    store.setFold('counted');
+    assert.deepEqual([...store.getSnapshot().folds], ['stale'], 'a toggle closes it again');
+    const before = store.getSnapshot();
+    store.setFold('stale', true);
+    assert.equal(store.getSnapshot(), before, 'opening an open fold is no change: React is not asked to render again');
+  });
+
+  test('a fold is only where fields are shown: the drafts behind a closed fold are kept and saved', async () => {
+    const held = scope();
+    const store = createCardStore(held);
+    store.setFold('counted', true);
+    store.edit('window', '20');
+    store.setFold('counted', false);
+    assert.equal(store.getSnapshot().form.dirty, true);
+    await store.save();
+    assert.deepEqual(held.getSnapshot().user, { window: 20 });
+  });
+});
+
+describe('values settings.yaml holds that the breaker leaves out', () => {
+  const section = { onlimit: 'deny', window: 2, warnAt: 3 };
+
+  test('each is listed; Remove stages the section without it and Save writes that, the rest kept', async () => {
+    const held = scope(false, section);
+    const store = createCardStore(held);
+    assert.deepEqual(store.getSnapshot().form.dropped.map((d) => [d.path, d.state]), [['onlimit', 'kept'], ['window', 'kept']]);
+    store.reset('onlimit');
+    store.reset('window');
+    assert.deepEqual(store.getSnapshot().form.dropped.map((d) => d.state), ['removed', 'removed']);
+    store.revert('window');
+    assert.deepEqual(store.getSnapshot().form.dropped.map((d) => d.state), ['removed', 'kept'], 'Keep takes a removal back');
+    store.reset('window');
+    await store.save();
+    assert.deepEqual(held.getSnapshot().user, { warnAt: 3 });
+    assert.deepEqual(store.getSnapshot().form.dropped, [], 'nothing left out once they are gone');
+    assert.equal(store.getSnapshot().saved, true);
+  });
+
+  test('an edit beside them saves and leaves them in settings.yaml, still listed', async () => {
+    const held = scope(false, section);
+    const store = createCardStore(held);
+    store.edit('summarizeAt', '9');
+    await store.save();
+    assert.deepEqual(held.getSnapshot().user, { ...section, summarizeAt: 9 });
+    assert.deepEqual(store.getSnapshot().form.dropped.map((d) => d.path), ['onlimit', 'window']);
   });
 });

@@ -260,7 +260,7 @@ describe('the refusals in Chinese', () => {
     const window = form.groups.flatMap((g) => g.fields).find((f) => f.field.path === 'window');
     assert.equal(window?.error, '`window` 必须是不小于 4 的整数（实际为 2）；它表示每个 agent 计入多少次最近的调用');
     assert.equal(window?.field.label, '窗口');
-    assert.deepEqual(form.problems, [{ path: 'window', label: `${ZH_WORDS.groups.counted} › 窗口` }]);
+    assert.deepEqual(form.problems, [{ path: 'window', label: `${ZH_WORDS.folds.counted} › 窗口` }]);
   });
 
   test('inLocale: our refusal in Chinese keeps the prefix and the refusal; English and foreign errors pass as they are', () => {

@@ -9,7 +9,10 @@ import assert from 'node:assert/strict';
 import plugin from '../../src/index.js';
 import { DEFAULTS, resolveConfig, type BreakerConfig } from '../../src/lib/config/config.js';
 import { compilePolicy, createPolicyBook, SCOPE_LIMIT, tightenPolicy } from '../../src/lib/policy/policy.js';
+import { configText } from '../../src/lib/config/messages.js';
 import { createSettingsSchema, settingsTree } from '../../src/lib/config/schema.js';
+import { namedPaths, resolveStored } from '../../src/lib/config/stored.js';
+import { mergeLayers } from '../../client/layers.js';
 import { SETTINGS_NAMESPACE } from '../../src/lib/plugin/settings.js';
 import { lowerLimits, stricterConfig } from '../../src/lib/policy/strictness.js';
 import { earlier } from '../../src/lib/setting/setting.js';
@@ -166,6 +169,51 @@ describe('the namespace schema', () => {
   });
 });
 
+describe('a stored section: a refused value costs that value, not the section', () => {
+  const stored = (base: Record<string, unknown>, user: Record<string, unknown>) => resolveStored(base, mergeLayers(base, user));
+
+  test('each refused value is left out, as the layer below has it; the rest applies, the preset included', () => {
+    const cases: [Record<string, unknown>, Record<string, unknown>, string[], Record<string, unknown>][] = [
+      [{}, { onlimit: 'deny', preset: 'recommended' }, ['onlimit'], { preset: 'recommended' }],
+      [{ window: 20 }, { window: 2, warnAt: 3 }, ['window'], { window: 20, warnAt: 3 }],
+      [{ limits: { host: 9 } }, { limits: { exact: 5, exactt: 4 } }, ['limits.exactt'], { limits: { host: 9, exact: 5 } }],
+      [{}, { limits: 5, warnAt: 3 }, ['limits'], { warnAt: 3 }],
+      [{}, { localHosts: 'ask', onLimit: 'deny' }, ['localHosts'], { onLimit: 'deny' }],
+      [{}, { preset: 'recomended', warnAt: 3 }, ['preset'], { warnAt: 3 }],
+      [{}, { denyAfter: 3, blockShellHttp: true, warnAt: 3 }, ['denyAfter', 'blockShellHttp'], { warnAt: 3 }],
+      [{}, { stale: { warnAt: 5, limit: 2 } }, ['stale.warnAt', 'stale.limit'], { stale: {} }],
+      [{ sequence: { length: 4, count: 3 } }, { window: 8 }, ['window'], { sequence: { length: 4, count: 3 } }],
+      [{}, { ignoreArgs: { bash: 'x', '*': ['y'] } }, ['ignoreArgs.bash'], { ignoreArgs: { '*': ['y'] } }],
+    ];
+    for (const [base, user, paths, rest] of cases) {
+      const { config, dropped } = stored(base, user);
+      assert.deepEqual(dropped.map((d) => d.path), paths, JSON.stringify(user));
+      assert.deepEqual(config, resolveConfig(mergeLayers(base, rest)), `${JSON.stringify(user)}: the section without ${paths.join(', ')}`);
+    }
+  });
+
+  test('each value left out carries the refusal resolveConfig gives for it', () => {
+    const [drop] = stored({}, { onlimit: 'deny' }).dropped;
+    assert.equal(configText(drop!.refusal), errorOf(() => resolveConfig({ onlimit: 'deny' })).replace(/^repeat-tool-breaker: /, ''));
+  });
+
+  test('a section that resolves is taken as it is, with nothing left out', () => {
+    assert.deepEqual(stored({ warnAt: 2 }, { limits: { exact: 4 } }), { config: resolveConfig({ warnAt: 2, limits: { exact: 4 } }), dropped: [] });
+  });
+
+  test('a section whose refusal names only values of the layer below is refused whole, with the section’s own refusal', () => {
+    const base = { timeouts: { limit: 3 } };
+    const user = { preset: 'recommended', limits: { exact: 8 } };
+    assert.throws(() => stored(base, user), { message: errorOf(() => resolveConfig(mergeLayers(base, user))) });
+  });
+
+  test('the paths a refusal names come from its English text, its subject first', () => {
+    // A later span may be a value (`allow`): no section sets a key of that name, so none is dropped for it.
+    assert.deepEqual(namedPaths({ id: 'localHostsAsk', params: {} }), ['localHosts', 'onLimit', 'allow']);
+    assert.deepEqual(namedPaths({ id: 'limitsCap', params: { key: 'verb:curl', got: '1' } }), ['limits.verb:curl']);
+  });
+});
+
 /** A fake host running the plugin beside a fake settings service. */
 function liveHost(config: Record<string, unknown> = {}, settings = new FakeSettings(), log: InjectLog = { asked: [], errors: [] }): { host: FakeHost; settings: FakeSettings; log: InjectLog } {
   return { host: new FakeHost(withSettings(plugin, settings, log), config), settings, log };
@@ -208,43 +256,106 @@ describe('the namespace through the hooks', () => {
     assert.equal(settings.document[NS], undefined);
   });
 
-  test('a stored section our checks refuse keeps the namespace registered, says so on the terminal, and the breaker runs on the row config', async (t) => {
+  test('a stored value our checks refuse is left out: the rest of the section applies, preset included, and the terminal names it', async (t) => {
     const warn = t.mock.method(console, 'warn', () => undefined);
     const settings = new FakeSettings();
-    settings.document[NS] = { onlimit: 'deny', limits: { exact: 8 } };
-    const { host, log } = liveHost({ onLimit: 'ask', limits: { exact: 3 } }, settings);
+    settings.document[NS] = { preset: 'recommended', onlimit: 'deny', limits: { exact: 3 } };
+    const { host, log } = liveHost({ onLimit: 'ask', limits: { exact: 8 } }, settings);
     assert.deepEqual(log.errors, [], 'the registration did not fail');
     assert.ok(settings.registrations.has(NS), 'the namespace is registered');
-    assert.deepEqual(settings.get(NS), resolveConfig({ onLimit: 'ask', limits: { exact: 3 } }), 'its value is the row config: none of the refused section applies');
-    assert.deepEqual(settings.describe()[0]?.user, { onlimit: 'deny', limits: { exact: 8 } }, 'the stored section is still described, for the card to show');
+    assert.deepEqual(settings.get(NS), resolveConfig({ onLimit: 'ask', preset: 'recommended', limits: { exact: 3 } }), 'its value is the section without `onlimit`: the preset and the cap of 3 apply');
+    assert.deepEqual(settings.describe()[0]?.user, { preset: 'recommended', onlimit: 'deny', limits: { exact: 3 } }, 'the stored section is still described, for the card to show');
     assert.equal(warn.mock.callCount(), 1, 'one line on the terminal');
     const line = String(warn.mock.calls[0]?.arguments[0]);
-    assert.match(line, /^repeat-tool-breaker: the `repeat-tool-breaker:` section of \/home\/operator\/\.dsh\/settings\.yaml is refused, so none of that section applies: the breaker runs on the profile's config/);
+    assert.match(line, /^repeat-tool-breaker: `onlimit` in the `repeat-tool-breaker:` section of \/home\/operator\/\.dsh\/settings\.yaml is left out, and the rest of the section applies: /);
     assert.ok(line.includes(errorOf(() => resolveConfig({ onlimit: 'deny' })).replace(/^repeat-tool-breaker: /, '')), 'with the refusal, naming the key');
-    assert.match(line, /Fix it in \/home\/operator\/\.dsh\/settings\.yaml, or with Reset in Settings → Plugins → Repeat-tool breaker\.$/);
-    assert.deepEqual(deniedAt(await repeat(host, {}, 4, X)), [3, 4], "the row's cap of 3 gates, not the refused section's 8");
-    // A write over the refused section is refused with our message; removing the bad key is accepted.
-    await assert.rejects(settings.update(NS, { window: 20 }), /`onlimit` is not a setting/);
+    assert.match(line, /Fix it or remove it in \/home\/operator\/\.dsh\/settings\.yaml, or in Settings → Plugins → Repeat-tool breaker\.$/);
+    assert.deepEqual(deniedAt(await repeat(host, {}, 4, X)), [3, 4], "the section's cap of 3 gates, not the row's 8");
+    // A write may keep the value left out (it stays left out, and is not said again), but adds nothing refused.
+    await settings.update(NS, { window: 20 });
+    assert.equal((settings.get(NS) as BreakerConfig).window, 20, 'an edit beside the value left out applies');
+    assert.deepEqual(settings.document[NS], { preset: 'recommended', onlimit: 'deny', limits: { exact: 3 }, window: 20 });
+    await assert.rejects(settings.update(NS, { onLimit: 'maybe' }), { message: errorOf(() => resolveConfig({ onLimit: 'maybe' })) });
+    await assert.rejects(settings.update(NS, { onlimit: 'ask' }), /`onlimit` is not a setting \(got "ask"\)/, 'a new bad value where one is left out is refused');
+    assert.equal(warn.mock.callCount(), 1, 'nothing new to say');
     await settings.unset(NS, 'onlimit');
-    assert.equal(settings.get(NS) !== undefined && (settings.get(NS) as { limits: { exact: number } }).limits.exact, 8, 'the rest of the section applies once the key is gone');
+    assert.deepEqual(settings.get(NS), resolveConfig({ onLimit: 'ask', preset: 'recommended', limits: { exact: 3 }, window: 20 }), 'the same value, now as stored');
     assert.match(String(warn.mock.calls.at(-1)?.arguments[0]), /section of \/home\/operator\/\.dsh\/settings\.yaml is accepted again; the breaker follows it\.$/);
     assert.equal(warn.mock.callCount(), 2);
   });
 
-  test('a section refused while DSH runs keeps the value in force, is reported once, and the next good edit applies', async (t) => {
+  test('each refused value of a stored section is left out and named once: a bad number, a misspelt cap, a key of the 0.6 line', (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const settings = new FakeSettings();
+    settings.document[NS] = { window: 2, warnAt: 3, limits: { exact: 5, exactt: 4 }, blockShellHttp: true };
+    liveHost({ window: 20 }, settings);
+    const value = settings.get(NS) as BreakerConfig;
+    assert.equal(value.window, 20, "`window: 2` left out: the row's 20 applies");
+    assert.equal(value.warnAt, 3, 'the values beside it apply');
+    assert.deepEqual(value.limits, { ...DEFAULTS.limits, exact: 5 }, 'the misspelt cap is left out of its mapping, the cap beside it kept');
+    const lines = warn.mock.calls.map((call) => String(call.arguments[0]));
+    assert.deepEqual(lines.map((line) => /^repeat-tool-breaker: `([^`]+)`/.exec(line)?.[1]), ['blockShellHttp', 'window', 'limits.exactt'], 'one line per value left out, in the order the checks meet them');
+    settings.publish(NS, { window: 2, warnAt: 3, limits: { exact: 5, exactt: 4 }, blockShellHttp: true });
+    assert.equal(warn.mock.callCount(), 3, 'the same section published again is not said again');
+    settings.publish(NS, { window: 2, warnAt: 3 });
+    assert.equal(warn.mock.callCount(), 3, 'nor is a value already said when others go');
+    assert.equal((settings.get(NS) as BreakerConfig).limits.exact, 12);
+  });
+
+  test('a stored section refused whole (no value it names is the section’s own) keeps the namespace, and the breaker runs on the row config', async (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const settings = new FakeSettings();
+    // The preset's time-out advisory (4) comes after the row's gate (3): the refusal names only the row's values.
+    const row = { onLimit: 'ask', limits: { exact: 3 }, timeouts: { limit: 3 } };
+    settings.document[NS] = { preset: 'recommended', limits: { exact: 8 } };
+    const { host, log } = liveHost(row, settings);
+    assert.deepEqual(log.errors, [], 'the registration did not fail');
+    assert.ok(settings.registrations.has(NS), 'the namespace is registered');
+    assert.deepEqual(settings.get(NS), resolveConfig(row), 'its value is the row config: none of the refused section applies');
+    assert.equal(warn.mock.callCount(), 1, 'one line on the terminal');
+    const line = String(warn.mock.calls[0]?.arguments[0]);
+    assert.match(line, /^repeat-tool-breaker: the `repeat-tool-breaker:` section of \/home\/operator\/\.dsh\/settings\.yaml is refused, so none of that section applies: the breaker runs on the profile's config/);
+    assert.ok(line.includes(errorOf(() => resolveConfig({ ...row, preset: 'recommended' })).replace(/^repeat-tool-breaker: /, '')), 'with the refusal');
+    assert.match(line, /Fix it in \/home\/operator\/\.dsh\/settings\.yaml, or with Reset in Settings → Plugins → Repeat-tool breaker\.$/);
+    assert.deepEqual(deniedAt(await repeat(host, {}, 4, X)), [3, 4], "the row's cap of 3 gates, not the refused section's 8");
+    await assert.rejects(settings.update(NS, { window: 20 }), /`timeouts\.warnAt` \(4\) is past `timeouts\.limit` \(3\)/);
+    await settings.unset(NS, 'preset');
+    assert.equal((settings.get(NS) as BreakerConfig).limits.exact, 8, 'the rest of the section applies once the preset is gone');
+    assert.match(String(warn.mock.calls.at(-1)?.arguments[0]), /is accepted again; the breaker follows it\.$/);
+    assert.equal(warn.mock.callCount(), 2);
+  });
+
+  test('a value refused in an edit while DSH runs is left out of it, said once, and the rest of the edit applies', async (t) => {
     const warn = t.mock.method(console, 'warn', () => undefined);
     const { host, settings } = liveHost({ onLimit: 'deny' });
-    settings.publish(NS, { limits: { exact: 5 } });
-    const inForce = settings.get(NS);
+    settings.publish(NS, { limits: { exact: 7 } });
     settings.publish(NS, { limits: { exact: 5 }, window: 2 });
     assert.equal(settings.warnings.length, 0, 'the service does not refuse it (it would keep the value silently and tell no card)');
-    assert.deepEqual(settings.get(NS), inForce, 'the value in force is kept');
+    assert.equal((settings.get(NS) as BreakerConfig).limits.exact, 5, 'the rest of the edit applies');
+    assert.equal((settings.get(NS) as BreakerConfig).window, 16, '`window: 2` is left out');
     settings.publish(NS, { limits: { exact: 5 }, window: 2 });
     assert.equal(warn.mock.callCount(), 1, 'reported once');
-    assert.match(String(warn.mock.calls[0]?.arguments[0]), /is refused, so none of the edit applies: the breaker keeps the settings it ran on before it\. `window` must be an integer >= 4 \(got 2\)/);
+    assert.match(String(warn.mock.calls[0]?.arguments[0]), /`window` in the `repeat-tool-breaker:` section of \S+ is left out, and the rest of the section applies: `window` must be an integer >= 4 \(got 2\)/);
+    assert.deepEqual(deniedAt(await repeat(host, {}, 6, X)), [5, 6], 'the edited cap of 5 gates');
+    settings.publish(NS, { limits: { exact: 7 } });
+    assert.equal((settings.get(NS) as BreakerConfig).limits.exact, 7);
+    assert.equal(warn.mock.callCount(), 2, 'and the section accepted in full is announced');
+  });
+
+  test('a section refused whole while DSH runs keeps the value in force, is reported once, and the next good edit applies', async (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const { host, settings } = liveHost({ onLimit: 'deny', timeouts: { limit: 3 } });
+    settings.publish(NS, { limits: { exact: 5 } });
+    const inForce = settings.get(NS);
+    settings.publish(NS, { limits: { exact: 4 }, preset: 'recommended' });
+    assert.equal(settings.warnings.length, 0, 'the service does not refuse it (it would keep the value silently and tell no card)');
+    assert.deepEqual(settings.get(NS), inForce, 'the value in force is kept');
+    settings.publish(NS, { limits: { exact: 4 }, preset: 'recommended' });
+    assert.equal(warn.mock.callCount(), 1, 'reported once');
+    assert.match(String(warn.mock.calls[0]?.arguments[0]), /is refused, so none of the edit applies: the breaker keeps the settings it ran on before it\. `timeouts\.warnAt` \(4\) is past `timeouts\.limit` \(3\)/);
     assert.deepEqual(deniedAt(await repeat(host, {}, 6, X)), [5, 6], 'the kept cap of 5 still gates');
     settings.publish(NS, { limits: { exact: 7 } });
-    assert.equal((settings.get(NS) as { limits: { exact: number } }).limits.exact, 7);
+    assert.equal((settings.get(NS) as BreakerConfig).limits.exact, 7);
     assert.equal(warn.mock.callCount(), 2, 'and the good edit is announced');
   });
 

@@ -16,6 +16,8 @@ import type { Locale } from '../text/locale.js';
 import { SETTINGS } from '../tracks/index.js';
 import { DEFAULTS, resolveConfigIn, type BreakerConfig } from './config.js';
 import { PRESET_NAMES } from './preset.js';
+import { inLocale } from './messages.js';
+import { resolveStored, resolveWrite, type DroppedValue } from './stored.js';
 
 export type { SchemaNode } from '../setting/schema-node.js';
 
@@ -115,14 +117,34 @@ function messageOf(error: unknown): string {
 
 /**
  * How the schema treats the section settings.yaml holds (plugin/settings.ts):
- * refused there, it resolves to `fallback()` (the last value accepted) and is
- * reported, so the namespace stays registered; anything else refused throws.
+ * there a refused value is left out and the rest resolves (config/stored.ts),
+ * and a section refused whole resolves to `fallback()` (the last value
+ * accepted); either is reported, so the namespace stays registered. A write
+ * may keep what the stored section leaves out, and is refused with our
+ * message when it adds anything refused.
  */
 export interface StoredSection {
   /** Whether `value` is the stored section merged over the base layer (not a write's candidate). */
   matches(value: unknown): boolean;
+  /** The layer under the stored section (the row's config): what a value left out falls back to. */
+  readonly base: unknown;
+  /** The values the stored section leaves out, by `droppedKey`: a write may keep them. */
+  leftOut(): ReadonlySet<string>;
+  dropped(dropped: readonly DroppedValue[], value: unknown): void;
   fallback(): BreakerConfig;
   refused(error: unknown, value: unknown): void;
+}
+
+/** The stored section without the values it refuses, reported; the last value accepted when it is refused whole. */
+function degrade(stored: StoredSection, value: unknown, error: unknown): BreakerConfig {
+  try {
+    const { config, dropped } = resolveStored(stored.base, value);
+    stored.dropped(dropped, value);
+    return config;
+  } catch {
+    stored.refused(error, value);
+    return stored.fallback();
+  }
 }
 
 /** `locale`: the language a refusal is thrown in (the operator's, plugin/settings.ts); English when not given. */
@@ -132,9 +154,13 @@ export function createSettingsSchema(locale: () => Locale = () => 'en', stored?:
     try {
       return resolveConfigIn(value ?? {}, locale);
     } catch (error) {
-      if (stored === undefined || !stored.matches(value)) throw error;
-      stored.refused(error, value);
-      return stored.fallback();
+      if (stored === undefined) throw error;
+      if (stored.matches(value)) return degrade(stored, value, error);
+      try {
+        return resolveWrite(stored.base, value, stored.leftOut());
+      } catch (refused) {
+        throw inLocale(refused, locale());
+      }
     }
   };
   const standard: SettingsSchema['~standard'] = {

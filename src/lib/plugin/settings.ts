@@ -22,7 +22,9 @@ import { isMapping, member } from '../host/member.js';
 import type { Dispose } from '../host/types.js';
 import { asLocale, type Locale } from '../text/locale.js';
 import { safely } from './hook.js';
+import { configText } from '../config/messages.js';
 import { createSettingsSchema, type StoredSection } from '../config/schema.js';
+import { leftOut, type DroppedValue } from '../config/stored.js';
 
 export const SETTINGS_NAMESPACE = 'repeat-tool-breaker';
 
@@ -108,29 +110,25 @@ export function refusedSectionLine(error: unknown, file: string | undefined, mea
   );
 }
 
-/**
- * Registers the namespace in a context that has the settings service and
- * hands `follow` the validated config now and after every saved change; when
- * the service goes away, `follow` gets the YAML config back.
- *
- * A stored section our checks refuse (a hand-edited settings.yaml, a key of
- * another version) never costs the namespace: the settings service would fail
- * the registration on it (rc.8: the card and `settings.describe` lose the
- * namespace, silently), so the schema resolves the section *as stored* to the
- * last value accepted instead: the YAML config at registration, the value in
- * force when the file is edited while DSH runs (what the service itself keeps
- * then). The refusal goes to the terminal, and the card reads the stored
- * section back and shows it at its top. A write (`settings.update`, the card's
- * Save) is still refused with our message.
- */
+/** The terminal line for a value of the stored section that is left out: which, why, and that the rest applies. */
+export function droppedValueLine(drop: DroppedValue, file: string | undefined): string {
+  const where = file ?? 'settings.yaml';
+  return (
+    `repeat-tool-breaker: \`${drop.path}\` in the \`${SETTINGS_NAMESPACE}:\` section of ${where} is left out, and the rest of the section applies: ` +
+    `${configText(drop.refusal)}. Fix it or remove it in ${where}, or in Settings → Plugins → Repeat-tool breaker.`
+  );
+}
+
 /**
  * The stored section as the schema meets it (`StoredSection`), and the terminal
- * lines about it: one when it is refused, one when it resolves again.
+ * lines about it: one per value left out and one when it is refused whole,
+ * each said once, and one when it resolves in full again.
  */
 function storedSectionOf(settings: unknown, base: unknown, report: Report) {
   let scope: unknown;
   let registering = true;
-  let reported: unknown;
+  /** What the terminal was told about the section as it stands: a line's key, per value left out or for the whole. */
+  let reported = new Set<string>();
   const file = (): string => {
     const path = safely(() => member(settings, 'documentPath'), undefined);
     return typeof path === 'string' ? path : 'settings.yaml';
@@ -141,14 +139,22 @@ function storedSectionOf(settings: unknown, base: unknown, report: Report) {
       const views = call(settings, 'describe');
       return Array.isArray(views) ? member(views.find((view) => member(view, 'ns') === SETTINGS_NAMESPACE), 'user') : undefined;
     }, undefined);
+  /** Says each line not said yet for the section as it stands, and forgets lines about what it no longer holds. */
+  const tell = (lines: ReadonlyMap<string, () => string>): void => {
+    for (const [key, line] of lines) if (!reported.has(key)) report(line());
+    reported = new Set(lines.keys());
+  };
   const stored: StoredSection = {
     // At registration the value resolved is the stored one; later, a publish resolves the stored section and a write a candidate.
     matches: (value) => registering || sameJson(value, mergeLayers(base, section())),
+    base,
+    leftOut: () => leftOut(base, mergeLayers(base, section())),
     fallback: () => (scope === undefined ? resolveConfig(base) : (call(scope, 'get') as BreakerConfig)),
+    dropped(dropped) {
+      tell(new Map(dropped.map((drop) => [`${drop.path} ${configText(drop.refusal)}`, () => droppedValueLine(drop, file())])));
+    },
     refused(error, value) {
-      if (sameJson(value, reported)) return;
-      reported = value;
-      report(refusedSectionLine(error, file(), scope === undefined ? 'profile' : 'before'));
+      tell(new Map([[`whole ${JSON.stringify(value)}`, () => refusedSectionLine(error, file(), scope === undefined ? 'profile' : 'before')]]));
     },
   };
   return {
@@ -157,11 +163,11 @@ function storedSectionOf(settings: unknown, base: unknown, report: Report) {
       registering = false;
       scope = registeredScope;
     },
-    /** `settings/document-updated`: a section refused before that resolves now (edited, reset from the card) is said once. */
+    /** `settings/document-updated`: a section reported before that resolves in full now (edited, fixed from the card) is said once. */
     updated(ns: unknown): void {
-      if (ns !== SETTINGS_NAMESPACE || reported === undefined) return;
+      if (ns !== SETTINGS_NAMESPACE || reported.size === 0) return;
       if (safely(() => resolveConfig(mergeLayers(base, section())), null) === null) return;
-      reported = undefined;
+      reported = new Set();
       report(`repeat-tool-breaker: the \`${SETTINGS_NAMESPACE}:\` section of ${file()} is accepted again; the breaker follows it.`);
     },
   };
@@ -175,12 +181,13 @@ function storedSectionOf(settings: unknown, base: unknown, report: Report) {
  * A stored section our checks refuse (a hand-edited settings.yaml, a key of
  * another version) never costs the namespace: the settings service would fail
  * the registration on it (rc.8: the card and `settings.describe` lose the
- * namespace, silently), so the schema resolves the section *as stored* to the
- * last value accepted instead: the YAML config at registration, the value in
- * force when the file is edited while DSH runs (what the service itself keeps
- * then). The refusal goes to the terminal, and the card reads the stored
- * section back and shows it at its top. A write (`settings.update`, the card's
- * Save) is still refused with our message.
+ * namespace, silently). So the schema resolves the section *as stored* without
+ * each value it refuses (config/stored.ts), and, where no single value can be
+ * left out, to the last value accepted: the YAML config at registration, the
+ * value in force when the file is edited while DSH runs (what the service
+ * itself keeps then). What was left out goes to the terminal, and the card
+ * reads the stored section back and shows it at its top. A write
+ * (`settings.update`, the card's Save) is still refused with our message.
  */
 function register(sctx: unknown, base: unknown, yaml: BreakerConfig, follow: (cfg: BreakerConfig) => void, operator: OperatorLocale, report: Report): void {
   let scope: unknown;

@@ -10,9 +10,11 @@
  * refused with the plugin's own load-time message and nothing is written; a
  * tightening applies to the next call of a turn already under way; a
  * loosening, even one a tool call writes into settings.yaml itself, waits for
- * the next human message; a stored section the plugin refuses (at boot, or
- * edited while DSH runs) keeps the namespace registered, is said on the
- * terminal, leaves the last accepted value in force, and is fixed by a reset.
+ * the next human message; a value of settings.yaml the plugin refuses (a typo
+ * at boot, a bad number edited while DSH runs) is left out, said on the
+ * terminal, and the rest of the section applies, preset included, while a
+ * section refused whole keeps the namespace registered and the last accepted
+ * value in force; the card and the host agree on what a write may keep.
  *
  * The reference 0.5.2 has no settings namespace: under `--plugin reference`
  * every scenario is a `todo`.
@@ -146,30 +148,59 @@ describe(`DSH 0.1.0-rc.8 settings service, in process — plugin: ${plugin.label
     assert.deepEqual(after.value, before.value);
   });
 
-  test('a refused section in settings.yaml at boot keeps the namespace, is said on the terminal, and the row config runs until a reset', onlyOurs, async (t) => {
+  test('a typo in settings.yaml at boot costs that value: the namespace stays, the rest applies (preset included), the terminal names it, and a removal clears it', onlyOurs, async (t) => {
     const warn = t.mock.method(console, 'warn', () => undefined);
     const file = join(scratch, `settings-${seq + 1}.yaml`);
-    writeFileSync(file, `${NS}:\n  onlimit: ask\n  limits: { exact: 8 }\n`);
-    const row = { onLimit: 'deny', limits: { exact: 3 } };
+    writeFileSync(file, `${NS}:\n  preset: recommended\n  onlimit: ask\n  limits: { exact: 4 }\n`);
+    const row = { onLimit: 'deny', limits: { exact: 8 } };
     const { r } = await live(row, { file });
     const view = r.ctx.settings.describe({ redactSecrets: true }).find((d: any) => d.ns === NS);
     assert.ok(view, 'settings.describe still has the namespace (the card with it)');
-    assert.deepEqual(view.user, { onlimit: 'ask', limits: { exact: 8 } }, 'and the stored section, for the card to show');
-    assert.deepEqual(view.value, JSON.parse(JSON.stringify(resolveConfig(row))), 'none of it applies: the value is the row config');
+    assert.deepEqual(view.user, { preset: 'recommended', onlimit: 'ask', limits: { exact: 4 } }, 'and the stored section, for the card to show');
+    assert.deepEqual(view.value, JSON.parse(JSON.stringify(resolveConfig({ ...row, preset: 'recommended', limits: { exact: 4 } }))), 'the section without `onlimit` applies: the preset and the cap of 4');
+    const card = viewForm(row, view.user, new Map(), undefined, view.value);
+    assert.deepEqual(card.dropped.map((d) => [d.path, d.written]), [['onlimit', '"ask"']], 'the card lists the value left out');
+    assert.equal(card.groups.flatMap((g) => g.fields).find((f) => f.field.path === 'preset')?.text, 'recommended', 'and shows the preset kept');
     const lines = warn.mock.calls.map((c) => String(c.arguments[0]));
     assert.equal(lines.length, 1, `one line on the terminal: ${JSON.stringify(lines)}`);
-    assert.ok(lines[0]!.startsWith(`repeat-tool-breaker: the \`${NS}:\` section of ${file} is refused, so none of that section applies`), `the line names the file and what applies: ${lines[0]}`);
+    assert.ok(lines[0]!.startsWith(`repeat-tool-breaker: \`onlimit\` in the \`${NS}:\` section of ${file} is left out, and the rest of the section applies: `), `the line names the key, the file and what applies: ${lines[0]}`);
     assert.ok(lines[0]!.includes('`onlimit` is not a setting (got "ask"). Did you mean `onLimit`?'), `the line carries the refusal: ${lines[0]}`);
-    assert.deepEqual(await calls(r, 'cat /etc/hostname', 4), [false, false, true, true], "the row's cap of 3 and deny");
-    // A write that keeps the bad key is refused with our message; the card's Reset of the key (mutate unset) is taken.
-    await assert.rejects(r.ctx.settings.mutate(NS, [{ op: 'set', path: ['window'], value: 20 }]), /`onlimit` is not a setting/);
+    assert.deepEqual(await calls(r, 'cat /etc/hostname', 5), [false, false, false, true, true], "the section's cap of 4 (a tightening: at once) and the row's deny");
+    // A write beside it is taken and keeps it (still left out); a new bad value is refused; the card's removal (mutate unset) is taken.
+    await r.ctx.settings.mutate(NS, [{ op: 'set', path: ['warnAt'], value: 3 }]);
+    assert.equal(r.ctx.settings.get(NS).warnAt, 3);
+    assert.match(readFileSync(file, 'utf8'), /onlimit: ask/);
+    await assert.rejects(r.ctx.settings.mutate(NS, [{ op: 'set', path: ['window'], value: 2 }]), { message: errorOf(() => resolveConfig({ window: 2 })) });
     await r.ctx.settings.mutate(NS, [{ op: 'unset', path: ['onlimit'] }]);
-    assert.equal(r.ctx.settings.get(NS).limits.exact, 8, 'the rest of the section applies once the key is gone');
     assert.doesNotMatch(readFileSync(file, 'utf8'), /onlimit/);
+    assert.equal(r.ctx.settings.get(NS).preset, 'recommended');
+    assert.match(String(warn.mock.calls.at(-1)?.arguments[0]), /is accepted again; the breaker follows it\.$/);
+    assert.equal(warn.mock.callCount(), 2);
+  });
+
+  test('a section refused whole at boot (its refusal names only the row\'s values) keeps the namespace, is said on the terminal, and the row config runs until a reset', onlyOurs, async (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const file = join(scratch, `settings-${seq + 1}.yaml`);
+    // The preset's time-out advisory (4) would come after the row's time-out gate (3).
+    writeFileSync(file, `${NS}:\n  preset: recommended\n  limits: { exact: 8 }\n`);
+    const row = { onLimit: 'deny', limits: { exact: 3 }, timeouts: { limit: 3 } };
+    const { r } = await live(row, { file });
+    const view = r.ctx.settings.describe({ redactSecrets: true }).find((d: any) => d.ns === NS);
+    assert.ok(view, 'settings.describe still has the namespace (the card with it)');
+    assert.deepEqual(view.value, JSON.parse(JSON.stringify(resolveConfig(row))), 'none of it applies: the value is the row config');
+    assert.ok(viewForm(row, view.user, new Map(), undefined, view.value).stored, 'the card shows it refused whole');
+    const lines = warn.mock.calls.map((c) => String(c.arguments[0]));
+    assert.equal(lines.length, 1, `one line on the terminal: ${JSON.stringify(lines)}`);
+    assert.ok(lines[0]!.startsWith(`repeat-tool-breaker: the \`${NS}:\` section of ${file} is refused, so none of that section applies`), lines[0]);
+    assert.ok(lines[0]!.includes('`timeouts.warnAt` (4) is past `timeouts.limit` (3)'), lines[0]);
+    assert.deepEqual(await calls(r, 'cat /etc/hostname', 4), [false, false, true, true], "the row's cap of 3 and deny");
+    await assert.rejects(r.ctx.settings.mutate(NS, [{ op: 'set', path: ['window'], value: 20 }]), /`timeouts\.warnAt` \(4\) is past/);
+    await r.ctx.settings.mutate(NS, [{ op: 'unset', path: ['preset'] }]);
+    assert.equal(r.ctx.settings.get(NS).limits.exact, 8, 'the rest of the section applies once the preset is gone');
     assert.match(String(warn.mock.calls.at(-1)?.arguments[0]), /is accepted again; the breaker follows it\.$/);
   });
 
-  test('a refused edit of settings.yaml while DSH runs keeps the value in force, reaches the card (a new revision), and is said once', onlyOurs, async (t) => {
+  test('a bad number edited into settings.yaml while DSH runs is left out, the rest of the edit applies, the card hears of it (a new revision), and it is said once', onlyOurs, async (t) => {
     const warn = t.mock.method(console, 'warn', () => undefined);
     const file = join(scratch, `settings-${seq + 1}.yaml`);
     writeFileSync(file, `${NS}:\n  limits: { exact: 5 }\n`);
@@ -179,20 +210,54 @@ describe(`DSH 0.1.0-rc.8 settings service, in process — plugin: ${plugin.label
     const before = revision();
     // Until the watcher is live, rewrite the edit now and then.
     for (let attempt = 0; revision() === before; attempt += 1) {
-      if (attempt % 20 === 0) writeFileSync(file, `${NS}:\n  limits: { exact: 5 }\n  window: 2\n`);
+      if (attempt % 20 === 0) writeFileSync(file, `${NS}:\n  limits: { exact: 4 }\n  window: 2\n`);
       assert.ok(attempt < 1000, 'the provider never published the edit');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const view = r.ctx.settings.describe().find((d: any) => d.ns === NS);
-    assert.deepEqual(view.user, { limits: { exact: 5 }, window: 2 }, 'the browser re-reads the stored section (settings/document-updated)');
-    assert.equal(view.value.window, 16, 'the value in force is kept');
-    assert.equal(view.value.limits.exact, 5);
-    const refusals = warn.mock.calls.map((c) => String(c.arguments[0])).filter((line) => line.includes('is refused'));
-    assert.equal(refusals.length, 1, JSON.stringify(refusals));
-    assert.match(refusals[0]!, /none of the edit applies: the breaker keeps the settings it ran on before it\. `window` must be an integer >= 4 \(got 2\)/);
-    assert.deepEqual(await calls(r, 'cat /etc/hostname', 6), [false, false, false, false, true, true], 'the kept cap of 5 gates');
+    assert.deepEqual(view.user, { limits: { exact: 4 }, window: 2 }, 'the browser re-reads the stored section (settings/document-updated)');
+    assert.equal(view.value.window, 16, '`window: 2` is left out');
+    assert.equal(view.value.limits.exact, 4, 'the rest of the edit applies');
+    const said = warn.mock.calls.map((c) => String(c.arguments[0])).filter((line) => line.includes('is left out'));
+    assert.equal(said.length, 1, JSON.stringify(said));
+    assert.match(said[0]!, /`window` in the `repeat-tool-breaker:` section of \S+ is left out, and the rest of the section applies: `window` must be an integer >= 4 \(got 2\)/);
+    assert.deepEqual(await calls(r, 'cat /etc/hostname', 5), [false, false, false, true, true], 'the edited cap of 4 gates');
     await r.ctx.settings.mutate(NS, [{ op: 'unset', path: ['window'] }]);
-    assert.deepEqual(r.ctx.settings.describe().find((d: any) => d.ns === NS).user, { limits: { exact: 5 } });
+    assert.deepEqual(r.ctx.settings.describe().find((d: any) => d.ns === NS).user, { limits: { exact: 4 } });
+  });
+
+  test('the card and the host agree on what a write may keep: over a section with values left out, every value of a table in every field in view', onlyOurs, async () => {
+    const stored = { onlimit: 'deny', limits: { exact: 6, exactt: 3 } };
+    const file = join(scratch, `settings-${seq + 1}.yaml`);
+    writeFileSync(file, `${NS}:\n  onlimit: deny\n  limits: { exact: 6, exactt: 3 }\n`);
+    const { r } = await live({}, { file });
+    const settings = r.ctx.settings;
+    const table = ['2.5', '0', '-1', '1', '2', '4', 'off', 'abc', '1e21', 'deny', 'recommended', 'none'];
+    const fields = viewForm({}, stored, new Map()).groups.flatMap((g) => g.fields.map((f) => f.field)).filter((f) => f.fold === undefined && !['list', 'lists', 'aliases', 'track'].includes(f.kind.type));
+    const disagree: string[] = [];
+    let compared = 0;
+    for (const field of fields) {
+      for (const text of table) {
+        const form = viewForm({}, stored, new Map<string, Draft>([[field.path, { kind: 'text', text }]]));
+        if (form.writes.length === 0 && !form.invalid) continue;
+        const top = field.path.split('.')[0]!;
+        const parsed = parse(field, text);
+        if ('error' in parsed) continue;
+        const value = top === 'limits' ? { ...stored.limits, [field.path.slice('limits.'.length)]: parsed.value } : parsed.value;
+        let host = true;
+        try {
+          await settings.mutate(NS, [{ op: 'set', path: [top], value }]);
+        } catch {
+          host = false;
+        }
+        if (!form.invalid !== host) disagree.push(`${field.path} = ${JSON.stringify(text)}: card ${form.invalid ? 'refuses' : 'takes'}, host ${host ? 'takes' : 'refuses'}`);
+        compared += 1;
+        await settings.replace(NS, stored);
+      }
+    }
+    assert.deepEqual(disagree, []);
+    assert.ok(compared > 60, `only ${compared} values compared`);
+    assert.deepEqual(settings.describe().find((d: any) => d.ns === NS).user, stored, 'the section as it was, its values left out kept');
   });
 
   test('the card and the host agree on every value of a table (fractions, 0, -1, off, strings, huge numbers), field by field', onlyOurs, async () => {

@@ -76,6 +76,27 @@ export function fieldRow(path: string): string {
   return `${CARD} [data-rtb-field=${JSON.stringify(path)}]`;
 }
 
+/** A fold's toggle (`caps`, `counted`, a track's key …): a button with `aria-expanded`. */
+export function foldToggle(id: string): string {
+  return `${CARD} [data-rtb-fold-toggle=${JSON.stringify(id)}]`;
+}
+
+/** Opens a fold of the open card (with the mouse, as a person does), until its fields show. */
+export async function openFold(page: Page, id: string): Promise<void> {
+  const toggle = foldToggle(id);
+  if ((await page.evaluate<string | null>(`document.querySelector(${JSON.stringify(toggle)}).getAttribute('aria-expanded')`)) !== 'true') await page.click(toggle);
+  await page.waitFor(`the ${id} fold open`, `document.querySelector(${JSON.stringify(`${CARD} [data-rtb-fold-body=${JSON.stringify(id)}]`)}) !== null`);
+}
+
+/** Every fold of the open card opened (or closed), one click each. */
+export async function setAllFolds(page: Page, open: boolean): Promise<void> {
+  const ids = await page.evaluate<string[]>(`[...document.querySelectorAll(${JSON.stringify(`${CARD} [data-rtb-fold-toggle]`)})].filter((b) => b.getAttribute('aria-expanded') !== ${JSON.stringify(String(open))}).map((b) => b.dataset.rtbFoldToggle)`);
+  for (const id of ids) {
+    await page.click(foldToggle(id));
+    await page.waitFor(`the ${id} fold ${open ? 'open' : 'closed'}`, `document.querySelector(${JSON.stringify(foldToggle(id))}).getAttribute('aria-expanded') === ${JSON.stringify(String(open))}`);
+  }
+}
+
 /** Settings → Plugins → Plugin configuration, until the breaker's card (open or not) is there. */
 export async function showCard(page: Page, ui: ShellWords = SHELL_EN): Promise<void> {
   await dismissKeyDialog(page);

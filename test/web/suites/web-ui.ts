@@ -7,9 +7,10 @@
  * One server, one browser, one scripted scenario in order (each test builds
  * on the state the previous one left, as a person's session would):
  *
- *   the card under Settings → Plugins shows the effective values and defaults,
- *   human labels for the caps and a header named as DSH names its own; it
- *   works from the keyboard; an invalid value is refused in red with our
+ *   the card under Settings → Plugins shows the everyday settings in view and
+ *   the rest folded with a one-line summary, and, opened, the effective values
+ *   and defaults, human labels for the caps and a header named as DSH names
+ *   its own; it works from the keyboard, folds included; an invalid value is refused in red with our
  *   message in the card's words, Save says which field holds it back, and
  *   nothing is written; a cap that pre-empts a stage is flagged; an edit is
  *   only Unsaved until it saves into settings.yaml and says Saved; the card
@@ -21,7 +22,10 @@
  *   waits for the agent's next human message; a reset returns a field to its
  *   default; with the UI switched to 中文 the card, a refusal and the
  *   approval panel's reason are in Chinese (the model's texts are not), and
- *   switched back, English again.
+ *   switched back, English again; a bad value in settings.yaml (written while
+ *   DSH runs, or a typo found at boot) is left out, listed at the top of the
+ *   card in the operator's language, and removed with a Save, the rest of the
+ *   section (its preset included) applying meanwhile.
  *
  * Screenshots go to test/web/.artifacts/. Every process is stopped by its id
  * in `after`, whatever failed.
@@ -67,6 +71,9 @@ import {
   cssVariable,
   fieldRow,
   fieldState,
+  foldToggle,
+  openFold,
+  setAllFolds,
   input,
   isExpanded,
   markApprovalPanel,
@@ -208,12 +215,33 @@ after(async () => {
 });
 
 describe('the Settings → Plugins card', () => {
-  step('shows every setting with its effective value, its default from the profile, and no override yet', async () => {
+  step('shows the everyday settings in view and the rest folded with a one-line summary; opened, every setting with its effective value, its default from the profile, and no override yet', async () => {
     await openCard(page);
-    const values = await controlValues(page);
-    // The same layers, run through the card's form in Node: every control the browser shows agrees.
+    // The same layers, run through the card's form in Node: every control and summary the browser shows agrees.
     const expected = viewForm(PROFILE_CONFIG, {}, new Map());
-    for (const view of expected.groups.flatMap((g) => g.fields)) {
+    const everyField = expected.groups.flatMap((g) => g.fields);
+    const groups = await page.evaluate<string[]>(`[...document.querySelectorAll('${CARD} legend')].map((l) => l.textContent)`);
+    assert.deepEqual(groups, ['Gate', 'Stages', 'Caps', 'Opt-in tracks', 'More settings']);
+    assert.deepEqual(
+      Object.keys(await controlValues(page)),
+      everyField.filter((view) => view.field.fold === undefined).map((view) => view.field.path),
+      'in view: what the gate does at a limit, the preset, the stages, the identical calls\' cap, and each track\'s switch',
+    );
+    const folds = await page.evaluate<[string, string | null, string][]>(`[...document.querySelectorAll(${JSON.stringify(`${CARD} [data-rtb-fold-toggle]`)})].map((b) => [b.dataset.rtbFoldToggle, b.getAttribute('aria-expanded'), document.getElementById(b.getAttribute('aria-describedby')).textContent])`);
+    const expectedFolds = expected.groups.flatMap((g) => g.folds);
+    assert.deepEqual(folds.map(([id]) => id), [...expectedFolds.filter((f) => f.under === undefined && f.id === 'caps'), ...expectedFolds.filter((f) => f.under !== undefined), ...expectedFolds.filter((f) => f.under === undefined && f.id !== 'caps')].map((f) => f.id));
+    for (const [id, open, summary] of folds) {
+      assert.equal(open, 'false', `${id} starts folded`);
+      assert.equal(summary, expectedFolds.find((f) => f.id === id)?.summary, `${id}: its one-line summary`);
+    }
+    await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
+    await shot('card-light-top');
+    await page.evaluate(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb-group=tracks]`)}).scrollIntoView({ block: 'start' })`);
+    await shot('card-folded-rest');
+
+    await setAllFolds(page, true);
+    const values = await controlValues(page);
+    for (const view of everyField) {
       const shown = values[view.field.path];
       const want = view.field.kind.type === 'flag' || view.field.kind.type === 'track' ? String(view.text === 'true' || view.text === 'on') : view.text;
       assert.equal(shown, want, `${view.field.path}`);
@@ -225,8 +253,6 @@ describe('the Settings → Plugins card', () => {
     assert.match(warn.note, /Default: 2$/);
     assert.equal(warn.overridden, false);
     assert.equal((await fieldState(page, 'sequence.count')).disabled, true, 'an opt-in track that is off disables its sub-settings');
-    const groups = await page.evaluate<string[]>(`[...document.querySelectorAll('${CARD} legend')].map((l) => l.textContent)`);
-    assert.deepEqual(groups.slice(0, 7), ['Preset', 'Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks']);
     assert.equal(values.preset, 'none', 'no preset unless chosen');
     const exactLabel = await page.evaluate<{ text: string; key: string }>(`(() => {
       const label = document.querySelector(${JSON.stringify(`${fieldRow('limits.exact')} label`)});
@@ -234,12 +260,13 @@ describe('the Settings → Plugins card', () => {
     })()`);
     assert.deepEqual(exactLabel, { text: 'Identical calls', key: 'limits.exact' }, 'a cap reads as words, its config key beside it');
     const aliases = await page.evaluate<string[]>(`[...document.querySelectorAll(${JSON.stringify(`${fieldRow('hostAliases')} [data-rtb-fixed] li`)})].map((li) => li.textContent)`);
-    assert.deepEqual(aliases, expected.groups.flatMap((g) => g.fields).find((f) => f.field.path === 'hostAliases')?.fixed, 'the default host aliases, read-only');
+    assert.deepEqual(aliases, everyField.find((f) => f.field.path === 'hostAliases')?.fixed, 'the default host aliases, read-only');
     assert.equal(values.hostAliases, '', 'the box holds only the user\'s own lines');
     await shot('card-aliases', fieldRow('hostAliases'));
+    await page.evaluate(`document.querySelector(${JSON.stringify(fieldRow('stale'))}).scrollIntoView({ block: 'start' })`);
+    await shot('card-tracks-open');
+    await setAllFolds(page, false);
     await shot('card-light', CARD_HEADER);
-    await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
-    await shot('card-light-top');
   });
 
   step('the header has an accessible name made the way DSH names its own cards (Show settings: Shell)', async () => {
@@ -254,20 +281,31 @@ describe('the Settings → Plugins card', () => {
     await page.waitFor('the card to expand', `document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded') === 'true'`);
   });
 
-  step('works from the keyboard: the header discloses with Enter and Space, Tab walks the fields in order', async () => {
+  step('works from the keyboard: the header discloses with Enter and Space, Tab walks the everyday fields in order, a fold opens with Enter and closes with Space, its fields following it', async () => {
     await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).focus()`);
     await page.press('Enter');
     await page.waitFor('the card to collapse', `document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded') === 'false'`);
     await page.press('Space');
     await page.waitFor('the card to expand', `document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded') === 'true'`);
+    const here = (): Promise<string> => page.evaluate<string>(`document.activeElement.dataset.rtbInput ?? (document.activeElement.dataset.rtbFoldToggle === undefined ? document.activeElement.textContent : 'fold:' + document.activeElement.dataset.rtbFoldToggle)`);
     const order: string[] = [];
-    for (let i = 0; i < 4; i += 1) {
+    for (let i = 0; i < 8; i += 1) {
       await page.press('Tab');
       const focused = await page.focused();
       assert.ok(focused.inCard, `Tab ${i + 1} left the card: ${JSON.stringify(focused)}`);
-      order.push(await page.evaluate<string>(`document.activeElement.dataset.rtbInput ?? document.activeElement.textContent`));
+      order.push(await here());
     }
-    assert.deepEqual(order, ['preset', 'warnAt', 'summarizeAt', 'limits.exact'], 'Window is not a stage any more: it opens What is counted');
+    assert.deepEqual(order, ['onLimit', 'preset', 'warnAt', 'summarizeAt', 'failWarnAt', 'failLimit', 'limits.exact', 'fold:caps'], 'the gate, the stages, the identical calls\' cap, then the fold of the other caps');
+    await page.press('Enter');
+    await page.waitFor('More caps open', `document.querySelector(${JSON.stringify(foldToggle('caps'))}).getAttribute('aria-expanded') === 'true'`);
+    await page.press('Tab');
+    assert.equal(await here(), 'limits.cmd', 'the fold\'s first field follows its toggle');
+    await page.press('Tab', 8);
+    await page.press('Space');
+    await page.waitFor('More caps closed', `document.querySelector(${JSON.stringify(foldToggle('caps'))}).getAttribute('aria-expanded') === 'false'`);
+    assert.equal(await page.evaluate<boolean>(`document.querySelector(${JSON.stringify(input('limits.cmd'))}) === null`), true, 'its fields go with it');
+    await page.press('Tab', 8);
+    assert.equal(await here(), 'limits.exact');
   });
 
   step('refuses an invalid value in red with the load-time message in the card\'s words, says beside Save which field holds it back, and writes nothing', async () => {
@@ -496,7 +534,8 @@ describe('themes', () => {
     assert.notEqual(light.card, dark.card, 'card background');
     assert.notEqual(light.text, dark.text, 'title colour');
     for (const colour of [light.card, dark.card, light.text, dark.text]) assert.notEqual(colour, 'rgba(0, 0, 0, 0)', 'every colour resolves from the theme');
-    // An invalid value is red in the dark theme too, in the dark theme's own error colour.
+    // An invalid value is red in the dark theme too, in the dark theme's own error colour (the window is under What is counted).
+    await openFold(page, 'counted');
     await page.fill(input('window'), '2');
     await page.waitFor('the refusal of window 2', `document.querySelector(${JSON.stringify(`${fieldRow('window')} .rtb-invalid`)}) !== null`);
     const darkRed = await errorColour();
@@ -510,6 +549,7 @@ describe('themes', () => {
     await page.evaluate(`document.querySelector(${JSON.stringify(input('window'))}).focus()`);
     await page.press('Escape');
     await page.waitFor('the window draft dropped', `document.querySelector(${JSON.stringify(input('window'))}).value === '16'`);
+    await setAllFolds(page, false);
     await chooseTheme(page, 'Light');
   });
 });
@@ -604,7 +644,12 @@ describe('in Chinese: the UI switched to 中文, then back', () => {
     // The same layers through the card's form in Node, in the Chinese words: the browser shows each of them.
     const expected = viewForm(PROFILE_CONFIG, savedSection() ?? {}, new Map(), ZH);
     assert.deepEqual(await legends(), expected.groups.map((g) => g.title));
-    assert.deepEqual((await legends()).slice(0, 4), ['预设', '阶段', '上限', '失败轨道']);
+    assert.deepEqual(await legends(), ['闸门', '阶段', '上限', '可选轨道', '更多设置']);
+    const summaries = await page.evaluate<string[]>(`[...document.querySelectorAll(${JSON.stringify(`${CARD} [data-rtb-fold-toggle]`)})].map((b) => document.getElementById(b.getAttribute('aria-describedby')).textContent)`);
+    for (const fold of expected.groups.flatMap((g) => g.folds)) assert.ok(summaries.includes(fold.summary), `the ${fold.id} summary in Chinese: ${fold.summary}`);
+    await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
+    await shot('card-zh');
+    await setAllFolds(page, true);
     const shown = await fieldTexts();
     for (const view of expected.groups.flatMap((g) => g.fields)) {
       const row = shown[view.field.path];
@@ -617,8 +662,9 @@ describe('in Chinese: the UI switched to 中文, then back', () => {
     assert.equal(shown['limits.exact']?.label, '完全相同的调用', 'a cap in words, its key beside it');
     assert.match(await note('warnAt'), /默认：2$/, 'the profile default');
     assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb=save]`)}).textContent`), '保存');
-    await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
-    await shot('card-zh');
+    await page.evaluate(`document.querySelector(${JSON.stringify(fieldRow('stale'))}).scrollIntoView({ block: 'start' })`);
+    await shot('card-zh-open');
+    await setAllFolds(page, false);
   });
 
   step('a refused value reads in Chinese, with the words the field takes; the host refuses it in Chinese too; a valid one saves', async () => {
@@ -688,7 +734,7 @@ describe('in Chinese: the UI switched to 中文, then back', () => {
     await openCard(page);
     await page.waitFor('the card in English', `document.querySelector(${JSON.stringify(`${CARD} .rtb-name`)})?.textContent === ${JSON.stringify(COPY.title)}`);
     assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(CARD)}).getAttribute('lang')`), 'en');
-    assert.deepEqual((await legends()).slice(0, 7), ['Preset', 'Stages', 'Caps', 'Failure track', 'Gate policy', 'Local addresses', 'Opt-in tracks']);
+    assert.deepEqual(await legends(), ['Gate', 'Stages', 'Caps', 'Opt-in tracks', 'More settings']);
     assert.equal(await accessibleName(page, CARD_HEADER), 'Hide settings: Repeat-tool breaker');
     const direct = await web().rpc('settings.update', { ns: NS, patch: { limits: { exact: 1 } } });
     assert.ok(JSON.stringify(direct.error).includes(refusal({ limits: { exact: 1 } }).slice(0, 60)), `an English refusal: ${JSON.stringify(direct.error)}`);
@@ -720,6 +766,7 @@ describe('the preset in the card (issue 32)', () => {
     const lines = await page.evaluate<string[]>(`[...document.querySelectorAll(${JSON.stringify(`${CARD} [data-rtb-preset-line]`)})].map((li) => li.dataset.rtbPresetLine)`);
     assert.deepEqual(lines, leaves, 'one line per setting the preset sets, before Save');
     assert.equal(await checkbox('stale'), true, 'the fields show what it will set');
+    await openFold(page, 'stale');
     assert.equal((await fieldState(page, 'stale.limit')).disabled, false);
     assert.ok((await fieldState(page, 'stale.limit')).note.endsWith(`From preset: ${staleLimit}`), 'the preset\'s value is labelled as the preset\'s');
     assert.equal(await headerUnsaved(), true, 'the header says Unsaved');
@@ -757,6 +804,7 @@ describe('the preset in the card (issue 32)', () => {
     assert.equal(await buttonDisabled(page, 'save'), false, 'Save is enabled');
     assert.equal(await buttonDisabled(page, 'discard'), false, 'Discard is enabled');
     assert.equal((await fieldState(page, 'stale.limit')).disabled, true, 'its fields go quiet with it');
+    await openFold(page, 'editRetry');
     await page.fill(input('editRetry.limit'), '6');
     await page.click(`${CARD} [data-rtb=save]`);
     await until('stale: null and editRetry.limit: 6 in settings.yaml', () => (savedSection()?.stale === null && (savedSection()?.editRetry as Record<string, unknown> | undefined)?.limit === 6 ? true : undefined), 15_000);
@@ -765,16 +813,17 @@ describe('the preset in the card (issue 32)', () => {
     assert.deepEqual(section.editRetry, { limit: 6 });
     await page.waitFor('the header without Unsaved once the save landed', `![...document.querySelectorAll(${JSON.stringify(`${CARD_HEADER} .rtb-pending`)})].some((b) => b.textContent === 'Unsaved')`);
     assert.equal(await checkbox('stale'), false, 'off, as saved');
-    await page.evaluate(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb-group=preset]`)}).scrollIntoView({ block: 'start' })`);
+    await page.evaluate(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb-group=gate]`)}).scrollIntoView({ block: 'start' })`);
     await shot('card-preset');
+    await setAllFolds(page, false);
     // Back to no preset for what follows.
     const cleared = await web().rpc('settings.mutate', { ns: NS, ops: ['preset', 'stale', 'editRetry'].map((key) => ({ op: 'unset', path: [key] })) });
     assert.equal(cleared.ok, true, JSON.stringify(cleared));
   });
 });
 
-describe('a value settings.yaml holds that the breaker refuses (issue 32)', () => {
-  const banner = `${CARD} [data-rtb=stored]`;
+describe('a value settings.yaml holds that the breaker refuses: left out, the rest applies (issues 32, 39)', () => {
+  const banner = `${CARD} [data-rtb=dropped]`;
   /** The page opened afresh on the server's URL (a new port is a new origin: the testing notice may show again). */
   const reopen = async (): Promise<void> => {
     await page.navigate(web().url);
@@ -788,63 +837,98 @@ describe('a value settings.yaml holds that the breaker refuses (issue 32)', () =
     const document = (parseYaml(settingsFile(HOME)) as Record<string, unknown> | null) ?? {};
     writeFileSync(file, stringifyYaml({ ...document, [NS]: section }));
   };
+  const bannerText = (): Promise<string> => page.evaluate<string>(`document.querySelector(${JSON.stringify(banner)}).textContent`);
+  const headerBadges = (): Promise<string[]> => page.evaluate<string[]>(`[...document.querySelectorAll(${JSON.stringify(`${CARD_HEADER} .rtb-pending`)})].map((b) => b.textContent)`);
+  const stderrLines = (): string[] => (web().output().split('--- stderr ---')[1] ?? '').split('\n').filter((line) => line.startsWith('repeat-tool-breaker: '));
 
-  step('written while DSH runs: shown at the top of the card with the key and settings.yaml, said on the terminal, and Reset of the key removes it', async () => {
+  step('a bad number written while DSH runs: left out and listed at the top, the rest of the edit applies, said on the terminal; Fix it here opens its fold; Remove and Save take it out', async () => {
     await openCard(page);
     const section = savedSection() ?? {};
-    writeSection({ ...section, window: 2 });
-    await page.waitFor('the refused value at the top of the card', `document.querySelector(${JSON.stringify(banner)}) !== null`, 20_000);
-    const text = await page.evaluate<string>(`document.querySelector(${JSON.stringify(banner)}).textContent`);
-    assert.match(text, /settings\.yaml holds a value the breaker refuses/);
+    writeSection({ ...section, window: 2, summarizeAt: 5 });
+    await page.waitFor('the value left out at the top of the card', `document.querySelector(${JSON.stringify(banner)}) !== null`, 20_000);
+    const text = await bannerText();
+    assert.match(text, /settings\.yaml holds a value the breaker refuses: it is left out/);
+    assert.ok(text.includes('window: 2'), `the value as written: ${text}`);
     assert.ok(text.includes(refusal({ window: 2 })), `the refusal: ${text}`);
-    assert.match(text, /the breaker keeps the settings it ran on before it/, 'which value applies meanwhile');
+    assert.match(text, /The rest of the `repeat-tool-breaker:` section applies/);
+    assert.equal((await page.evaluate<string>(`document.querySelector(${JSON.stringify(input('summarizeAt'))}).value`)), '5', 'the rest of the edit applies');
+    assert.deepEqual(await headerBadges(), ['1 value of settings.yaml left out']);
     const top = await page.evaluate<number>(`document.querySelector(${JSON.stringify(banner)}).getBoundingClientRect().top - document.querySelector(${JSON.stringify(`${CARD} .rtb-body`)}).getBoundingClientRect().top`);
     assert.ok(top < 40, `at the top of the card (${top} px below its body's top)`);
-    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(input('window'))}).value`), '16', 'the field shows the value in force');
-    assert.equal((await fieldState(page, 'window')).invalid, true, 'and the refusal under it');
-    await until('the refusal on the terminal', () => (/section of \S+settings\.yaml is refused, so none of the edit applies/.test(web().output()) ? true : undefined), 10_000);
+    await until('the value left out on the terminal', () => (stderrLines().some((line) => /^repeat-tool-breaker: `window` in the `repeat-tool-breaker:` section of \S+settings\.yaml is left out, and the rest of the section applies: `window` must be an integer >= 4 \(got 2\)/.test(line)) ? true : undefined), 10_000);
     await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
     await shot('card-stored-live');
-    await page.click(`${CARD} [data-rtb=stored-reset-key]`);
+    // Fix it here: the field behind its fold, opened and focused; it shows what applies, and why its own value is left out.
+    await page.click(`${banner} [data-rtb-go=window]`);
+    await page.waitFor('the focus on window', `document.activeElement?.dataset.rtbInput === 'window'`);
+    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(input('window'))}).value`), '16', 'what applies');
+    const note = await page.evaluate<string>(`document.querySelector(${JSON.stringify(`${fieldRow('window')} [data-rtb-dropped-note]`)}).textContent`);
+    assert.equal(note, `Left out of settings.yaml: ${inCardWords(refusal({ window: 2 }), undefined)}`);
+    assert.equal(await computed(page, `${fieldRow('window')} [data-rtb-dropped-note]`, 'color'), await errorColour(), 'in the error colour');
+    await shot('card-dropped-field', fieldRow('window'));
+    // Remove: staged (Unsaved), then Save writes the section without it.
+    await page.click(`${banner} [data-rtb-remove=window]`);
+    await page.waitFor('the removal staged', `document.querySelector(${JSON.stringify(`${banner} [data-rtb-dropped=window]`)})?.dataset.rtbState === 'removed'`);
+    assert.ok((await headerBadges()).includes('Unsaved'));
+    await page.click(`${CARD} [data-rtb=save]`);
     await until('window gone from settings.yaml', () => (savedSection() !== undefined && !('window' in savedSection()!) ? true : undefined), 15_000);
     await page.waitFor('the banner to go', `document.querySelector(${JSON.stringify(banner)}) === null`);
-    assert.deepEqual(savedSection(), section, 'the rest of the section as it was');
+    assert.deepEqual(savedSection(), { ...section, summarizeAt: 5 }, 'the rest of the section as it was');
     await until('accepted again on the terminal', () => (/is accepted again; the breaker follows it/.test(web().output()) ? true : undefined), 10_000);
+    await setAllFolds(page, false);
   });
 
-  step('at boot (a key the breaker does not know): the card and the namespace stay, the terminal says it, the profile\'s config runs, and Reset brings the section back', async () => {
+  step('at boot (a misspelt key beside a preset): the namespace and the card stay, the rest of the section applies, preset included, the terminal names the key; Remove clears it', async () => {
     await web().stop();
     // The profile's row back to the shipped defaults for this part (and the README's screenshot of the card).
     writeFileSync(join(HOME, 'profiles', 'web', 'cordis.patch.yml'), `${plainLogRows(HOME)}- id: ${NS}\n  config: {}\n`);
-    writeSection({ onlimit: 'deny', limits: { exact: 4 } });
+    writeSection({ preset: 'recommended', onlimit: 'deny', limits: { exact: 4 } });
     host = await startWebHost({ home: HOME, cwd: WORKSPACE, modelUrl: model!.url, pnpmStore: join(ROOT, 'pnpm-store'), timeoutMs: 90_000 });
-    const line = await until('the refusal on the terminal', () => /^repeat-tool-breaker: .*$/m.exec(web().output().split('--- stderr ---')[1] ?? '')?.[0], 20_000);
-    assert.ok(line.includes(`section of ${join(HOME, 'settings.yaml')} is refused, so none of that section applies: the breaker runs on the profile's config`), line);
+    const line = await until('the value left out on the terminal', () => stderrLines()[0], 20_000);
+    assert.ok(line.startsWith(`repeat-tool-breaker: \`onlimit\` in the \`${NS}:\` section of ${join(HOME, 'settings.yaml')} is left out, and the rest of the section applies: `), line);
     assert.ok(line.includes(refusal({ onlimit: 'deny' })), line);
     const described = await web().rpc('settings.describe', {});
-    const view = (described.value as { namespaces: { ns: string; user?: unknown; value: { limits: { exact: number } } }[] }).namespaces.find((n) => n.ns === NS);
+    const view = (described.value as { namespaces: { ns: string; user?: unknown; value: { preset: string | null; limits: { exact: number } } }[] }).namespaces.find((n) => n.ns === NS);
     assert.ok(view, 'settings.describe has the namespace');
-    assert.deepEqual(view.user, { onlimit: 'deny', limits: { exact: 4 } });
-    assert.equal(view.value.limits.exact, 12, 'none of the refused section applies');
+    assert.deepEqual(view.user, { preset: 'recommended', onlimit: 'deny', limits: { exact: 4 } });
+    assert.equal(view.value.limits.exact, 4, 'the rest of the section applies');
+    assert.equal(view.value.preset, 'recommended', 'the preset included');
     await reopen();
     await openCard(page);
-    await page.waitFor('the refused value at the top of the card', `document.querySelector(${JSON.stringify(banner)}) !== null`, 20_000);
-    const text = await page.evaluate<string>(`document.querySelector(${JSON.stringify(banner)}).textContent`);
-    assert.ok(text.includes('`onlimit` is not a setting'), text);
-    assert.match(text, /None of the `repeat-tool-breaker:` section of settings\.yaml applies until it is fixed: the breaker runs on the profile's settings and the defaults/);
-    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(input('limits.exact'))}).value`), '12', 'the fields show what runs');
+    await page.waitFor('the value left out at the top of the card', `document.querySelector(${JSON.stringify(banner)}) !== null`, 20_000);
+    const text = await bannerText();
+    assert.ok(text.includes('onlimit: "deny"'), text);
+    assert.ok(text.includes('`onlimit` is not a setting (got "deny"). Did you mean `onLimit`?'), text);
+    assert.equal(await page.evaluate<boolean>(`document.querySelector(${JSON.stringify(`${CARD} [data-rtb=stored]`)}) === null`), true, 'the section is not refused whole');
+    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(input('preset'))}).value`), 'recommended', 'the preset kept');
+    assert.equal(await page.evaluate<string>(`document.querySelector(${JSON.stringify(input('limits.exact'))}).value`), '4', 'the cap kept');
+    assert.equal(await page.evaluate<boolean>(`document.querySelector(${JSON.stringify(input('stale'))}).checked`), true, 'what the preset turns on is on');
     await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
     await shot('card-stored');
-    await page.click(`${CARD} [data-rtb=stored-reset-key]`);
+    // In the operator's language: the same banner in Chinese, the refusal in Chinese (YAML's words: it is the file's value).
+    const ZH = wordsOf(translator('zh'), 'zh');
+    await chooseLanguage(page, SHELL_EN, SHELL_ZH);
+    await openCard(page, SHELL_ZH);
+    await page.waitFor('the banner in Chinese', `document.querySelector(${JSON.stringify(`${banner} .rtb-stored-title`)})?.textContent === ${JSON.stringify(ZH.dropped.title(1))}`);
+    const zh = await bannerText();
+    assert.ok(zh.includes(configText(refusalData({ onlimit: 'deny' }), 'zh')), zh);
+    assert.ok(zh.includes(ZH.dropped.remove), zh);
+    await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
+    await shot('card-zh-dropped');
+    await chooseLanguage(page, SHELL_ZH, SHELL_EN);
+    await openCard(page);
+    await page.waitFor('the banner in English', `document.querySelector(${JSON.stringify(`${banner} .rtb-stored-title`)})?.textContent === ${JSON.stringify(COPY.dropped.title(1))}`);
+    await page.click(`${banner} [data-rtb-remove=onlimit]`);
+    await page.click(`${CARD} [data-rtb=save]`);
     await until('onlimit gone from settings.yaml', () => (savedSection() !== undefined && !('onlimit' in savedSection()!) ? true : undefined), 15_000);
     await page.waitFor('the banner to go', `document.querySelector(${JSON.stringify(banner)}) === null`);
-    await page.waitFor('the saved cap to apply', `document.querySelector(${JSON.stringify(input('limits.exact'))}).value === '4'`);
-    assert.deepEqual(savedSection(), { limits: { exact: 4 } });
-    // Reset the cap too: the card with the shipped defaults, for the README.
+    assert.deepEqual(savedSection(), { preset: 'recommended', limits: { exact: 4 } });
+    // Reset the preset and the cap too: the card with the shipped defaults, for the README.
+    await page.click(`${fieldRow('preset')} .rtb-reset`);
     await page.click(`${fieldRow('limits.exact')} .rtb-reset`);
     await page.click(`${CARD} [data-rtb=save]`);
     await until('the section empty', () => (Object.keys(savedSection() ?? {}).length === 0 ? true : undefined), 15_000);
-    assert.ok((await fieldState(page, 'warnAt')).note.endsWith('Default: 7'), 'the shipped default');
+    await page.waitFor('the shipped default', `document.querySelector(${JSON.stringify(`${fieldRow('warnAt')} .rtb-note`)}).textContent.endsWith('Default: 7')`);
     // As a person finds it: the page opened afresh, the card opened, nothing staged or just saved.
     await reopen();
     await openCard(page);
