@@ -62,6 +62,7 @@ const LAYOUT = [
   group('gate', [
     field('onLimit', { type: 'choice', options: ['ask', 'deny'] }),
     field('exemptionCeiling', { type: 'number', nullWord: 'unlimited' }),
+    field('stopAfter', { type: 'number', nullWord: 'off' }),
     field('progress', { type: 'choice', options: ['ignore', 'results', 'changes', 'outcomes'] }),
     field('failureProgress', { type: 'choice', options: ['ignore', 'restart', 'outcomes'] }),
   ]),

@@ -81,6 +81,8 @@ export const EN = {
   'field.onLimit.hint': 'ask: the operator decides (Allow once / Reject). deny: blocked without asking.',
   'field.exemptionCeiling.label': 'Calls per approval',
   'field.exemptionCeiling.hint': 'Calls an Allow once lets through before the measure is denied outright.',
+  'field.stopAfter.label': 'End the turn after',
+  'field.stopAfter.hint': 'Refused calls of one loop in a turn after which the turn ends and is handed back to you.',
   'field.progress.label': 'Progress',
   'field.progress.hint': 'results: hold a repeat gate back while the recent results still differ. changes: a run after a change to the files counts from 1 again. outcomes: a run that returned something new counts from 1 again; the same answer counts on, changed files or not.',
   'field.failureProgress.label': 'Failure progress',

@@ -77,6 +77,7 @@ function coreNodes(): Record<string, SchemaNode> {
     ),
     preset: described(nullable(oneOf(...PRESET_NAMES)), 'A preset laid under these settings: recommended is what measured best on real sessions (docs/efficacy.md); null: none.', D.preset),
     exemptionCeiling: described(nullable(count(1)), 'Calls an approval allows before the measure is denied outright; null: the rest of the turn.', D.exemptionCeiling),
+    stopAfter: described(nullable(count(1)), 'Refused calls of one loop in a turn after which the turn ends (its next model step is rejected); null: never.', D.stopAfter),
   };
 }
 

@@ -243,6 +243,14 @@ function previousResult(lastResult: string): string {
  */
 export type AskOutcome = 'rejected' | 'unattended' | 'cancelled';
 
+/** Which refusal of its loop a denial is, this turn (breaker/knocks.ts), and where the stop stands. */
+export interface Knock {
+  /** 1 for the loop's first refusal this turn: it explains in full; the later ones point back to it. */
+  readonly nth: number;
+  /** `stopAfter`: refusals of one loop after which the turn ends; `null`: never. */
+  readonly stopAfter: number | null;
+}
+
 export interface Denial {
   readonly name: string;
   readonly hits: readonly HitFacts[];
@@ -252,55 +260,129 @@ export interface Denial {
   readonly refused: boolean;
   /** This very call was put to the operator and not approved (P13): its own result carries the denial. */
   readonly asked?: boolean;
-  /** For a refusal (`refused` or `asked`): how the ask ended, where the host said; the words do not use it yet (issue 39's texts). */
+  /** For a refusal (`refused` or `asked`): how the ask ended, where the host said. */
   readonly outcome?: AskOutcome | undefined;
+  /** Which refusal of its loop this is; absent: the first, with no stop set. */
+  readonly knock?: Knock | undefined;
+}
+
+/** What became of the ask, as the first line of a refusal says it: true of the outcome the host recorded, and of any when it did not say. */
+const ANSWER: Readonly<Record<AskOutcome | 'unknown', string>> = {
+  rejected: 'the operator did not approve it',
+  unattended: 'no operator is present to approve it',
+  cancelled: 'its approval was withdrawn before anyone answered',
+  unknown: 'it was not approved',
+};
+
+/** Why the measures stay refused, after the hit lines of a refusal. */
+const STAYS: Readonly<Record<AskOutcome | 'unknown', string>> = {
+  rejected: 'The operator was asked to let these measures through and said no; they stay blocked until the next human message.',
+  unattended: 'No operator is present to approve them, so these measures stay blocked until the next human message.',
+  cancelled: 'The ask was withdrawn before anyone answered; these measures stay blocked until the next human message.',
+  unknown: 'An exemption for these measures was asked for and not granted; they stay blocked until the next human message.',
+};
+
+/** Where a later refusal sends the model for the why. */
+const POINT_BACK = 'The first, earlier in this turn, says why.';
+
+const INSTEAD = 'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.';
+
+/** The line that says the stop is near, or here; `null` when it is neither (or off). */
+function stopLine(knock: Knock | undefined): string | null {
+  if (knock === undefined || knock.stopAfter === null) return null;
+  const { nth, stopAfter } = knock;
+  if (nth >= stopAfter) {
+    return `The loop breaker ends this turn now: this loop has been refused ${times(nth)} (its limit is ${stopAfter}). The operator is told why; the next human message starts a new turn.`;
+  }
+  return nth === stopAfter - 1 ? `One more refused call of this loop ends the turn (the loop breaker stops a loop refused ${times(stopAfter)}).` : null;
+}
+
+function times(n: number): string {
+  return n === 1 ? 'once' : `${n} times`;
+}
+
+/**
+ * A later refusal of a loop in the turn: a line or two that still says what
+ * is refused and what to do instead (a compaction may have dropped the first
+ * refusal), and point back to it. No hit lines and no previous result: the
+ * first refusal carried them.
+ */
+function laterRefusal(denial: Denial, nth: number, answer: string | null): string {
+  const first = denial.hits[0];
+  const what = first === undefined ? '' : ` (${hitQuote(first)})`;
+  const lines = [
+    `REPEAT_TOOL_BLOCKED: ${toolName(denial.name)} call not run: ${answer === null ? '' : `${answer}; `}it repeats a loop refused before${what}, ` +
+      `by ${tracksOf(denial.hits)} of the loop breaker; ${nth} of its calls refused this turn, this one included. ${POINT_BACK}`,
+    INSTEAD,
+  ];
+  const stop = stopLine(denial.knock);
+  if (stop !== null) lines.push(stop);
+  return lines.join('\n');
 }
 
 /**
  * The guard's denial: the model's only new information, so it says what to do
  * next. The host shows a blocked call as one line, so the first says what was
  * blocked and why. The call the operator was asked about and did not approve
- * gets the same text on its own result (P13), after the host's line.
+ * gets the same text on its own result (P13), after the host's line. The
+ * loop's first refusal in a turn explains in full; the later ones are short
+ * (P17), and a refusal never says an operator refused where none could answer.
  */
 export function denyMessage(denial: Denial): string {
   const { name, hits, lastResult, refused } = denial;
   const asked = denial.asked === true;
+  const answer = denial.outcome ?? 'unknown';
   const first = hits[0];
   const reason = first === undefined ? 'it repeats a loop' : first.words.why(first);
+  const nth = denial.knock?.nth ?? 1;
+  // A refusal is the news: it goes first, before the numbers the model has seen already.
+  const headline = refused || asked ? `${ANSWER[answer]}; ${reason}` : reason;
+  if (nth > 1) return laterRefusal(denial, nth, refused || asked ? ANSWER[answer] : null);
   const lines = [
-    // A refusal is the news: it goes first, before the numbers the model has seen already.
-    // Declined, cancelled or unattended alike: "did not approve" is true of all three.
-    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${refused || asked ? `the operator did not approve it; ${reason}` : reason}. ` +
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${headline}. ` +
       (asked
-        ? `The loop breaker's ${tracksOf(hits).slice('the '.length)} put it to the operator, for:`
+        ? `The loop breaker's ${tracksOf(hits).slice('the '.length)} asked for approval to run it, for:`
         : `It was stopped before it ran, by ${tracksOf(hits)} of the loop breaker:`),
     ...hits.map((hit) => `- ${hit.words.line(hit)}`),
     'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.',
   ];
-  if (refused || asked) {
-    lines.push('An exemption for these measures was asked of the operator and not granted; they stay blocked until the next human message.');
-  }
+  if (refused || asked) lines.push(STAYS[answer]);
   for (const words of wordsOf(hits)) if (words.note !== null) lines.push(words.note);
-  lines.push(previousResult(lastResult));
-  lines.push('Instead: use the result you already have, take a genuinely different action, or answer with what you know now.');
+  lines.push(previousResult(lastResult), INSTEAD);
+  const stop = stopLine(denial.knock);
+  if (stop !== null) lines.push(stop);
   return lines.join('\n');
 }
 
 /** What a denial at the exemption ceiling says in its first line; the replay reads it to name the ceiling. */
 export const CEILING_HEADLINE = "the operator's approval is used up";
 
-/** The denial once an approved exemption has covered `ceiling` calls (the exemption ceiling). */
-export function ceilingMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string): string {
+/**
+ * The denial once an approved exemption has covered `ceiling` calls (the
+ * exemption ceiling): in full for the loop's first refusal this turn, short
+ * for the later ones (P17).
+ */
+export function ceilingMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string, knock?: Knock): string {
   const calls = `${ceiling} ${ceiling === 1 ? 'call' : 'calls'}`;
-  return [
-    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${CEILING_HEADLINE} (it allowed ${calls} like it).`,
-    ...quotes.map((quote) => `- ${defang(quote)}`),
-    `The approved allowance of ${calls} is spent; these measures are denied without asking again until the next human message resets it.`,
-    previousResult(lastResult),
-    'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
-  ].join('\n');
+  const headline = `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${CEILING_HEADLINE} (it allowed ${calls} like it)`;
+  const nth = knock?.nth ?? 1;
+  const lines =
+    nth > 1
+      ? [
+          `${headline}; it repeats a loop refused before${quotes[0] === undefined ? '' : ` (${hitQuote({ quote: quotes[0] })})`}, ${nth} of its calls refused this turn, this one included. ${POINT_BACK}`,
+          INSTEAD,
+        ]
+      : [
+          `${headline}.`,
+          ...quotes.map((quote) => `- ${defang(quote)}`),
+          `The approved allowance of ${calls} is spent; these measures are denied without asking again until the next human message resets it.`,
+          previousResult(lastResult),
+          INSTEAD,
+        ];
+  const stop = stopLine(knock);
+  if (stop !== null) lines.push(stop);
+  return lines.join('\n');
 }
-
 
 /**
  * A hit as an operator's text shows it (P15): its measure quoted and cut, and
