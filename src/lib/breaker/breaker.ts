@@ -18,7 +18,7 @@ import { isAgent } from '../call/read.js';
 import { classifyFailure } from '../result/failure.js';
 import { isShell } from '../call/fingerprint.js';
 import type { Locale } from '../text/locale.js';
-import { askMessage, ceilingMessage, denyMessage, quoteResult, type AskOutcome, type HitFacts, type Knock, type QuotedHit } from '../text/message.js';
+import { askMessage, ceilingMessage, denyMessage, quoteResult, type AskOutcome, type HitFacts, type HitWords, type Knock, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
 import type { Mark } from '../call/mark.js';
 import { CALL_TRACKS } from '../tracks/index.js';
@@ -124,11 +124,11 @@ export interface BreakerHooks {
  * is this turn, and, once the loop has been refused `stopAfter` times, the
  * stop owed the agent.
  */
-function knock(state: State, call: CallRecord, hits: readonly ReportedHit[]): Knock {
-  const nth = state.knocks.knock(call.agent, hits.map((hit) => hit.key));
+function knock(state: State, call: CallRecord, hits: readonly (ReportedHit & { readonly words?: Pick<HitWords, 'track'> })[]): Knock {
+  const { nth, seen } = state.knocks.knock(call.agent, hits.map((hit) => ({ key: hit.key, said: `${hit.words?.track ?? 'ceiling'} ${hit.key}` })));
   const { stopAfter } = call.policy.cfg;
   if (stopAfter !== null && nth >= stopAfter) state.stops.set(call.agent, { agent: call.agent, name: call.name, hits, marks: call.marks, knocks: nth, stopAfter });
-  return { nth, stopAfter };
+  return { nth, seen, stopAfter };
 }
 
 /** Declined, unattended or cancelled: the measures are refused and committed to the window though the call never ran. */

@@ -6,14 +6,17 @@
  * is the same loop, whatever calls came in between; one that meets two loops
  * joins them (their knocks add up). A refusal that meets none opens a loop.
  *
- * The book says which knock a refusal is: the first explains in full, the
- * later ones point back to it (text/message.ts), and `stopAfter` knocks end
- * the turn (breaker.ts). Per agent, at most `BOOK_LIMIT` keys (the oldest go
+ * The book says which knock a refusal is, and whether each of its hits (a
+ * track's, under a key) was refused before this turn: such a refusal tells
+ * the model nothing new, so it points back to the first (text/message.ts),
+ * while one with a new hit (a measure reaching its cap, another track's
+ * finding) explains in full. `stopAfter` knocks of one loop end the turn
+ * (breaker.ts). Per agent, at most `BOOK_LIMIT` keys and hits (the oldest go
  * first, like every book) and `LOOPS_KEPT` loops; a human message clears it.
  */
 import type { Agent } from '../host/types.js';
 import { own } from '../host/own.js';
-import { BOOK_LIMIT, keep } from '../memory/book.js';
+import { add, BOOK_LIMIT, keep } from '../memory/book.js';
 
 /** Most loops one agent's book holds in a turn; past it, the loop knocked longest ago is forgotten. */
 export const LOOPS_KEPT = 64;
@@ -28,13 +31,29 @@ interface Loop {
 interface Book {
   /** Each refused key's loop. */
   readonly loops: Map<string, Loop>;
+  /** The hits refused so far (`KnockHit.said`). */
+  readonly said: Set<string>;
   /** Knocks so far this turn, every loop's. */
   knocks: number;
 }
 
+/** A hit of a refused call: the key it is gated under, and what the texts said of it (its track, and the key). */
+export interface KnockHit {
+  readonly key: string;
+  readonly said: string;
+}
+
+/** A refusal as the book counts it. */
+export interface Knocked {
+  /** Which refusal of its loop this turn it is: 1 for the first. */
+  readonly nth: number;
+  /** Each of its hits was refused before this turn. */
+  readonly seen: boolean;
+}
+
 export interface KnockBook {
-  /** A refusal under `keys`: which knock of its loop this turn it is (1 for the first). */
-  knock(agent: Agent, keys: readonly string[]): number;
+  /** A refusal, with its hits. */
+  knock(agent: Agent, hits: readonly KnockHit[]): Knocked;
   /** A human message: the agent's loops go. */
   reset(agent: Agent): void;
 }
@@ -64,25 +83,28 @@ function forgetOldest(book: Book): void {
   for (const [key, loop] of book.loops) if (loop === oldest) book.loops.delete(key);
 }
 
-function knockOn(book: Book, keys: readonly string[]): number {
+function knockOn(book: Book, hits: readonly KnockHit[]): Knocked {
+  const seen = hits.length > 0 && hits.every((hit) => book.said.has(hit.said));
+  const keys = hits.map((hit) => hit.key);
   const [loop = { knocks: 0, last: 0 }, ...others] = loopsMet(book, keys);
   for (const other of others) join(book, loop, other);
   book.knocks += 1;
   loop.knocks += 1;
   loop.last = book.knocks;
   for (const key of keys) keep(book.loops, own(key), loop, BOOK_LIMIT);
+  for (const hit of hits) add(book.said, own(hit.said));
   // Only a new loop can pass the bound, and only by one: it is never the oldest.
   if (others.length === 0 && loop.knocks === 1) forgetOldest(book);
-  return loop.knocks;
+  return { nth: loop.knocks, seen };
 }
 
 export function createKnockBook(): KnockBook {
   const books = new WeakMap<Agent, Book>();
   return {
-    knock(agent, keys) {
+    knock(agent, hits) {
       let book = books.get(agent);
-      if (book === undefined) books.set(agent, (book = { loops: new Map(), knocks: 0 }));
-      return knockOn(book, keys);
+      if (book === undefined) books.set(agent, (book = { loops: new Map(), said: new Set(), knocks: 0 }));
+      return knockOn(book, hits);
     },
     reset(agent) {
       books.delete(agent);

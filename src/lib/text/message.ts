@@ -245,8 +245,10 @@ export type AskOutcome = 'rejected' | 'unattended' | 'cancelled';
 
 /** Which refusal of its loop a denial is, this turn (breaker/knocks.ts), and where the stop stands. */
 export interface Knock {
-  /** 1 for the loop's first refusal this turn: it explains in full; the later ones point back to it. */
+  /** 1 for the loop's first refusal this turn. */
   readonly nth: number;
+  /** Every measure it is refused under was refused before this turn: it points back to the first refusal instead of explaining again. */
+  readonly seen: boolean;
   /** `stopAfter`: refusals of one loop after which the turn ends; `null`: never. */
   readonly stopAfter: number | null;
 }
@@ -283,7 +285,7 @@ const STAYS: Readonly<Record<AskOutcome | 'unknown', string>> = {
 };
 
 /** Where a later refusal sends the model for the why. */
-const POINT_BACK = 'The first, earlier in this turn, says why.';
+const POINT_BACK = 'the first refusal says why.';
 
 const INSTEAD = 'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.';
 
@@ -292,30 +294,33 @@ function stopLine(knock: Knock | undefined): string | null {
   if (knock === undefined || knock.stopAfter === null) return null;
   const { nth, stopAfter } = knock;
   if (nth >= stopAfter) {
-    return `The loop breaker ends this turn now: this loop has been refused ${times(nth)} (its limit is ${stopAfter}). The operator is told why; the next human message starts a new turn.`;
+    return `The loop breaker ends this turn now, this loop refused ${times(nth)}; the operator is told why.`;
   }
-  return nth === stopAfter - 1 ? `One more refused call of this loop ends the turn (the loop breaker stops a loop refused ${times(stopAfter)}).` : null;
+  return nth === stopAfter - 1 ? 'One more refused call of this loop ends the turn.' : null;
 }
 
 function times(n: number): string {
   return n === 1 ? 'once' : `${n} times`;
 }
 
+/** What a later refusal says to do instead: the full denial's advice, shorter. */
+const INSTEAD_SHORT = 'Instead: use the result you have, or take a different action.';
+
 /**
- * A later refusal of a loop in the turn: a line or two that still says what
- * is refused and what to do instead (a compaction may have dropped the first
- * refusal), and point back to it. No hit lines and no previous result: the
- * first refusal carried them.
+ * A later refusal of a loop in the turn, when it adds no hit the loop's
+ * earlier refusals did not have: two lines that still say what is refused and
+ * what to do instead (a compaction may have dropped the first refusal), and
+ * point back to it. No hit lines and no previous result: the first refusal
+ * carried them. The loop is named by one bounded quotation (P15's).
  */
-function laterRefusal(denial: Denial, nth: number, answer: string | null): string {
-  const first = denial.hits[0];
-  const what = first === undefined ? '' : ` (${hitQuote(first)})`;
+function laterRefusal(name: string, what: QuotedHit | undefined, knock: Knock, answer: string | null): string {
+  const loop = what === undefined ? 'a loop refused before' : `a loop refused before (${hitQuote(what)})`;
   const lines = [
-    `REPEAT_TOOL_BLOCKED: ${toolName(denial.name)} call not run: ${answer === null ? '' : `${answer}; `}it repeats a loop refused before${what}, ` +
-      `by ${tracksOf(denial.hits)} of the loop breaker; ${nth} of its calls refused this turn, this one included. ${POINT_BACK}`,
-    INSTEAD,
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${answer === null ? '' : `${answer}; `}${loop}, ` +
+      `${knock.nth} of its calls refused this turn with this one; ${POINT_BACK}`,
+    INSTEAD_SHORT,
   ];
-  const stop = stopLine(denial.knock);
+  const stop = stopLine(knock);
   if (stop !== null) lines.push(stop);
   return lines.join('\n');
 }
@@ -334,10 +339,10 @@ export function denyMessage(denial: Denial): string {
   const answer = denial.outcome ?? 'unknown';
   const first = hits[0];
   const reason = first === undefined ? 'it repeats a loop' : first.words.why(first);
-  const nth = denial.knock?.nth ?? 1;
+  const { knock } = denial;
   // A refusal is the news: it goes first, before the numbers the model has seen already.
   const headline = refused || asked ? `${ANSWER[answer]}; ${reason}` : reason;
-  if (nth > 1) return laterRefusal(denial, nth, refused || asked ? ANSWER[answer] : null);
+  if (knock !== undefined && knock.nth > 1 && knock.seen) return laterRefusal(name, first, knock, refused || asked ? ANSWER[answer] : null);
   const lines = [
     `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${headline}. ` +
       (asked
@@ -365,12 +370,11 @@ export const CEILING_HEADLINE = "the operator's approval is used up";
 export function ceilingMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string, knock?: Knock): string {
   const calls = `${ceiling} ${ceiling === 1 ? 'call' : 'calls'}`;
   const headline = `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${CEILING_HEADLINE} (it allowed ${calls} like it)`;
-  const nth = knock?.nth ?? 1;
   const lines =
-    nth > 1
+    knock !== undefined && knock.nth > 1 && knock.seen
       ? [
-          `${headline}; it repeats a loop refused before${quotes[0] === undefined ? '' : ` (${hitQuote({ quote: quotes[0] })})`}, ${nth} of its calls refused this turn, this one included. ${POINT_BACK}`,
-          INSTEAD,
+          `${headline}; a loop refused before${quotes[0] === undefined ? '' : ` (${hitQuote({ quote: quotes[0] })})`}, ${knock.nth} of its calls refused this turn with this one; ${POINT_BACK}`,
+          INSTEAD_SHORT,
         ]
       : [
           `${headline}.`,

@@ -33,7 +33,7 @@ const words: HitWords = {
   track: 'repeat',
   listed: 0,
   heading: 'Repeat track:',
-  why: (hit) => `it would be the ${ordinal(hit.count)} call of its kind among your recent calls, refused ones and this one included; the gate closes at ${hit.cap}`,
+  why: (hit) => `it would be the ${ordinal(hit.count)} call of its kind among your recent calls, counting this one and any that were stopped; the gate closes at ${hit.cap}`,
   line: (hit) => `${defang(hit.quote)} ${hit.count}/${hit.cap}`,
   asking: (hit) => `would repeat the same action for the ${ordinal(hit.count)} time among the agent's recent calls (the limit is ${hit.cap})`,
   detail: (hit) => `${defang(hit.quote)} ${hit.count}/${hit.cap}`,
