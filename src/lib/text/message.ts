@@ -285,7 +285,7 @@ const STAYS: Readonly<Record<AskOutcome | 'unknown', string>> = {
 };
 
 /** Where a later refusal sends the model for the why. */
-const POINT_BACK = 'the first refusal says why.';
+const POINT_BACK = 'the first denial says why.';
 
 const INSTEAD = 'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.';
 
@@ -294,9 +294,9 @@ function stopLine(knock: Knock | undefined): string | null {
   if (knock === undefined || knock.stopAfter === null) return null;
   const { nth, stopAfter } = knock;
   if (nth >= stopAfter) {
-    return `The loop breaker ends this turn now, this loop refused ${times(nth)}; the operator is told why.`;
+    return `The loop breaker ends this turn now, this loop blocked ${times(nth)}; the operator is told why.`;
   }
-  return nth === stopAfter - 1 ? 'One more refused call of this loop ends the turn.' : null;
+  return nth === stopAfter - 1 ? 'One more blocked call of this loop ends the turn.' : null;
 }
 
 function times(n: number): string {
@@ -314,10 +314,10 @@ const INSTEAD_SHORT = 'Instead: use the result you have, or take a different act
  * carried them. The loop is named by one bounded quotation (P15's).
  */
 function laterRefusal(name: string, what: QuotedHit | undefined, knock: Knock, answer: string | null): string {
-  const loop = what === undefined ? 'a loop refused before' : `a loop refused before (${hitQuote(what)})`;
+  const loop = what === undefined ? 'a loop blocked before' : `a loop blocked before (${hitQuote(what)})`;
   const lines = [
-    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${answer === null ? '' : `${answer}; `}${loop}, ` +
-      `${knock.nth} of its calls refused this turn with this one; ${POINT_BACK}`,
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${loop}, ${knock.nth} of its calls blocked this turn with this one` +
+      `${answer === null ? '' : `; ${answer}`}; ${POINT_BACK}`,
     INSTEAD_SHORT,
   ];
   const stop = stopLine(knock);
@@ -373,7 +373,7 @@ export function ceilingMessage(name: string, quotes: readonly string[], ceiling:
   const lines =
     knock !== undefined && knock.nth > 1 && knock.seen
       ? [
-          `${headline}; a loop refused before${quotes[0] === undefined ? '' : ` (${hitQuote({ quote: quotes[0] })})`}, ${knock.nth} of its calls refused this turn with this one; ${POINT_BACK}`,
+          `${headline}; a loop blocked before${quotes[0] === undefined ? '' : ` (${hitQuote({ quote: quotes[0] })})`}, ${knock.nth} of its calls blocked this turn with this one; ${POINT_BACK}`,
           INSTEAD_SHORT,
         ]
       : [

@@ -47,7 +47,7 @@ const EN = {
   atLeast: '`{key}` must be an integer >= {least} (got {got}); it is {meaning}',
   'meaning.window': 'how many recent calls per agent are counted',
   'meaning.exemptionCeiling': 'how many calls an approved exemption allows; {off} leaves exemptions unlimited',
-  'meaning.stopAfter': 'how many refused calls of one loop end the turn; {off} never ends it',
+  'meaning.stopAfter': 'how many refused calls of one loop end the turn; {off} turns the stop off',
   stagesShape: '`{key}` must be a mapping such as { warnAt: {warnAt}, limit: {limit} }, or {off} to leave the track off (got {got}); `{}` turns it on with the defaults',
   stagesKey: '`{key}.{sub}` is not a setting; the {key} track takes `warnAt` and `limit`{near}',
   stagesOrder: '`{key}.warnAt` ({warnAt}) is past `{key}.limit` ({limit}): the gate would come first and the advisory never fire; lower warnAt to at most {limit}',

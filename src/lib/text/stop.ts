@@ -31,8 +31,8 @@ export function stoppedLoop(facts: StopFacts): string {
 export function stopText(facts: StopFacts): string {
   return [
     `${STOP_TOKEN}: the loop breaker ended the previous turn before its next step. ` +
-      `The gate had refused ${facts.knocks} calls of one loop in that turn (${stoppedLoop(facts)}), and the model kept making them; ` +
-      `the setting stopAfter ends a turn at ${facts.stopAfter}. None of the refused calls ran.`,
+      `The gate had blocked ${facts.knocks} calls of one loop in that turn (${stoppedLoop(facts)}), and the model kept making them; ` +
+      `the setting stopAfter ends a turn at ${facts.stopAfter}. None of the blocked calls ran.`,
     'When the work goes on: do not make that call again. Use the results already in the conversation, take a different approach, or say what is blocking you.',
   ].join('\n');
 }

@@ -125,7 +125,7 @@ const words: HitWords = {
   track: 'failure',
   listed: 1,
   heading: 'Failure track:',
-  why: (hit) => `calls like this one failed ${hit.count} times in a row (limit ${hit.cap})`,
+  why: (hit) => `calls like it failed ${hit.count} times in a row (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 ${hit.count} consecutive failures (${hit.detail})`,
   asking: (hit) => `retries an action that has failed ${hit.count} times in a row (the limit is ${hit.cap})`,
   detail: (hit) => `${defang(hit.quote)}, ${hit.count} failures in a row (${hit.detail})`,

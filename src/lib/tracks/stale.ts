@@ -88,7 +88,7 @@ const words: HitWords = {
   track: 'stale',
   listed: 3,
   heading: 'Stale track:',
-  why: (hit) => `calls like this one returned the same result ${hit.count} times in a row (limit ${hit.cap})`,
+  why: (hit) => `calls like it returned the same result ${hit.count} times in a row (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 the same result ${hit.count} times in a row, nothing changed in between (limit ${hit.cap})`,
   asking: (hit) => `repeats a call that has returned the same result ${hit.count} times in a row (the limit is ${hit.cap})`,
   detail: (hit) => `${defang(hit.quote)}, the same result ${hit.count} times in a row`,
