@@ -178,7 +178,8 @@ describe('npm run eval', () => {
     for (const key of ['askWordsMedian', 'askWordsMax', 'defaultsAskWordsMedian', 'defaultsAskWordsMax', 'modelCharsMedian', 'refusedMax'] as const) {
       assert.ok(typeof figures[key] === 'number' && figures[key] > 0, `${key}: ${figures[key]}`);
     }
-    assert.deepEqual([figures.goodStopped, figures.progressStopped, figures.loopsStopped], [0, 0, 0]);
+    // The preset ends the loop's turn after its third refused call (stopAfter: 3); the good run goes on.
+    assert.deepEqual([figures.goodStopped, figures.progressStopped, figures.loopsStopped], [0, 0, 1]);
     writeFileSync(expected, JSON.stringify({ ...figures, defaultsAskWordsMax: 1, modelCharsMedian: 10 }));
     const worse = await run([dir, '--preset', 'recommended', '--check', '--expected', expected, '--field', join(tempDir(), 'none')]);
     assert.equal(worse.status, 1);
@@ -231,9 +232,10 @@ describe('tools/eval/expected.json', () => {
     assert.ok(expected.goodNoticed <= 1, `${expected.goodNoticed} good sessions noticed`);
   });
 
-  // The acceptance of issues 39 and 41 is far below today's figures (asks of at most 40 words median and
-  // 60 at most; at most 8,000 characters median and 20,000 at most per gated loop; at most 3 refused calls
-  // median and 5 at most): these bounds are the figures of 0.7.0, so that a record can only bring them down.
+  // The acceptance of issues 39 and 41: asks of at most 40 words median and 60 at most; at most 8,000
+  // characters median and 20,000 at most per gated loop; at most 3 refused calls median and 5 at most.
+  // The asks' bounds are still the figures of 0.7.0, so that a record can only bring them down; the
+  // model's text and the refused calls are held to the figures recorded with the stop (stopAfter: 3).
   const ceiling = (value: number | null | undefined, bound: number, what: string): void => {
     assert.ok(typeof value === 'number' && value <= bound, `${what}: ${value}, at most ${bound}`);
   };
@@ -244,16 +246,19 @@ describe('tools/eval/expected.json', () => {
     ceiling(expected.askWordsMax, 167, 'words of an ask, at most');
     ceiling(expected.defaultsAskWordsMedian, 107, 'words of an ask with the defaults, median');
     ceiling(expected.defaultsAskWordsMax, 128, 'words of an ask with the defaults, at most');
-    ceiling(expected.modelCharsMedian, 19_936.5, 'characters the model reads per gated loop, median');
-    ceiling(expected.modelCharsMax, 49_030, 'characters the model reads per gated loop, at most');
+    ceiling(expected.modelCharsMedian, 2_291, 'characters the model reads per gated loop, median');
+    ceiling(expected.modelCharsMax, 7_467, 'characters the model reads per gated loop, at most');
   });
 
-  it('stops no good or progress run, and refuses no more calls per gated loop than 0.7.0 (issue 41)', () => {
+  it('stops no good or progress run, and every loop run but one after at most 3 refused calls median, 5 at most (issue 41)', () => {
     const expected = JSON.parse(readFileSync(new URL('../../tools/eval/expected.json', import.meta.url), 'utf8')) as Expected;
     assert.equal(expected.goodStopped, 0);
     assert.equal(expected.progressStopped, 0);
-    ceiling(expected.refusedMedian, 15.5, 'calls refused per gated loop, median');
-    ceiling(expected.refusedMax, 65, 'calls refused per gated loop, at most');
+    ceiling(expected.refusedMedian, 3, 'calls refused per gated loop, median');
+    ceiling(expected.refusedMax, 5, 'calls refused per gated loop, at most');
+    // The two loop runs that resolved later and are now stopped are named in docs/efficacy.md.
+    ceiling(expected.stoppedResolved, 2, 'loop runs stopped that resolved later');
+    ceiling(expected.loopsStopped === undefined ? undefined : 23 - expected.loopsStopped, 1, 'loop runs not stopped');
   });
 
   it('records the field as its users get it, and misses no more of the loops it gates than 0.7.0 did (issue 40)', () => {
