@@ -27,6 +27,7 @@ export const CORE_FIELD_PATHS = [
   'failLimit',
   'onLimit',
   'exemptionCeiling',
+  'stopAfter',
   'progress',
   'failureProgress',
   'localHosts',

@@ -73,6 +73,7 @@ function field(path: FieldPath, kind: FieldKind, fold?: FoldId): Row {
 const GATE: readonly Row[] = [
   field('onLimit', { type: 'choice', options: ['ask', 'deny'] }),
   field('preset', { type: 'choice', options: ['none', ...PRESET_NAMES], nullWord: 'none' }),
+  field('stopAfter', { type: 'number', nullWord: 'off' }),
 ];
 
 /** The advisories and gates every call meets: the repeat track's and the failure track's. */

@@ -3,7 +3,8 @@
  * tool calls. This file is wiring only: four registrations over the breaker
  * and the tracks of a step's messages, one over the session log (the
  * operator's terminal and how asks were answered), and the live settings
- * namespace where the host has a settings service.
+ * namespace where the host has a settings service. The step's listener also
+ * ends a turn whose loop the gate kept refusing (`stopAfter`, plugin/stop.ts).
  */
 import type { Dispose, HostContext, PreToolDecision, PostToolDecision } from './lib/host/types.js';
 import { createBreaker } from './lib/breaker/breaker.js';
@@ -15,6 +16,7 @@ import type { Locale } from './lib/text/locale.js';
 import { noticesAdded } from './lib/plugin/log.js';
 import { createMessageTracks } from './lib/plugin/pre-step.js';
 import { createOperatorReport } from './lib/plugin/report.js';
+import { stopStep } from './lib/plugin/stop.js';
 import { toStderr, type Sink } from './lib/plugin/terminal.js';
 
 export { DEFAULTS, resolveConfig } from './lib/config/config.js';
@@ -72,6 +74,9 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
       }),
       ctx.on('agent/pre-step', (payload, next) => {
         safely(() => breaker.reset(payload), undefined);
+        // A loop refused `stopAfter` times ends the turn here (plugin/stop.ts).
+        const rejection = stopStep(breaker, report, payload);
+        if (rejection !== undefined) return Promise.resolve(rejection);
         // After the reset, so that a human message brings the latest settings.
         const review = safely(() => {
           const agent: unknown = payload.agent;

@@ -107,6 +107,8 @@ export const EN = {
   'field.onLimit.hint': 'ask: the operator decides (Allow once / Reject). deny: blocked without asking.',
   'field.exemptionCeiling.label': 'Exemption ceiling',
   'field.exemptionCeiling.hint': 'How many more calls like it one Allow once lets run this turn; after that they are refused without asking.',
+  'field.stopAfter.label': 'End the turn after',
+  'field.stopAfter.hint': 'Refused calls of one loop in a turn after which the turn ends and is handed back to you.',
   'field.progress.label': 'Progress',
   'field.progress.hint': 'results: hold a repeat gate back while the recent results still differ. changes: a run after a change to the files counts from 1 again. outcomes: a run that returned something new counts from 1 again; the same answer counts on, changed files or not.',
   'field.failureProgress.label': 'Failure progress',

@@ -94,6 +94,8 @@ export const ZH: Readonly<Record<CardKey, string>> = {
   'field.onLimit.hint': 'ask：由操作员决定（允许一次 / 拒绝）。deny：不询问，直接拒绝。',
   'field.exemptionCeiling.label': '豁免上限',
   'field.exemptionCeiling.hint': '一次“允许一次”之后，本回合还能放行多少次同类调用；再往后不经询问直接拒绝。',
+  'field.stopAfter.label': '结束回合前的拒绝次数',
+  'field.stopAfter.hint': '同一个循环在一个回合内被拒绝多少次后，结束该回合并交还给你。',
   'field.progress.label': '进展',
   'field.progress.hint': 'results：最近的结果仍在变化时，重复闸门暂不动作。changes：文件有改动之后的运行重新从 1 计起。outcomes：返回了新内容的运行重新从 1 计起；同样的结果继续计数，不论文件是否有改动。',
   'field.failureProgress.label': '失败进展',

@@ -103,6 +103,9 @@ async function applies(decision: Decision, session: Session, oracle: PluginModul
       return views.some((v) => v.asked && v.denied && (v.denial ?? '').startsWith('host:'));
     case 'P15':
       return views.some((v) => v.notices.length > 0);
+    case 'P17':
+      // A loop's later refusal in the turn: the breaker's denial, or a refused call's explanation (P13), with no hit lines.
+      return views.some((v) => v.denied && (v.denial === 'REPEAT_TOOL_BLOCKED' ? v.hits.length === 0 : v.asked && v.explained.length === 0));
     case 'P8':
       // An ask inside a pool with a later call of the same agent in that pool.
       return session.steps.some(

@@ -23,7 +23,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginModule } from '../support/fake-host.js';
 
-export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P8' | 'P9' | 'P10' | 'P11' | 'P12' | 'P13' | 'P14' | 'P15';
+export type Decision = 'P1' | 'P2' | 'P3' | 'P4' | 'P8' | 'P9' | 'P10' | 'P11' | 'P12' | 'P13' | 'P14' | 'P15' | 'P17';
 
 export interface Adjustment {
   decision: Decision;
@@ -108,6 +108,16 @@ export interface Adjustment {
  *   summary where a notice is made: the measure's name, then at most 60
  *   characters of the rest inside “ ”, newlines and control characters as
  *   escapes, cut with `…` — re-implemented here from the rule.
+ * P17 — issue 39: one explanation per loop. The reference repeats the whole
+ *   denial, hit lines and previous result, on every refused call. The port:
+ *   a refusal each of whose hits (a track's, under a fingerprint) was refused
+ *   before in the agent's turn says so in two lines, with no hit lines and no
+ *   previous result; a human message starts the turn again. Encoded by wrapping
+ *   the tracker's `commit` (every refusal, the guard's denial and a refused ask
+ *   alike, commits its hits, and only a refusal commits any): a refusal whose
+ *   hits were all committed before this turn marks its hit list, and
+ *   `denyMessage` answers a marked list, the P13 explanation's included, with
+ *   the short text.
  */
 export const ADJUSTMENTS: readonly Adjustment[] = [
   {
@@ -451,9 +461,52 @@ function noticeMessage(text, summary) {
   summary = p15Summary(summary)
 `,
   },
+  {
+    decision: 'P17',
+    file: 'lib/message.js',
+    find: 'export function denyMessage({ name, hits, lastResult, cfg, refused }) {\n',
+    replace: [
+      '// P17: the hit lists of refusals that say nothing new this turn (marked by index.js).',
+      'export const P17_LATER = new WeakSet()',
+      'export function denyMessage({ name, hits, lastResult, cfg, refused }) {',
+      "  if (P17_LATER.has(hits)) return `REPEAT_TOOL_BLOCKED: ${name || 'tool call'} call not run: a loop blocked before; the first denial says why.`",
+      '',
+    ].join('\n'),
+  },
+  {
+    decision: 'P17',
+    file: 'index.js',
+    find: '  denyMessage,\n  failWarnMessage,\n',
+    replace: '  denyMessage,\n  P17_LATER,\n  failWarnMessage,\n',
+  },
+  {
+    decision: 'P17',
+    file: 'index.js',
+    find: '  const tracker = createTracker(cfg)\n',
+    replace: String.raw`  const tracker = createTracker(cfg)
+  // P17: what each agent's refusals this turn said, a track's hit under a fingerprint each.
+  const p17Said = new WeakMap()
+  const p17Commit = tracker.commit
+  tracker.commit = (agent, fps, hits = []) => {
+    if (hits.length > 0) {
+      let said = p17Said.get(agent)
+      if (said === undefined) p17Said.set(agent, (said = new Set()))
+      const labels = hits.map((hit) => (hit.kind === 'failure' ? 'failure ' : 'repeat ') + hit.fp)
+      if (labels.every((label) => said.has(label))) P17_LATER.add(hits)
+      for (const label of labels) said.add(label)
+    }
+    return p17Commit(agent, fps, hits)
+  }
+  const p17Reset = tracker.reset
+  tracker.reset = (agent) => {
+    p17Said.delete(agent)
+    return p17Reset(agent)
+  }
+`,
+  },
 ];
 
-export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P8', 'P9', 'P10', 'P11', 'P12', 'P13', 'P14', 'P15'];
+export const DECISIONS: readonly Decision[] = ['P1', 'P2', 'P3', 'P4', 'P8', 'P9', 'P10', 'P11', 'P12', 'P13', 'P14', 'P15', 'P17'];
 
 /**
  * Host facts, applied to every oracle copy (they are not contract decisions, so the

@@ -91,6 +91,31 @@ export function hitLines(text: string | undefined): string[] {
   return (text ?? '').split('\n').filter((line) => /^- [a-z]+:/.test(line));
 }
 
+/**
+ * A host running the port with a logger (the host's `ctx.logger`, plugin/log.ts),
+ * which is given one line per gate with every hit's count against its cap: a
+ * loop's later refusals no longer list their hits to the model (P17), and the
+ * log is where a test reads their counts.
+ */
+export function loggedHost(config?: unknown): { host: FakeHost; gates: string[] } {
+  const gates: string[] = [];
+  const logger = { info: (_format: string, line: string) => gates.push(line) };
+  const host = new FakeHost({ apply: (ctx, cfg) => plugin.apply({ ...ctx, logger } as never, cfg) }, config);
+  return { host, gates };
+}
+
+/** One call on a logged host, with the gate lines logged while it went through. */
+export async function loggedCall(logged: { host: FakeHost; gates: string[] }, input: Parameters<FakeHost['call']>[0]): Promise<CallOutcome & { logged: string[] }> {
+  const before = logged.gates.length;
+  const outcome = await logged.host.call(input);
+  return { ...outcome, logged: logged.gates.slice(before) };
+}
+
+/** The hits a gate line lists, each as `<measure> “<quote>” <count>/<cap>` (P15's quotation). */
+export function gateHits(line: string | undefined): string[] {
+  return [...(line ?? '').matchAll(/([a-z-]+) (\u201c[^\u201d]*\u201d) (\d+(?:\.\d+)?\/\d+(?:\.\d+)?)/g)].map((match) => `${match[1]} ${match[2]} ${match[3]}`);
+}
+
 /** A positive number out of the defaults (a stage or a cap), failing loudly if it is off. */
 export function on(value: number | null | undefined): number {
   assert.equal(typeof value, 'number', 'expected the default to be enabled');

@@ -95,13 +95,13 @@ describe('each call is a model step', () => {
     assert.deepEqual(decisions, [{ kind: 'enter', messages: [] }]);
   });
 
-  it("this plugin's pre-step listener changes nothing on a step without a human message: the same decisions with and without the steps", async () => {
+  it("this plugin's pre-step listener changes nothing on a step without a human message while the stop is off: the same decisions with and without the steps", async () => {
     const apply = await builtPlugin();
-    const config = { onLimit: 'deny', preset: 'recommended' };
+    const config = { onLimit: 'deny', preset: 'recommended', stopAfter: null };
     const ours: System = { label: 'ours', short: 'ours', role: 'ours', plugin: 'repeat-tool-breaker', apply, config, gates: true };
     const loop = episode(calls(12), { class: 'loop', loopStart: 0 });
     const replayed = await replayEpisode(loop, ours);
-    assert.equal(replayed.stoppedAt, undefined, 'the plugin stops nothing yet');
+    assert.equal(replayed.stoppedAt, undefined, 'the stop is off: the plugin stops nothing');
     // The same calls on a host that never steps.
     const host = new ReplayHost(apply, config);
     const agent = { id: 'main' };
@@ -114,6 +114,30 @@ describe('each call is a model step', () => {
     host.dispose();
     assert.deepEqual(replayed.calls.map((outcome) => [outcome.denied, outcome.notices.length]), bare);
     assert.ok(bare.some(([denied]) => denied), 'the loop is gated');
+  });
+});
+
+describe("this plugin's stop (stopAfter)", () => {
+  it('with the preset (stopAfter: 3) the step after the third refused call of a loop is rejected: the run is handed back there', async () => {
+    const ours: System = { label: 'ours', short: 'ours', role: 'ours', plugin: 'repeat-tool-breaker', apply: await builtPlugin(), config: { onLimit: 'deny', preset: 'recommended' }, gates: true };
+    const loop = episode(calls(20), { class: 'loop', loopStart: 0 });
+    const replayed = await replayEpisode(loop, ours);
+    const denied = replayed.calls.filter((outcome) => outcome.denied).map((outcome) => outcome.index);
+    assert.equal(denied.length, 3, `three refused calls: ${denied.join(', ')}`);
+    assert.equal(replayed.stoppedAt, (denied[2] as number) + 1, 'the step of the call after the third is rejected');
+    const result = sessionResult(loop, replayed);
+    assert.deepEqual([result.refused, result.stoppedAt], [3, replayed.stoppedAt]);
+  });
+
+  it('a loop run stopped before its loop starts counts the loop as noticed and gated at its start, none of its calls run and none refused', async () => {
+    const loop = episode(calls(10), { class: 'loop', loopStart: 8 }, false);
+    const replayed = await replayEpisode(loop, gateThenStop(3, 6));
+    assert.equal(replayed.stoppedAt, 6);
+    const result = sessionResult(loop, replayed);
+    assert.deepEqual([result.firstNotice, result.firstDenial, result.refused], [8, 8, 0]);
+    const figures = figuresOf([result]);
+    assert.deepEqual([figures.loopsNoticed, figures.loopsGated, figures.loopCallsRun, figures.loopsStopped], [1, 1, 0, 1]);
+    assert.deepEqual(figures.toGate, { median: 0, max: 0 });
   });
 });
 

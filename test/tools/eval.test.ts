@@ -178,7 +178,8 @@ describe('npm run eval', () => {
     for (const key of ['askWordsMedian', 'askWordsMax', 'defaultsAskWordsMedian', 'defaultsAskWordsMax', 'modelCharsMedian', 'refusedMax'] as const) {
       assert.ok(typeof figures[key] === 'number' && figures[key] > 0, `${key}: ${figures[key]}`);
     }
-    assert.deepEqual([figures.goodStopped, figures.progressStopped, figures.loopsStopped], [0, 0, 0]);
+    // The preset ends the loop's turn after its third refused call (stopAfter: 3); the good run goes on.
+    assert.deepEqual([figures.goodStopped, figures.progressStopped, figures.loopsStopped], [0, 0, 1]);
     writeFileSync(expected, JSON.stringify({ ...figures, defaultsAskWordsMax: 1, modelCharsMedian: 10 }));
     const worse = await run([dir, '--preset', 'recommended', '--check', '--expected', expected, '--field', join(tempDir(), 'none')]);
     assert.equal(worse.status, 1);
@@ -233,7 +234,8 @@ describe('tools/eval/expected.json', () => {
 
   // The acceptance of issues 39 and 41: asks of at most 40 words median and 60 at most (met since P16: the
   // bounds below are its figures); at most 8,000 characters median and 20,000 at most per gated loop; at most
-  // 3 refused calls median and 5 at most. The other bounds are the figures of 0.7.0, so that a record can
+  // 3 refused calls median and 5 at most. The model's text and the refused calls are held to the figures
+  // recorded with the stop (stopAfter: 3); the other bounds are the figures of 0.7.0, so that a record can
   // only bring them down.
   const ceiling = (value: number | null | undefined, bound: number, what: string): void => {
     assert.ok(typeof value === 'number' && value <= bound, `${what}: ${value}, at most ${bound}`);
@@ -245,16 +247,19 @@ describe('tools/eval/expected.json', () => {
     ceiling(expected.askWordsMax, 44, 'words of an ask, at most');
     ceiling(expected.defaultsAskWordsMedian, 38, 'words of an ask with the defaults, median');
     ceiling(expected.defaultsAskWordsMax, 39, 'words of an ask with the defaults, at most');
-    ceiling(expected.modelCharsMedian, 19_936.5, 'characters the model reads per gated loop, median');
-    ceiling(expected.modelCharsMax, 49_030, 'characters the model reads per gated loop, at most');
+    ceiling(expected.modelCharsMedian, 2_291, 'characters the model reads per gated loop, median');
+    ceiling(expected.modelCharsMax, 7_467, 'characters the model reads per gated loop, at most');
   });
 
-  it('stops no good or progress run, and refuses no more calls per gated loop than 0.7.0 (issue 41)', () => {
+  it('stops no good or progress run, and every loop run but one after at most 3 refused calls median, 5 at most (issue 41)', () => {
     const expected = JSON.parse(readFileSync(new URL('../../tools/eval/expected.json', import.meta.url), 'utf8')) as Expected;
     assert.equal(expected.goodStopped, 0);
     assert.equal(expected.progressStopped, 0);
-    ceiling(expected.refusedMedian, 15.5, 'calls refused per gated loop, median');
-    ceiling(expected.refusedMax, 65, 'calls refused per gated loop, at most');
+    ceiling(expected.refusedMedian, 3, 'calls refused per gated loop, median');
+    ceiling(expected.refusedMax, 5, 'calls refused per gated loop, at most');
+    // The two loop runs that resolved later and are now stopped are named in docs/efficacy.md.
+    ceiling(expected.stoppedResolved, 2, 'loop runs stopped that resolved later');
+    ceiling(expected.loopsStopped === undefined ? undefined : 23 - expected.loopsStopped, 1, 'loop runs not stopped');
   });
 
   it('records the field as its users get it, and misses no more of the loops it gates than 0.7.0 did (issue 40)', () => {

@@ -148,8 +148,12 @@ describe('the exemption ceiling at the gate', () => {
     const denial = steps[3]!.denial;
     assert.match(denial ?? '', /approval is used up/);
     assert.deepEqual(hitLines(denial), ['- host:api.example.com'], 'the measure at its ceiling, once, though the cap of `exact` is reached too');
+    assert.equal(denial?.split('Previous result:\n')[1]?.split('\n')[0], 'page 2', 'the last result of a call that ran');
+    // P17: the loop's second refusal this turn points back to the first, quoting no result and no earlier denial.
     const next = steps[4]!.denial ?? '';
-    assert.equal(next.split('Previous result:\n')[1]?.split('\n')[0], 'page 2', 'a denied call is no result');
+    assert.match(next, /^REPEAT_TOOL_BLOCKED: bash call not run: the operator's approval is used up \(it allowed 1 call like it\); a loop refused before \(host “api\.example\.com”\), 2 of its calls refused this turn with this one; the first refusal says why\.\n/);
+    assert.deepEqual(hitLines(next), [], 'no hit lines');
+    assert.ok(!next.includes('Previous result') && !next.includes('page'), 'no previous result');
     assert.equal(next.split('REPEAT_TOOL_BLOCKED').length, 2, 'the earlier denial is not quoted');
   });
 

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { createBreaker, type GateEvent } from '../../src/lib/breaker/breaker.js';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
 import { classifyFailure } from '../../src/lib/result/failure.js';
 import { describeFailure } from '../../src/lib/text/failure.js';
@@ -19,7 +20,9 @@ import {
   bash,
   defaultCap,
   deniedAt,
+  gateHits,
   hitLines,
+  loggedHost,
   newHost,
   noticedAt,
   on,
@@ -148,20 +151,27 @@ describe('P3: bracketed IPv6 loopback, link-local and unique-local hosts are loc
 
 describe('P4: one call is one occurrence', () => {
   test('P4: a fingerprint that is both a failure hit and a repeat hit is committed once: 6/6, then 7/6', async () => {
-    const host = newHost({ onLimit: 'deny', limits: { exact: 6 } });
+    // The breaker itself, with its gate hook: a loop's later refusals no longer list their hits to the model (P17), the gate's events still count them.
+    const events: GateEvent[] = [];
+    const breaker = createBreaker(resolveConfig({ onLimit: 'deny', limits: { exact: 6 } }), () => 'en', { gate: (event) => events.push(event) });
     const agent = {};
-    const body = (): HostResult => ({ isError: false, value: { statusCode: 404 }, content: [{ type: 'text', text: 'Not Found' }] });
-    const call = { name: 'web_fetch', arguments: { url: 'https://api.example.com/missing' }, body };
-    const outcomes = await repeat(host, agent, failLimit + 2, call);
+    const notFound = { isError: false, value: { statusCode: 404 }, content: [{ type: 'text', text: 'Not Found' }] };
+    const denials: (string | undefined)[] = [];
+    for (let i = 0; i < failLimit + 2; i += 1) {
+      const exec = { name: 'web_fetch', arguments: { url: 'https://api.example.com/missing' }, agent };
+      const denial = breaker.guard(exec);
+      breaker.settle(exec, denial === undefined ? notFound : { isError: true, content: [{ type: 'text', text: `Error: ${denial}` }] });
+      denials.push(denial);
+    }
     assert.equal(failLimit, 5, 'this scenario is the contract’s, written for failLimit 5 and exact: 6');
-    assert.deepEqual(deniedAt(outcomes), [6, 7]);
+    assert.deepEqual(denials.flatMap((denial, at) => (denial === undefined ? [] : [at + 1])), [6, 7]);
     const exact = 'exact:web_fetch:{"url":"https://api.example.com/missing"}';
-    assert.ok(hitLines(outcomes[5]?.denyReason).includes(`- ${exact} 6/6`), outcomes[5]?.denyReason ?? 'no denial');
-    assert.ok(hitLines(outcomes[6]?.denyReason).includes(`- ${exact} 7/6`), outcomes[6]?.denyReason ?? 'no denial');
-    assert.ok(
-      hitLines(outcomes[6]?.denyReason).includes(`- ${exact} — 5 consecutive failures (${describeFailure({ reason: 'http', detail: '404' })})`),
-      outcomes[6]?.denyReason ?? 'no denial',
-    );
+    const failed = `- ${exact} — 5 consecutive failures (${describeFailure({ reason: 'http', detail: '404' })})`;
+    assert.ok(hitLines(denials[5]).includes(`- ${exact} 6/6`), denials[5] ?? 'no denial');
+    assert.ok(hitLines(denials[5]).includes(failed), denials[5] ?? 'no denial');
+    const counted = (event: GateEvent | undefined): string[] => (event?.hits ?? []).filter((hit) => hit.quote === exact).map((hit) => `${hit.count}/${hit.cap}`);
+    assert.deepEqual(counted(events[0]), ['5/5', '6/6'], 'the failure streak, then the repeat count');
+    assert.deepEqual(counted(events[1]), ['5/5', '7/6'], 'committed once: 7, not 8');
   });
 });
 
@@ -375,23 +385,29 @@ describe('P8: inside a pool of parallel calls, the operator is asked once per me
    * order: the 11th runs, so the 12th (the gate) is settled only after that
    * body, and the 13th reaches policy first. Returns the 12th to 14th.
    */
-  async function poolAtTheGate(answer: 'approve' | 'decline' | 'none') {
-    const host = newHost();
+  async function poolAtTheGate(answer: 'approve' | 'decline' | 'none', gates: string[] = []) {
+    const logged = loggedHost();
     const agent = {};
-    await repeat(host, agent, cap - 2, read(answer));
-    const pooled = await host.pool([read(answer), read(answer), read(answer), read(answer)].map((input) => ({ ...input, agent })));
+    await repeat(logged.host, agent, cap - 2, read(answer));
+    const pooled = await logged.host.pool([read(answer), read(answer), read(answer), read(answer)].map((input) => ({ ...input, agent })));
     assert.equal(pooled[0]?.ran, true, 'the 11th read runs');
+    gates.push(...logged.gates);
     return pooled.slice(1);
   }
 
   test('P8: an unanswered ask inside a pool is not asked again by the next identical call: it is denied as refused (0.5.2 asked twice)', async () => {
-    const [twelfth, thirteenth, fourteenth] = await poolAtTheGate('none');
+    const gates: string[] = [];
+    const [twelfth, thirteenth, fourteenth] = await poolAtTheGate('none', gates);
     assert.equal(twelfth?.asked, true);
     assert.equal(thirteenth?.asked, false, 'the same measures are not put to the operator twice in one step');
     assert.equal(fourteenth?.asked, false);
     assert.match(thirteenth?.denyReason ?? '', /^REPEAT_TOOL_BLOCKED:/);
-    assert.match(thirteenth?.denyReason ?? '', /asked of the operator and not granted|did not approve/);
-    assert.ok(hitLines(thirteenth?.denyReason).includes(`- exact:read:{"file_path":"logs/build.log"} ${cap + 1}/${cap}`), thirteenth?.denyReason ?? 'no denial');
+    // The loop's second refusal (P17): the host said nothing of how the ask ended, so it says only what is true of any end.
+    assert.match(thirteenth?.denyReason ?? '', /call not run: it was not approved; a loop refused before/);
+    // Its counts are in the gate's log line: asked at the 12th, denied at the 13th and 14th.
+    const gated = gates.filter((line) => line.startsWith('gate, '));
+    assert.deepEqual(gated.map((line) => line.split(':')[0]), ['gate, asked the operator', 'gate, denied', 'gate, denied']);
+    assert.ok(gateHits(gated[1]).includes(`${shown('exact:read:{"file_path":"logs/build.log"}')} ${cap + 1}/${cap}`), gated[1]);
   });
 
   test('P8: a declined ask inside a pool is spent once, as if the pool had settled it first', async () => {

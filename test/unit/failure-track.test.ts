@@ -12,7 +12,10 @@ import {
   defaultCap,
   deniedAt,
   failing,
+  gateHits,
   hitLines,
+  loggedCall,
+  loggedHost,
   newHost,
   noticedAt,
   noticeTexts,
@@ -146,11 +149,16 @@ describe('what clears a streak', () => {
 
 describe('what counts as a failure', () => {
   test("the plugin's own failure denials never grow the streak", async () => {
-    const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 4, fail);
+    const logged = loggedHost({ onLimit: 'deny' });
+    const agent = {};
+    const outcomes = [];
+    for (let i = 0; i < failLimit + 4; i += 1) outcomes.push(await loggedCall(logged, { agent, ...fail }));
+    assert.ok(hitLines(outcomes[failLimit]?.denyReason).includes(`- ${CMD} — ${failLimit} consecutive failures (${exit1})`), outcomes[failLimit]?.denyReason ?? 'no denial');
     for (const outcome of outcomes.slice(failLimit)) {
       assert.equal(outcome.denied, true);
       assert.equal(outcome.notices.length, 0);
-      assert.ok(hitLines(outcome.denyReason).includes(`- ${CMD} — ${failLimit} consecutive failures (${exit1})`), outcome.denyReason ?? 'no denial');
+      // The loop's later refusals point back to the first (P17); each gate line still counts the streak.
+      assert.ok(gateHits(outcome.logged[0]).includes(`${shown(CMD)} ${failLimit}/${failLimit}`), outcome.logged.join('\n'));
     }
   });
 

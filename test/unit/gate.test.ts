@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { bash, defaultCap, deniedAt, failing, hitLines, newHost, noticedAt, on, repeat, shown } from '../support/session.js';
+import { bash, defaultCap, deniedAt, failing, gateHits, hitLines, loggedCall, loggedHost, newHost, noticedAt, on, repeat, shown } from '../support/session.js';
 
 const X = bash('cat /etc/hosts');
 const EXACT = 'exact:bash:{"command":"cat /etc/hosts"}';
@@ -14,7 +14,7 @@ const cap = defaultCap('exact');
 const hostCap = defaultCap('host');
 const failLimit = on(DEFAULTS.failLimit);
 /** The refusal paragraph: an exemption was asked for and not granted. */
-export const REFUSAL = /not granted|was declined|were declined|refused/i;
+export const REFUSAL = /not granted|was declined|were declined|refused|not approved|did not approve|no operator is present|withdrawn/i;
 
 describe('asking the operator (onLimit: ask)', () => {
   test('ask is the default, and the cap-th identical call asks before it runs', async () => {
@@ -89,12 +89,14 @@ describe('declining', () => {
   });
 
   test('a declined call still spends the budget of the measures that hit', async () => {
-    const host = newHost();
+    const logged = loggedHost();
     const agent = {};
-    await repeat(host, agent, cap - 1, X);
-    await host.call({ agent, ...X, answer: 'decline' });
-    const next = await host.call({ agent, ...X });
-    assert.ok(hitLines(next.denyReason).includes(`- ${CMD} ${cap + 1}/${cap}`), next.denyReason ?? 'no denial');
+    await repeat(logged.host, agent, cap - 1, X);
+    await logged.host.call({ agent, ...X, answer: 'decline' });
+    const next = await loggedCall(logged, { agent, ...X });
+    assert.equal(next.denied, true);
+    // The loop's second refusal points back to the first (P17); the gate's log line counts it.
+    assert.ok(gateHits(next.logged[0]).includes(`${shown(CMD)} ${cap + 1}/${cap}`), next.logged.join('\n'));
   });
 
   test('an unattended ask (no answerer) is a decline: the first gated call is denied, later ones get REPEAT_TOOL_BLOCKED', async () => {

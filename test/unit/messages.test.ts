@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
 import { describeFailure } from '../../src/lib/text/failure.js';
 import { preview, renderResult } from '../../src/lib/text/message.js';
-import { bash, defaultCap, failing, hitLines, newHost, noticeTexts, on, repeat, succeeding, type HostResult } from '../support/session.js';
+import { bash, defaultCap, deniedAt, failing, hitLines, newHost, noticeTexts, on, repeat, shown, succeeding, type HostResult } from '../support/session.js';
 
 const X = bash('cat /etc/hosts');
 const CMD = 'cmd:cat:cat /etc/hosts';
@@ -88,12 +88,16 @@ describe('the denial (REPEAT_TOOL_BLOCKED)', () => {
   test('the one line a blocked row shows (about 90 characters after "Error: ") says what was blocked and why', async () => {
     const row = (text: string | undefined): string => `Error: ${text ?? ''}`.slice(0, 90);
     const repeatRow = row(await denialOf());
-    assert.match(repeatRow, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: repeated 12 times \(limit 12\)\./);
+    assert.match(repeatRow, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: it would be the 12th call of its kind among/);
     const fails = await repeat(newHost({ onLimit: 'deny' }), {}, failLimit + 1, { ...bash('cat /nope'), body: failing(2) });
-    assert.match(row(fails[failLimit]?.denyReason), new RegExp(`bash call not run: it failed ${failLimit} times in a row \\(limit ${failLimit}\\)`));
-    const refused = await repeat(newHost(), {}, cap + 1, X);
-    assert.match(row(refused[cap]?.denyReason), /bash call not run: the operator did not approve it; repeated/);
-    assert.match(refused[cap]?.denyReason ?? '', new RegExp(`^[^\\n]*the operator did not approve it; repeated ${cap + 1} times \\(limit ${cap}\\)\\.`));
+    assert.match(row(fails[failLimit]?.denyReason), new RegExp(`bash call not run: calls like it failed ${failLimit} times in a row`));
+    // Unattended (the host recorded it, for an agent with a session): the asked call's own result carries the first refusal (P13), the next call the loop's second (P17).
+    const refused = await repeat(newHost(), { session: {} }, cap + 1, X);
+    const explained = ((refused[cap - 1]?.result as { content: { text: string }[] }).content[0]?.text ?? '').split('\n')[1];
+    assert.match(row(explained), /bash call not run: no operator is present to approve it/);
+    assert.match(explained ?? '', new RegExp(`^REPEAT_TOOL_BLOCKED: bash call not run: no operator is present to approve it; it would be the ${cap}th call of its kind among your recent calls, counting this one and any that were stopped; the gate closes at ${cap}\\.`));
+    assert.match(row(refused[cap]?.denyReason), /bash call not run: a loop blocked before \(exact/);
+    assert.match(refused[cap]?.denyReason ?? '', /^[^\n]*, 2 of its calls blocked this turn with this one; no operator is present to approve it; the first denial says why\.\n/);
     const spent = await repeat(newHost({ exemptionCeiling: 1 }), {}, cap + 2, { ...X, answer: 'approve' });
     assert.match(row(spent[cap + 1]?.denyReason), /bash call not run: the operator's approval is used up/);
   });
@@ -115,11 +119,29 @@ describe('the denial (REPEAT_TOOL_BLOCKED)', () => {
   });
 
   test('a denial never becomes the previous result of the next denial', async () => {
-    const host = newHost({ onLimit: 'deny' });
-    const outcomes = await repeat(host, {}, cap + 1, { ...X, body: succeeding('HOSTS-FILE') });
-    const second = outcomes[cap]?.denyReason ?? '';
+    const host = newHost({ onLimit: 'deny', limits: { exact: 3, cmd: 3 } });
+    const agent = {};
+    const Y = { ...bash('cat /etc/passwd'), body: succeeding('PASSWD-FILE') };
+    await repeat(host, agent, 2, Y);
+    const outcomes = await repeat(host, agent, 3, { ...X, body: succeeding('HOSTS-FILE') });
+    assert.deepEqual(deniedAt(outcomes), [3], 'the first loop is denied');
+    // A second loop's first denial, right after the first loop's.
+    const second = (await host.call({ agent, ...Y })).denyReason ?? '';
     assert.equal(second.split('REPEAT_TOOL_BLOCKED').length - 1, 1, second);
-    assert.ok(second.includes('HOSTS-FILE'), 'the second denial still quotes the last real result');
+    assert.ok(second.includes('Previous result:\nHOSTS-FILE'), 'the second denial still quotes the last real result');
+  });
+
+  test('P17: a loop\'s later denial in the turn quotes no previous result and no hit lines, and points back to the first', async () => {
+    const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, cap + 1, { ...X, body: succeeding('HOSTS-FILE') });
+    const [first = '', second = ''] = outcomes.slice(cap - 1).map((outcome) => outcome.denyReason ?? '');
+    assert.ok(first.includes('Previous result:\nHOSTS-FILE') && hitLines(first).length === 2, first);
+    assert.equal(
+      second,
+      [
+        `REPEAT_TOOL_BLOCKED: bash call not run: a loop blocked before (${shown(EXACT)}), 2 of its calls blocked this turn with this one; the first denial says why.`,
+        'Instead: use the result you have, or take a different action.',
+      ].join('\n'),
+    );
   });
 
   test('a human message forgets the previous result', async () => {

@@ -180,7 +180,8 @@ describe('P15: the model text in an operator text is a bounded, marked quotation
 describe('P13: the rejected call carries the breaker’s denial itself', () => {
   test('P13: after Reject the model reads the host’s line, then the measure, the count, the refusal and what to do instead', async () => {
     const host = newHost();
-    const agent = {};
+    // With a session, the host records how the ask ended (approval/decided): rejected.
+    const agent = { session: {} };
     await repeat(host, agent, cap - 1, bash('cat /etc/hosts'));
     const rejected = await host.call({ agent, ...bash('cat /etc/hosts'), answer: 'decline' });
     assert.equal(rejected.asked, true);
@@ -190,14 +191,14 @@ describe('P13: the rejected call carries the breaker’s denial itself', () => {
     const [hostLine, ...rest] = (blocks[0]?.text ?? '').split('\n');
     assert.equal(hostLine, 'Error: the user rejected tool "bash"', 'the host’s own line stays first');
     const said = rest.join('\n');
-    assert.match(said, /^REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeated 12 times \(limit 12\)\. The loop breaker's repeat track put it to the operator, for:\n/);
+    assert.match(said, /^REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; it would be the 12th call of its kind among your recent calls, counting this one and any that were stopped; the gate closes at 12\. The loop breaker's repeat track asked for approval to run it, for:\n/);
     assert.ok(said.includes(`\n- cmd:cat:cat /etc/hosts ${cap}/${cap}\n`), said);
-    assert.match(said, /they stay blocked until the next human message\./);
+    assert.match(said, /\nThe operator was asked to let these measures through and said no; they stay blocked until the next human message\.\n/);
     assert.match(said, /\nInstead: use the result you already have/);
     assert.equal((rejected.result as { isError?: unknown }).isError, true, 'still an error');
     const next = await host.call({ agent, ...bash('cat /etc/hosts') });
     assert.equal(next.asked, false, 'the next call is denied without asking again');
-    assert.match(next.denyReason ?? '', /^REPEAT_TOOL_BLOCKED: .* the operator did not approve it/);
+    assert.match(next.denyReason ?? '', /^REPEAT_TOOL_BLOCKED: bash call not run: a loop blocked before \(exact “bash:\{"command":"cat \/etc\/hosts"\}”\), 2 of its calls blocked this turn with this one; the operator did not approve it; the first denial says why\.\n/);
   });
 
   test('P13: an unattended ask and a failure gate are explained the same way; an approved call and a guard denial get no second block', async () => {
@@ -223,7 +224,7 @@ describe('P13: the rejected call carries the breaker’s denial itself', () => {
 
   test('P13: inside a pool, the earlier refused call still carries its explanation', async () => {
     const host = new FakeHost(plugin, { limits: { exact: 3 } });
-    const agent = {};
+    const agent = { session: {} };
     await repeat(host, agent, 2, { name: 'read', arguments: { path: '/a' } });
     const pool = await host.pool([1, 2, 3].map(() => ({ agent, name: 'read', arguments: { path: '/a' }, answer: 'decline' as const })));
     assert.equal(pool.filter((o) => o.asked).length, 1, 'asked once (P8)');

@@ -224,8 +224,9 @@ describe('the sequence gate (`limit`)', () => {
     assert.ok(text.includes(`- ${ARROWS} \u2014 a cycle repeated 4 times back to back (limit 4)`), text);
     assert.match(text, /a call that breaks the cycle will run/);
     assert.match(text, /description, timeoutMs/);
+    // The cycle's second denial points back to the first (P17), naming the cycle from its own stopped call on.
     assert.ok(
-      (outcomes[17]!.denyReason ?? '').includes('- curl -s http://127.0.0.1:8080/items \u2192 read'),
+      (outcomes[17]!.denyReason ?? '').includes('a loop blocked before (cycle \u201ccurl -s http://127.0.0.1:8080/items \u2192 read'),
       'a denial names the cycle from the stopped call on',
     );
   });
@@ -279,11 +280,13 @@ describe('the sequence gate (`limit`)', () => {
     const outcomes = await goRound(host, agent, 20, { answer: 'decline' });
     assert.equal(outcomes[16]!.asked, true);
     assert.equal(outcomes[16]!.ran, false);
+    // The refused call's own result explains in full (P13); the host did not say how the ask ended, so neither does the text.
+    assert.match(JSON.stringify(outcomes[16]!.result), /An exemption for these measures was asked for and not granted/);
     for (const o of outcomes.slice(17)) {
       assert.equal(o.asked, false);
       assert.equal(o.denied, true);
       assert.match(o.denyReason ?? '', BLOCKED);
-      assert.match(o.denyReason ?? '', /not granted/);
+      assert.match(o.denyReason ?? '', /; it was not approved; the first denial says why/);
     }
   });
 
@@ -294,8 +297,10 @@ describe('the sequence gate (`limit`)', () => {
     const before = [await host.call({ agent, ...z }), await host.call({ agent, ...z }), await host.call({ agent, ...z })];
     const cycle = await goRoundOf(host, [GREP, ECHO], 8, agent);
     assert.deepEqual(deniedAt([...before, ...cycle]), [8, 9, 10, 11]);
+    // The first names the sequence track; the later ones of the same loop point back to it (P17), naming the cycle.
+    assert.match(cycle[4]?.denyReason ?? '', /by the sequence track of/);
     assert.ok(
-      cycle.slice(4).every((o) => /by the sequence track of/.test(o.denyReason ?? '')),
+      cycle.slice(5).every((o) => /a loop blocked before \(cycle \u201c/.test(o.denyReason ?? '')),
       'these denials come from the sequence track',
     );
     // Seven calls hold slots (three cats, four cycle calls that ran): the fourth cat is still the fourth in the window.

@@ -97,6 +97,7 @@ const OFFERED: Record<string, unknown[]> = {
   sequence: [null, { length: 2, count: 2, limit: 2 }, { length: 4, count: 3, limit: null }],
   progress: ['ignore', 'results', 'changes', 'outcomes'],
   exemptionCeiling: [1, 5, null],
+  stopAfter: [1, 3, null],
   duplicateText: [null, { minChars: 1, threshold: 2, windowMs: 1, cooldownMs: 0 }],
   stale: [null, { warnAt: 2, limit: 2 }, { warnAt: null, limit: 5 }, { warnAt: 3, limit: null }],
   spin: [null, { warnAt: 5, limit: 7 }, { warnAt: null, limit: 3 }],
@@ -124,6 +125,7 @@ const REFUSED: Record<string, unknown[]> = {
   sequence: [{ length: 1 }, { count: 1 }, { limit: 1 }, { length: 2.5 }, 'on'],
   progress: ['always'],
   exemptionCeiling: [0, 1.5],
+  stopAfter: [0, 2.5],
   duplicateText: [{ minChars: 0 }, { threshold: 1 }, { windowMs: 0 }, { cooldownMs: -1 }, 'on'],
 };
 

@@ -32,7 +32,7 @@ describe('the stale track', () => {
     const advisory = noticeTexts(outcomes[2]!)[0] ?? '';
     assert.match(advisory, /^CONVERGENCE_CHECK: cmd:find_file:find_file JsonParser has returned the same result 3 times in a row, with nothing changed in between\./);
     assert.deepEqual(summaries(outcomes[2]!), [`${shown('cmd:find_file:find_file JsonParser')} same result x3`]);
-    assert.match(outcomes[4]!.denyReason ?? '', /^REPEAT_TOOL_BLOCKED: bash call not run: it returned the same result 4 times in a row \(limit 4\)\. It was stopped before it ran, by the stale track/);
+    assert.match(outcomes[4]!.denyReason ?? '', /^REPEAT_TOOL_BLOCKED: bash call not run: calls like it returned the same result 4 times in a row \(limit 4\)\. It was stopped before it ran, by the stale track/);
     assert.match(outcomes[4]!.denyReason ?? '', /Only the call that keeps returning the same result is blocked/);
   });
 

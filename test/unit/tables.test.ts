@@ -51,6 +51,7 @@ describe('the shipped configuration is the reference’s', () => {
       editRetry: null,
       timeouts: null,
       failureProgress: 'ignore',
+      stopAfter: null,
       preset: null,
     };
     const extra = Object.keys(ours).filter((key) => !Object.hasOwn(ref.defaults, key)).sort();

@@ -7,7 +7,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createBreaker } from '../../src/lib/breaker/breaker.js';
+import { createBreaker, type GateEvent } from '../../src/lib/breaker/breaker.js';
 import { resolveConfig } from '../../src/lib/config/config.js';
 import { ordinal, summarizeMessage, warnMessage } from '../../src/lib/tracks/repeat.js';
 import { createProgressBook, resultDigest } from '../../src/lib/memory/progress.js';
@@ -94,7 +94,9 @@ describe('the progress book', () => {
 
 describe('the sequence track\u2019s denial', () => {
   test('the stopped call is quoted first, and the count is of whole rounds done', () => {
-    const breaker = createBreaker(resolveConfig({ onLimit: 'deny', sequence: { length: 3, count: 2, limit: 2 } }));
+    // The gate's events carry every count; a loop's later denials no longer list their hits to the model (P17).
+    const events: GateEvent[] = [];
+    const breaker = createBreaker(resolveConfig({ onLimit: 'deny', sequence: { length: 3, count: 2, limit: 2 } }), () => 'en', { gate: (event) => events.push(event) });
     const agent = {};
     const denials: (string | undefined)[] = [];
     for (const command of ['pwd', 'ls a', 'ls b', 'ls c', 'ls a', 'ls b', 'ls c', 'ls a', 'ls b']) {
@@ -105,7 +107,8 @@ describe('the sequence track\u2019s denial', () => {
     assert.deepEqual(denials.slice(0, 7), Array(7).fill(undefined));
     assert.match(denials[7] ?? '', /a cycle of calls repeated 2 times \(limit 2\)/);
     assert.match(denials[7] ?? '', /\n- ls a \u2192 ls b \u2192 ls c \u2014 a cycle repeated 2 times back to back \(limit 2\)\n/);
-    assert.match(denials[8] ?? '', /\n- ls b \u2192 ls c \u2192 ls a \u2014 a cycle repeated 2 times back to back/, 'whole rounds: the call after it is still at 2');
+    assert.match(denials[8] ?? '', /a loop blocked before \(cycle \u201cls b \u2192 ls c \u2192 ls a\u201d\)/, 'the stopped call is quoted first');
+    assert.deepEqual(events.map((event) => event.hits.map((hit) => `${hit.quote} ${hit.count}/${hit.cap}`)), [['ls a \u2192 ls b \u2192 ls c 2/2'], ['ls b \u2192 ls c \u2192 ls a 2/2']], 'whole rounds: the call after it is still at 2');
   });
 
   test('two different cycles of one length are two cycles: each is announced and each asks, in the sequence track\u2019s words', () => {

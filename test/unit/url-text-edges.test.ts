@@ -84,17 +84,35 @@ describe('the denial names its tracks and notes', () => {
     assert.ok(text.split('\n')[0]?.endsWith('by the repeat, failure and sequence tracks of the loop breaker:'), text);
   });
 
-  test('a refused denial puts the refusal first and says the exemption was not granted', () => {
+  test('a refused denial puts the refusal first and says the exemption was not granted, in words true of any end when the host did not say', () => {
     const text = denyMessage({ name: 'bash', hits: [hit(REPEAT, 'a')], lastResult: '', refused: true });
     assert.equal(
       text.split('\n').slice(0, 4).join('\n'),
       [
-        'REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeat why 3/3. It was stopped before it ran, by the repeat track of the loop breaker:',
+        'REPEAT_TOOL_BLOCKED: bash call not run: it was not approved; repeat why 3/3. It was stopped before it ran, by the repeat track of the loop breaker:',
         '- repeat line a',
         SPELLING,
-        'An exemption for these measures was asked of the operator and not granted; they stay blocked until the next human message.',
+        'An exemption for these measures was asked for and not granted; they stay blocked until the next human message.',
       ].join('\n'),
     );
+  });
+
+  test('P18: a refused denial says how the ask ended: the operator said no, no operator is present, or the ask was withdrawn', () => {
+    const said = (outcome: 'rejected' | 'unattended' | 'cancelled'): string[] =>
+      denyMessage({ name: 'bash', hits: [hit(REPEAT, 'a')], lastResult: '', refused: true, outcome }).split('\n').filter((line, at) => at === 0 || at === 3);
+    assert.deepEqual(said('rejected'), [
+      'REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeat why 3/3. It was stopped before it ran, by the repeat track of the loop breaker:',
+      'The operator was asked to let these measures through and said no; they stay blocked until the next human message.',
+    ]);
+    assert.deepEqual(said('unattended'), [
+      'REPEAT_TOOL_BLOCKED: bash call not run: no operator is present to approve it; repeat why 3/3. It was stopped before it ran, by the repeat track of the loop breaker:',
+      'No operator is present to approve them, so these measures stay blocked until the next human message.',
+    ]);
+    assert.deepEqual(said('cancelled'), [
+      'REPEAT_TOOL_BLOCKED: bash call not run: its approval was withdrawn before anyone answered; repeat why 3/3. It was stopped before it ran, by the repeat track of the loop breaker:',
+      'The ask was withdrawn before anyone answered; these measures stay blocked until the next human message.',
+    ]);
+    assert.doesNotMatch(said('unattended').join('\n'), /operator did not approve|not granted/);
   });
 
   test('a denial without hits still reads as a loop stopped by the repeat track', () => {

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { bash, defaultCap, deniedAt, hitLines, newHost, noticedAt, on, repeat } from '../support/session.js';
+import { bash, defaultCap, deniedAt, gateHits, hitLines, loggedCall, loggedHost, newHost, noticedAt, on, repeat, shown } from '../support/session.js';
 
 const X = bash('cat /etc/hosts');
 const CMD = 'cmd:cat:cat /etc/hosts';
@@ -48,14 +48,18 @@ describe('the sliding window', () => {
 
 describe('what a call commits', () => {
   test('a denied call commits the fingerprints that hit, so the next denial shows next above cap (Q9)', async () => {
-    const outcomes = await repeat(newHost({ onLimit: 'deny' }), {}, cap + 2, X);
+    const logged = loggedHost({ onLimit: 'deny' });
+    const agent = {};
+    const outcomes = [];
+    for (let i = 0; i < cap + 2; i += 1) outcomes.push(await loggedCall(logged, { agent, ...X }));
     assert.ok(hitLines(outcomes[cap - 1]?.denyReason).includes(`- ${CMD} ${cap}/${cap}`), 'the cap-th call hits at cap/cap');
-    assert.ok(hitLines(outcomes[cap]?.denyReason).includes(`- ${CMD} ${cap + 1}/${cap}`), 'the denied call was committed');
-    assert.ok(hitLines(outcomes[cap + 1]?.denyReason).includes(`- ${CMD} ${cap + 2}/${cap}`), 'and so was the next one');
+    // The loop's later denials point back to the first (P17): their counts are in the gate's log lines.
+    assert.ok(gateHits(outcomes[cap]?.logged[0]).includes(`${shown(CMD)} ${cap + 1}/${cap}`), 'the denied call was committed');
+    assert.ok(gateHits(outcomes[cap + 1]?.logged[0]).includes(`${shown(CMD)} ${cap + 2}/${cap}`), 'and so was the next one');
   });
 
   test('a denied curl does not spend net: budget on the URL it never fetched', async () => {
-    const host = newHost({ onLimit: 'deny', limits: { sink: 2, net: 2 } });
+    const { host, gates } = loggedHost({ onLimit: 'deny', limits: { sink: 2, net: 2 } });
     const agent = {};
     const first = await host.call({ agent, ...bash('curl -s https://a.example.com/1 -o /tmp/o') });
     const denied = await host.call({ agent, ...bash('curl -s https://b.example.com/2 -o /tmp/o') });
@@ -65,7 +69,9 @@ describe('what a call commits', () => {
     assert.deepEqual(hitLines(denied.denyReason), ['- sink:/tmp/o 2/2']);
     assert.equal(retry.denied, false, 'net:b.example.com/2 was not charged by the denial');
     const again = await host.call({ agent, ...bash('curl -s https://c.example.com/3 -o /tmp/o') });
-    assert.deepEqual(hitLines(again.denyReason), ['- sink:/tmp/o 3/2']);
+    // The sink's second denial this turn points back to the first (P17), its count is in the gate's log line.
+    assert.match(again.denyReason ?? '', /a loop blocked before \(sink \u201c\/tmp\/o\u201d\), 2 of its calls blocked/);
+    assert.deepEqual(gateHits(gates[gates.length - 1]), [`${shown('sink:/tmp/o')} 3/2`]);
   });
 
   test('Q4: a call whose fingerprints are all exempt takes no window slot', async () => {

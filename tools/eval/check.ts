@@ -130,7 +130,8 @@ export function expectedOf(figures: Figures, corpus: string, config: unknown, fi
 const HIGHER_IS_BETTER = ['loopsNoticed', 'loopsGated'] as const;
 /** A missing median here (nothing noticed or gated) is worse than any number. */
 const FEWER_CALLS = ['noticeMedian', 'gateMedian'] as const;
-const LOWER_IS_BETTER = ['goodNoticed', 'goodGated', 'progressGated', 'goodStopped', 'progressStopped'] as const;
+/** `stoppedResolved`: each loop run stopped that resolved later costs the operator a "continue". */
+const LOWER_IS_BETTER = ['goodNoticed', 'goodGated', 'progressGated', 'goodStopped', 'progressStopped', 'stoppedResolved'] as const;
 /** A missing figure here (no ask, no gated loop) is nothing to read or refuse: zero. */
 const LESS_TEXT = ['askWordsMedian', 'askWordsMax', 'defaultsAskWordsMedian', 'defaultsAskWordsMax', 'modelCharsMedian', 'modelCharsMax', 'refusedMedian', 'refusedMax'] as const;
 

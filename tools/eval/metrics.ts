@@ -35,16 +35,20 @@ export interface SessionResult {
 export function sessionResult(episode: Episode, replayed: Replayed): SessionResult {
   const outcomes = replayed.calls;
   const from = episode.label?.class === 'loop' ? (episode.label.loopStart ?? 0) : 0;
+  // A loop run whose turn the system ended before the loop's first call: none of the loop's calls
+  // ran, so the stop is the loop's notice and gate, at its start (the refusals that led to it came
+  // before the loop and are not counted as the loop's).
+  const stoppedBefore = episode.label?.class === 'loop' && replayed.stoppedAt !== undefined && replayed.stoppedAt <= from;
   const noticed = outcomes.find((call) => call.index >= from && call.notices.length > 0);
   const denied = outcomes.find((call) => call.index >= from && call.denied);
-  const gate = denied?.index;
+  const gate = denied?.index ?? (stoppedBefore ? from : undefined);
   return {
     session: episode.name,
     class: episode.label?.class,
     loopStart: episode.label?.loopStart,
     calls: episode.calls,
-    firstNotice: noticed?.index,
-    firstDenial: denied?.index,
+    firstNotice: noticed?.index ?? (stoppedBefore ? from : undefined),
+    firstDenial: gate,
     notices: outcomes.reduce((sum, call) => sum + call.notices.length, 0),
     denials: outcomes.filter((call) => call.denied).length,
     noticeSummary: noticed?.notices[0],

@@ -19,7 +19,7 @@ import { classifyFailure } from '../result/failure.js';
 import { isShell } from '../call/read.js';
 import type { Locale } from '../text/locale.js';
 import { askMessage } from '../text/ask.js';
-import { ceilingMessage, denyMessage, quoteResult, type AskOutcome, type HitFacts, type QuotedHit } from '../text/message.js';
+import { ceilingMessage, denyMessage, quoteResult, type AskOutcome, type HitFacts, type HitWords, type Knock, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
 import type { Mark } from '../call/mark.js';
 import { CALL_TRACKS } from '../tracks/index.js';
@@ -28,6 +28,7 @@ import type { Hit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
 import { createAnswerBook, type AnswerBook } from './answers.js';
 import { createCeilingBook, type CeilingBook } from './ceiling.js';
+import { createKnockBook, type KnockBook } from './knocks.js';
 import { blockingHits, committedKeys, judgeAll, keysAtCeiling, keysOf, quoteOf } from './gate.js';
 import { createCallRecords, type CallRecord, type PolicyTracks } from './record.js';
 
@@ -42,6 +43,8 @@ export interface Breaker {
   explain(exec: unknown): string | undefined;
   /** `agent/pre-step`: a human message among the claimed ones resets that agent (and gives it the latest settings). */
   reset(payload: PreStepPayload): void;
+  /** `agent/pre-step`, after `reset`: the stop owed the agent, when this step may be rejected for it; `undefined` to go on. */
+  stop(payload: PreStepPayload): Stop | undefined;
   /** A saved settings change: tightening reaches agents at once, the rest at their next human message. */
   configure(cfg: BreakerConfig): void;
   /** The configuration the agent's next call is judged by. */
@@ -69,6 +72,26 @@ interface State {
   readonly askIds: WeakMap<CallRecord, string>;
   /** How each refused measure's ask ended, for the denials after it. */
   readonly answers: AnswerBook;
+  /** Each agent's loops this turn and their refused calls: which refusal explains in full, and when the turn ends. */
+  readonly knocks: KnockBook;
+  /** Per agent, the stop owed: a loop reached `stopAfter` refused calls, and its next step that claims no message is rejected. */
+  readonly stops: WeakMap<Agent, Stop>;
+}
+
+/**
+ * The stop a loop earned: it was refused `knocks` times this turn, `stopAfter`
+ * or more, so the agent's turn ends at its next model step (docs/operator.md).
+ * The call that reached it names the loop: its tool, its hits and its marks
+ * (the terminal counts the loop's cost from them).
+ */
+export interface Stop {
+  readonly agent: Agent;
+  readonly name: string;
+  readonly hits: readonly ReportedHit[];
+  readonly marks: readonly Mark[];
+  /** The loop's refused calls this turn, the last one included. */
+  readonly knocks: number;
+  readonly stopAfter: number;
 }
 
 /** A hit as the gate reports it: quoted, counted, and the key it is gated under. */
@@ -97,6 +120,18 @@ export interface BreakerHooks {
   readonly outcomeOf?: (agent: Agent, callId: string | undefined) => AskOutcome | undefined;
 }
 
+/**
+ * A refused call knocks on its loop (knocks.ts): which refusal of the loop it
+ * is this turn, and, once the loop has been refused `stopAfter` times, the
+ * stop owed the agent.
+ */
+function knock(state: State, call: CallRecord, hits: readonly (ReportedHit & { readonly words?: Pick<HitWords, 'track'> })[]): Knock {
+  const { nth, seen } = state.knocks.knock(call.agent, hits.map((hit) => ({ key: hit.key, said: `${hit.words?.track ?? 'ceiling'} ${hit.key}` })));
+  const { stopAfter } = call.policy.cfg;
+  if (stopAfter !== null && nth >= stopAfter) state.stops.set(call.agent, { agent: call.agent, name: call.name, hits, marks: call.marks, knocks: nth, stopAfter });
+  return { nth, seen, stopAfter };
+}
+
 /** Declined, unattended or cancelled: the measures are refused and committed to the window though the call never ran. */
 function refuse(state: State, call: CallRecord): void {
   // Called only for a call whose ask is outstanding.
@@ -114,7 +149,8 @@ function refuse(state: State, call: CallRecord): void {
   if (outcome !== undefined) state.answers.note(call.agent, keys, outcome);
   state.gate({ agent: call.agent, outcome: 'refused', name: call.name, hits: asked, marks: call.marks, answer: outcome });
   // The model reads the host's "rejected" line on this call: the why comes with it, not with the next call (P13).
-  call.refusal = own(denyMessage({ name: call.name, hits: asked, lastResult: state.turns.lastResult(call.agent), refused: true, asked: true, outcome }));
+  const nth = knock(state, call, asked);
+  call.refusal = own(denyMessage({ name: call.name, hits: asked, lastResult: state.turns.lastResult(call.agent), refused: true, asked: true, outcome, knock: nth }));
 }
 
 function explain(state: State, exec: unknown): string | undefined {
@@ -175,8 +211,9 @@ function deny(state: State, call: CallRecord, judged: readonly Judgement[]): str
     if (spent.length > 0) {
       call.denied = true;
       const quotes = spent.map((key) => quoteOf(call, judged, key));
-      state.gate({ agent, outcome: 'ceiling', name: call.name, hits: quotes.map((quote, at) => ({ key: spent[at] as string, quote, count: ceiling, cap: ceiling })), marks: call.marks });
-      return own(ceilingMessage(call.name, quotes, ceiling, state.turns.lastResult(agent)));
+      const hits = quotes.map((quote, at) => ({ key: spent[at] as string, quote, count: ceiling, cap: ceiling }));
+      state.gate({ agent, outcome: 'ceiling', name: call.name, hits, marks: call.marks });
+      return own(ceilingMessage(call.name, quotes, ceiling, state.turns.lastResult(agent), knock(state, call, hits)));
     }
   }
   const hits = blockingHits(state.turns, call, judged);
@@ -186,7 +223,7 @@ function deny(state: State, call: CallRecord, judged: readonly Judgement[]): str
   const refused = hits.every((hit) => state.turns.isRefused(agent, hit.key));
   state.gate({ agent, outcome: 'denied', name: call.name, hits, marks: call.marks });
   const outcome = refused ? state.answers.of(agent, hits.map((hit) => hit.key)) : undefined;
-  return own(denyMessage({ name: call.name, hits, lastResult: state.turns.lastResult(agent), refused, outcome }));
+  return own(denyMessage({ name: call.name, hits, lastResult: state.turns.lastResult(agent), refused, outcome, knock: knock(state, call, hits) }));
 }
 
 function guard(state: State, exec: unknown): string | undefined {
@@ -295,7 +332,24 @@ function reset(state: State, payload: PreStepPayload): void {
   state.created.forEach((track) => track.clear(agent));
   state.ceilings.reset(agent);
   state.answers.reset(agent);
+  state.knocks.reset(agent);
+  state.stops.delete(agent);
   state.policies.reset(agent);
+}
+
+/**
+ * The stop owed the step's agent, taken: its turn ends here. Only a step that
+ * claims no message is rejected, since rc.8 neither logs nor queues again what
+ * a rejected step claimed (docs/operator.md): a step that brings a human
+ * message has reset the agent already, and one that brings any other message
+ * (a notice, steering) goes on, the stop waiting for the next step.
+ */
+function stop(state: State, payload: PreStepPayload): Stop | undefined {
+  const { agent, messages } = payload;
+  if (!isAgent(agent) || !Array.isArray(messages) || messages.length > 0) return undefined;
+  const owed = state.stops.get(agent);
+  if (owed !== undefined) state.stops.delete(agent);
+  return owed;
 }
 
 /** The tracks a policy turns on, in gate order, each created the first time a policy needs it, and what they need read from a call. */
@@ -342,6 +396,8 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     ...harmless(hooks),
     askIds: new WeakMap(),
     answers: createAnswerBook(),
+    knocks: createKnockBook(),
+    stops: new WeakMap(),
   };
   return {
     ask: (exec) => ask(state, exec),
@@ -349,6 +405,7 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     settle: (exec, result) => settle(state, exec, result),
     explain: (exec) => explain(state, exec),
     reset: (payload) => reset(state, payload),
+    stop: (payload) => stop(state, payload),
     configure: (cfg) => policies.update(cfg),
     configOf: (agent) => policies.of(agent).cfg,
   };

@@ -68,7 +68,7 @@ const REFERENCE_DEFAULTS = {
 } satisfies Omit<CoreConfig, OptInKey | 'preset'>;
 
 /** The core's settings beyond 0.5.2: each off by default, so the defaults stay the reference's. */
-type OptInKey = 'progress' | 'exemptionCeiling' | 'failureProgress';
+type OptInKey = 'progress' | 'exemptionCeiling' | 'failureProgress' | 'stopAfter';
 
 /**
  * An opt-in setting, the core's or a track's: where it comes (`order`, shared
@@ -91,6 +91,7 @@ const CORE_OPT_INS: readonly OptIn[] = [
   { key: 'progress', order: 2, off: 'ignore', check: progressOf },
   { key: 'exemptionCeiling', order: 3, off: null, check: exemptionCeilingOf },
   { key: 'failureProgress', order: 10, off: 'ignore', check: failureProgressOf },
+  { key: 'stopAfter', order: 11, off: null, check: stopAfterOf },
 ];
 
 /** Every opt-in, the core's and each track's (off: `null`), in their order. */
@@ -290,6 +291,11 @@ function progressOf(progress: unknown): unknown {
 function exemptionCeilingOf(ceiling: unknown): unknown {
   if (ceiling !== null) atLeast(ceiling, 'exemptionCeiling', 1, 'meaning.exemptionCeiling');
   return ceiling;
+}
+
+function stopAfterOf(stopAfter: unknown): unknown {
+  if (stopAfter !== null) atLeast(stopAfter, 'stopAfter', 1, 'meaning.stopAfter');
+  return stopAfter;
 }
 
 function failureProgressOf(failureProgress: unknown): unknown {

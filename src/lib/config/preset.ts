@@ -72,6 +72,11 @@ export const PRESETS: Readonly<Record<string, Preset>> = deepFreeze({
         what: 'the act: measure (a command whatever its spelling, the no-op `:` with any arguments included), capped at 12',
         config: { limits: { act: 12 } },
       },
+      {
+        name: 'stop',
+        what: 'a model that keeps calling at a closed gate: the turn ends after the 3rd refused call of one loop, and is handed back',
+        config: { stopAfter: 3 },
+      },
     ],
   },
 });

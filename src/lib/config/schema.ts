@@ -79,6 +79,7 @@ function coreNodes(): Record<string, SchemaNode> {
     ),
     preset: described(nullable(oneOf(...PRESET_NAMES)), 'A preset laid under these settings: recommended is what measured best on real sessions (docs/efficacy.md); null: none.', D.preset),
     exemptionCeiling: described(nullable(count(1)), 'The exemption ceiling: how many more calls like it one Allow once lets run this turn before they are denied without asking; null: no ceiling.', D.exemptionCeiling),
+    stopAfter: described(nullable(count(1)), 'Refused calls of one loop in a turn after which the turn ends (its next model step is rejected); null: never.', D.stopAfter),
   };
 }
 

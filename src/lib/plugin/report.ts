@@ -12,6 +12,7 @@ import { createApprovals } from './approvals.js';
 import { safely } from './hook.js';
 import { hostLog, logAdvisories, logGates } from './log.js';
 import { createTerminal, type Sink } from './terminal.js';
+import { stopSummary, type StopFacts } from '../text/stop.js';
 
 export interface OperatorReport {
   /** What the breaker tells (createBreaker's hooks). */
@@ -20,6 +21,8 @@ export interface OperatorReport {
   advise(agent: unknown, notices: readonly Notice[]): void;
   /** `session/event`: a record appended to a session's log. */
   record(session: unknown, event: unknown): void;
+  /** The breaker is ending the agent's turn (`stopAfter`). */
+  stopped(agent: unknown, facts: StopFacts): void;
 }
 
 export function createOperatorReport(ctx: unknown, sink: Sink): OperatorReport {
@@ -44,6 +47,10 @@ export function createOperatorReport(ctx: unknown, sink: Sink): OperatorReport {
     record(session, event) {
       safely(() => approvals.record(session, event), undefined);
       safely(() => terminal.record(session, event), undefined);
+    },
+    stopped(agent, facts) {
+      log(`stop: ${stopSummary(facts)}`);
+      safely(() => terminal.stopped(agent, facts), undefined);
     },
   };
 }

@@ -12,7 +12,9 @@
  *   loop's later refused calls add no line;
  * - one line per advisory (they come at a few fixed counts);
  * - at the turn's end, when it gated, one summary: loops gated, calls refused,
- *   and the calls those loops ran, their cost (docs/operator.md).
+ *   and the calls those loops ran, their cost (docs/operator.md); when the
+ *   breaker ended the turn (`stopAfter`), the summary says so, and what it
+ *   stopped.
  *
  * A call outside a turn the host reported (a host with no session log, the
  * replay tools, the tests' fake hosts) writes nothing. Every book is bounded;
@@ -23,7 +25,8 @@ import type { Agent, Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import { BOOK_LIMIT, keep } from '../memory/book.js';
 import { advisoryLine, gateLine } from '../text/log-line.js';
-import { answeredLine, summaryLine, terminalLine } from '../text/terminal.js';
+import { answeredLine, stopLine, summaryLine, terminalLine } from '../text/terminal.js';
+import type { StopFacts } from '../text/stop.js';
 import type { Mark } from '../call/mark.js';
 
 /** Writes one line to the terminal. */
@@ -50,6 +53,8 @@ interface TurnReport {
   atLeast: boolean;
   /** Calls that ran this turn, per key. */
   readonly ran: Map<string, number>;
+  /** The breaker ended the turn: the loop it stopped. */
+  stop?: StopFacts;
 }
 
 export interface Terminal {
@@ -61,6 +66,8 @@ export interface Terminal {
   passed(agent: Agent, marks: readonly Mark[]): void;
   /** The advisories among a call's notices, for the agent whose turn it is. */
   advisories(agent: unknown, notices: readonly Notice[]): void;
+  /** The breaker is ending the agent's turn: the turn's end says so. */
+  stopped(agent: unknown, facts: StopFacts): void;
 }
 
 function added(set: Set<string>, keys: readonly string[]): boolean {
@@ -140,7 +147,8 @@ export function createTerminal(sink: Sink): Terminal {
       reports.delete(session);
       if (report === undefined || (report.loops === 0 && report.refused === 0)) return;
       const ending = safeMember(safeMember(data, 'reason'), 'kind');
-      write(summaryLine(report.turn, typeof ending === 'string' ? ending : undefined, { loops: report.loops, refused: report.refused, ran: loopCost(report), atLeast: report.atLeast }));
+      const tally = { loops: report.loops, refused: report.refused, ran: loopCost(report), atLeast: report.atLeast };
+      write(report.stop === undefined ? summaryLine(report.turn, typeof ending === 'string' ? ending : undefined, tally) : stopLine(report.turn, report.stop, tally));
     },
     gate(event) {
       const report = reportOf(event.agent);
@@ -152,6 +160,10 @@ export function createTerminal(sink: Sink): Terminal {
       if (report === undefined) return;
       // The oldest keys go past BOOK_LIMIT: a loop late in a long turn is still counted.
       for (const { key } of marks) keep(report.ran, key, (report.ran.get(key) ?? 0) + 1);
+    },
+    stopped(agent, facts) {
+      const report = reportOf(agent);
+      if (report !== undefined) report.stop = facts;
     },
     advisories(agent, notices) {
       if (notices.length === 0 || reportOf(agent) === undefined) return;

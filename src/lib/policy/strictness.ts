@@ -69,6 +69,8 @@ export function stricterConfig(current: BreakerConfig, next: BreakerConfig): Bre
     limits: lowerLimits(current.limits, next.limits),
     progress: stricterProgress(current.progress, next.progress),
     exemptionCeiling: earlier(current.exemptionCeiling, next.exemptionCeiling),
+    // A stop that comes sooner is stricter; on beats off.
+    stopAfter: earlier(current.stopAfter, next.stopAfter),
     failureProgress: stricterFailureProgress(current.failureProgress, next.failureProgress),
     ...stricterTracks(current, next),
   };

@@ -45,6 +45,11 @@ export interface CoreConfig {
   readonly progress: Progress;
   /** The exemption ceiling: calls an approval allows before the measure is denied outright; `null`: unlimited (breaker/ceiling.ts). */
   readonly exemptionCeiling: number | null;
+  /**
+   * The stop: refused calls of one loop in a turn (knocks, breaker/knocks.ts) after
+   * which the turn ends, its next model step rejected; `null`: never.
+   */
+  readonly stopAfter: number | null;
   /** How a failure streak treats progress between failures. */
   readonly failureProgress: FailureProgress;
   /** The preset laid under the user's settings (config/preset.ts); `null`: none, every setting as written or the default. */

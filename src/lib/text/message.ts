@@ -275,6 +275,16 @@ function previousResult(lastResult: string): string {
  */
 export type AskOutcome = 'rejected' | 'unattended' | 'cancelled';
 
+/** Which refusal of its loop a denial is, this turn (breaker/knocks.ts), and where the stop stands. */
+export interface Knock {
+  /** 1 for the loop's first refusal this turn. */
+  readonly nth: number;
+  /** Every measure it is refused under was refused before this turn: it points back to the first refusal instead of explaining again. */
+  readonly seen: boolean;
+  /** `stopAfter`: refusals of one loop after which the turn ends; `null`: never. */
+  readonly stopAfter: number | null;
+}
+
 export interface Denial {
   readonly name: string;
   readonly hits: readonly HitFacts[];
@@ -284,51 +294,128 @@ export interface Denial {
   readonly refused: boolean;
   /** This very call was put to the operator and not approved (P13): its own result carries the denial. */
   readonly asked?: boolean;
-  /** For a refusal (`refused` or `asked`): how the ask ended, where the host said; the words do not use it yet (issue 39's texts). */
+  /** For a refusal (`refused` or `asked`): how the ask ended, where the host said. */
   readonly outcome?: AskOutcome | undefined;
+  /** Which refusal of its loop this is; absent: the first, with no stop set. */
+  readonly knock?: Knock | undefined;
+}
+
+/** What became of the ask, as the first line of a refusal says it: true of the outcome the host recorded, and of any when it did not say. */
+const ANSWER: Readonly<Record<AskOutcome | 'unknown', string>> = {
+  rejected: 'the operator did not approve it',
+  unattended: 'no operator is present to approve it',
+  cancelled: 'its approval was withdrawn before anyone answered',
+  unknown: 'it was not approved',
+};
+
+/** Why the measures stay refused, after the hit lines of a refusal. */
+const STAYS: Readonly<Record<AskOutcome | 'unknown', string>> = {
+  rejected: 'The operator was asked to let these measures through and said no; they stay blocked until the next human message.',
+  unattended: 'No operator is present to approve them, so these measures stay blocked until the next human message.',
+  cancelled: 'The ask was withdrawn before anyone answered; these measures stay blocked until the next human message.',
+  unknown: 'An exemption for these measures was asked for and not granted; they stay blocked until the next human message.',
+};
+
+/** Where a later refusal sends the model for the why. */
+const POINT_BACK = 'the first denial says why.';
+
+const INSTEAD = 'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.';
+
+/** The line that says the stop is near, or here; `null` when it is neither (or off). */
+function stopLine(knock: Knock | undefined): string | null {
+  if (knock === undefined || knock.stopAfter === null) return null;
+  const { nth, stopAfter } = knock;
+  if (nth >= stopAfter) {
+    return `The loop breaker ends this turn now, this loop blocked ${times(nth)}; the operator is told why.`;
+  }
+  return nth === stopAfter - 1 ? 'One more blocked call of this loop ends the turn.' : null;
+}
+
+function times(n: number): string {
+  return n === 1 ? 'once' : `${n} times`;
+}
+
+/** What a later refusal says to do instead: the full denial's advice, shorter. */
+const INSTEAD_SHORT = 'Instead: use the result you have, or take a different action.';
+
+/**
+ * A later refusal of a loop in the turn, when it adds no hit the loop's
+ * earlier refusals did not have: two lines that still say what is refused and
+ * what to do instead (a compaction may have dropped the first refusal), and
+ * point back to it. No hit lines and no previous result: the first refusal
+ * carried them. The loop is named by one bounded quotation (P15's).
+ */
+function laterRefusal(name: string, what: QuotedHit | undefined, knock: Knock, answer: string | null): string {
+  const loop = what === undefined ? 'a loop blocked before' : `a loop blocked before (${hitQuote(what)})`;
+  const lines = [
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${loop}, ${knock.nth} of its calls blocked this turn with this one` +
+      `${answer === null ? '' : `; ${answer}`}; ${POINT_BACK}`,
+    INSTEAD_SHORT,
+  ];
+  const stop = stopLine(knock);
+  if (stop !== null) lines.push(stop);
+  return lines.join('\n');
 }
 
 /**
  * The guard's denial: the model's only new information, so it says what to do
  * next. The host shows a blocked call as one line, so the first says what was
  * blocked and why. The call the operator was asked about and did not approve
- * gets the same text on its own result (P13), after the host's line.
+ * gets the same text on its own result (P13), after the host's line. The
+ * loop's first refusal in a turn explains in full; the later ones are short
+ * (P17), and a refusal never says an operator refused where none could answer.
  */
 export function denyMessage(denial: Denial): string {
   const { name, hits, lastResult, refused } = denial;
   const asked = denial.asked === true;
+  const answer = denial.outcome ?? 'unknown';
   const first = hits[0];
   const reason = first === undefined ? 'it repeats a loop' : first.words.why(first);
+  const { knock } = denial;
+  // A refusal is the news: it goes first, before the numbers the model has seen already.
+  const headline = refused || asked ? `${ANSWER[answer]}; ${reason}` : reason;
+  if (knock !== undefined && knock.nth > 1 && knock.seen) return laterRefusal(name, first, knock, refused || asked ? ANSWER[answer] : null);
   const lines = [
-    // A refusal is the news: it goes first, before the numbers the model has seen already.
-    // Declined, cancelled or unattended alike: "did not approve" is true of all three.
-    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${refused || asked ? `the operator did not approve it; ${reason}` : reason}. ` +
+    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${headline}. ` +
       (asked
-        ? `The loop breaker's ${tracksOf(hits).slice('the '.length)} put it to the operator, for:`
+        ? `The loop breaker's ${tracksOf(hits).slice('the '.length)} asked for approval to run it, for:`
         : `It was stopped before it ran, by ${tracksOf(hits)} of the loop breaker:`),
     ...hits.map((hit) => `- ${hit.words.line(hit)}`),
     'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.',
   ];
-  if (refused || asked) {
-    lines.push('An exemption for these measures was asked of the operator and not granted; they stay blocked until the next human message.');
-  }
+  if (refused || asked) lines.push(STAYS[answer]);
   for (const words of wordsOf(hits)) if (words.note !== null) lines.push(words.note);
-  lines.push(previousResult(lastResult));
-  lines.push('Instead: use the result you already have, take a genuinely different action, or answer with what you know now.');
+  lines.push(previousResult(lastResult), INSTEAD);
+  const stop = stopLine(denial.knock);
+  if (stop !== null) lines.push(stop);
   return lines.join('\n');
 }
 
 /** What a denial at the exemption ceiling says in its first line; the replay reads it to name the ceiling. */
 export const CEILING_HEADLINE = "the operator's approval is used up";
 
-/** The denial once an approved exemption has covered `ceiling` calls (the exemption ceiling). */
-export function ceilingMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string): string {
+/**
+ * The denial once an approved exemption has covered `ceiling` calls (the
+ * exemption ceiling): in full for the loop's first refusal this turn, short
+ * for the later ones (P17).
+ */
+export function ceilingMessage(name: string, quotes: readonly string[], ceiling: number, lastResult: string, knock?: Knock): string {
   const calls = `${ceiling} ${ceiling === 1 ? 'call' : 'calls'}`;
-  return [
-    `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${CEILING_HEADLINE} (it allowed ${calls} like it).`,
-    ...quotes.map((quote) => `- ${defang(quote)}`),
-    `The approved allowance of ${calls} is spent; these measures are denied without asking again until the next human message resets it.`,
-    previousResult(lastResult),
-    'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
-  ].join('\n');
+  const headline = `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${CEILING_HEADLINE} (it allowed ${calls} like it)`;
+  const lines =
+    knock !== undefined && knock.nth > 1 && knock.seen
+      ? [
+          `${headline}; a loop blocked before${quotes[0] === undefined ? '' : ` (${hitQuote({ quote: quotes[0] })})`}, ${knock.nth} of its calls blocked this turn with this one; ${POINT_BACK}`,
+          INSTEAD_SHORT,
+        ]
+      : [
+          `${headline}.`,
+          ...quotes.map((quote) => `- ${defang(quote)}`),
+          `The approved allowance of ${calls} is spent; these measures are denied without asking again until the next human message resets it.`,
+          previousResult(lastResult),
+          INSTEAD,
+        ];
+  const stop = stopLine(knock);
+  if (stop !== null) lines.push(stop);
+  return lines.join('\n');
 }

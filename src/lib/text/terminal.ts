@@ -9,6 +9,7 @@
 import { gateWords, type LineHit } from './log-line.js';
 import type { AskOutcome } from './message.js';
 import { PLUGIN_NAME } from './notice.js';
+import { stoppedLoop, type StopFacts } from './stop.js';
 
 /** Most characters of one terminal line, its prefix included. */
 export const TERMINAL_CHARS = 400;
@@ -56,11 +57,32 @@ function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** `turn 2 ended: 1 loop gated, 9 calls refused; the loop ran 11 calls`. */
-export function summaryLine(turn: number | undefined, ending: string | undefined, tally: TurnTally): string {
-  const which = turn === undefined ? 'the turn' : `turn ${turn}`;
-  const ended = (ending === undefined ? undefined : ENDINGS.get(ending)) ?? 'ended';
+/** The turn's tally in words: `1 loop gated, 9 calls refused; the loop ran 11 calls`. */
+function tallyWords(tally: TurnTally): string {
   const them = tally.loops === 1 ? 'the loop' : 'the loops';
   const ran = `${tally.atLeast === true ? 'at least ' : ''}${count(tally.ran, 'call', 'calls')}`;
-  return `${which} ${ended}: ${count(tally.loops, 'loop', 'loops')} gated, ${count(tally.refused, 'call', 'calls')} refused; ${them} ran ${ran}`;
+  return `${count(tally.loops, 'loop', 'loops')} gated, ${count(tally.refused, 'call', 'calls')} refused; ${them} ran ${ran}`;
+}
+
+function turnName(turn: number | undefined): string {
+  return turn === undefined ? 'the turn' : `turn ${turn}`;
+}
+
+/** `turn 2 ended: 1 loop gated, 9 calls refused; the loop ran 11 calls`. */
+export function summaryLine(turn: number | undefined, ending: string | undefined, tally: TurnTally): string {
+  const ended = (ending === undefined ? undefined : ENDINGS.get(ending)) ?? 'ended';
+  return `${turnName(turn)} ${ended}: ${tallyWords(tally)}`;
+}
+
+/**
+ * A turn the breaker ended (`stopAfter`), in place of its summary: what was
+ * stopped, after how many refusals, and the turn's tally with the loops' cost.
+ * `turn 2 stopped by the loop breaker after 3 refused calls of one loop
+ * (stopAfter: 3): “bash”, cmd “echo hi”; 1 loop gated, 3 calls refused; the loop ran 11 calls`.
+ */
+export function stopLine(turn: number | undefined, facts: StopFacts, tally: TurnTally): string {
+  return (
+    `${turnName(turn)} stopped by the loop breaker after ${count(facts.knocks, 'refused call', 'refused calls')} of one loop ` +
+    `(stopAfter: ${facts.stopAfter}): ${stoppedLoop(facts)}; ${tallyWords(tally)}`
+  );
 }

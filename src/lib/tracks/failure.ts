@@ -135,7 +135,7 @@ const zh: HitWords['zh'] = {
 const words: HitWords = {
   track: 'failure',
   listed: 1,
-  why: (hit) => `it failed ${hit.count} times in a row (limit ${hit.cap})`,
+  why: (hit) => `calls like it failed ${hit.count} times in a row (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 ${hit.count} consecutive failures (${hit.detail})`,
   note: 'Only calls that carry the failing measure are blocked: a different call (reading the error log, searching the code, another endpoint) will run.',
   ask,

@@ -43,7 +43,7 @@ const zh: HitWords['zh'] = {
 const words: HitWords = {
   track: 'repeat',
   listed: 0,
-  why: (hit) => `repeated ${hit.count} times (limit ${hit.cap})`,
+  why: (hit) => `it would be the ${ordinal(hit.count)} call of its kind among your recent calls, counting this one and any that were stopped; the gate closes at ${hit.cap}`,
   line: (hit) => `${defang(hit.quote)} ${hit.count}/${hit.cap}`,
   note: null,
   ask,

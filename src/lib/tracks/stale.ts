@@ -98,7 +98,7 @@ const zh: HitWords['zh'] = {
 const words: HitWords = {
   track: 'stale',
   listed: 3,
-  why: (hit) => `it returned the same result ${hit.count} times in a row (limit ${hit.cap})`,
+  why: (hit) => `calls like it returned the same result ${hit.count} times in a row (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 the same result ${hit.count} times in a row, nothing changed in between (limit ${hit.cap})`,
   note: 'Only the call that keeps returning the same result is blocked: a different call, or this one after a change to the files it reads, will run.',
   ask,

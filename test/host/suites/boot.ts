@@ -42,7 +42,8 @@ const ROOT = join(WORK_DIR, 'boot', plugin.label);
 const BOOT_TIMEOUT_MS = 90_000;
 const PLUGIN_ID = 'repeat-tool-breaker';
 const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
-const REFUSAL = /not granted/i;
+/** The refusal said on a denial: 0.5.2's paragraph, or ours (P13, P17, P18: how the ask ended, never an operator's no where none could answer). */
+const REFUSAL = /not granted|no operator is present to approve|did not approve|not approved/i;
 const UNAVAILABLE = /^Error: tool "bash" requires approval, but no approval channel is available$/;
 
 let caps: Caps;
@@ -255,12 +256,14 @@ for (const mode of ['bundle', 'overlay'] as const) {
         // P13: the refused call carries the breaker's denial after the host's line, in the log and in what the model is sent.
         assert.match(
           explanation.join('\n'),
-          /^REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeated \d+ times \(limit \d+\)\. The loop breaker's repeat track put it to the operator, for:\n- exact:bash:/,
+          /^REPEAT_TOOL_BLOCKED: bash call not run: no operator is present to approve it; it would be the \d+th call of its kind among your recent calls, counting this one and any that were stopped; the gate closes at \d+\. The loop breaker's repeat track asked for approval to run it, for:\n- exact:bash:/,
           `the breaker's explanation on the refused call itself: ${gated.text}`,
         );
         const shown = b.model.seenToolResults().find((r) => r.content.startsWith('Error: tool "bash" requires approval'));
         assert.ok(shown !== undefined, 'the model was sent the refused call');
-        assert.match(shown.content, /\nREPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it;[\s\S]*\nInstead: /, `what the model read: ${shown.content}`);
+        assert.match(shown.content, /\nREPEAT_TOOL_BLOCKED: bash call not run: no operator is present to approve it;[\s\S]*\nNo operator is present to approve them, so these measures stay blocked until the next human message\.[\s\S]*\nInstead: /, `what the model read: ${shown.content}`);
+        // P18: nobody could answer, and the model is not told that somebody refused.
+        assert.doesNotMatch(shown.content, /operator did not approve|not granted/, 'never an operator’s no where none could answer');
         t.diagnostic(`the refused call as the model read it:\n${shown.content}`);
       } else {
         assert.deepEqual(explanation, [], '0.5.2: only the host line');
@@ -304,11 +307,12 @@ for (const mode of ['bundle', 'overlay'] as const) {
         assert.doesNotMatch(s.text, BLOCKED, 'ran');
         assert.match(s.text, /curl: \(7\)|exit code: 7/, 'the real curl failed to connect');
       }
-      for (const s of attempts.slice(caps.failLimit)) {
+      attempts.slice(caps.failLimit).forEach((s, at) => {
         assert.equal(s.isError, true);
         assert.match(s.text, BLOCKED);
-        assert.match(s.text, /consecutive failures/);
-      }
+        // P17: ours explains the loop once; its later denials in the turn point back to the first.
+        assert.match(s.text, plugin.label === 'ours' && at > 0 ? /a loop blocked before \(/ : /consecutive failures/);
+      });
       const recovery = log.steps[n]!;
       assert.equal(recovery.isError, false, 'a different call (ls) still runs');
       const notices = log.notices.filter((x) => x.plugin === PLUGIN_ID);
@@ -671,5 +675,40 @@ describe(`dsh 0.1.0-rc.8 headless boot — what the operator reads on the termin
     ]);
     assert.doesNotMatch(lines.join('\n'), /rejected|refused by|the operator (did not|refused)/, 'the terminal never says an operator refused');
     for (const line of lines) assert.ok(line.length <= 400, `a bounded line: ${line.length}`);
+    // What the model was sent (P18): the refused calls say no operator is present, never that one refused.
+    const seen = b.model.seenToolResults().map((result) => result.content);
+    const refused = seen.filter((content) => content.includes('REPEAT_TOOL_BLOCKED'));
+    assert.equal(refused.length, 3, 'the model read the three refused calls');
+    for (const content of refused) {
+      assert.doesNotMatch(content, /operator did not approve|not granted/, `the model is not told an operator refused: ${content}`);
+      assert.match(content, /no operator is present to approve/, content);
+    }
+  });
+
+  test('16. stopAfter: 3 and a model that keeps repeating a refused call: the turn ends after the third refused call; the session and the terminal say why; DSH exits 1', ours, async (t) => {
+    const n = caps.exact + 8;
+    const b = await boot('overlay', 'stop', { config: { onLimit: 'deny', stopAfter: 3 }, script: identicalEcho(n) });
+    t.diagnostic(b.stderr);
+    assert.equal(b.code, 1, `a blocked turn: DSH headless exits 1 (got ${String(b.code)})`);
+    assert.ok(b.log, 'one new session log');
+    const log = b.log;
+    assert.deepEqual(
+      log.steps.map((s) => s.isError),
+      [...Array.from({ length: caps.exact - 1 }, () => false), true, true, true],
+      `${caps.exact - 1} calls ran, three were refused, and no call came after them\n${describeSteps(log.steps)}`,
+    );
+    assert.equal(log.turnsEnded, 1, 'the turn ended');
+    assert.match(log.steps[caps.exact + 1]?.text ?? '', /\nThe loop breaker ends this turn now, this loop blocked 3 times; the operator is told why\.$/);
+    // The notice appended to the session before the step was rejected: the web UI's row, and what the model reads next turn.
+    const stop = log.notices.filter((notice) => notice.plugin === PLUGIN_ID).at(-1);
+    assert.equal(stop?.summary, 'turn ended after 3 refused calls: exact \u201cbash:{"command":"echo same-output"}\u201d');
+    assert.match(stop?.text ?? '', /^REPEAT_TOOL_STOPPED: the loop breaker ended the previous turn before its next step\./);
+    assert.deepEqual(terminalLines(b.stderr), [
+      `${PLUGIN_ID}: advisory: cmd \u201cecho:echo same-output\u201d \u00d7 ${caps.warnAt}`,
+      `${PLUGIN_ID}: advisory: cmd \u201cecho:echo same-output\u201d \u00d7 ${caps.summarizeAt}`,
+      `${PLUGIN_ID}: gate, denied: bash, ${atCap()}`,
+      `${PLUGIN_ID}: turn 1 stopped by the loop breaker after 3 refused calls of one loop (stopAfter: 3): \u201cbash\u201d, exact \u201cbash:{"command":"echo same-output"}\u201d; 1 loop gated, 3 calls refused; the loop ran ${caps.exact - 1} calls`,
+    ]);
+    assert.doesNotMatch(b.stdout, BREAKER_ON_TERMINAL, 'stdout stays the final answer');
   });
 });

@@ -118,10 +118,11 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     const advisory = ours(results[2]!.contexts)[0];
     assert.match(String(advisory?.content[0].text), /^CONVERGENCE_CHECK: .* has returned the same result 3 times in a row, with nothing changed in between\./);
     assert.equal(advisory?.source.summary, 'cmd \u201cfind_file:find_file JsonParser\u201d same result x3');
-    for (const res of results.slice(5)) {
-      assert.equal(res.isError, true);
-      assert.match(res.text, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: it returned the same result 5 times in a row \(limit 5\)\. It was stopped before it ran, by the stale track/);
-    }
+    assert.equal(results[5]?.isError, true);
+    assert.match(results[5]?.text ?? '', /^Error: REPEAT_TOOL_BLOCKED: bash call not run: calls like it returned the same result 5 times in a row \(limit 5\)\. It was stopped before it ran, by the stale track/);
+    // P17: the loop's second denial points back to the first.
+    assert.equal(results[6]?.isError, true);
+    assert.match(results[6]?.text ?? '', /^Error: REPEAT_TOOL_BLOCKED: bash call not run: a loop blocked before \(cmd \u201cfind_file:find_file JsonParser\u201d\), 2 of its calls blocked this turn with this one; the first denial says why\./);
     const other = await r.call('find_file "JsonParser" src');
     assert.equal(other.isError, false, 'a changed call runs');
   });

@@ -32,7 +32,8 @@ before(async () => {
 });
 
 const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
-const REFUSAL = /not granted/i;
+/** The refusal said on a denial: 0.5.2's paragraph, or ours (P13, P17, P18: how the ask ended, never an operator's no where none could answer). */
+const REFUSAL = /not granted|no operator is present to approve|did not approve|not approved/i;
 const UNAVAILABLE = /^Error: tool "read" requires approval, but no approval channel is available$/;
 
 
@@ -154,7 +155,10 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, in process — plugin: ${plugin.label} (
         assert.equal(gated.raw.content.length, 1, 'one text block (the DeepSeek adapter joins blocks with nothing between them)');
         assert.match(
           explanation.join('\n'),
-          /^REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeated \d+ times \(limit \d+\)\. The loop breaker's repeat track put it to the operator, for:\n- exact:bash:\{"command":"cat \/etc\/hostname"\} \d+\/\d+\n/,
+          // The rig's session keeps its records to itself (no session/event): the breaker is not told how the ask ended, and says only what is true of any end.
+          new RegExp(
+            `^REPEAT_TOOL_BLOCKED: bash call not run: it was not approved; it would be the \\d+th call of its kind among your recent calls, counting this one and any that were stopped; the gate closes at \\d+\\. The loop breaker's repeat track asked for approval to run it, for:\n- exact:bash:\\{"command":"cat \\/etc\\/hostname"\\} \\d+\\/\\d+\n`,
+          ),
           gated.text,
         );
         assert.match(gated.text, /they stay blocked until the next human message\.[\s\S]*\nInstead: /);

@@ -446,7 +446,7 @@ describe('a live session and the approval panel', () => {
     );
     assert.match(
       steps[3]!.text,
-      /^Error: the user rejected tool "bash"\nREPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeated 4 times \(limit 4\)\. The loop breaker's repeat track put it to the operator, for:\n- exact:bash:/,
+      /^Error: the user rejected tool "bash"\nREPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; it would be the 4th call of its kind among your recent calls, counting this one and any that were stopped; the gate closes at 4\. The loop breaker's repeat track asked for approval to run it, for:\n- exact:bash:/,
       'the model reads why on the rejected call itself',
     );
     assert.match(steps[3]!.text, /\nInstead: use the result you already have/);
@@ -461,8 +461,10 @@ describe('a live session and the approval panel', () => {
     assert.equal(rows.length, 2, `two denial rows: ${JSON.stringify(rows)}`);
     for (const visible of rows) {
       assert.ok(visible.length >= 60, `a usable part of the row is visible: ${JSON.stringify(visible)}`);
-      assert.match(visible, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it/, `the visible line says what (a bash call, not run) and why (not approved): ${JSON.stringify(visible)}`);
+      // P17: the loop's later denials point back to the first; the row says what (a bash call, not run) and why (the loop blocked before).
+      assert.match(visible, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: a loop blocked before \(exact/, `the visible line says what and why: ${JSON.stringify(visible)}`);
     }
+    for (const later of steps.slice(4)) assert.match(later.text, /, \d of its calls blocked this turn with this one; the operator did not approve it; the first denial says why\.\n/, later.text);
     // The terminal that runs `dsh web` (its stderr): how the ask ended, once, and the turn's summary (plugin/terminal.ts).
     const terminal = await until('the turn’s summary on the terminal', () => {
       const lines = (web().output().split('--- stderr ---')[1] ?? '').split('\n').filter((line) => line.startsWith('repeat-tool-breaker: '));
@@ -725,7 +727,7 @@ describe('in Chinese: the UI switched to 中文, then back', () => {
     );
     assert.match(steps[3]!.text, /^Error: the user rejected tool "bash"\nREPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it;/, 'the explanation on the rejected call is the English one');
     for (const blocked of steps.slice(4)) {
-      assert.match(blocked.text, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: the operator did not approve it; repeated \d+ times \(limit 4\)\./, 'the denial the model reads is the English one');
+      assert.match(blocked.text, /^Error: REPEAT_TOOL_BLOCKED: bash call not run: a loop blocked before \(exact \u201cbash:[^\n]*, \d of its calls blocked this turn with this one; the operator did not approve it; the first denial says why\./, 'the denial the model reads is the English one');
     }
   });
 
@@ -934,5 +936,47 @@ describe('a value settings.yaml holds that the breaker refuses: left out, the re
     await openCard(page);
     await page.evaluate(`document.querySelector(${JSON.stringify(CARD_HEADER)}).scrollIntoView({ block: 'start' })`);
     await shot('card-defaults-top');
+  });
+});
+
+describe('the stop (stopAfter, issue 41)', () => {
+  /** Opens the session whose conversation shows `text`: every session of the suite is titled as the mock model titles it. */
+  const openSessionShowing = async (text: string): Promise<void> => {
+    await openSession(page, 'Mock session');
+    const rows = await page.evaluate<number>(`[...document.querySelectorAll('[role=treeitem]')].filter((e) => e.textContent.includes('Mock session')).length`);
+    for (let at = 0; at < rows; at += 1) {
+      await page.evaluate(`[...document.querySelectorAll('[role=treeitem]')].filter((e) => e.textContent.includes('Mock session'))[${at}].setAttribute('data-cdp-row', 'x')`);
+      await page.click('[data-cdp-row="x"]');
+      await page.evaluate(`document.querySelector('[data-cdp-row]')?.removeAttribute('data-cdp-row')`);
+      const shown = await until(`session ${at + 1} of ${rows}`, () => page.evaluate<boolean>(`document.body.innerText.includes(${JSON.stringify(text)})`).then((yes) => (yes ? true : undefined)), 3_000).catch(() => false);
+      if (shown === true) return;
+    }
+    throw new Error(`no session shows ${text}`);
+  };
+
+  step('a model that keeps calling at the closed gate: the turn ends after the set number of refusals, and the conversation shows that the loop breaker ended it, and why', async () => {
+    const saved = await web().rpc('settings.update', { ns: NS, patch: { onLimit: 'deny', limits: { exact: 4 }, stopAfter: 2 } });
+    assert.ok(saved.ok, JSON.stringify(saved));
+    // The card has the setting, with the value saved.
+    await page.waitFor('stopAfter 2 in the card', `document.querySelector(${JSON.stringify(input('stopAfter'))})?.value === '2'`, 20_000);
+    await closeSettings(page);
+    const session = await createSession(web(), WORKSPACE);
+    await prompt(web(), session, director.prompt('Print the stop marker ten times.', 'stop', [{ name: 'bash', arguments: { command: 'echo rtb-stop' }, times: 10 }]));
+    const log = await turnsEnded(HOME, session, 1);
+    assert.deepEqual(
+      log.steps.map((s) => (s.isError ? (BLOCKED.test(s.text) ? 'blocked' : 'refused') : 'ran')),
+      ['ran', 'ran', 'ran', 'blocked', 'blocked'],
+      'cap 4: three ran, the 4th and 5th were refused, and the step after the second refusal was rejected: no 6th call',
+    );
+    const notice = log.notices.filter((n) => n.plugin === NS).at(-1);
+    assert.equal(notice?.summary, 'turn ended after 2 refused calls: exact \u201cbash:{"command":"echo rtb-stop"}\u201d');
+    await openSessionShowing('echo rtb-stop');
+    await page.waitFor('the stop’s notice row', `document.body.innerText.includes('turn ended after 2 refused calls')`, 20_000);
+    const text = await pageText(page);
+    assert.match(text, /Context injection\s*repeat-tool-breaker\s*turn ended after 2 refused calls: exact \u201cbash:\{"command":"echo rtb-stop"\}\u201d/, 'a notice row: who ended the turn, after how many refusals, and what');
+    await shot('stopped-turn');
+    // The terminal that runs `dsh web`: the stopped turn's line in place of its summary.
+    const line = await until('the stop’s line on the terminal', () => (web().output().split('--- stderr ---')[1] ?? '').split('\n').find((l) => l.startsWith('repeat-tool-breaker: ') && l.includes('stopped by the loop breaker')), 10_000);
+    assert.match(line, /^repeat-tool-breaker: turn 1 stopped by the loop breaker after 2 refused calls of one loop \(stopAfter: 2\): \u201cbash\u201d, exact \u201cbash:\{"command":"echo rtb-stop"\}\u201d; 1 loop gated, 2 calls refused; the loop ran 3 calls$/);
   });
 });
