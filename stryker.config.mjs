@@ -65,6 +65,8 @@ export const MUTATION_TEST_FILES = [
   'test/unit/preset-config.test.ts',
   'test/unit/progress.test.ts',
   'test/unit/exemption-ceiling.test.ts',
+  'test/unit/knocks.test.ts',
+  'test/unit/stop.test.ts',
   'test/unit/duplicate-text.test.ts',
   'test/unit/tracks-edges.test.ts',
   'test/unit/tracks-stages.test.ts',

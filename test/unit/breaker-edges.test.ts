@@ -151,7 +151,7 @@ describe('the exemption ceiling at the gate', () => {
     assert.equal(denial?.split('Previous result:\n')[1]?.split('\n')[0], 'page 2', 'the last result of a call that ran');
     // P17: the loop's second refusal this turn points back to the first, quoting no result and no earlier denial.
     const next = steps[4]!.denial ?? '';
-    assert.match(next, /^REPEAT_TOOL_BLOCKED: bash call not run: the operator's approval is used up \(it allowed 1 call like it\); a loop refused before \(host “api\.example\.com”\), 2 of its calls refused this turn with this one; the first refusal says why\.\n/);
+    assert.match(next, /^REPEAT_TOOL_BLOCKED: bash call not run: the operator's approval is used up \(it allowed 1 call like it\); a loop blocked before \(host “api\.example\.com”\), 2 of its calls blocked this turn with this one; the first denial says why\.\n/);
     assert.deepEqual(hitLines(next), [], 'no hit lines');
     assert.ok(!next.includes('Previous result') && !next.includes('page'), 'no previous result');
     assert.equal(next.split('REPEAT_TOOL_BLOCKED').length, 2, 'the earlier denial is not quoted');

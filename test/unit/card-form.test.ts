@@ -56,14 +56,14 @@ describe('the card lists every setting', () => {
     assert.deepEqual(CAP_KEYS, Object.keys(DEFAULTS.limits));
   });
 
-  test('the everyday settings come first and in view: what the gate does at a limit, the preset, the stages, the identical calls\' cap', () => {
+  test('the everyday settings come first and in view: what the gate does at a limit, the preset, the stop, the stages, the identical calls\' cap', () => {
     assert.deepEqual(
       GROUPS.map((g) => g.title),
       ['Gate', 'Stages', 'Caps', 'Opt-in tracks', 'More settings'],
     );
     const inView = GROUPS.flatMap((g) => g.fields.filter((f) => f.fold === undefined).map((f) => f.path));
-    assert.deepEqual(inView.slice(0, 7), ['onLimit', 'preset', 'warnAt', 'summarizeAt', 'failWarnAt', 'failLimit', 'limits.exact']);
-    assert.deepEqual(inView.slice(7), CARD_SETTINGS.map((setting) => setting.key), 'then each track\'s switch, and nothing else');
+    assert.deepEqual(inView.slice(0, 8), ['onLimit', 'preset', 'stopAfter', 'warnAt', 'summarizeAt', 'failWarnAt', 'failLimit', 'limits.exact']);
+    assert.deepEqual(inView.slice(8), CARD_SETTINGS.map((setting) => setting.key), 'then each track\'s switch, and nothing else');
   });
 
   test('each track\'s numbers are folded under its switch; the other caps and the rarely touched settings are folded', () => {

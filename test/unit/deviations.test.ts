@@ -403,11 +403,11 @@ describe('P8: inside a pool of parallel calls, the operator is asked once per me
     assert.equal(fourteenth?.asked, false);
     assert.match(thirteenth?.denyReason ?? '', /^REPEAT_TOOL_BLOCKED:/);
     // The loop's second refusal (P17): the host said nothing of how the ask ended, so it says only what is true of any end.
-    assert.match(thirteenth?.denyReason ?? '', /call not run: it was not approved; a loop refused before/);
+    assert.match(thirteenth?.denyReason ?? '', /call not run: a loop blocked before \(exact [^\n]*\), 2 of its calls blocked this turn with this one; it was not approved; the first denial says why\./);
     // Its counts are in the gate's log line: asked at the 12th, denied at the 13th and 14th.
     const gated = gates.filter((line) => line.startsWith('gate, '));
     assert.deepEqual(gated.map((line) => line.split(':')[0]), ['gate, asked the operator', 'gate, denied', 'gate, denied']);
-    assert.ok(gateHits(gated[1]).includes(`${shown('exact:read:{"file_path":"logs/build.log"}')} ${cap + 1}/${cap}`), gated[1]);
+    assert.ok(gateHits(gated[1]).includes(`${shown('exact:read:{"file_path":"logs/build.log"}')} ${cap + 1}/${cap}`), `the second gate line: ${String(gated[1])}`);
   });
 
   test('P8: a declined ask inside a pool is spent once, as if the pool had settled it first', async () => {

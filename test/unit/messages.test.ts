@@ -236,7 +236,8 @@ describe('the ask (read by the operator), P16', () => {
 
   test('P16: with an exemption ceiling, Allow once says how many more calls like it may run', async () => {
     const outcomes = await repeat(newHost({ exemptionCeiling: 3 }), {}, cap, X);
-    assert.ok((outcomes[cap - 1]?.askReason ?? '').endsWith(' Allow once runs it and up to 3 more like it; later ones are refused until your next message. ' + REJECT));
+    const reason = outcomes[cap - 1]?.askReason ?? '';
+    assert.ok(reason.endsWith(' Allow once runs it and up to 3 more like it; later ones are refused until your next message. ' + REJECT), `the ask: ${reason}`);
   });
 
   test('P16: an approval covers what the ask was about; a call like it that reaches another limit is asked again, about that (issue 27)', async () => {

@@ -38,6 +38,14 @@ export function runSuiteFile(name: string, file: string, label: PluginLabel, pac
   });
   process.stdout.write(result.stdout ?? '');
   const out = result.stdout ?? '';
-  const summary = ['tests', 'pass', 'fail', 'todo'].map((k) => `${k} ${out.match(new RegExp(`ℹ ${k} (\\d+)`))?.[1] ?? '?'}`).join(', ');
-  return { name, ok: result.status === 0, summary, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  const count = (k: string): number | undefined => {
+    const found = out.match(new RegExp(`ℹ ${k} (\\d+)`))?.[1];
+    return found === undefined ? undefined : Number(found);
+  };
+  const summary = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'].map((k) => `${k} ${count(k) ?? '?'}`).join(', ');
+  // A suite whose describe throws while loading can end with status 0 and no test run: only a run
+  // that ran tests and failed or cancelled none is a pass.
+  const ran = (count('tests') ?? 0) > 0 && (count('pass') ?? 0) + (count('skipped') ?? 0) + (count('todo') ?? 0) === count('tests');
+  const ok = result.status === 0 && ran && (count('fail') ?? 1) === 0 && (count('cancelled') ?? 0) === 0;
+  return { name, ok, summary, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }

@@ -191,8 +191,8 @@ describe(`DSH 0.1.0-rc.8 settings service, in process — plugin: ${plugin.label
     assert.ok(viewForm(row, view.user, new Map(), undefined, view.value).stored, 'the card shows it refused whole');
     const lines = warn.mock.calls.map((c) => String(c.arguments[0]));
     assert.equal(lines.length, 1, `one line on the terminal: ${JSON.stringify(lines)}`);
-    assert.ok(lines[0]!.startsWith(`repeat-tool-breaker: the \`${NS}:\` section of ${file} is refused, so none of that section applies`), lines[0]);
-    assert.ok(lines[0]!.includes('`timeouts.warnAt` (4) is past `timeouts.limit` (3)'), lines[0]);
+    assert.ok(lines[0]!.startsWith(`repeat-tool-breaker: the \`${NS}:\` section of ${file} is refused, so none of that section applies`), `the line: ${String(lines[0])}`);
+    assert.ok(lines[0]!.includes('`timeouts.warnAt` (4) is past `timeouts.limit` (3)'), `the line names the refusal: ${String(lines[0])}`);
     assert.deepEqual(await calls(r, 'cat /etc/hostname', 4), [false, false, true, true], "the row's cap of 3 and deny");
     await assert.rejects(r.ctx.settings.mutate(NS, [{ op: 'set', path: ['window'], value: 20 }]), /`timeouts\.warnAt` \(4\) is past/);
     await r.ctx.settings.mutate(NS, [{ op: 'unset', path: ['preset'] }]);

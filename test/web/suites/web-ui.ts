@@ -225,7 +225,7 @@ describe('the Settings → Plugins card', () => {
     assert.deepEqual(
       Object.keys(await controlValues(page)),
       everyField.filter((view) => view.field.fold === undefined).map((view) => view.field.path),
-      'in view: what the gate does at a limit, the preset, the stages, the identical calls\' cap, and each track\'s switch',
+      'in view: what the gate does at a limit, the preset, the stop, the stages, the identical calls\' cap, and each track\'s switch',
     );
     const folds = await page.evaluate<[string, string | null, string][]>(`[...document.querySelectorAll(${JSON.stringify(`${CARD} [data-rtb-fold-toggle]`)})].map((b) => [b.dataset.rtbFoldToggle, b.getAttribute('aria-expanded'), document.getElementById(b.getAttribute('aria-describedby')).textContent])`);
     const expectedFolds = expected.groups.flatMap((g) => g.folds);
@@ -289,13 +289,13 @@ describe('the Settings → Plugins card', () => {
     await page.waitFor('the card to expand', `document.querySelector(${JSON.stringify(CARD_HEADER)}).getAttribute('aria-expanded') === 'true'`);
     const here = (): Promise<string> => page.evaluate<string>(`document.activeElement.dataset.rtbInput ?? (document.activeElement.dataset.rtbFoldToggle === undefined ? document.activeElement.textContent : 'fold:' + document.activeElement.dataset.rtbFoldToggle)`);
     const order: string[] = [];
-    for (let i = 0; i < 8; i += 1) {
+    for (let i = 0; i < 9; i += 1) {
       await page.press('Tab');
       const focused = await page.focused();
       assert.ok(focused.inCard, `Tab ${i + 1} left the card: ${JSON.stringify(focused)}`);
       order.push(await here());
     }
-    assert.deepEqual(order, ['onLimit', 'preset', 'warnAt', 'summarizeAt', 'failWarnAt', 'failLimit', 'limits.exact', 'fold:caps'], 'the gate, the stages, the identical calls\' cap, then the fold of the other caps');
+    assert.deepEqual(order, ['onLimit', 'preset', 'stopAfter', 'warnAt', 'summarizeAt', 'failWarnAt', 'failLimit', 'limits.exact', 'fold:caps'], 'the gate and the stop, the stages, the identical calls\' cap, then the fold of the other caps');
     await page.press('Enter');
     await page.waitFor('More caps open', `document.querySelector(${JSON.stringify(foldToggle('caps'))}).getAttribute('aria-expanded') === 'true'`);
     await page.press('Tab');
@@ -871,7 +871,8 @@ describe('a value settings.yaml holds that the breaker refuses: left out, the re
     // Remove: staged (Unsaved), then Save writes the section without it.
     await page.click(`${banner} [data-rtb-remove=window]`);
     await page.waitFor('the removal staged', `document.querySelector(${JSON.stringify(`${banner} [data-rtb-dropped=window]`)})?.dataset.rtbState === 'removed'`);
-    assert.ok((await headerBadges()).includes('Unsaved'));
+    const badges = await headerBadges();
+    assert.ok(badges.includes('Unsaved'), `the header's badges: ${JSON.stringify(badges)}`);
     await page.click(`${CARD} [data-rtb=save]`);
     await until('window gone from settings.yaml', () => (savedSection() !== undefined && !('window' in savedSection()!) ? true : undefined), 15_000);
     await page.waitFor('the banner to go', `document.querySelector(${JSON.stringify(banner)}) === null`);
