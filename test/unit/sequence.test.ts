@@ -226,7 +226,7 @@ describe('the sequence gate (`limit`)', () => {
     assert.match(text, /description, timeoutMs/);
     // The cycle's second denial points back to the first (P17), naming the cycle from its own stopped call on.
     assert.ok(
-      (outcomes[17]!.denyReason ?? '').includes('a loop blocked before (cycle \u201ccurl -s http://127.0.0.1:8080/items \u2192 read'),
+      (outcomes[17]!.denyReason ?? '').includes('a loop blocked before (sequence \u201ccurl -s http://127.0.0.1:8080/items \u2192 read'),
       'a denial names the cycle from the stopped call on',
     );
   });
@@ -300,7 +300,7 @@ describe('the sequence gate (`limit`)', () => {
     // The first names the sequence track; the later ones of the same loop point back to it (P17), naming the cycle.
     assert.match(cycle[4]?.denyReason ?? '', /by the sequence track of/);
     assert.ok(
-      cycle.slice(5).every((o) => /a loop blocked before \(cycle \u201c/.test(o.denyReason ?? '')),
+      cycle.slice(5).every((o) => /a loop blocked before \(sequence \u201c/.test(o.denyReason ?? '')),
       'these denials come from the sequence track',
     );
     // Seven calls hold slots (three cats, four cycle calls that ran): the fourth cat is still the fourth in the window.

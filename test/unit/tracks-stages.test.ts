@@ -107,7 +107,7 @@ describe('the sequence track\u2019s denial', () => {
     assert.deepEqual(denials.slice(0, 7), Array(7).fill(undefined));
     assert.match(denials[7] ?? '', /a cycle of calls repeated 2 times \(limit 2\)/);
     assert.match(denials[7] ?? '', /\n- ls a \u2192 ls b \u2192 ls c \u2014 a cycle repeated 2 times back to back \(limit 2\)\n/);
-    assert.match(denials[8] ?? '', /a loop blocked before \(cycle \u201cls b \u2192 ls c \u2192 ls a\u201d\)/, 'the stopped call is quoted first');
+    assert.match(denials[8] ?? '', /a loop blocked before \(sequence \u201cls b \u2192 ls c \u2192 ls a\u201d\)/, 'the stopped call is quoted first');
     assert.deepEqual(events.map((event) => event.hits.map((hit) => `${hit.quote} ${hit.count}/${hit.cap}`)), [['ls a \u2192 ls b \u2192 ls c 2/2'], ['ls b \u2192 ls c \u2192 ls a 2/2']], 'whole rounds: the call after it is still at 2');
   });
 

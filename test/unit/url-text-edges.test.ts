@@ -245,8 +245,8 @@ describe('summaries at the label limit', () => {
   test('the three summaries: occurrences, failures and a cycle joined by arrows in one quotation', () => {
     assert.equal(repeatSummary(summaryLabel('host:a'), 4), 'host \u201ca\u201d \u00d7 4');
     assert.equal(countedSummary(summaryLabel('host:a'), 'failed', 2), 'host \u201ca\u201d failed x2');
-    assert.equal(cycleSummary(['curl', 'jq'], 3), 'sequence \u201ccurl \u2192 jq\u201d \u00d7 3');
-    assert.equal(cycleSummary(['c'.repeat(100)], 3), `sequence \u201c${'c'.repeat(60)}\u2026\u201d \u00d7 3`);
+    assert.equal(cycleSummary('sequence', ['curl', 'jq'], 3), 'sequence \u201ccurl \u2192 jq\u201d \u00d7 3');
+    assert.equal(cycleSummary('sequence', ['c'.repeat(100)], 3), `sequence \u201c${'c'.repeat(60)}\u2026\u201d \u00d7 3`);
   });
 });
 

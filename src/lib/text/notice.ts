@@ -30,12 +30,9 @@ export function countedSummary(label: string, word: string, count: number): stri
   return `${label} ${word} x${count}`;
 }
 
-/** What a cycle's summary names it by: its track's name, as a fingerprint's names its measure. */
-export const SEQUENCE_SUMMARY = 'sequence';
-
-/** A cycle's calls as a summary names them: one quotation, cut like a fingerprint's (`sequence “curl → jq” × 3`). */
-export function cycleSummary(briefs: readonly string[], repetitions: number): string {
-  return `${SEQUENCE_SUMMARY} ${quoted(briefs.join(' \u2192 '))} \u00d7 ${repetitions}`;
+/** A cycle's calls as a summary names them: its track's word (as a fingerprint's names its measure), one quotation, cut like a fingerprint's (`sequence “curl → jq” × 3`). */
+export function cycleSummary(word: string, briefs: readonly string[], repetitions: number): string {
+  return `${word} ${quoted(briefs.join(' \u2192 '))} \u00d7 ${repetitions}`;
 }
 
 /** The summary of a track with no measure to quote: its name, then what it saw (`spin: 5 calls in a row returned nothing new`). */

@@ -15,7 +15,7 @@ import { count as whole, described, nullable, object } from '../setting/schema-n
 import { earlier, onBeatsOff, reader, type Setting } from '../setting/setting.js';
 import { firstVerb } from '../shell/command.js';
 import { defang, preview, type HitWords } from '../text/message.js';
-import { createNotice, cycleSummary, SEQUENCE_SUMMARY } from '../text/notice.js';
+import { createNotice, cycleSummary } from '../text/notice.js';
 import { createSequenceBook, cycleKey, findCycle, type Cycle, type SequenceBook, type Step } from '../memory/cycles.js';
 import type { CallTrackModule, Judgement, Shared, Track, TrackedCall } from './track.js';
 
@@ -63,9 +63,12 @@ function sequenceOf(value: unknown, window: number): SequenceConfig | null {
   return { length, count, limit };
 }
 
+/** What a cycle's notice and texts name it by: its track's name, as a fingerprint's names its measure. */
+const SUMMARY = 'sequence';
+
 /** The `sequence` setting: off by default; `{}` turns the track on with its defaults. */
 export const SEQUENCE: Setting<SequenceConfig, 'sequence'> = {
-  key: 'sequence',
+  key: SUMMARY,
   order: 1,
   defaults: DEFAULTS,
   check: (value, core) => sequenceOf(value, core.window),
@@ -200,7 +203,7 @@ const zh: HitWords['zh'] = {
 const words: HitWords = {
   track: 'sequence',
   listed: 2,
-  measure: SEQUENCE_SUMMARY,
+  measure: SUMMARY,
   why: (hit) => `a cycle of calls repeated ${hit.count} times (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 a cycle repeated ${hit.count} times back to back (limit ${hit.cap})`,
   note: 'Only the call that would go round the cycle again is blocked: a call that breaks the cycle will run.',
@@ -253,7 +256,7 @@ function advise(shared: Shared, call: TrackedCall, cont: Continued | null): Noti
   if (sequence === null) return null;
   if (cont === null || cont.cycle.run !== sequence.count * cont.cycle.period || shared.isExempt(call.agent, cont.key)) return null;
   const text = cycleMessage(cont.quote, cont.cycle.period, sequence.count, sequence.limit);
-  return createNotice(text, cycleSummary(cont.briefs, sequence.count));
+  return createNotice(text, cycleSummary(SUMMARY, cont.briefs, sequence.count));
 }
 
 export const sequenceTrack = {
@@ -266,7 +269,7 @@ export const sequenceTrack = {
     needs: () => ({}),
     words,
     // What its notices' summaries name the cycle by: `sequence “curl → jq” × 3`.
-    summary: SEQUENCE_SUMMARY,
+    summary: SUMMARY,
   },
   create(shared, initial): Track<CycleJudgement> {
     const book = createSequenceBook(initial.window);
