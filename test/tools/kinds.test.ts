@@ -26,6 +26,10 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: '5: inline code that keeps timing out', loop: 'inline-training-timing-out', twins: ['inline-snippets-answering'], gateWithin: 10 },
   { kind: '6: a succeeding call whose result is noisy', loop: 'noisy-download-again', twins: ['download-resumed-growing'], gateWithin: 5 },
   { kind: '7: a poll that keeps returning the same output', loop: 'poll-that-does-not-move', twins: ['poll-that-moves'], gateWithin: 4 },
+  // Issue 40: the plainest loop gated as the field gates it; progress that looks like a loop left alone.
+  { kind: 'issue 40: the very same call answered the same way back to back', loop: 'same-call-same-answer-four-times', twins: ['poll-answer-moving'], gateWithin: 3 },
+  { kind: 'issue 40: a build timing out at the same place', loop: 'build-timeouts-same', twins: ['build-timeouts-shrinking'], gateWithin: 10 },
+  { kind: 'issue 40: the same install between the same failing test runs', loop: 'test-then-same-install', twins: ['test-then-installs-different'], gateWithin: 10 },
 ];
 
 async function replay(name: string, config: unknown): Promise<SessionResult> {

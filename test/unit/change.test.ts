@@ -21,6 +21,13 @@ describe('commandChanges: shell lines that write files', () => {
     'rm -f model.bin && python train.py',
     'FOO=1 sudo mv a b',
     'touch marker',
+    // An install changes what a later run finds (issue 40).
+    'pip install pyyaml',
+    'python3 -m pip install -q requests',
+    'npm install left-pad',
+    'apt-get install -y libxml2-dev && pip install lxml',
+    'go get github.com/stretchr/testify',
+    'cargo add serde',
   ];
   for (const command of writes) test(`writes: ${JSON.stringify(command)}`, () => assert.equal(commandChanges(command), true));
 
@@ -34,6 +41,13 @@ describe('commandChanges: shell lines that write files', () => {
     "sed -n '10,20p' x.py",
     'python -c "print(1)" > /dev/null',
     'pytest -q 2>&1',
+    // Asking a package manager is no install.
+    'pip list',
+    'pip show pyyaml',
+    'npm ls',
+    'go test ./...',
+    'cargo build',
+    'apt-cache search libxml2',
   ];
   for (const command of reads) test(`reads only: ${JSON.stringify(command)}`, () => assert.equal(commandChanges(command), false));
 });

@@ -124,4 +124,32 @@ describe('the stale track', () => {
     assert.equal(asked.denied, false);
     assert.deepEqual(deniedAt(await repeat(host, agent, 3, FIND)), []);
   });
+
+  test('`backToBack: 3`: the very same call answered the same way three times with no call between is gated at the 4th', async () => {
+    const outcomes = await repeat(newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' }), {}, 5, FIND);
+    assert.deepEqual(noticedAt(outcomes), [3], 'the advisory comes first');
+    assert.deepEqual(deniedAt(outcomes), [4, 5]);
+    assert.match(outcomes[3]!.denyReason ?? '', /the same result 3 times in a row \(limit 3\)/);
+  });
+
+  test('`backToBack`: a call between, or an answer that moves, leaves it to the limit', async () => {
+    const host = newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' });
+    const agent = {};
+    const between = await run(host, agent, [FIND, FIND, { ...bash('ls'), body: answering('a') }, FIND, FIND, FIND]);
+    assert.deepEqual(deniedAt(between), [], 'five same results, but never three back to back');
+    const moving: Call[] = [0, 1, 2, 3, 4].map((i) => ({ ...bash('kubectl get pods'), body: answering(`api 0/1 Init:${i}/5`) }));
+    assert.deepEqual(deniedAt(await run(host, {}, moving)), []);
+  });
+
+  test('`backToBack`: the same failure back to back is the same answer, however its words vary', async () => {
+    const failingAlike: Call[] = [1, 2, 3, 4].map((i) => ({ ...bash('make check'), body: () => bashResult(2, `make: *** [check] Error 2 (attempt ${i})`) }));
+    assert.deepEqual(deniedAt(await run(newHost({ stale: { backToBack: 3 }, onLimit: 'deny' }), {}, failingAlike)), [4]);
+  });
+
+  test('`backToBack`: a time-out whose output moves is a job getting further, not the same answer', async () => {
+    const host = newHost({ stale: { backToBack: 3 }, onLimit: 'deny' });
+    const resumed: Call[] = [400, 200, 100, 50, 25].map((left) => ({ ...bash('ninja -C build'), body: () => ({ isError: false, content: [{ type: 'text', text: `[${401 - left}/400] Building` }], value: { exitCode: null, timedOut: true } }) }));
+    assert.deepEqual(deniedAt(await run(host, {}, resumed)), []);
+  });
 });
+

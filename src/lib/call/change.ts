@@ -4,8 +4,9 @@
  * writes (DSH's `edit`, `write`, `str_replace_editor` other than `view`, and
  * the common names of other harnesses), or a shell command that writes a file:
  * a redirection, `tee` or `-o` target (the `sink:` rule), an in-place `sed -i` /
- * `perl -i`, or a command whose job is to change files (`patch`, `mv`, `cp`,
- * `rm`, `touch`, `git checkout`/`apply`/`restore`/…).
+ * `perl -i`, a command whose job is to change files (`patch`, `mv`, `cp`,
+ * `rm`, `touch`, `git checkout`/`apply`/`restore`/…), or an install of a
+ * package (`pip install`, `npm install`, `apt-get install`, `go get`, `cargo add` …).
  *
  * Where in doubt, no: a change that is missed only leaves the plugin as strict
  * as without this reading. `python - <<EOF` may write files; nothing says so.
@@ -30,6 +31,45 @@ export function readsFile(name: string, args: unknown): boolean {
 const CHANGING_COMMANDS: ReadonlySet<string> = new Set(['patch', 'mv', 'cp', 'rm', 'touch', 'truncate', 'ln', 'mkdir', 'unzip', 'tar']);
 /** `git` subcommands that change the work tree. */
 const CHANGING_GIT: ReadonlySet<string> = new Set(['checkout', 'apply', 'restore', 'reset', 'stash', 'am', 'cherry-pick', 'merge', 'rebase', 'pull', 'switch', 'revert']);
+/**
+ * Package managers, and the subcommands that install into the environment: an
+ * install changes what a later run finds (a test that failed on a missing
+ * module is a new experiment after it), as an edit does.
+ */
+const INSTALLING: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    pip: ['install'],
+    pip3: ['install'],
+    uv: ['add', 'pip', 'sync'],
+    poetry: ['add', 'install'],
+    conda: ['install'],
+    mamba: ['install'],
+    npm: ['install', 'i', 'add', 'ci'],
+    yarn: ['add', 'install'],
+    pnpm: ['add', 'install', 'i'],
+    apt: ['install'],
+    'apt-get': ['install'],
+    yum: ['install'],
+    dnf: ['install'],
+    apk: ['add'],
+    brew: ['install'],
+    gem: ['install'],
+    bundle: ['install', 'add'],
+    cargo: ['add', 'install'],
+    go: ['get', 'install'],
+    composer: ['require', 'install'],
+  }).map(([manager, subcommands]) => [manager, new Set(subcommands)]),
+);
+
+/** Whether `manager …` installs: its first word after the options is an installing subcommand (`python -m pip install` is pip's). */
+function installs(command: string, rest: readonly string[]): boolean {
+  if (/^python[0-9.]*$/.test(command) && rest[0] === '-m' && rest[1] !== undefined) return installs(rest[1], rest.slice(2));
+  const subcommands = INSTALLING.get(command);
+  if (subcommands === undefined) return false;
+  const first = rest.find((word) => !word.startsWith('-'));
+  return first !== undefined && subcommands.has(first);
+}
+
 /** Editors that change a file in place with `-i`. */
 const IN_PLACE: ReadonlySet<string> = new Set(['sed', 'perl', 'gsed']);
 
@@ -45,7 +85,7 @@ function simpleChanges(words: readonly string[]): boolean {
   // Assignments and wrappers in front (`FOO=1 sudo sed -i …`).
   while (at < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[at] as string) || WRAPPERS.has(words[at] as string))) at += 1;
   const command = lastSegment(words[at] ?? '');
-  if (CHANGING_COMMANDS.has(command)) return true;
+  if (CHANGING_COMMANDS.has(command) || installs(command, words.slice(at + 1))) return true;
   if (command === 'git') return words.slice(at + 1).some((word) => CHANGING_GIT.has(word));
   // `-i`, `-i.bak`, `-pi`, `--in-place`: a short cluster holding `i`, or the long form.
   if (IN_PLACE.has(command)) return words.slice(at + 1).some((word) => word === '--in-place' || /^-[A-Za-z]*i/.test(word));

@@ -34,8 +34,8 @@ export const PRESETS: Readonly<Record<string, Preset>> = deepFreeze({
     parts: [
       {
         name: 'stale',
-        what: 'the same call returning the same result, nothing changed in between: advised at the 3rd, gated after the 5th',
-        config: { stale: { warnAt: 3, limit: 5 } },
+        what: 'the same call returning the same result, nothing changed in between: advised at the 3rd, gated after the 5th, or after the 3rd when they came back to back',
+        config: { stale: { warnAt: 3, limit: 5, backToBack: 3 } },
       },
       {
         name: 'spin',

@@ -20,6 +20,24 @@ export interface StagesConfig {
   readonly limit: number | null;
 }
 
+/**
+ * A gate of its own some track of two stages adds (the stale track's
+ * `backToBack`): a whole number >= 2 or `null`, off unless given, and never
+ * before the advisory. Its words, everywhere it is shown.
+ */
+export interface ExtraGate<X extends string> {
+  readonly key: X;
+  /** In a refusal, after "it is": what it counts. */
+  readonly meaning: ByLocale<string>;
+  /** The schema's description. */
+  readonly schema: string;
+  /** The card's row. */
+  readonly card: ByLocale<FieldCopy>;
+}
+
+/** A track's stages with its extra gate, when it has one. */
+export type StagesWith<X extends string> = StagesConfig & { readonly [P in X]: number | null };
+
 /** What a track of two stages says about its stages, everywhere they are shown. */
 export interface StagesWords {
   /** In a refusal, after "it is": what each stage counts (`{off}` is the word that turns it off). */
@@ -32,33 +50,40 @@ export interface StagesWords {
 
 const STAGES = ['warnAt', 'limit'] as const;
 
-/** A mapping of two stages, completed from its defaults; `null` or absent: off. */
-function stagesOf(value: unknown, key: string, defaults: StagesConfig): StagesConfig | null {
+/** A mapping of two stages (and the extra gate), completed from its defaults; `null` or absent: off. */
+function stagesOf(value: unknown, key: string, defaults: StagesConfig, extra: string | undefined): StagesConfig | null {
   if (value === null || value === undefined) return null;
   if (!isMapping(value)) {
     refuse('stagesShape', { key, warnAt: String(defaults.warnAt), limit: String(defaults.limit), got: shown(value) });
   }
+  const subs = Object.keys(defaults);
   for (const sub of Object.keys(value)) {
     if (!Object.hasOwn(defaults, sub)) {
-      refuse('stagesKey', { key, sub, near: near('nearAside', sub, Object.keys(defaults), (closest) => `${key}.${closest}`) });
+      refuse('stagesKey', { key, sub, takes: subs.map((known) => `\`${known}\``).join(', '), near: near('nearAside', sub, subs, (closest) => `${key}.${closest}`) });
     }
   }
-  const given = { ...defaults, ...value };
+  const given: Record<string, unknown> = { ...defaults, ...value };
   const warnAt = given.warnAt === null ? null : atLeast(given.warnAt, `${key}.warnAt`, 2, `meaning.${key}.warnAt`);
   const limit = given.limit === null ? null : atLeast(given.limit, `${key}.limit`, 2, `meaning.${key}.limit`);
   if (warnAt !== null && limit !== null && warnAt > limit) {
     refuse('stagesOrder', { key, warnAt, limit });
   }
-  return Object.freeze({ warnAt, limit });
+  if (extra === undefined) return Object.freeze({ warnAt, limit });
+  const gate = given[extra] === null ? null : atLeast(given[extra], `${key}.${extra}`, 2, `meaning.${key}.${extra}`);
+  // Its gate before the advisory would deny a call the model was never told about.
+  if (gate !== null && warnAt !== null && gate < warnAt) refuse('stagesExtraOrder', { key, extra, gate, warnAt });
+  return Object.freeze({ warnAt, limit, [extra]: gate });
 }
 
-/** The schema node: off by default, each stage a whole number >= 2 or null. */
-function stagesNode(defaults: StagesConfig, words: StagesWords['schema']) {
+/** The schema node: off by default, each stage (and the extra gate) a whole number >= 2 or null. */
+function stagesNode(defaults: StagesConfig, words: StagesWords['schema'], extra: ExtraGate<string> | undefined) {
+  const gate = extra === undefined ? {} : { [extra.key]: described(nullable(count(2)), extra.schema, null) };
   return described(
     nullable(
       object({
         warnAt: described(nullable(count(2)), words.warnAt, defaults.warnAt),
         limit: described(nullable(count(2)), words.limit, defaults.limit),
+        ...gate,
       }),
     ),
     `${words.track}; null leaves it off.`,
@@ -72,26 +97,40 @@ export interface Orders {
   readonly cardOrder: number;
 }
 
-/** The setting `key` of a track of two stages: `given` is what `{}` turns on. */
-export function stagesSetting<K extends string>(key: K, { order, cardOrder }: Orders, given: StagesConfig, words: StagesWords): Setting<StagesConfig, K> {
-  const defaults = deepFreeze(given);
+/**
+ * The setting `key` of a track of two stages: `given` is what `{}` turns on;
+ * `extra`, a gate of its own the track adds, off in `given` (`null`).
+ */
+export function stagesSetting<K extends string, X extends string = never>(key: K, { order, cardOrder }: Orders, given: StagesConfig, words: StagesWords, extra?: ExtraGate<X>): Setting<StagesWith<X>, K> {
+  const defaults = deepFreeze(extra === undefined ? { ...given } : { ...given, [extra.key]: null }) as StagesWith<X>;
   const off = { type: 'number', nullWord: 'off' } as const;
-  const templates = (locale: 'en' | 'zh') => Object.fromEntries(STAGES.map((stage) => [`meaning.${key}.${stage}`, words.meaning[locale][stage]]));
+  const templates = (locale: 'en' | 'zh') => ({
+    ...Object.fromEntries(STAGES.map((stage) => [`meaning.${key}.${stage}`, words.meaning[locale][stage]])),
+    ...(extra === undefined ? {} : { [`meaning.${key}.${extra.key}`]: extra.meaning[locale], stagesExtraOrder: EXTRA_ORDER[locale] }),
+  });
   const row = (path: string, stage: 'track' | (typeof STAGES)[number]) => ({
     path,
     kind: stage === 'track' ? ({ type: 'track' } as const) : off,
     copy: { en: words.card.en[stage], zh: words.card.zh[stage] },
   });
+  const extraRows = extra === undefined ? [] : [{ path: `${key}.${extra.key}`, kind: off, copy: extra.card }];
+  const stricterGate = (a: StagesWith<X>, b: StagesWith<X>) => (extra === undefined ? {} : { [extra.key]: earlier(a[extra.key], b[extra.key]) });
   return {
     key,
     order,
     defaults,
-    check: (value) => stagesOf(value, key, defaults),
+    check: (value) => stagesOf(value, key, defaults, extra?.key) as StagesWith<X> | null,
     messages: { en: templates('en'), zh: templates('zh') },
-    schema: stagesNode(defaults, words.schema),
-    stricter: onBeatsOff((a, b) => ({ warnAt: earlier(a.warnAt, b.warnAt), limit: earlier(a.limit, b.limit) })),
+    schema: stagesNode(defaults, words.schema, extra),
+    stricter: onBeatsOff((a, b) => ({ warnAt: earlier(a.warnAt, b.warnAt), limit: earlier(a.limit, b.limit), ...stricterGate(a, b) }) as StagesWith<X>),
     merged: true,
-    card: { order: cardOrder, fields: [row(key, 'track'), ...STAGES.map((stage) => row(`${key}.${stage}`, stage))] },
-    of: reader<StagesConfig>(key),
+    card: { order: cardOrder, fields: [row(key, 'track'), ...STAGES.map((stage) => row(`${key}.${stage}`, stage)), ...extraRows] },
+    of: reader<StagesWith<X>>(key),
   };
 }
+
+/** The refusal of an extra gate set before the advisory. */
+const EXTRA_ORDER = {
+  en: '`{key}.{extra}` ({gate}) is before `{key}.warnAt` ({warnAt}): the gate would come first and the advisory never fire; raise {extra} to at least {warnAt}',
+  zh: '`{key}.{extra}`（{gate}）排在 `{key}.warnAt`（{warnAt}）之前：闸门会先到，建议永远不会发出；请把 {extra} 调到不低于 {warnAt}',
+} as const;

@@ -16,6 +16,13 @@
  * not counted at all: while it waits, the same answer is the expected one.
  * The memory is the turn, not the window: a check repeated between long runs
  * is still the same check.
+ *
+ * With `backToBack`, the plainest loop is gated sooner: the very same call
+ * (`exact:`), answered the same way that many times with no other call
+ * between and nothing changed, meets the gate at the next one, as the
+ * field's detectors gate three or four identical calls in a row. It asks more
+ * than they do: the same answer each time, so a poll whose answer moves, or a
+ * resumable job whose output moves, runs on.
  */
 import type { Agent, Notice } from '../host/types.js';
 import type { Mark } from '../call/mark.js';
@@ -54,6 +61,17 @@ export const STALE = stagesSetting('stale', { order: 5, cardOrder: 1 }, { warnAt
       warnAt: { label: '建议阈值', hint: '连续多少次相同结果时给出建议。' },
       limit: { label: '闸门阈值', hint: '连续多少次相同结果之后，下一次这样的调用遇到闸门；off 表示只给建议。' },
     },
+  },
+}, {
+  key: 'backToBack',
+  meaning: {
+    en: 'how many times the very same call may return the same result back to back, no other call between, before the next one meets the gate; {off} leaves it to the limit',
+    zh: '完全相同的调用在中间没有别的调用的情况下接连返回相同结果多少次之后，下一次遇到闸门；填 {off} 表示交给闸门阈值',
+  },
+  schema: 'Times the very same call returns the same result back to back, no other call between, after which the next one meets the gate; null leaves it to limit.',
+  card: {
+    en: { label: 'Back to back', hint: 'The very same call answered the same way this many times with no call between: the next one meets the gate; off leaves it to the gate above.' },
+    zh: { label: '接连阈值', hint: '完全相同的调用中间不隔别的调用、接连这么多次得到相同的回答：下一次遇到闸门；off 表示交给上面的闸门阈值。' },
   },
 });
 
@@ -105,20 +123,72 @@ const words: HitWords = {
   zh,
 };
 
-function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
-  const limit = STALE.of(call.cfg)?.limit ?? null;
-  if (limit === null) return NO_HITS;
+/**
+ * The agent's last call that ran, while it is the same call answered the same
+ * way back to back (`backToBack`): the strongest evidence of all, as no other
+ * call came between to make a difference.
+ */
+interface Run {
+  /** The call's identity (`exact:`), by its lookup key. */
+  readonly lookup: string;
+  readonly outcome: string;
+  /** `Shared.changes` when it last settled: another agent's change in between ends the run. */
+  readonly changes: number;
+  /** How many times in a row it returned `outcome`. */
+  count: number;
+}
+
+/** The back-to-back gate: the very call that returned the same result `backToBack` times with no call between. */
+function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], backToBack: number | null): Hit | null {
+  const exact = actions[0];
+  const run = runs.get(call.agent);
+  if (backToBack === null || exact === undefined || run === undefined || run.lookup !== exact.lookup) return null;
+  if (run.count < backToBack || run.changes !== shared.changes(call.agent)) return null;
+  return { key: exact.key, words, quote: exact.quote, count: run.count, cap: backToBack, detail: '' };
+}
+
+function judge(book: WeakMap<Agent, Map<string, Entry>>, runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
+  const stale = STALE.of(call.cfg);
+  const limit = stale?.limit ?? null;
   const entries = book.get(call.agent);
   if (entries === undefined) return NO_HITS;
   const changes = shared.changes(call.agent);
-  let hits: Hit[] | null = null;
+  const back = runHit(runs, shared, call, actions, stale?.backToBack ?? null);
+  let hits: Hit[] | null = back === null ? null : [back];
   for (const mark of actions) {
+    if (limit === null || mark.key === back?.key) continue;
     const entry = entries.get(mark.lookup);
     // A change since the last result: this run may well return something new.
     if (entry === undefined || entry.same < limit || entry.changes !== changes) continue;
     (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: entry.same, cap: limit, detail: '' });
   }
   return hits === null ? NO_HITS : { hits };
+}
+
+/**
+ * How a call was answered, for the back-to-back run: a failure that says why
+ * (an exit code, a tool's error) by how it failed, as its words may vary with
+ * what it quotes; anything else, a time-out included (its output says how far
+ * the job got), by its outcome.
+ */
+function answerOf(settled: Settled): string | null {
+  const { failure } = settled;
+  if (failure !== null && failure.reason !== 'timeout') return `\u0000${failure.reason}:${failure.detail}`;
+  return settled.outcome();
+}
+
+/** The run goes on when the call is the last one again, answered the same, nothing changed; any other call that ran starts another. */
+function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], outcome: string | null): void {
+  const { agent } = call;
+  const exact = actions[0];
+  if (exact === undefined || outcome === null || shared.isExempt(agent, exact.key)) {
+    runs.delete(agent);
+    return;
+  }
+  const before = runs.get(agent);
+  const changes = shared.changes(agent);
+  if (before !== undefined && before.lookup === exact.lookup && before.outcome === outcome && before.changes === changes) before.count += 1;
+  else runs.set(agent, { lookup: exact.lookup, outcome, changes, count: 1 });
 }
 
 function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
@@ -160,12 +230,21 @@ export const staleTrack = {
   },
   create(shared) {
     const book = new WeakMap<Agent, Map<string, Entry>>();
+    const runs = new WeakMap<Agent, Run>();
     const actions = actionsRead();
     return {
       read: actions.read,
-      judge: (call) => judge(book, shared, call, actions.of(call)),
-      learn: (call, settled) => learn(book, shared, call, actions.of(call), settled),
-      clear: (agent) => void book.delete(agent),
+      judge: (call) => judge(book, runs, shared, call, actions.of(call)),
+      learn: (call, settled) => {
+        // Runs are followed only while a policy asks for them.
+        if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) learnRun(runs, shared, call, actions.of(call), answerOf(settled));
+        else runs.delete(call.agent);
+        return learn(book, shared, call, actions.of(call), settled);
+      },
+      clear: (agent) => {
+        book.delete(agent);
+        runs.delete(agent);
+      },
     };
   },
 } satisfies CallTrackModule;

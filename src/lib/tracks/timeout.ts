@@ -7,7 +7,9 @@
  * run) clears any failure streak. Counted per program over the turn
  * (shell/program.ts), the time-outs do not go away: at `warnAt` the model is
  * told to make the job fit the time it has, and past `limit` (off unless set)
- * the next run of that program meets the gate.
+ * the next run of that program meets the gate. The very same call timing out
+ * with output it never gave before got further (a resumable build whose
+ * remaining targets fall): that is progress, and the count starts again.
  *
  * Its setting also drives the environment track (environment.ts): different
  * commands timing out one after another.
@@ -16,11 +18,12 @@ import type { Agent, Notice } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 import { identityKey } from '../call/identity.js';
+import type { Mark } from '../call/mark.js';
 import { programsOf } from '../shell/program.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
-import { keep } from '../memory/book.js';
+import { keep, recalls, remember, type Recent } from '../memory/book.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Track, type TrackedCall } from './track.js';
 
 /** The `timeouts` setting: off by default; `{}` turns the track on with its defaults (and the environment track with it). */
@@ -60,6 +63,24 @@ const PROGRAM_CHARS = 120;
 interface Count {
   readonly key: string;
   count: number;
+  /** The call (`exact:`, its lookup key) that last ran the program out of time, and the outcomes of its time-outs. */
+  last: string;
+  outcomes: Recent | undefined;
+}
+
+/** Outcomes remembered per program: a job that answers A, B, A is not moving. */
+const OUTCOMES_KEPT = 4;
+
+/**
+ * The program's count after one more time-out. The very call that timed out
+ * before, timing out with output it never gave (a resumable build whose
+ * remaining targets fall), got further: progress, and the count starts again.
+ * A respelled run (new flags, new code) starts the job from scratch: one more.
+ */
+function afterTimeout(before: Count | undefined, call: string, outcome: string | null): number {
+  if (before === undefined) return 1;
+  const moved = before.last === call && outcome !== null && !recalls(before.outcomes, outcome);
+  return moved ? 1 : before.count + 1;
 }
 
 function programKey(program: string): string {
@@ -125,14 +146,17 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Program
   let counts = book.get(call.agent);
   if (counts === undefined) book.set(call.agent, (counts = new Map()));
   const warnAt = TIMEOUTS.of(call.cfg)?.warnAt;
+  const exact = (call.marks[0] as Mark).lookup;
+  const outcome = settled.outcome();
   let warned: { program: string; count: number } | null = null;
   for (const program of programs) {
     const key = programKey(program);
     if (isExempt(key)) continue;
     const before = counts.get(key);
     const stored = before?.key ?? own(key);
-    const count = (before?.count ?? 0) + 1;
-    keep(counts, stored, { key: stored, count });
+    const count = afterTimeout(before, exact, outcome);
+    const outcomes = outcome === null ? before?.outcomes : remember(before?.last === exact ? before.outcomes : undefined, outcome, OUTCOMES_KEPT);
+    keep(counts, stored, { key: stored, count, last: exact, outcomes });
     // The last program of a line is the one it was run for (`cd x && make`, `head … > s && fasttext …`).
     if (count === warnAt) warned = { program, count };
   }
