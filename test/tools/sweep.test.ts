@@ -313,7 +313,7 @@ describe('npm run sweep', () => {
       return (JSON.parse(result.stdout) as { rows: SweepRow[] }).rows;
     };
     assert.deepEqual((await run([])).map((row) => row.callsBlocked), [0]);
-    assert.deepEqual((await run(['--preset', 'recommended'])).map((row) => row.callsBlocked), [5], 'the same echo after 5 same results: calls 6 to 10');
+    assert.deepEqual((await run(['--preset', 'recommended'])).map((row) => row.callsBlocked), [7], 'the same echo answered the same way three times back to back (stale.backToBack): calls 4 to 10');
   });
 
   it('--preset refuses a name it does not know, with the plugin’s message', async () => {
