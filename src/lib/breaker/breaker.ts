@@ -21,7 +21,7 @@ import type { Locale } from '../text/locale.js';
 import { askMessage, ceilingMessage, denyMessage, quoteResult, type HitFacts, type QuotedHit } from '../text/message.js';
 import type { GateOutcome } from '../text/log-line.js';
 import { CALL_TRACKS } from '../tracks/index.js';
-import { outcomeDigest } from '../result/outcome.js';
+import { outcomeDigest } from '../result/digest.js';
 import type { Hit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
 import { createCeilingBook, type CeilingBook } from './ceiling.js';

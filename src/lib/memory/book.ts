@@ -34,7 +34,7 @@ export function add(book: Set<string>, key: string): void {
 /**
  * A few recent digests kept as one string, newest last: books of hundreds of
  * actions each remembering a handful of outcomes cost one string an action
- * rather than an array of them. Digests never hold a newline (result/outcome.ts),
+ * rather than an array of them. Digests never hold a newline (result/digest.ts),
  * which separates them.
  */
 export type Recent = string;

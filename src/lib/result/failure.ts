@@ -6,6 +6,7 @@
  * (English and Chinese) is text/failure.ts's.
  */
 import { member } from '../host/member.js';
+import { resultText } from '../host/result.js';
 import { persistentFailure } from './persistent.js';
 import { isSpaceCode } from '../shell/tokenize.js';
 
@@ -59,20 +60,8 @@ function classify(result: unknown, options: ClassifyOptions): Failure | null {
   // A status code settles it both ways: a 200 page that mentions an error is not a failure.
   if (typeof statusCode === 'number') return statusCode >= 400 ? failure('http', String(statusCode)) : null;
   if (member(sandbox, 'denied') === true) return failure('sandbox', String(member(sandbox, 'mode') ?? ''));
-  return options.shell === true ? classifyText(resultText(result), options.command) : null;
-}
-
-/** All text blocks joined by newlines; a block without text contributes an empty line. */
-function resultText(result: unknown): string {
-  const content = member(result, 'content');
-  // Stryker disable next-line StringLiteral: whatever stands for the text of non-array content, it holds no evidence
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const block of content) {
-    const text = member(block, 'text');
-    parts.push(typeof text === 'string' ? text : '');
-  }
-  return parts.join('\n');
+  // Every block's text, one without text as an empty line (host/result.ts `all`).
+  return options.shell === true ? classifyText(resultText(result, 'all'), options.command) : null;
 }
 
 const WRITE_OUT = /%\{(?:http_code|response_code)\}/;

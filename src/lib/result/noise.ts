@@ -4,7 +4,7 @@
  * still prints another progress meter (times, speeds, an ETA); a test run that
  * fails the same way still says it took another 0.53 s. Two results that differ
  * only in such parts tell the model nothing new, so the outcome digest
- * (result/outcome.ts) reads each line through `quietLine`:
+ * (result/digest.ts) reads each line through `quietLine`:
  *
  * - a terminal overwrites a line at each carriage return: only the last
  *   state of the line is what was shown (spinners, `\r` progress bars);
@@ -30,6 +30,8 @@
  * status. Linear in the line.
  */
 
+import { isDigitCode } from '../shell/tokenize.js';
+
 /** A transfer rate: digits, an optional unit prefix, and `/s`. */
 const RATE = /\d+(?:\.\d+)?\s?(?:[kKMGT]i?)?(?:B|b|bytes|it|its)\/s\b/g;
 /** A duration with its unit, as tools print how long something took. */
@@ -52,8 +54,30 @@ const SPINNER = /[\u2800-\u28ff]/g;
 /** Everything but letters: the numbers, bars and brackets of a progress line. */
 const NOT_WORDS = /[^A-Za-z]+/g;
 
+/** Longest shell path before `: line N:` (`/usr/local/bin/bash`). */
+const SHELL_PREFIX = 48;
+
+/**
+ * The counter a long-lived shell puts in its own errors, masked:
+ * `bash: line 12: …` → `bash: line #: …` (one more each call); any other line as it is.
+ */
+export function maskShellLine(line: string): string {
+  const at = line.indexOf(': line ');
+  if (at < 2 || at > SHELL_PREFIX || line.charCodeAt(at - 1) !== 0x68 || line.charCodeAt(at - 2) !== 0x73) return line;
+  // The shell's name or path: no spaces, no colon before `: line`.
+  for (let i = 0; i < at; i += 1) {
+    const code = line.charCodeAt(i);
+    if (code === 0x20 || code === 0x09 || code === 0x3a) return line;
+  }
+  let end = at + ': line '.length;
+  const digits = end;
+  while (isDigitCode(line.charCodeAt(end))) end += 1;
+  if (end === digits || line.charCodeAt(end) !== 0x3a) return line;
+  return `${line.slice(0, digits)}#${line.slice(end)}`;
+}
+
 /** Longest line read for noise: a longer one is data, not a meter. */
-const NOISE_LINE_LIMIT = 4096;
+export const NOISE_LINE_LIMIT = 4096;
 
 /** The line as a terminal last showed it: what follows the last carriage return. */
 function lastState(line: string): string {

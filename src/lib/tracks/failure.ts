@@ -24,7 +24,7 @@ export interface Streak {
 
 /**
  * What `failureProgress` compares a failure with: the digest of what the call
- * returned (result/outcome.ts) and the workspace's change count.
+ * returned (result/digest.ts) and the workspace's change count.
  * - `restart`: after a change to the workspace a failure starts the streak
  *   again (edit → rerun is a new experiment); with nothing changed, a failure
  *   with another error holds the streak where it is (the model learned

@@ -19,7 +19,8 @@ import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, repeatSummary } from '../text/notice.js';
 import { keep, recalls, remember, type Recent } from '../memory/book.js';
-import { createProgressBook, isActionKey, resultDigest, type ProgressBook } from '../memory/progress.js';
+import { createProgressBook, isActionKey, type ProgressBook } from '../memory/progress.js';
+import { resultDigest } from '../result/digest.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Shared, type TrackedCall } from './track.js';
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
