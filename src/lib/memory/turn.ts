@@ -9,6 +9,7 @@
 import type { Agent } from '../host/types.js';
 import { own } from '../host/own.js';
 import { add } from './book.js';
+import { createOutcomeMemory, type OutcomeMemory } from './outcomes.js';
 
 /** One key's occurrences in the window; `key` is the stored copy, shared by every call that spent it. */
 interface Entry {
@@ -42,6 +43,8 @@ export interface Shared {
    * policy turns on a track that needs changes (`meta.needs`).
    */
   changes(agent: Agent): number;
+  /** What each action of the agent's turn has returned, and its failure streaks: the tracks write and ask it (outcomes.ts). */
+  readonly outcomes: OutcomeMemory;
 }
 export interface Turns extends Shared {
   /**
@@ -62,7 +65,7 @@ export interface Turns extends Shared {
    * the files as they were (`sed -i 's/a/b/' f` twice, one file rewritten whole twice).
    */
   noteChange(exact: string): void;
-  /** A human message: the window, exemptions and refusals all go. */
+  /** A human message: the window, exemptions, refusals and the outcome memory all go. */
   reset(agent: Agent): void;
 }
 
@@ -105,6 +108,7 @@ export function createTurns(fixedWindow: number): Turns {
   // The agents of a session share one workspace, so a change by any of them is a change for all.
   let changes = 0;
   let lastChange: string | null = null;
+  const outcomes = createOutcomeMemory();
   const turnOf = (agent: Agent): Turn => {
     let found = turns.get(agent);
     if (found === undefined) {
@@ -129,6 +133,10 @@ export function createTurns(fixedWindow: number): Turns {
       lastChange = own(exact);
       changes += 1;
     },
-    reset: (agent) => void turns.delete(agent),
+    outcomes,
+    reset(agent) {
+      turns.delete(agent);
+      outcomes.clear(agent);
+    },
   };
 }

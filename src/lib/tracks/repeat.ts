@@ -18,7 +18,6 @@ import { URL_TOOL } from '../call/fingerprint.js';
 import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, repeatSummary } from '../text/notice.js';
-import { keep, recalls, remember, type Recent } from '../memory/book.js';
 import { createProgressBook, isActionKey, type ProgressBook } from '../memory/progress.js';
 import { resultDigest } from '../result/digest.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Shared, type TrackedCall } from './track.js';
@@ -109,26 +108,8 @@ function windowCount(shared: Shared): Counter {
   return (call, mark) => shared.count(call.agent, mark.key) + 1;
 }
 
-/** Per agent and action (under its lookup key): the workspace's change count when the action last ran, and its runs since. */
-interface Since {
-  readonly changes: number;
-  readonly runs: number;
-}
-
-/** Per agent and action, for `progress: outcomes`: runs since its last new outcome, and its recent outcomes. */
-interface Answers {
-  runs: number;
-  outcomes: Recent | undefined;
-}
-
-/** Distinct outcomes remembered per action: an answer that alternates between two is no news either. */
-const OUTCOMES_KEPT = 4;
-
 /** The action measures (progress.ts `isActionKey`) but `net:` and `sink:`: what a run that reads the workspace is counted under. */
 const RENEWING: ReadonlySet<string> = new Set(['exact', 'cmd', 'act']);
-
-/** Actions whose runs since a change are kept per agent: far more than a window's calls carry. */
-const SINCE_BOOK_LIMIT = 256;
 
 /**
  * Whether a mark counts from 1 again after a change: a run that reads the
@@ -142,30 +123,19 @@ function renews(call: TrackedCall, mark: Mark): boolean {
 }
 
 /** `progress: changes`: the window's count, but no more than the runs since the workspace last changed. */
-function sinceCount(shared: Shared, book: WeakMap<Agent, Map<string, Since>>): Counter {
-  const inWindow = windowCount(shared);
+function sinceCount(shared: Shared): Counter {
   return (call, mark) => {
-    const count = inWindow(call, mark);
+    const count = shared.count(call.agent, mark.key) + 1;
     if (!renews(call, mark)) return count;
-    const since = book.get(call.agent)?.get(mark.lookup);
-    const runs = since !== undefined && since.changes === shared.changes(call.agent) ? since.runs : 0;
-    return Math.min(count, runs + 1);
+    return Math.min(count, shared.outcomes.runsSinceChange(call.agent, mark.lookup, shared.changes(call.agent)) + 1);
   };
 }
 
-function noteRun(shared: Shared, book: WeakMap<Agent, Map<string, Since>>, call: TrackedCall): void {
-  let entries: Map<string, Since> | undefined;
+/** The call was attempted (`progress: changes`): one more run of each action that reads the workspace. */
+function noteRun(shared: Shared, call: TrackedCall): void {
   const changes = shared.changes(call.agent);
-  for (const mark of call.marks) {
-    if (!renews(call, mark)) continue;
-    if (entries === undefined) {
-      entries = book.get(call.agent);
-      if (entries === undefined) book.set(call.agent, (entries = new Map()));
-    }
-    const before = entries.get(mark.lookup);
-    // Only actions still in the window can be counted, so a small book holds every one that matters.
-    keep(entries, mark.lookup, { changes, runs: before !== undefined && before.changes === changes ? before.runs + 1 : 1 }, SINCE_BOOK_LIMIT);
-  }
+  // Only actions still in the window can be counted, so a small book holds every one that matters.
+  for (const mark of call.marks) if (renews(call, mark)) shared.outcomes.ran(call.agent, mark.lookup, changes);
 }
 
 /** The action measures (progress.ts `isActionKey`) but `sink:`: what a run that answers is counted under, a fetch included. */
@@ -177,37 +147,23 @@ function answers(call: TrackedCall, mark: Mark): boolean {
 }
 
 /** `progress: outcomes`: the window's count, but no more than the runs since the action last returned something new. */
-function answerCount(shared: Shared, book: WeakMap<Agent, Map<string, Answers>>): Counter {
-  const inWindow = windowCount(shared);
+function answerCount(shared: Shared): Counter {
   return (call, mark) => {
-    const count = inWindow(call, mark);
+    const count = shared.count(call.agent, mark.key) + 1;
     if (!answers(call, mark)) return count;
-    return Math.min(count, (book.get(call.agent)?.get(mark.lookup)?.runs ?? 0) + 1);
+    return Math.min(count, shared.outcomes.runsSinceNews(call.agent, mark.lookup) + 1);
   };
 }
 
-/** The call was attempted: one more run of each of its actions (a denied run counts, as in the window). */
-function noteAttempt(book: WeakMap<Agent, Map<string, Answers>>, call: TrackedCall): void {
-  let entries = book.get(call.agent);
-  for (const mark of call.marks) {
-    if (!answers(call, mark)) continue;
-    if (entries === undefined) book.set(call.agent, (entries = new Map()));
-    const entry = entries.get(mark.lookup) ?? { runs: 0, outcomes: undefined };
-    entry.runs += 1;
-    keep(entries, mark.lookup, entry, SINCE_BOOK_LIMIT);
-  }
+/** The call was attempted (`progress: outcomes`): one more run of each of its actions (a denied run counts, as in the window). */
+function noteAttempt(shared: Shared, call: TrackedCall): void {
+  for (const mark of call.marks) if (answers(call, mark)) shared.outcomes.attempt(call.agent, mark.lookup);
 }
 
 /** The call ran: an outcome its action had not returned before starts its count again. */
-function noteOutcome(book: WeakMap<Agent, Map<string, Answers>>, call: TrackedCall, outcome: string | null): void {
-  const entries = book.get(call.agent);
-  if (entries === undefined || outcome === null) return;
-  for (const mark of call.marks) {
-    const entry = answers(call, mark) ? entries.get(mark.lookup) : undefined;
-    if (entry === undefined || recalls(entry.outcomes, outcome)) continue;
-    entry.runs = 1;
-    entry.outcomes = remember(entry.outcomes, outcome, OUTCOMES_KEPT);
-  }
+function noteOutcome(shared: Shared, call: TrackedCall, outcome: string | null): void {
+  if (outcome === null) return;
+  for (const mark of call.marks) if (answers(call, mark)) shared.outcomes.answered(call.agent, mark.lookup, outcome);
 }
 
 /** Each measure at or past its cap, unless a poll's results are still changing. */
@@ -242,11 +198,9 @@ export const repeatTrack = {
   create(shared, initial) {
     // The results' digests, kept only once a policy asks for `progress: results`.
     let progress: ProgressBook | null = null;
-    const since = new WeakMap<Agent, Map<string, Since>>();
-    const answered = new WeakMap<Agent, Map<string, Answers>>();
     const plain = windowCount(shared);
-    const renewed = sinceCount(shared, since);
-    const anew = answerCount(shared, answered);
+    const renewed = sinceCount(shared);
+    const anew = answerCount(shared);
     const countOf = (call: TrackedCall): Counter => {
       const { progress } = call.cfg;
       return progress === 'changes' ? renewed : progress === 'outcomes' ? anew : plain;
@@ -255,25 +209,22 @@ export const repeatTrack = {
       judge: (call) => repeatHits(shared, progress, call, countOf(call)),
       attempted: (call) => {
         const { progress } = call.cfg;
-        if (progress === 'changes') noteRun(shared, since, call);
-        else if (progress === 'outcomes') noteAttempt(answered, call);
+        if (progress === 'changes') noteRun(shared, call);
+        else if (progress === 'outcomes') noteAttempt(shared, call);
       },
       advise: (call) => advise(shared, call, countOf(call)),
       learn(call, settled) {
         const { result } = settled;
         const { cfg } = call;
-        if (cfg.progress === 'outcomes') noteOutcome(answered, call, settled.outcome());
+        if (cfg.progress === 'outcomes') noteOutcome(shared, call, settled.outcome());
         // Stryker disable next-line ConditionalExpression: a shortcut; digests kept under `ignore` are never read, as only a `results` policy holds a gate back
         if (cfg.progress !== 'results') return null;
         const actions = call.marks.filter((mark) => isEnabled(mark) && isActionKey(mark.key)).map((mark) => mark.key);
         (progress ??= createProgressBook(initial.window)).record(call.agent, actions, resultDigest(result, call.name, cfg.ignoreArgs), cfg.window);
         return null;
       },
-      clear: (agent) => {
-        progress?.reset(agent);
-        since.delete(agent);
-        answered.delete(agent);
-      },
+      // The runs since a change or an outcome go with the agent's turn (the outcome memory).
+      clear: (agent) => progress?.reset(agent),
     };
   },
 } satisfies CallTrackModule;

@@ -17,13 +17,12 @@
  * The memory is the turn, not the window: a check repeated between long runs
  * is still the same check.
  */
-import type { Agent, Notice } from '../host/types.js';
+import type { Notice } from '../host/types.js';
 import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
 import { actionsRead } from './actions.js';
-import { keep, recalls, remember, type Recent } from '../memory/book.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** The `stale` setting: off by default; `{}` turns the track on with its defaults. */
@@ -57,25 +56,6 @@ export const STALE = stagesSetting('stale', { order: 5, cardOrder: 1 }, { warnAt
   },
 });
 
-/** Distinct results remembered per action: an A/B alternation is as stale as A A A. */
-const RESULTS_KEPT = 4;
-
-/**
- * Actions remembered per agent, the most recent first to stay: a repeat comes
- * back within tens of calls, and a book this size costs some 50 KB.
- */
-export const STALE_BOOK_LIMIT = 256;
-
-/** One action's record, under its lookup key (call/identity.ts): the book never quotes an action. */
-interface Entry {
-  /** The digests of the action's recent results, newest last (book.ts `Recent`). */
-  readonly results: Recent | undefined;
-  /** Results in a row that were already among `results`, plus one: how many times the same result has come back. */
-  same: number;
-  /** `Shared.changes` when the action last settled. */
-  changes: number;
-}
-
 /** Stale stage 1: the call keeps returning what it returned before. */
 export function staleMessage(quote: string, times: number): string {
   return (
@@ -100,42 +80,38 @@ const words: HitWords = {
   },
 };
 
-function judge(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
+function judge(shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
   const limit = STALE.of(call.cfg)?.limit ?? null;
-  if (limit === null) return NO_HITS;
-  const entries = book.get(call.agent);
-  if (entries === undefined) return NO_HITS;
-  const changes = shared.changes(call.agent);
+  if (limit === null || actions.length === 0) return NO_HITS;
+  const { agent } = call;
+  const changes = shared.changes(agent);
   let hits: Hit[] | null = null;
   for (const mark of actions) {
-    const entry = entries.get(mark.lookup);
-    // A change since the last result: this run may well return something new.
-    if (entry === undefined || entry.same < limit || entry.changes !== changes) continue;
-    (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: entry.same, cap: limit, detail: '' });
+    // A change since the last result: this run may well return something new (no same results in a row).
+    const same = shared.outcomes.sameInRow(agent, mark.lookup, changes);
+    if (same < limit) continue;
+    (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: same, cap: limit, detail: '' });
   }
   return hits === null ? NO_HITS : { hits };
 }
 
-function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
+function learn(shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
   const { agent } = call;
   const warnAt = STALE.of(call.cfg)?.warnAt;
   const digest = settled.outcome();
-  let entries = book.get(agent);
-  if (entries === undefined) book.set(agent, (entries = new Map()));
   const changes = shared.changes(agent);
-  let top: { mark: Mark; same: number } | null = null;
+  let top: Mark | null = null;
+  let topSame = 0;
   for (const mark of actions) {
     if (shared.isExempt(agent, mark.key)) continue;
-    const key = mark.lookup;
-    const before = entries.get(key);
-    const results = before !== undefined && before.changes === changes ? before.results : undefined;
-    const same = digest !== null && recalls(results, digest) ? (before?.same ?? 1) + 1 : 1;
-    const kept = digest === null ? results : remember(results, digest, RESULTS_KEPT);
-    keep(entries, key, { results: kept, same, changes }, STALE_BOOK_LIMIT);
-    if (same === warnAt && (top === null || mark.rank < top.mark.rank)) top = { mark, same };
+    const same = shared.outcomes.settleSame(agent, mark.lookup, digest, changes);
+    if (same === warnAt && (top === null || mark.rank < top.rank)) {
+      top = mark;
+      topSame = same;
+    }
   }
   if (top === null) return null;
-  return createNotice(staleMessage(top.mark.quote, top.same), countedSummary(top.mark.label, SUMMARY, top.same));
+  return createNotice(staleMessage(top.quote, topSame), countedSummary(top.label, SUMMARY, topSame));
 }
 
 /** What its notices' summaries say: `cmd “…” same result x3`. */
@@ -154,13 +130,13 @@ export const staleTrack = {
     summary: SUMMARY,
   },
   create(shared) {
-    const book = new WeakMap<Agent, Map<string, Entry>>();
     const actions = actionsRead();
     return {
       read: actions.read,
-      judge: (call) => judge(book, shared, call, actions.of(call)),
-      learn: (call, settled) => learn(book, shared, call, actions.of(call), settled),
-      clear: (agent) => void book.delete(agent),
+      judge: (call) => judge(shared, call, actions.of(call)),
+      learn: (call, settled) => learn(shared, call, actions.of(call), settled),
+      // The outcome memory is cleared with the agent's turn.
+      clear: () => undefined,
     };
   },
 } satisfies CallTrackModule;

@@ -1,0 +1,160 @@
+/**
+ * The outcome memory: what each action of an agent's turn has returned, the
+ * one book every track that compares outcomes asks, in a WeakMap on the agent
+ * (the breaker clears an agent's part at a human message, memory/turn.ts).
+ * An action is a mark's lookup key (call/identity.ts): the book never quotes
+ * one, and keeps a few digests an action (P6). Its shelves, each bounded as
+ * the track that asks it always was, the oldest entry going first:
+ *
+ * - **returned** (the stale and spin tracks), 256 actions: the action's recent
+ *   outcomes (the spin track's "has it returned this before"), and those since
+ *   the workspace last changed, with how many times in a row the same one came
+ *   back (the stale track's). Both tracks settle the same actions of a call,
+ *   so they share one entry an action and one order;
+ * - **answers** (`progress: outcomes`), 256 actions: runs since the action last
+ *   returned something new, and its recent outcomes;
+ * - **since** (`progress: changes`), 256 actions: runs since the workspace
+ *   last changed;
+ * - **streaks** (the failure track and `failureProgress`), `BOOK_LIMIT`
+ *   measures: failures in a row, and their evidence (streaks.ts).
+ */
+import type { Agent } from '../host/types.js';
+import type { Failure } from '../result/failure.js';
+import { keep, recalls, remember, type Recent } from './book.js';
+import { settleKeys, type Evidence, type Stored, type Streak } from './streaks.js';
+
+/** Actions a shelf keeps per agent: a repeat comes back within tens of calls, a turn is a few hundred. */
+export const ACTIONS_KEPT = 256;
+
+/** Distinct outcomes remembered an action: an A/B alternation is as much the same as A A A. */
+const OUTCOMES_KEPT = 4;
+
+/** An action on the `returned` shelf. */
+interface Returned {
+  /** Its recent outcomes, newest last (book.ts `Recent`): the spin track's; `undefined` until it settled for that track. */
+  seen: Recent | undefined;
+  /** Its outcomes since the change count `changes`: the stale track's. */
+  results: Recent | undefined;
+  /** Outcomes in a row that were already among `results`, plus one. */
+  same: number;
+  /** `Shared.changes` when it last settled for the stale track; -1 before. */
+  changes: number;
+}
+
+interface Answers {
+  runs: number;
+  outcomes: Recent | undefined;
+}
+
+interface Since {
+  changes: number;
+  runs: number;
+}
+
+/** One agent's book; a shelf is made when first written. */
+interface Book {
+  returned?: Map<string, Returned>;
+  answers?: Map<string, Answers>;
+  since?: Map<string, Since>;
+  streaks?: Map<string, Stored>;
+}
+
+export interface OutcomeMemory {
+  /** Stale: the same outcomes in a row the action returned, if nothing changed (`changes`) since it last settled; else 0. */
+  sameInRow(agent: Agent, action: string, changes: number): number;
+  /** Stale: the action settled with `outcome` (`null`: unreadable) at change count `changes`; the same outcomes in a row now. */
+  settleSame(agent: Agent, action: string, outcome: string | null, changes: number): number;
+  /** Spin: whether the action has returned anything this turn. */
+  hasReturned(agent: Agent, action: string): boolean;
+  /** Spin: the action returned `outcome`; whether it had returned it before (among its recent ones). */
+  returned(agent: Agent, action: string, outcome: string): boolean;
+  /** `progress: outcomes`: the action's runs since it last returned something new (0 when unknown). */
+  runsSinceNews(agent: Agent, action: string): number;
+  /** `progress: outcomes`: one more run of the action. */
+  attempt(agent: Agent, action: string): void;
+  /** `progress: outcomes`: a run of a known action returned `outcome`; one it had not returned starts its runs again. */
+  answered(agent: Agent, action: string, outcome: string): void;
+  /** `progress: changes`: the action's runs since the change count was last `changes` (0 when none). */
+  runsSinceChange(agent: Agent, action: string, changes: number): number;
+  /** `progress: changes`: one more run of the action at change count `changes`. */
+  ran(agent: Agent, action: string, changes: number): void;
+  /** The failure streak of a measure (its identity key). */
+  streak(agent: Agent, key: string): Streak | undefined;
+  /** A settled call's failure (or success) for its counted measures; the new streaks (see streaks.ts). */
+  settleStreaks(agent: Agent, keys: readonly string[], failure: Failure | null, evidence?: Evidence): number[];
+  /** A human message: the agent's book goes. */
+  clear(agent: Agent): void;
+}
+
+/** An entry of a shelf, made when missing, as the newest. */
+function touched<T>(shelf: Map<string, T>, action: string, made: () => T): T {
+  const entry = shelf.get(action) ?? made();
+  keep(shelf, action, entry, ACTIONS_KEPT);
+  return entry;
+}
+
+const newReturned = (): Returned => ({ seen: undefined, results: undefined, same: 0, changes: -1 });
+const newAnswers = (): Answers => ({ runs: 0, outcomes: undefined });
+const newSince = (): Since => ({ changes: -1, runs: 0 });
+
+function settleSame(book: Book, action: string, outcome: string | null, changes: number): number {
+  const entry = touched((book.returned ??= new Map()), action, newReturned);
+  // A change since the action last settled: what it returned before is no evidence now.
+  const results = entry.changes === changes ? entry.results : undefined;
+  entry.same = outcome !== null && recalls(results, outcome) ? entry.same + 1 : 1;
+  entry.results = outcome === null ? results : remember(results, outcome, OUTCOMES_KEPT);
+  entry.changes = changes;
+  return entry.same;
+}
+
+function returned(book: Book, action: string, outcome: string): boolean {
+  const entry = touched((book.returned ??= new Map()), action, newReturned);
+  const known = recalls(entry.seen, outcome);
+  entry.seen = remember(entry.seen, outcome, OUTCOMES_KEPT);
+  return known;
+}
+
+function answered(book: Book, action: string, outcome: string): void {
+  const entry = book.answers?.get(action);
+  if (entry === undefined || recalls(entry.outcomes, outcome)) return;
+  entry.runs = 1;
+  entry.outcomes = remember(entry.outcomes, outcome, OUTCOMES_KEPT);
+}
+
+function ran(book: Book, action: string, changes: number): void {
+  const entry = touched((book.since ??= new Map()), action, newSince);
+  entry.runs = entry.changes === changes ? entry.runs + 1 : 1;
+  entry.changes = changes;
+}
+
+export function createOutcomeMemory(): OutcomeMemory {
+  const books = new WeakMap<Agent, Book>();
+  const bookOf = (agent: Agent): Book => {
+    let book = books.get(agent);
+    if (book === undefined) books.set(agent, (book = {}));
+    return book;
+  };
+  return {
+    sameInRow(agent, action, changes) {
+      const entry = books.get(agent)?.returned?.get(action);
+      return entry !== undefined && entry.changes === changes ? entry.same : 0;
+    },
+    settleSame: (agent, action, outcome, changes) => settleSame(bookOf(agent), action, outcome, changes),
+    hasReturned: (agent, action) => books.get(agent)?.returned?.get(action)?.seen !== undefined,
+    returned: (agent, action, outcome) => returned(bookOf(agent), action, outcome),
+    runsSinceNews: (agent, action) => books.get(agent)?.answers?.get(action)?.runs ?? 0,
+    attempt: (agent, action) => void (touched((bookOf(agent).answers ??= new Map()), action, newAnswers).runs += 1),
+    answered(agent, action, outcome) {
+      const book = books.get(agent);
+      if (book !== undefined) answered(book, action, outcome);
+    },
+    runsSinceChange(agent, action, changes) {
+      const entry = books.get(agent)?.since?.get(action);
+      return entry !== undefined && entry.changes === changes ? entry.runs : 0;
+    },
+    ran: (agent, action, changes) => ran(bookOf(agent), action, changes),
+    streak: (agent, key) => books.get(agent)?.streaks?.get(key),
+    settleStreaks: (agent, keys, failure, evidence) => settleKeys((bookOf(agent).streaks ??= new Map()), keys, failure, evidence),
+    clear: (agent) => void books.delete(agent),
+  };
+}
