@@ -51,41 +51,6 @@ interface Since {
   runs: number;
 }
 
-/** One agent's book; a shelf is made when first written. */
-interface Book {
-  returned?: Map<string, Returned>;
-  answers?: Map<string, Answers>;
-  since?: Map<string, Since>;
-  streaks?: Map<string, Stored>;
-}
-
-export interface OutcomeMemory {
-  /** Stale: the same outcomes in a row the action returned, if nothing changed (`changes`) since it last settled; else 0. */
-  sameInRow(agent: Agent, action: string, changes: number): number;
-  /** Stale: the action settled with `outcome` (`null`: unreadable) at change count `changes`; the same outcomes in a row now. */
-  settleSame(agent: Agent, action: string, outcome: string | null, changes: number): number;
-  /** Spin: whether the action has returned anything this turn. */
-  hasReturned(agent: Agent, action: string): boolean;
-  /** Spin: the action returned `outcome`; whether it had returned it before (among its recent ones). */
-  returned(agent: Agent, action: string, outcome: string): boolean;
-  /** `progress: outcomes`: the action's runs since it last returned something new (0 when unknown). */
-  runsSinceNews(agent: Agent, action: string): number;
-  /** `progress: outcomes`: one more run of the action. */
-  attempt(agent: Agent, action: string): void;
-  /** `progress: outcomes`: a run of a known action returned `outcome`; one it had not returned starts its runs again. */
-  answered(agent: Agent, action: string, outcome: string): void;
-  /** `progress: changes`: the action's runs since the change count was last `changes` (0 when none). */
-  runsSinceChange(agent: Agent, action: string, changes: number): number;
-  /** `progress: changes`: one more run of the action at change count `changes`. */
-  ran(agent: Agent, action: string, changes: number): void;
-  /** The failure streak of a measure (its identity key). */
-  streak(agent: Agent, key: string): Streak | undefined;
-  /** A settled call's failure (or success) for its counted measures; the new streaks (see streaks.ts). */
-  settleStreaks(agent: Agent, keys: readonly string[], failure: Failure | null, evidence?: Evidence): number[];
-  /** A human message: the agent's book goes. */
-  clear(agent: Agent): void;
-}
-
 /** An entry of a shelf, made when missing, as the newest. */
 function touched<T>(shelf: Map<string, T>, action: string, made: () => T): T {
   const entry = shelf.get(action) ?? made();
@@ -97,64 +62,100 @@ const newReturned = (): Returned => ({ seen: undefined, results: undefined, same
 const newAnswers = (): Answers => ({ runs: 0, outcomes: undefined });
 const newSince = (): Since => ({ changes: -1, runs: 0 });
 
-function settleSame(book: Book, action: string, outcome: string | null, changes: number): number {
-  const entry = touched((book.returned ??= new Map()), action, newReturned);
-  // A change since the action last settled: what it returned before is no evidence now.
-  const results = entry.changes === changes ? entry.results : undefined;
-  entry.same = outcome !== null && recalls(results, outcome) ? entry.same + 1 : 1;
-  entry.results = outcome === null ? results : remember(results, outcome, OUTCOMES_KEPT);
-  entry.changes = changes;
-  return entry.same;
+/** One agent's book, asked by action (a lookup key) or, for the streaks, by measure (an identity key); a shelf is made when first written. */
+export class AgentOutcomes {
+  #returned: Map<string, Returned> | undefined;
+  #answers: Map<string, Answers> | undefined;
+  #since: Map<string, Since> | undefined;
+  #streaks: Map<string, Stored> | undefined;
+
+  /** Stale: the same outcomes in a row the action returned, if nothing changed (`changes`) since it last settled; else 0. */
+  sameInRow(action: string, changes: number): number {
+    const entry = this.#returned?.get(action);
+    return entry !== undefined && entry.changes === changes ? entry.same : 0;
+  }
+
+  /** Stale: the action settled with `outcome` (`null`: unreadable) at change count `changes`; the same outcomes in a row now. */
+  settleSame(action: string, outcome: string | null, changes: number): number {
+    const entry = touched((this.#returned ??= new Map()), action, newReturned);
+    // A change since the action last settled: what it returned before is no evidence now.
+    const results = entry.changes === changes ? entry.results : undefined;
+    entry.same = outcome !== null && recalls(results, outcome) ? entry.same + 1 : 1;
+    entry.results = outcome === null ? results : remember(results, outcome, OUTCOMES_KEPT);
+    entry.changes = changes;
+    return entry.same;
+  }
+
+  /** Spin: whether the action has returned anything this turn. */
+  hasReturned(action: string): boolean {
+    return this.#returned?.get(action)?.seen !== undefined;
+  }
+
+  /** Spin: the action returned `outcome`; whether it had returned it before (among its recent ones). */
+  returned(action: string, outcome: string): boolean {
+    const entry = touched((this.#returned ??= new Map()), action, newReturned);
+    const known = recalls(entry.seen, outcome);
+    entry.seen = remember(entry.seen, outcome, OUTCOMES_KEPT);
+    return known;
+  }
+
+  /** `progress: outcomes`: the action's runs since it last returned something new (0 when unknown). */
+  runsSinceNews(action: string): number {
+    return this.#answers?.get(action)?.runs ?? 0;
+  }
+
+  /** `progress: outcomes`: one more run of the action. */
+  attempt(action: string): void {
+    touched((this.#answers ??= new Map()), action, newAnswers).runs += 1;
+  }
+
+  /** `progress: outcomes`: a run of a known action returned `outcome`; one it had not returned starts its runs again. */
+  answered(action: string, outcome: string): void {
+    const entry = this.#answers?.get(action);
+    if (entry === undefined || recalls(entry.outcomes, outcome)) return;
+    entry.runs = 1;
+    entry.outcomes = remember(entry.outcomes, outcome, OUTCOMES_KEPT);
+  }
+
+  /** `progress: changes`: the action's runs since the change count was last `changes` (0 when none). */
+  runsSinceChange(action: string, changes: number): number {
+    const entry = this.#since?.get(action);
+    return entry !== undefined && entry.changes === changes ? entry.runs : 0;
+  }
+
+  /** `progress: changes`: one more run of the action at change count `changes`. */
+  ran(action: string, changes: number): void {
+    const entry = touched((this.#since ??= new Map()), action, newSince);
+    entry.runs = entry.changes === changes ? entry.runs + 1 : 1;
+    entry.changes = changes;
+  }
+
+  /** The failure streak of a measure (its identity key). */
+  streak(key: string): Streak | undefined {
+    return this.#streaks?.get(key);
+  }
+
+  /** A settled call's failure (or success) for its counted measures; the new streaks (see streaks.ts). */
+  settleStreaks(keys: readonly string[], failure: Failure | null, evidence?: Evidence): number[] {
+    return settleKeys((this.#streaks ??= new Map()), keys, failure, evidence);
+  }
 }
 
-function returned(book: Book, action: string, outcome: string): boolean {
-  const entry = touched((book.returned ??= new Map()), action, newReturned);
-  const known = recalls(entry.seen, outcome);
-  entry.seen = remember(entry.seen, outcome, OUTCOMES_KEPT);
-  return known;
-}
-
-function answered(book: Book, action: string, outcome: string): void {
-  const entry = book.answers?.get(action);
-  if (entry === undefined || recalls(entry.outcomes, outcome)) return;
-  entry.runs = 1;
-  entry.outcomes = remember(entry.outcomes, outcome, OUTCOMES_KEPT);
-}
-
-function ran(book: Book, action: string, changes: number): void {
-  const entry = touched((book.since ??= new Map()), action, newSince);
-  entry.runs = entry.changes === changes ? entry.runs + 1 : 1;
-  entry.changes = changes;
+export interface OutcomeMemory {
+  /** The agent's book, made when first asked for. */
+  of(agent: Agent): AgentOutcomes;
+  /** A human message: the agent's book goes. */
+  clear(agent: Agent): void;
 }
 
 export function createOutcomeMemory(): OutcomeMemory {
-  const books = new WeakMap<Agent, Book>();
-  const bookOf = (agent: Agent): Book => {
-    let book = books.get(agent);
-    if (book === undefined) books.set(agent, (book = {}));
-    return book;
-  };
+  const books = new WeakMap<Agent, AgentOutcomes>();
   return {
-    sameInRow(agent, action, changes) {
-      const entry = books.get(agent)?.returned?.get(action);
-      return entry !== undefined && entry.changes === changes ? entry.same : 0;
+    of(agent) {
+      let book = books.get(agent);
+      if (book === undefined) books.set(agent, (book = new AgentOutcomes()));
+      return book;
     },
-    settleSame: (agent, action, outcome, changes) => settleSame(bookOf(agent), action, outcome, changes),
-    hasReturned: (agent, action) => books.get(agent)?.returned?.get(action)?.seen !== undefined,
-    returned: (agent, action, outcome) => returned(bookOf(agent), action, outcome),
-    runsSinceNews: (agent, action) => books.get(agent)?.answers?.get(action)?.runs ?? 0,
-    attempt: (agent, action) => void (touched((bookOf(agent).answers ??= new Map()), action, newAnswers).runs += 1),
-    answered(agent, action, outcome) {
-      const book = books.get(agent);
-      if (book !== undefined) answered(book, action, outcome);
-    },
-    runsSinceChange(agent, action, changes) {
-      const entry = books.get(agent)?.since?.get(action);
-      return entry !== undefined && entry.changes === changes ? entry.runs : 0;
-    },
-    ran: (agent, action, changes) => ran(bookOf(agent), action, changes),
-    streak: (agent, key) => books.get(agent)?.streaks?.get(key),
-    settleStreaks: (agent, keys, failure, evidence) => settleKeys((bookOf(agent).streaks ??= new Map()), keys, failure, evidence),
     clear: (agent) => void books.delete(agent),
   };
 }

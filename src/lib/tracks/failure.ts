@@ -6,7 +6,7 @@
  * measure meets the gate. Streaks are kept even while both stages are off, so
  * that a limit set mid-turn sees the failures before it.
  */
-import type { Agent, Notice } from '../host/types.js';
+import type { Notice } from '../host/types.js';
 import type { Failure } from '../result/failure.js';
 import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
@@ -43,11 +43,12 @@ const words: HitWords = {
 function failureHits(shared: Shared, call: TrackedCall): Judgement {
   const limit = call.cfg.failLimit;
   if (limit === null) return NO_HITS;
+  const book = shared.outcomes.of(call.agent);
   let hits: Hit[] | null = null;
   for (const mark of call.marks) {
     // Stryker disable next-line ConditionalExpression: a shortcut; a measure with a null cap keeps no streak (settle counts only enabled ones), and a cap turned off mid-turn waits for the human message that clears the streaks
     if (!isEnabled(mark)) continue;
-    const streak = shared.outcomes.streak(call.agent, mark.key);
+    const streak = book.streak(mark.key);
     if (streak !== undefined && streak.count >= limit) {
       (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure });
     }
@@ -58,19 +59,26 @@ function failureHits(shared: Shared, call: TrackedCall): Judgement {
 /** Of the measures whose streak reached `failWarnAt` just now, the one to warn about: the more actionable first. */
 function warned(counted: readonly Mark[], streaks: readonly number[], at: number): Mark | null {
   let best: Mark | null = null;
-  counted.forEach((mark, index) => {
+  for (let index = 0; index < counted.length; index += 1) {
+    const mark = counted[index] as Mark;
     if (streaks[index] === at && (best === null || mark.rank < best.rank)) best = mark;
-  });
+  }
   return best;
 }
 
 function settle(shared: Shared, call: TrackedCall, settled: Settled): Notice | null {
   const { agent, marks, cfg } = call;
   const { failure } = settled;
-  const counted = marks.filter((mark) => isEnabled(mark) && !shared.isExempt(agent, mark.key));
+  const counted: Mark[] = [];
+  const keys: string[] = [];
+  for (const mark of marks) {
+    if (!isEnabled(mark) || shared.isExempt(agent, mark.key)) continue;
+    counted.push(mark);
+    keys.push(mark.key);
+  }
   // Evidence only for a failure: a success ends every streak it touches.
   const evidence = cfg.failureProgress === 'ignore' || failure === null ? undefined : { outcome: settled.outcome(), changes: shared.changes(agent), sameAcrossChanges: cfg.failureProgress === 'outcomes' };
-  const counts = shared.outcomes.settleStreaks(agent, counted.map((mark) => mark.key), failure, evidence);
+  const counts = shared.outcomes.of(agent).settleStreaks(keys, failure, evidence);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut; a success leaves every streak at 0, which no stage (at least 1, or null) equals
   if (failure === null || cfg.failWarnAt === null) return null;
   const top = warned(counted, counts, cfg.failWarnAt);

@@ -13,13 +13,14 @@
  * check that answers differently after a fix) counts from 1 again, and the
  * same answer again counts on, changed files or not.
  */
-import type { Agent, Notice } from '../host/types.js';
+import type { Notice } from '../host/types.js';
 import { URL_TOOL } from '../call/fingerprint.js';
 import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, repeatSummary } from '../text/notice.js';
 import { createProgressBook, isActionKey, type ProgressBook } from '../memory/progress.js';
 import { resultDigest } from '../result/digest.js';
+import type { AgentOutcomes } from '../memory/outcomes.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Shared, type TrackedCall } from './track.js';
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
@@ -77,12 +78,13 @@ export interface Stage {
  * then the more actionable measure (a stage is one count). Exempt measures are
  * skipped: an approved exemption cannot escalate again this turn (P2).
  */
-export function repeatStage(shared: Shared, call: TrackedCall, countOf: Counter = windowCount(shared)): Stage | null {
+export function repeatStage(shared: Shared, call: TrackedCall): Stage | null {
   const { warnAt, summarizeAt } = call.cfg;
+  const book = bookFor(shared, call);
   let best: Stage | null = null;
   for (const mark of call.marks) {
     if (!isEnabled(mark) || shared.isExempt(call.agent, mark.key)) continue;
-    const count = countOf(call, mark);
+    const count = countOf(shared, call, mark, book);
     const level = count === summarizeAt ? 2 : count === warnAt ? 1 : 0;
     if (level === 0) continue;
     // At one level every count is that stage's count, so a tie goes to the more actionable measure.
@@ -93,19 +95,33 @@ export function repeatStage(shared: Shared, call: TrackedCall, countOf: Counter 
   return best;
 }
 
-function advise(shared: Shared, call: TrackedCall, countOf: Counter): Notice | null {
-  const stage = repeatStage(shared, call, countOf);
+function advise(shared: Shared, call: TrackedCall): Notice | null {
+  const stage = repeatStage(shared, call);
   if (stage === null) return null;
   const text = stage.level === 2 ? summarizeMessage(stage.mark.quote, stage.count) : warnMessage(stage.mark.quote, stage.count);
   return createNotice(text, repeatSummary(stage.mark.label, stage.count));
 }
 
-/** Occurrences of a mark's key including the current call, as the stages and the cap compare them. */
-type Counter = (call: TrackedCall, mark: Mark) => number;
+/**
+ * Occurrences of a mark's key including the current call, as the stages and
+ * the cap compare them: the count in the window (0.5.2's); under `progress:
+ * changes` no more than the action's runs since the workspace last changed,
+ * under `progress: outcomes` no more than its runs since it last returned
+ * something new (`book`: the agent's outcomes, `null` under the other policies).
+ */
+function countOf(shared: Shared, call: TrackedCall, mark: Mark, book: AgentOutcomes | null): number {
+  const count = shared.count(call.agent, mark.key) + 1;
+  if (book === null) return count;
+  if (call.cfg.progress === 'changes') {
+    return renews(call, mark) ? Math.min(count, book.runsSinceChange(mark.lookup, shared.changes(call.agent)) + 1) : count;
+  }
+  return answers(call, mark) ? Math.min(count, book.runsSinceNews(mark.lookup) + 1) : count;
+}
 
-/** The count in the window (0.5.2's). */
-function windowCount(shared: Shared): Counter {
-  return (call, mark) => shared.count(call.agent, mark.key) + 1;
+/** The agent's outcomes when the policy counts runs since a change or an outcome; `null` when the window's count is all. */
+function bookFor(shared: Shared, call: TrackedCall): AgentOutcomes | null {
+  const { progress } = call.cfg;
+  return progress === 'changes' || progress === 'outcomes' ? shared.outcomes.of(call.agent) : null;
 }
 
 /** The action measures (progress.ts `isActionKey`) but `net:` and `sink:`: what a run that reads the workspace is counted under. */
@@ -122,20 +138,12 @@ function renews(call: TrackedCall, mark: Mark): boolean {
   return !URL_TOOL.test(call.name);
 }
 
-/** `progress: changes`: the window's count, but no more than the runs since the workspace last changed. */
-function sinceCount(shared: Shared): Counter {
-  return (call, mark) => {
-    const count = shared.count(call.agent, mark.key) + 1;
-    if (!renews(call, mark)) return count;
-    return Math.min(count, shared.outcomes.runsSinceChange(call.agent, mark.lookup, shared.changes(call.agent)) + 1);
-  };
-}
-
 /** The call was attempted (`progress: changes`): one more run of each action that reads the workspace. */
 function noteRun(shared: Shared, call: TrackedCall): void {
   const changes = shared.changes(call.agent);
+  const book = shared.outcomes.of(call.agent);
   // Only actions still in the window can be counted, so a small book holds every one that matters.
-  for (const mark of call.marks) if (renews(call, mark)) shared.outcomes.ran(call.agent, mark.lookup, changes);
+  for (const mark of call.marks) if (renews(call, mark)) book.ran(mark.lookup, changes);
 }
 
 /** The action measures (progress.ts `isActionKey`) but `sink:`: what a run that answers is counted under, a fetch included. */
@@ -146,33 +154,27 @@ function answers(call: TrackedCall, mark: Mark): boolean {
   return !call.writes && ANSWERING.has(mark.measure);
 }
 
-/** `progress: outcomes`: the window's count, but no more than the runs since the action last returned something new. */
-function answerCount(shared: Shared): Counter {
-  return (call, mark) => {
-    const count = shared.count(call.agent, mark.key) + 1;
-    if (!answers(call, mark)) return count;
-    return Math.min(count, shared.outcomes.runsSinceNews(call.agent, mark.lookup) + 1);
-  };
-}
-
 /** The call was attempted (`progress: outcomes`): one more run of each of its actions (a denied run counts, as in the window). */
 function noteAttempt(shared: Shared, call: TrackedCall): void {
-  for (const mark of call.marks) if (answers(call, mark)) shared.outcomes.attempt(call.agent, mark.lookup);
+  const book = shared.outcomes.of(call.agent);
+  for (const mark of call.marks) if (answers(call, mark)) book.attempt(mark.lookup);
 }
 
 /** The call ran: an outcome its action had not returned before starts its count again. */
 function noteOutcome(shared: Shared, call: TrackedCall, outcome: string | null): void {
   if (outcome === null) return;
-  for (const mark of call.marks) if (answers(call, mark)) shared.outcomes.answered(call.agent, mark.lookup, outcome);
+  const book = shared.outcomes.of(call.agent);
+  for (const mark of call.marks) if (answers(call, mark)) book.answered(mark.lookup, outcome);
 }
 
 /** Each measure at or past its cap, unless a poll's results are still changing. */
-function repeatHits(shared: Shared, progress: ProgressBook | null, call: TrackedCall, countOf: Counter): Judgement {
+function repeatHits(shared: Shared, progress: ProgressBook | null, call: TrackedCall): Judgement {
   const { agent, marks } = call;
   const holding = progress !== null && call.cfg.progress === 'results';
+  const book = bookFor(shared, call);
   let hits: Hit[] | null = null;
   for (const mark of marks) {
-    const count = countOf(call, mark);
+    const count = countOf(shared, call, mark, book);
     if (count >= mark.cap && !(holding && progress.varied(agent, mark.key))) {
       // Stryker disable next-line StringLiteral: the repeat track's words never read a hit's detail
       (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count, cap: mark.cap, detail: '' });
@@ -198,21 +200,14 @@ export const repeatTrack = {
   create(shared, initial) {
     // The results' digests, kept only once a policy asks for `progress: results`.
     let progress: ProgressBook | null = null;
-    const plain = windowCount(shared);
-    const renewed = sinceCount(shared);
-    const anew = answerCount(shared);
-    const countOf = (call: TrackedCall): Counter => {
-      const { progress } = call.cfg;
-      return progress === 'changes' ? renewed : progress === 'outcomes' ? anew : plain;
-    };
     return {
-      judge: (call) => repeatHits(shared, progress, call, countOf(call)),
+      judge: (call) => repeatHits(shared, progress, call),
       attempted: (call) => {
         const { progress } = call.cfg;
         if (progress === 'changes') noteRun(shared, call);
         else if (progress === 'outcomes') noteAttempt(shared, call);
       },
-      advise: (call) => advise(shared, call, countOf(call)),
+      advise: (call) => advise(shared, call),
       learn(call, settled) {
         const { result } = settled;
         const { cfg } = call;

@@ -94,7 +94,7 @@ const words: HitWords = {
 
 /** A write the agent has not made before this turn: what it does about the spin, never part of it. */
 function isNewWrite(shared: Shared, call: TrackedCall): boolean {
-  return call.writes && !shared.outcomes.hasReturned(call.agent, (call.marks[0] as Mark).lookup);
+  return call.writes && !shared.outcomes.of(call.agent).hasReturned((call.marks[0] as Mark).lookup);
 }
 
 function judge(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
@@ -104,8 +104,9 @@ function judge(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, ac
   // A new write since the spin last grew: this run may well bring news.
   if (spin.fresh) return NO_HITS;
   const { agent } = call;
+  const outcomes = shared.outcomes.of(agent);
   for (const mark of actions) {
-    if (!shared.outcomes.hasReturned(agent, mark.lookup) || shared.isExempt(agent, mark.key)) continue;
+    if (!outcomes.hasReturned(mark.lookup) || shared.isExempt(agent, mark.key)) continue;
     const hit: Hit = { key: mark.key, words, quote: mark.quote, count: spin.run, cap: limit, detail: '' };
     return { hits: [hit] };
   }
@@ -127,7 +128,7 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, ac
       // Read before the call's outcomes are recorded: whether the write is one the agent has not made.
       neutral = isNewWrite(shared, call);
     }
-    if (shared.outcomes.returned(agent, mark.lookup, digest)) known = true;
+    if (shared.outcomes.of(agent).returned(mark.lookup, digest)) known = true;
   }
   if (spin === undefined) return null;
   if (neutral) {

@@ -85,10 +85,11 @@ function judge(shared: Shared, call: TrackedCall, actions: readonly Mark[]): Jud
   if (limit === null || actions.length === 0) return NO_HITS;
   const { agent } = call;
   const changes = shared.changes(agent);
+  const book = shared.outcomes.of(agent);
   let hits: Hit[] | null = null;
   for (const mark of actions) {
     // A change since the last result: this run may well return something new (no same results in a row).
-    const same = shared.outcomes.sameInRow(agent, mark.lookup, changes);
+    const same = book.sameInRow(mark.lookup, changes);
     if (same < limit) continue;
     (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: same, cap: limit, detail: '' });
   }
@@ -100,11 +101,12 @@ function learn(shared: Shared, call: TrackedCall, actions: readonly Mark[], sett
   const warnAt = STALE.of(call.cfg)?.warnAt;
   const digest = settled.outcome();
   const changes = shared.changes(agent);
+  const book = shared.outcomes.of(agent);
   let top: Mark | null = null;
   let topSame = 0;
   for (const mark of actions) {
     if (shared.isExempt(agent, mark.key)) continue;
-    const same = shared.outcomes.settleSame(agent, mark.lookup, digest, changes);
+    const same = book.settleSame(mark.lookup, digest, changes);
     if (same === warnAt && (top === null || mark.rank < top.rank)) {
       top = mark;
       topSame = same;
