@@ -51,7 +51,7 @@ export interface Turns extends Shared {
    * Records one call's keys (exempt ones are dropped; nothing left, no slot taken).
    * `window` is the agent's own when settings changed mid-turn; the oldest calls beyond it go.
    */
-  commit(agent: Agent, keys: readonly string[], window?: number): void;
+  commit(agent: Agent, keys: readonly (string | Keyed)[], window?: number): void;
   exempt(agent: Agent, keys: readonly string[]): void;
   /** The keys the agent holds an exemption for, oldest approval first. */
   exempted(agent: Agent): readonly string[];
@@ -71,11 +71,15 @@ export interface Turns extends Shared {
 
 let commits = 0;
 
-function commitKeys(turn: Turn, keys: readonly string[], window: number): void {
+/** A key, or what carries one (a mark): a call's marks are committed without a list of their keys. */
+export type Keyed = { readonly key: string };
+
+function commitKeys(turn: Turn, keys: readonly (string | Keyed)[], window: number): void {
   // Stryker disable next-line AssignmentOperator: a stamp only has to differ from the last one; counting down does too
   const stamp = (commits += 1);
   const record: Entry[] = [];
-  for (const key of keys) {
+  for (const item of keys) {
+    const key = typeof item === 'string' ? item : item.key;
     if (turn.exempt.has(key)) continue;
     let entry = turn.tally.get(key);
     if (entry === undefined) {

@@ -26,7 +26,7 @@ import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
-import { actionsRead } from './actions.js';
+import { actionsOf } from './actions.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** The `spin` setting: off by default; `{}` turns the track on with its defaults. */
@@ -158,11 +158,9 @@ export const spinTrack = {
   },
   create(shared) {
     const book = new WeakMap<Agent, Spin>();
-    const actions = actionsRead();
     return {
-      read: actions.read,
-      judge: (call) => judge(book, shared, call, actions.of(call)),
-      learn: (call, settled) => learn(book, shared, call, actions.of(call), settled),
+      judge: (call) => judge(book, shared, call, actionsOf(call)),
+      learn: (call, settled) => learn(book, shared, call, actionsOf(call), settled),
       // Its run goes here; the actions' outcomes go with the agent's turn (the outcome memory).
       clear: (agent) => void book.delete(agent),
     };

@@ -22,7 +22,7 @@ import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
-import { actionsRead } from './actions.js';
+import { actionsOf } from './actions.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** The `stale` setting: off by default; `{}` turns the track on with its defaults. */
@@ -132,11 +132,9 @@ export const staleTrack = {
     summary: SUMMARY,
   },
   create(shared) {
-    const actions = actionsRead();
     return {
-      read: actions.read,
-      judge: (call) => judge(shared, call, actions.of(call)),
-      learn: (call, settled) => learn(shared, call, actions.of(call), settled),
+      judge: (call) => judge(shared, call, actionsOf(call)),
+      learn: (call, settled) => learn(shared, call, actionsOf(call), settled),
       // The outcome memory is cleared with the agent's turn.
       clear: () => undefined,
     };
