@@ -135,6 +135,16 @@ export class AgentOutcomes {
     return this.#streaks?.get(key);
   }
 
+  /** Whether any measure has a failure streak. */
+  hasStreaks(): boolean {
+    return this.#streaks !== undefined && this.#streaks.size > 0;
+  }
+
+  /** A success ends the measure's streak. */
+  endStreak(key: string): void {
+    this.#streaks?.delete(key);
+  }
+
   /** A settled call's failure (or success) for its counted measures; the new streaks (see streaks.ts). */
   settleStreaks(keys: readonly string[], failure: Failure | null, evidence?: Evidence): number[] {
     return settleKeys((this.#streaks ??= new Map()), keys, failure, evidence);

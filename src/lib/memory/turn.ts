@@ -31,9 +31,16 @@ interface Turn {
 }
 
 /** What a track may read of the agent's turn; only the breaker writes it. */
+/** Occurrences per key in an agent's window, before the current call: read once for all of a call's keys. */
+export type Tally = ReadonlyMap<string, { readonly count: number }>;
+
+const NO_TALLY: Tally = new Map();
+
 export interface Shared {
   /** Occurrences of a key in the agent's window, before the current call. */
   count(agent: Agent, key: string): number;
+  /** The agent's occurrences of every key (`count` for each), for a track that counts all of a call's keys. */
+  tally(agent: Agent): Tally;
   /** Whether the operator has exempted the key this turn. */
   isExempt(agent: Agent, key: string): boolean;
   /**
@@ -123,6 +130,7 @@ export function createTurns(fixedWindow: number): Turns {
   };
   return {
     count: (agent, key) => turns.get(agent)?.tally.get(key)?.count ?? 0,
+    tally: (agent) => turns.get(agent)?.tally ?? NO_TALLY,
     commit: (agent, keys, window = fixedWindow) => commitKeys(turnOf(agent), keys, window),
     isExempt: (agent, key) => turns.get(agent)?.exempt.has(key) ?? false,
     exempt: (agent, keys) => addAll(turnOf(agent).exempt, keys),

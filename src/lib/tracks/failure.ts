@@ -44,6 +44,8 @@ function failureHits(shared: Shared, call: TrackedCall): Judgement {
   const limit = call.cfg.failLimit;
   if (limit === null) return NO_HITS;
   const book = shared.outcomes.of(call.agent);
+  // Stryker disable next-line ConditionalExpression: a shortcut: an agent that has no streak has none at its limit
+  if (!book.hasStreaks()) return NO_HITS;
   let hits: Hit[] | null = null;
   for (const mark of call.marks) {
     // Stryker disable next-line ConditionalExpression: a shortcut; a measure with a null cap keeps no streak (settle counts only enabled ones), and a cap turned off mid-turn waits for the human message that clears the streaks
@@ -69,6 +71,13 @@ function warned(counted: readonly Mark[], streaks: readonly number[], at: number
 function settle(shared: Shared, call: TrackedCall, settled: Settled): Notice | null {
   const { agent, marks, cfg } = call;
   const { failure } = settled;
+  const book = shared.outcomes.of(agent);
+  if (failure === null) {
+    // A success ends the streak of every measure it counts; an agent that has no streak has none to end.
+    // Stryker disable next-line ConditionalExpression: a shortcut: ending no streak changes nothing
+    if (book.hasStreaks()) for (const mark of marks) if (isEnabled(mark) && !shared.isExempt(agent, mark.key)) book.endStreak(mark.key);
+    return null;
+  }
   const counted: Mark[] = [];
   const keys: string[] = [];
   for (const mark of marks) {
@@ -76,11 +85,9 @@ function settle(shared: Shared, call: TrackedCall, settled: Settled): Notice | n
     counted.push(mark);
     keys.push(mark.key);
   }
-  // Evidence only for a failure: a success ends every streak it touches.
-  const evidence = cfg.failureProgress === 'ignore' || failure === null ? undefined : { outcome: settled.outcome(), changes: shared.changes(agent), sameAcrossChanges: cfg.failureProgress === 'outcomes' };
-  const counts = shared.outcomes.of(agent).settleStreaks(keys, failure, evidence);
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut; a success leaves every streak at 0, which no stage (at least 1, or null) equals
-  if (failure === null || cfg.failWarnAt === null) return null;
+  const evidence = cfg.failureProgress === 'ignore' ? undefined : { outcome: settled.outcome(), changes: shared.changes(agent), sameAcrossChanges: cfg.failureProgress === 'outcomes' };
+  const counts = book.settleStreaks(keys, failure, evidence);
+  if (cfg.failWarnAt === null) return null;
   const top = warned(counted, counts, cfg.failWarnAt);
   if (top === null) return null;
   return createNotice(failWarnMessage(top.quote, cfg.failWarnAt, failure), countedSummary(top.label, SUMMARY, cfg.failWarnAt));

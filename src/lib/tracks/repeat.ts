@@ -21,6 +21,7 @@ import { createNotice, repeatSummary } from '../text/notice.js';
 import { createProgressBook, isActionKey, type ProgressBook } from '../memory/progress.js';
 import { resultDigest } from '../result/digest.js';
 import type { AgentOutcomes } from '../memory/outcomes.js';
+import type { Tally } from '../memory/turn.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Shared, type TrackedCall } from './track.js';
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
@@ -80,11 +81,11 @@ export interface Stage {
  */
 export function repeatStage(shared: Shared, call: TrackedCall): Stage | null {
   const { warnAt, summarizeAt } = call.cfg;
-  const book = bookFor(shared, call);
+  const counting = new Counting(shared, call);
   let best: Stage | null = null;
   for (const mark of call.marks) {
     if (!isEnabled(mark) || shared.isExempt(call.agent, mark.key)) continue;
-    const count = countOf(shared, call, mark, book);
+    const count = counting.of(mark);
     const level = count === summarizeAt ? 2 : count === warnAt ? 1 : 0;
     if (level === 0) continue;
     // At one level every count is that stage's count, so a tie goes to the more actionable measure.
@@ -107,21 +108,31 @@ function advise(shared: Shared, call: TrackedCall): Notice | null {
  * the cap compare them: the count in the window (0.5.2's); under `progress:
  * changes` no more than the action's runs since the workspace last changed,
  * under `progress: outcomes` no more than its runs since it last returned
- * something new (`book`: the agent's outcomes, `null` under the other policies).
+ * something new. What it reads is fetched once for all of a call's marks.
  */
-function countOf(shared: Shared, call: TrackedCall, mark: Mark, book: AgentOutcomes | null): number {
-  const count = shared.count(call.agent, mark.key) + 1;
-  if (book === null) return count;
-  if (call.cfg.progress === 'changes') {
-    return renews(call, mark) ? Math.min(count, book.runsSinceChange(mark.lookup, shared.changes(call.agent)) + 1) : count;
-  }
-  return answers(call, mark) ? Math.min(count, book.runsSinceNews(mark.lookup) + 1) : count;
-}
+class Counting {
+  private readonly tally: Tally;
+  /** The agent's outcomes, under `changes` and `outcomes`. */
+  private readonly book: AgentOutcomes | null;
+  private readonly changes: number;
 
-/** The agent's outcomes when the policy counts runs since a change or an outcome; `null` when the window's count is all. */
-function bookFor(shared: Shared, call: TrackedCall): AgentOutcomes | null {
-  const { progress } = call.cfg;
-  return progress === 'changes' || progress === 'outcomes' ? shared.outcomes.of(call.agent) : null;
+  constructor(
+    shared: Shared,
+    private readonly call: TrackedCall,
+  ) {
+    const { agent, cfg } = call;
+    this.tally = shared.tally(agent);
+    this.book = cfg.progress === 'changes' || cfg.progress === 'outcomes' ? shared.outcomes.of(agent) : null;
+    this.changes = cfg.progress === 'changes' ? shared.changes(agent) : 0;
+  }
+
+  of(mark: Mark): number {
+    const count = (this.tally.get(mark.key)?.count ?? 0) + 1;
+    const { book, call } = this;
+    if (book === null) return count;
+    if (call.cfg.progress === 'changes') return renews(call, mark) ? Math.min(count, book.runsSinceChange(mark.lookup, this.changes) + 1) : count;
+    return answers(call, mark) ? Math.min(count, book.runsSinceNews(mark.lookup) + 1) : count;
+  }
 }
 
 /** The action measures (progress.ts `isActionKey`) but `net:` and `sink:`: what a run that reads the workspace is counted under. */
@@ -171,10 +182,10 @@ function noteOutcome(shared: Shared, call: TrackedCall, outcome: string | null):
 function repeatHits(shared: Shared, progress: ProgressBook | null, call: TrackedCall): Judgement {
   const { agent, marks } = call;
   const holding = progress !== null && call.cfg.progress === 'results';
-  const book = bookFor(shared, call);
+  const counting = new Counting(shared, call);
   let hits: Hit[] | null = null;
   for (const mark of marks) {
-    const count = countOf(shared, call, mark, book);
+    const count = counting.of(mark);
     if (count >= mark.cap && !(holding && progress.varied(agent, mark.key))) {
       // Stryker disable next-line StringLiteral: the repeat track's words never read a hit's detail
       (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count, cap: mark.cap, detail: '' });
