@@ -81,13 +81,22 @@ class Lanes {
 
   /** The lanes fed so far, as text. */
   stream(): string {
-    return `${(this.a >>> 0).toString(36)}.${(this.b >>> 0).toString(36)}`;
+    return written(this.a >>> 0, this.b >>> 0);
   }
 
   /** The multiset of lines, as text. */
   multiset(): string {
-    return `${this.lines}.${this.sumA.toString(36)}.${this.sumB.toString(36)}`;
+    return `${this.lines}.${written(this.sumA, this.sumB)}`;
   }
+}
+
+/**
+ * Two 32-bit values as six UTF-16 code units of 14 bits or fewer, from U+4000:
+ * a digest is only ever compared, and never holds a newline (the books of
+ * recent digests separate them by one, memory/book.ts).
+ */
+function written(a: number, b: number): string {
+  return String.fromCharCode(0x4000 + (a & 0x3fff), 0x4000 + ((a >>> 14) & 0x3fff), 0x4000 + (a >>> 28), 0x4000 + (b & 0x3fff), 0x4000 + ((b >>> 14) & 0x3fff), 0x4000 + (b >>> 28));
 }
 
 /** What `trimEnd` drops: ECMAScript white space and line terminators. */
