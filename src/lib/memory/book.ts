@@ -42,7 +42,8 @@ export type Recent = string;
 /** Whether `digest` is among the recent ones: found where a line starts and ends (a lookup in the string, no split and no copy: the books do it per call). */
 export function recalls(recent: Recent | undefined, digest: string): boolean {
   if (recent === undefined || recent.length < digest.length) return false;
-  for (let at = recent.indexOf(digest); at !== -1; at = recent.indexOf(digest, at + 1)) {
+  // Past the end, indexOf('') answers the end again: the search stops there.
+  for (let at = recent.indexOf(digest); at !== -1; at = at < recent.length ? recent.indexOf(digest, at + 1) : -1) {
     const end = at + digest.length;
     if ((at === 0 || recent.charCodeAt(at - 1) === 0x0a) && (end === recent.length || recent.charCodeAt(end) === 0x0a)) return true;
   }
