@@ -16,7 +16,8 @@
  * - **since** (`progress: changes`), 256 actions: runs since the workspace
  *   last changed;
  * - **streaks** (the failure track and `failureProgress`), `BOOK_LIMIT`
- *   measures: failures in a row, and their evidence (streaks.ts).
+ *   measures, under their lookup keys too: failures in a row, and their
+ *   evidence (streaks.ts).
  */
 import type { Agent } from '../host/types.js';
 import type { Failure } from '../result/failure.js';
@@ -29,26 +30,28 @@ export const ACTIONS_KEPT = 256;
 /** Distinct outcomes remembered an action: an A/B alternation is as much the same as A A A. */
 const OUTCOMES_KEPT = 4;
 
-/** An action on the `returned` shelf. */
-interface Returned {
+/** An action on the `returned` shelf. (The entries are classes: a shelf holds hundreds, and an instance takes no more room than its fields.) */
+class Returned {
   /** Its recent outcomes, newest last (book.ts `Recent`): the spin track's; `undefined` until it settled for that track. */
-  seen: Recent | undefined;
+  seen: Recent | undefined = undefined;
   /** Its outcomes since the change count `changes`: the stale track's. */
-  results: Recent | undefined;
+  results: Recent | undefined = undefined;
   /** Outcomes in a row that were already among `results`, plus one. */
-  same: number;
+  same = 0;
   /** `Shared.changes` when it last settled for the stale track; -1 before. */
-  changes: number;
+  changes = -1;
 }
 
-interface Answers {
-  runs: number;
-  outcomes: Recent | undefined;
+/** An action on the `answers` shelf. */
+class Answers {
+  runs = 0;
+  outcomes: Recent | undefined = undefined;
 }
 
-interface Since {
-  changes: number;
-  runs: number;
+/** An action on the `since` shelf. */
+class Since {
+  changes = -1;
+  runs = 0;
 }
 
 /** An entry of a shelf, made when missing, as the newest. */
@@ -58,11 +61,11 @@ function touched<T>(shelf: Map<string, T>, action: string, made: () => T): T {
   return entry;
 }
 
-const newReturned = (): Returned => ({ seen: undefined, results: undefined, same: 0, changes: -1 });
-const newAnswers = (): Answers => ({ runs: 0, outcomes: undefined });
-const newSince = (): Since => ({ changes: -1, runs: 0 });
+const newReturned = (): Returned => new Returned();
+const newAnswers = (): Answers => new Answers();
+const newSince = (): Since => new Since();
 
-/** One agent's book, asked by action (a lookup key) or, for the streaks, by measure (an identity key); a shelf is made when first written. */
+/** One agent's book, asked by action or, for the streaks, by measure (each under its lookup key); a shelf is made when first written. */
 export class AgentOutcomes {
   #returned: Map<string, Returned> | undefined;
   #answers: Map<string, Answers> | undefined;
@@ -130,7 +133,7 @@ export class AgentOutcomes {
     entry.changes = changes;
   }
 
-  /** The failure streak of a measure (its identity key). */
+  /** The failure streak of a measure (its lookup key). */
   streak(key: string): Streak | undefined {
     return this.#streaks?.get(key);
   }

@@ -1,5 +1,6 @@
 /**
- * The failure streaks: per agent, per measure (its identity key), the failures
+ * The failure streaks: per agent, per measure (the failure track keys it by its
+ * mark's lookup key, call/identity.ts: a few bytes whatever the measure), the failures
  * in a row, the last failure, and, when the policy keeps evidence
  * (`failureProgress`), the change count at the last failure and the outcomes
  * of the last few. A shelf of the outcome memory (outcomes.ts); the failure
@@ -7,7 +8,7 @@
  */
 import type { Agent } from '../host/types.js';
 import { own } from '../host/own.js';
-import type { Failure } from '../result/failure.js';
+import type { Failure, FailureReason } from '../result/failure.js';
 import { isNewest, keep, recalls, remember, type Recent } from './book.js';
 
 export interface Streak {
@@ -47,13 +48,26 @@ export interface StreakBook {
   reset(agent: Agent): void;
 }
 
-/** A streak as stored, with the book's own copy of its key: re-setting a key must not store the caller's copy (P6). */
-export interface Stored extends Streak {
-  readonly key: string;
-  /** The change count at its last failure, when the policy keeps evidence. */
-  readonly changes: number | undefined;
-  /** The outcomes of its last few failures, as one string (a book holds thousands of streaks; book.ts `Recent`). */
-  readonly outcomes: Recent | undefined;
+/**
+ * A streak as stored, its last failure in it (a book holds thousands of
+ * streaks: one object each, not two). Never changed once made: the measures
+ * of one call that share a history share one.
+ */
+export class Stored implements Streak, Failure {
+  constructor(
+    readonly count: number,
+    readonly reason: FailureReason,
+    readonly detail: string,
+    /** The change count at its last failure, when the policy keeps evidence. */
+    readonly changes: number | undefined,
+    /** The outcomes of its last few failures, as one string (book.ts `Recent`). */
+    readonly outcomes: Recent | undefined,
+  ) {}
+
+  /** The last failure recorded for the measure: its reason and detail, as stored here. */
+  get failure(): Failure {
+    return this;
+  }
 }
 
 /** Distinct outcomes a streak remembers: an error that alternates with another is still the same two errors. */
@@ -88,12 +102,18 @@ class Histories {
     if (this.outcome === null) return before;
     if (this.#before !== before) {
       this.#before = before;
-      this.#after = remember(before, own(this.outcome), OUTCOMES_KEPT);
+      // A digest is a short string of its own (result/digest.ts), kept as it is.
+      this.#after = remember(before, this.outcome, OUTCOMES_KEPT);
     }
     return this.#after;
   }
 }
 
+/**
+ * A settled call's failure (or success) for its keys, in a book of streaks;
+ * the new streaks. The keys are stored as given: a caller whose keys may be
+ * cut from a huge text passes copies of its own (P6).
+ */
 export function settleKeys(streaks: Map<string, Stored>, keys: readonly string[], failure: Failure | null, evidence: Evidence | undefined): number[] {
   const counts = new Array<number>(keys.length);
   if (failure === null) {
@@ -103,17 +123,20 @@ export function settleKeys(streaks: Map<string, Stored>, keys: readonly string[]
     }
     return counts;
   }
-  // One stored copy of the failure for all the call's keys, and a key copied only when it is new (P6).
-  const kept: Failure = { reason: failure.reason, detail: own(failure.detail) };
+  // One stored copy of the failure's detail for all the call's keys (P6).
+  const { reason } = failure;
+  const detail = own(failure.detail);
   const histories = evidence === undefined ? null : new Histories(evidence.outcome);
   const changes = evidence?.changes;
+  let last: Stored | null = null;
   for (let at = 0; at < keys.length; at += 1) {
     const key = keys[at] as string;
     const before = streaks.get(key);
-    const stored = before?.key ?? own(key);
     const count = nextCount(before, evidence);
     const outcomes = histories === null ? undefined : histories.after(before?.outcomes);
-    keep(streaks, stored, { key: stored, count, failure: kept, changes, outcomes });
+    // The call's keys with the same streak and history share its record.
+    if (last === null || last.count !== count || last.outcomes !== outcomes) last = new Stored(count, reason, detail, changes, outcomes);
+    keep(streaks, key, last);
     counts[at] = count;
   }
   return counts;
@@ -126,7 +149,8 @@ export function createStreakBook(): StreakBook {
     settle(agent, keys, failure, evidence) {
       let streaks = books.get(agent);
       if (streaks === undefined) books.set(agent, (streaks = new Map()));
-      return settleKeys(streaks, keys, failure, evidence);
+      // Its keys are whole measures: the book keeps copies of its own (P6).
+      return settleKeys(streaks, keys.map(own), failure, evidence);
     },
     reset: (agent) => void books.delete(agent),
   };

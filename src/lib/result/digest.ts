@@ -184,7 +184,8 @@ function digestOf(result: unknown, notion: DigestNotion, decoys: ReadonlySet<str
       lanes.feed(text);
     }
   }
-  if (notion.value === 'status') return `${flag}|${statusOf(read(result, 'value'))}|${lanes.multiset()}`;
+  // One flat string, not a rope of its parts: the books keep it (each of a few an action) and share it.
+  if (notion.value === 'status') return [flag, statusOf(read(result, 'value')), lanes.multiset()].join('|');
   lanes.feed(`\u0001${canonical(withoutDecoys(read(result, 'value'), decoys))}`);
   return lanes.stream();
 }

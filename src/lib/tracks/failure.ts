@@ -50,7 +50,7 @@ function failureHits(shared: Shared, call: TrackedCall): Judgement {
   for (const mark of call.marks) {
     // Stryker disable next-line ConditionalExpression: a shortcut; a measure with a null cap keeps no streak (settle counts only enabled ones), and a cap turned off mid-turn waits for the human message that clears the streaks
     if (!isEnabled(mark)) continue;
-    const streak = book.streak(mark.key);
+    const streak = book.streak(mark.lookup);
     if (streak !== undefined && streak.count >= limit) {
       (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure });
     }
@@ -75,7 +75,7 @@ function settle(shared: Shared, call: TrackedCall, settled: Settled): Notice | n
   if (failure === null) {
     // A success ends the streak of every measure it counts; an agent that has no streak has none to end.
     // Stryker disable next-line ConditionalExpression: a shortcut: ending no streak changes nothing
-    if (book.hasStreaks()) for (const mark of marks) if (isEnabled(mark) && !shared.isExempt(agent, mark.key)) book.endStreak(mark.key);
+    if (book.hasStreaks()) for (const mark of marks) if (isEnabled(mark) && !shared.isExempt(agent, mark.key)) book.endStreak(mark.lookup);
     return null;
   }
   const counted: Mark[] = [];
@@ -83,7 +83,7 @@ function settle(shared: Shared, call: TrackedCall, settled: Settled): Notice | n
   for (const mark of marks) {
     if (!isEnabled(mark) || shared.isExempt(agent, mark.key)) continue;
     counted.push(mark);
-    keys.push(mark.key);
+    keys.push(mark.lookup);
   }
   const evidence = cfg.failureProgress === 'ignore' ? undefined : { outcome: settled.outcome(), changes: shared.changes(agent), sameAcrossChanges: cfg.failureProgress === 'outcomes' };
   const counts = book.settleStreaks(keys, failure, evidence);
