@@ -6,7 +6,13 @@
  * main thread, a fixed collection schedule) so the figures repeat exactly.
  *
  *   node --expose-gc --predictable --no-flush-bytecode --import tsx test/robustness/memory-probe.ts [port|reference] [calls] [shape] [config JSON]
+ *
+ * With `HEAP_SNAPSHOTS=<dir>` it also writes before.heapsnapshot and
+ * during.heapsnapshot there, for tools/heap-diff (what the agent's calls left,
+ * by constructor; writing them moves the figures a little).
  */
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { captureHooks, type PluginLike } from './hooks.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -33,6 +39,12 @@ async function load(): Promise<PluginLike> {
 function settle(): number {
   for (let i = 0; i < 4; i += 1) gc?.();
   return process.memoryUsage().heapUsed;
+}
+
+/** A heap snapshot named `name`, when HEAP_SNAPSHOTS names a directory. */
+function snapshot(name: string): void {
+  const dir = process.env.HEAP_SNAPSHOTS;
+  if (dir !== undefined && dir !== '') writeHeapSnapshot(join(dir, `${name}.heapsnapshot`));
 }
 
 /** One call's arguments and result, about 1 MB each and distinct per `i`. */
@@ -116,11 +128,13 @@ async function run(agent: object, n: number, offset: number, size = MB): Promise
 // The act: reader has many short paths: it takes more calls before its optimised code settles.
 await run({}, active.includes('modelled') ? 400 : 40, 1_000_000, shortWarm ? 1024 : MB);
 const before = settle();
+snapshot('before');
 let agent: object | null = {};
 const started = performance.now();
 await run(agent, calls, 0);
 const seconds = (performance.now() - started) / 1000;
 const during = settle();
+snapshot('during');
 agent = null;
 const after = settle();
 hooks.dispose();

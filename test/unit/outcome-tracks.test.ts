@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { quietLine } from '../../src/lib/result/noise.js';
-import { outcomeDigest } from '../../src/lib/result/outcome.js';
+import { outcomeDigest } from '../../src/lib/result/digest.js';
 import { commandNamesOf, programsOf } from '../../src/lib/shell/program.js';
 import { bash, bashResult, deniedAt, failing, newHost, noticedAt, noticeTexts, repeat, succeeding, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';

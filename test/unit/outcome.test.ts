@@ -4,7 +4,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskShellLine, outcomeDigest } from '../../src/lib/result/outcome.js';
+import { outcomeDigest } from '../../src/lib/result/digest.js';
+import { maskShellLine } from '../../src/lib/result/noise.js';
 import { bashResult, textResult } from '../support/fake-host.js';
 
 const text = (body: string, isError = false): unknown => textResult(body, {}, isError);

@@ -5,7 +5,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { createProgressBook, isActionKey, resultDigest } from '../../src/lib/memory/progress.js';
+import { createProgressBook, isActionKey } from '../../src/lib/memory/progress.js';
+import { resultDigest } from '../../src/lib/result/digest.js';
 import {
   bash,
   bashResult,

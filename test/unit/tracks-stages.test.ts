@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { createBreaker, type GateEvent } from '../../src/lib/breaker/breaker.js';
 import { resolveConfig } from '../../src/lib/config/config.js';
 import { ordinal, summarizeMessage, warnMessage } from '../../src/lib/tracks/repeat.js';
-import { createProgressBook, resultDigest } from '../../src/lib/memory/progress.js';
+import { createProgressBook } from '../../src/lib/memory/progress.js';
+import { resultDigest } from '../../src/lib/result/digest.js';
 import { cycleMessage } from '../../src/lib/tracks/sequence.js';
 import { createTurns } from '../../src/lib/memory/turn.js';
 

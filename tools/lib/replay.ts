@@ -24,7 +24,7 @@ import { CEILING_HEADLINE } from '../../src/lib/text/message.js';
 import { GATE_OUTCOMES } from '../../src/lib/text/log-line.js';
 import { PLUGIN_NAME } from '../../src/lib/text/notice.js';
 import { compileScope } from '../../src/lib/policy/scope.js';
-import { createStreakBook } from '../../src/lib/tracks/failure.js';
+import { createStreakBook } from '../../src/lib/memory/streaks.js';
 import { createTurns } from '../../src/lib/memory/turn.js';
 import { CommitOrder } from './commit-order.js';
 import { denialResult, ReplayHost, type Answer, type ApplyFunction } from './replay-host.js';

@@ -23,7 +23,7 @@ import { ceilingMessage, denyMessage, quoteResult, type AskOutcome, type HitFact
 import type { GateOutcome } from '../text/log-line.js';
 import type { Mark } from '../call/mark.js';
 import { CALL_TRACKS } from '../tracks/index.js';
-import { outcomeDigest } from '../result/outcome.js';
+import { outcomeDigest } from '../result/digest.js';
 import type { Hit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
 import { createAnswerBook, type AnswerBook } from './answers.js';
@@ -238,16 +238,16 @@ function guard(state: State, exec: unknown): string | undefined {
   for (const track of call.tracks) track.attempted?.(call);
   const denial = deny(state, call, judged);
   if (denial !== undefined) return denial;
-  call.tracks.forEach((track, at) => {
-    const notice = track.advise?.(call, judged[at] as Judgement) ?? null;
+  for (let at = 0; at < call.tracks.length; at += 1) {
+    const notice = call.tracks[at]?.advise?.(call, judged[at] as Judgement) ?? null;
     if (notice !== null) (call.advised ??= [])[at] = notice;
-  });
+  }
   // Without a ceiling no count is read, and a ceiling set later starts every exemption's count from zero (createBreaker).
   // Stryker disable next-line ConditionalExpression: counting without a ceiling changes nothing but the work done per call
   if (cfg.exemptionCeiling !== null) state.ceilings.use(agent, keysOf(call, judged));
   // The approved call itself is what the operator said yes to: its exemption counts the calls after it.
   if (approved !== null) state.ceilings.grant(agent, approved.map((hit) => hit.key));
-  state.turns.commit(agent, call.marks.map((mark) => mark.key), cfg.window);
+  state.turns.commit(agent, call.marks, cfg.window);
   state.passed(agent, call.marks);
   return undefined;
 }
@@ -270,13 +270,13 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
   if (call.asked !== null) refuse(state, call);
   const owed: Notice[] = [];
   const settled = ran ? settledOf(call, result) : null;
-  call.tracks.forEach((track, at) => {
-    const learned = settled === null ? null : (track.learn?.(call, settled) ?? null);
+  for (let at = 0; at < call.tracks.length; at += 1) {
+    const learned = settled === null ? null : (call.tracks[at]?.learn?.(call, settled) ?? null);
     if (learned !== null) owed.push(learned);
     // A hole where an earlier track had no advisory.
     const advised = call.advised?.[at];
     if (advised !== undefined) owed.push(advised);
-  });
+  }
   call.advised = null;
   if (settled !== null) {
     const head = quoteResult(result, call.policy.cfg.resultPreviewChars);

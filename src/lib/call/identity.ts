@@ -29,8 +29,8 @@ function mix(hash: number): number {
 
 /**
  * A short stand-in for a key, for books that only ever look keys up and never
- * quote them (the stale track's results, the runs since a change): at most 14
- * characters whatever the key, so a book of thousands of actions stays small.
+ * quote them (the outcome memory, memory/outcomes.ts): four UTF-16 code units
+ * whatever the key, so a book of thousands of actions stays small.
  * Two 32-bit multiplicative lanes over the key's UTF-16 code units, two units
  * a step, each mixed at the end: 64 bits, so two of a book's few hundred keys
  * share a stand-in with odds of about 1 in 10^14. Made on every call (an
@@ -49,5 +49,8 @@ export function lookupKey(key: string): string {
     b = Math.imul(b ^ code, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  return `${mix(a ^ Math.imul(b, 0x27d4eb2d)).toString(36)}.${mix(b).toString(36)}`;
+  const high = mix(a ^ Math.imul(b, 0x27d4eb2d));
+  const low = mix(b);
+  // Four UTF-16 code units: a stand-in is only ever compared, never shown, and writing it costs no radix conversion.
+  return String.fromCharCode(high & 0xffff, high >>> 16, low & 0xffff, low >>> 16);
 }

@@ -34,21 +34,28 @@ export function add(book: Set<string>, key: string): void {
 /**
  * A few recent digests kept as one string, newest last: books of hundreds of
  * actions each remembering a handful of outcomes cost one string an action
- * rather than an array of them. Digests never hold a newline (result/outcome.ts),
+ * rather than an array of them. Digests never hold a newline (result/digest.ts),
  * which separates them.
  */
 export type Recent = string;
 
-/** Whether `digest` is among the recent ones (a lookup in the string, no split: the books do it per call). */
+/** Whether `digest` is among the recent ones: found where a line starts and ends (a lookup in the string, no split and no copy: the books do it per call). */
 export function recalls(recent: Recent | undefined, digest: string): boolean {
   if (recent === undefined || recent.length < digest.length) return false;
-  if (recent === digest || recent.startsWith(`${digest}\n`) || recent.endsWith(`\n${digest}`)) return true;
-  return recent.includes(`\n${digest}\n`);
+  // Past the end, indexOf('') answers the end again: the search stops there.
+  for (let at = recent.indexOf(digest); at !== -1; at = at < recent.length ? recent.indexOf(digest, at + 1) : -1) {
+    const end = at + digest.length;
+    if ((at === 0 || recent.charCodeAt(at - 1) === 0x0a) && (end === recent.length || recent.charCodeAt(end) === 0x0a)) return true;
+  }
+  return false;
 }
 
 /** Whether `digest` is the newest of the recent ones. */
 export function isNewest(recent: Recent | undefined, digest: string): boolean {
-  return recent !== undefined && (recent === digest || recent.endsWith(`\n${digest}`));
+  if (recent === undefined) return false;
+  if (recent === digest) return true;
+  const at = recent.length - digest.length;
+  return at > 0 && recent.charCodeAt(at - 1) === 0x0a && recent.endsWith(digest);
 }
 
 /** The recent digests with `digest` as the newest, at most `kept` of them. */

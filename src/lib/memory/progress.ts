@@ -2,14 +2,12 @@
  * Progress-aware gating (opt-in, `progress: results`). A poll that keeps
  * returning new data is progress, not a loop: while the results of an action
  * measure's recent calls differ, a repeat gate on that measure is held back.
- * Each settled call leaves one short digest per action measure; the window of
- * digests is the agent's last `window` calls that ran.
+ * Each settled call leaves one short digest per action measure (result/digest.ts
+ * `resultDigest`, the `RESULTS` notion); the window of digests is the agent's
+ * last `window` calls that ran.
  */
-import { createHash } from 'node:crypto';
 import type { Agent } from '../host/types.js';
-import { canonical, decoysFor, withoutDecoys } from '../call/canonical.js';
 import { measureOf } from '../call/fingerprint.js';
-import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 
 /** Every measure that names an action (what ran), as opposed to a target (host, site) or a family. */
@@ -17,34 +15,6 @@ const ACTION_MEASURES = new Set(['exact', 'cmd', 'act', 'net', 'sink']);
 
 export function isActionKey(key: string): boolean {
   return ACTION_MEASURES.has(measureOf(key));
-}
-
-/**
- * A digest of what a call returned: the error flag, the text the model reads and
- * the structured value. The tool's decoy arguments are dropped from the value
- * first, because hosts echo some back (bash returns `timeoutMs`), and a model
- * varying a decoy must not look like a poll making progress. Linear in the result.
- */
-export function resultDigest(result: unknown, name: string, ignoreArgs: Readonly<Record<string, readonly string[]>>): string {
-  const hash = createHash('sha256');
-  try {
-    // Stryker disable next-line EqualityOperator,BooleanLiteral,StringLiteral: the tags only keep a failure and a success apart; swapped, or one emptied, they still do.
-    hash.update(safeMember(result, 'isError') === true ? 'error\u0000' : 'ok\u0000');
-    const content = safeMember(result, 'content');
-    if (Array.isArray(content)) {
-      for (const block of content) {
-        const text = safeMember(block, 'text');
-        // Each block's length goes first, so the split between blocks is part of the digest.
-        if (typeof text === 'string') hash.update(`${text.length}\u0000`).update(text, 'utf16le');
-      }
-    }
-    // Stryker disable next-line StringLiteral: the value's canonical form (a number, or quoted, or bracketed) cannot be read as a length-prefixed block
-    hash.update('\u0000').update(canonical(withoutDecoys(safeMember(result, 'value'), decoysFor(name, ignoreArgs))), 'utf16le');
-  } catch {
-    // A result that cannot be read whole is no evidence of progress: all such results look alike.
-    return 'unreadable';
-  }
-  return hash.digest('base64url').slice(0, 22);
 }
 
 /** A call that ran, as the ring keeps it. */

@@ -9,6 +9,7 @@
 import type { Agent } from '../host/types.js';
 import { own } from '../host/own.js';
 import { add } from './book.js';
+import { createOutcomeMemory, type OutcomeMemory } from './outcomes.js';
 
 /** One key's occurrences in the window; `key` is the stored copy, shared by every call that spent it. */
 interface Entry {
@@ -30,9 +31,16 @@ interface Turn {
 }
 
 /** What a track may read of the agent's turn; only the breaker writes it. */
+/** Occurrences per key in an agent's window, before the current call: read once for all of a call's keys. */
+export type Tally = ReadonlyMap<string, { readonly count: number }>;
+
+const NO_TALLY: Tally = new Map();
+
 export interface Shared {
   /** Occurrences of a key in the agent's window, before the current call. */
   count(agent: Agent, key: string): number;
+  /** The agent's occurrences of every key (`count` for each), for a track that counts all of a call's keys. */
+  tally(agent: Agent): Tally;
   /** Whether the operator has exempted the key this turn. */
   isExempt(agent: Agent, key: string): boolean;
   /**
@@ -42,13 +50,15 @@ export interface Shared {
    * policy turns on a track that needs changes (`meta.needs`).
    */
   changes(agent: Agent): number;
+  /** What each action of the agent's turn has returned, and its failure streaks: the tracks write and ask it (outcomes.ts). */
+  readonly outcomes: OutcomeMemory;
 }
 export interface Turns extends Shared {
   /**
    * Records one call's keys (exempt ones are dropped; nothing left, no slot taken).
    * `window` is the agent's own when settings changed mid-turn; the oldest calls beyond it go.
    */
-  commit(agent: Agent, keys: readonly string[], window?: number): void;
+  commit(agent: Agent, keys: readonly (string | Keyed)[], window?: number): void;
   exempt(agent: Agent, keys: readonly string[]): void;
   /** The keys the agent holds an exemption for, oldest approval first. */
   exempted(agent: Agent): readonly string[];
@@ -62,17 +72,21 @@ export interface Turns extends Shared {
    * the files as they were (`sed -i 's/a/b/' f` twice, one file rewritten whole twice).
    */
   noteChange(exact: string): void;
-  /** A human message: the window, exemptions and refusals all go. */
+  /** A human message: the window, exemptions, refusals and the outcome memory all go. */
   reset(agent: Agent): void;
 }
 
 let commits = 0;
 
-function commitKeys(turn: Turn, keys: readonly string[], window: number): void {
+/** A key, or what carries one (a mark): a call's marks are committed without a list of their keys. */
+export type Keyed = { readonly key: string };
+
+function commitKeys(turn: Turn, keys: readonly (string | Keyed)[], window: number): void {
   // Stryker disable next-line AssignmentOperator: a stamp only has to differ from the last one; counting down does too
   const stamp = (commits += 1);
   const record: Entry[] = [];
-  for (const key of keys) {
+  for (const item of keys) {
+    const key = typeof item === 'string' ? item : item.key;
     if (turn.exempt.has(key)) continue;
     let entry = turn.tally.get(key);
     if (entry === undefined) {
@@ -105,6 +119,7 @@ export function createTurns(fixedWindow: number): Turns {
   // The agents of a session share one workspace, so a change by any of them is a change for all.
   let changes = 0;
   let lastChange: string | null = null;
+  const outcomes = createOutcomeMemory();
   const turnOf = (agent: Agent): Turn => {
     let found = turns.get(agent);
     if (found === undefined) {
@@ -115,6 +130,7 @@ export function createTurns(fixedWindow: number): Turns {
   };
   return {
     count: (agent, key) => turns.get(agent)?.tally.get(key)?.count ?? 0,
+    tally: (agent) => turns.get(agent)?.tally ?? NO_TALLY,
     commit: (agent, keys, window = fixedWindow) => commitKeys(turnOf(agent), keys, window),
     isExempt: (agent, key) => turns.get(agent)?.exempt.has(key) ?? false,
     exempt: (agent, keys) => addAll(turnOf(agent).exempt, keys),
@@ -129,6 +145,10 @@ export function createTurns(fixedWindow: number): Turns {
       lastChange = own(exact);
       changes += 1;
     },
-    reset: (agent) => void turns.delete(agent),
+    outcomes,
+    reset(agent) {
+      turns.delete(agent);
+      outcomes.clear(agent);
+    },
   };
 }

@@ -4,7 +4,7 @@
  * still prints another progress meter (times, speeds, an ETA); a test run that
  * fails the same way still says it took another 0.53 s. Two results that differ
  * only in such parts tell the model nothing new, so the outcome digest
- * (result/outcome.ts) reads each line through `quietLine`:
+ * (result/digest.ts) reads each line through `quietLine`:
  *
  * - a terminal overwrites a line at each carriage return: only the last
  *   state of the line is what was shown (spinners, `\r` progress bars);
@@ -30,6 +30,8 @@
  * status. Linear in the line.
  */
 
+import { isDigitCode } from '../shell/tokenize.js';
+
 /** A transfer rate: digits, an optional unit prefix, and `/s`. */
 const RATE = /\d+(?:\.\d+)?\s?(?:[kKMGT]i?)?(?:B|b|bytes|it|its)\/s\b/g;
 /** A duration with its unit, as tools print how long something took. */
@@ -52,8 +54,30 @@ const SPINNER = /[\u2800-\u28ff]/g;
 /** Everything but letters: the numbers, bars and brackets of a progress line. */
 const NOT_WORDS = /[^A-Za-z]+/g;
 
+/** Longest shell path before `: line N:` (`/usr/local/bin/bash`). */
+const SHELL_PREFIX = 48;
+
+/**
+ * The counter a long-lived shell puts in its own errors, masked:
+ * `bash: line 12: …` → `bash: line #: …` (one more each call); any other line as it is.
+ */
+export function maskShellLine(line: string): string {
+  const at = line.indexOf(': line ');
+  if (at < 2 || at > SHELL_PREFIX || line.charCodeAt(at - 1) !== 0x68 || line.charCodeAt(at - 2) !== 0x73) return line;
+  // The shell's name or path: no spaces, no colon before `: line`.
+  for (let i = 0; i < at; i += 1) {
+    const code = line.charCodeAt(i);
+    if (code === 0x20 || code === 0x09 || code === 0x3a) return line;
+  }
+  let end = at + ': line '.length;
+  const digits = end;
+  while (isDigitCode(line.charCodeAt(end))) end += 1;
+  if (end === digits || line.charCodeAt(end) !== 0x3a) return line;
+  return `${line.slice(0, digits)}#${line.slice(end)}`;
+}
+
 /** Longest line read for noise: a longer one is data, not a meter. */
-const NOISE_LINE_LIMIT = 4096;
+export const NOISE_LINE_LIMIT = 4096;
 
 /** The line as a terminal last showed it: what follows the last carriage return. */
 function lastState(line: string): string {
@@ -64,14 +88,35 @@ function lastState(line: string): string {
   return shown === '' ? lastState(line.slice(0, at)) : shown;
 }
 
+/** Whether a line shows a spinner glyph. */
+function hasSpinner(line: string): boolean {
+  for (let i = 0; i < line.length; i += 1) {
+    const code = line.charCodeAt(i);
+    if (code >= 0x2800 && code <= 0x28ff) return true;
+  }
+  return false;
+}
+
+/**
+ * `text.replace(pattern, by)`, searched for only when the text holds `needle`
+ * (or `other`), which every match of `pattern` holds: most lines hold neither,
+ * and a search that cannot match costs more than a look for one character.
+ */
+function masked(text: string, pattern: RegExp, by: string, needle: string, other?: string): string {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut: searching a text without the needle replaces nothing
+  return text.includes(needle) || (other !== undefined && text.includes(other)) ? text.replace(pattern, by) : text;
+}
+
 /** A result line with its noise masked; `null` for a line that is noise whole (a row of curl's meter). */
 export function quietLine(raw: string): string | null {
   const line = lastState(raw);
   if (line.length > NOISE_LINE_LIMIT || !/\d|[\u2800-\u28ff]/.test(line)) return line;
   if (CURL_HEADER.test(line) || CURL_ROW.test(line)) return null;
-  const bare = line.replace(SPINNER, '');
-  // A progress line is noise but for the words that say what is in progress (`Downloading torch`).
-  if (PROGRESS.test(bare)) return bare.replace(NOT_WORDS, ' ').trim();
-  const named = bare.replace(ADDRESS, '0x#').replace(UUID, '#').replace(TEMP, '$1#');
-  return named.replace(DATE, '#').replace(RATE, '#/s').replace(CLOCK, '#:#').replace(DURATION, '#s');
+  // Stryker disable next-line ConditionalExpression: a shortcut: a line without a spinner glyph has none to drop
+  const bare = hasSpinner(line) ? line.replace(SPINNER, '') : line;
+  // A progress line is noise but for the words that say what is in progress (`Downloading torch`): a rate or an ETA says so.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a shortcut: every progress mark holds `/s` or `eta` (`ETA`)
+  if ((bare.includes('/s') || bare.includes('eta') || bare.includes('ETA')) && PROGRESS.test(bare)) return bare.replace(NOT_WORDS, ' ').trim();
+  const named = masked(masked(masked(bare, ADDRESS, '0x#', '0x'), UUID, '#', '-'), TEMP, '$1#', 'tmp', 'pytest-');
+  return masked(masked(masked(named, DATE, '#', '-'), RATE, '#/s', '/s'), CLOCK, '#:#', ':').replace(DURATION, '#s');
 }

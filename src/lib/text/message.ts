@@ -11,6 +11,7 @@
  */
 import type { FailureFacts } from './failure.js';
 import { member } from '../host/member.js';
+import { joinedHead, joinedLength, resultBlocks } from '../host/result.js';
 
 /**
  * What the ask says of a hit (text/ask.ts makes it): the hit's facts, with
@@ -185,49 +186,29 @@ export function preview(text: unknown, cap: number): string {
  */
 export function renderHead(result: unknown, limit: number): string {
   try {
-    const content = member(result, 'content');
-    if (!Array.isArray(content)) return '';
-    const parts: string[] = [];
-    let length = 0;
-    for (const block of content) {
-      if (length >= limit) break;
-      const text = member(block, 'text');
-      if (typeof text !== 'string' || text === '') continue;
-      if (parts.length > 0) length += 1;
-      // Stryker disable next-line MethodExpression: the joined head is cut to the limit below; cutting each block first only spares joining a huge one
-      parts.push(text.slice(0, limit));
-      length += text.length;
-    }
-    return parts.join('\n').slice(0, limit);
+    return joinedHead(resultBlocks(result, 'shown', member, limit), limit);
   } catch {
     return '';
   }
 }
 
-/** Characters of a result's text as `renderResult` would join them, without joining them. */
-function renderedLength(result: unknown): number {
-  let length = -1;
-  try {
-    const content = member(result, 'content');
-    if (!Array.isArray(content)) return 0;
-    for (const block of content) {
-      const text = member(block, 'text');
-      if (typeof text === 'string' && text !== '') length += text.length + 1;
-    }
-  } catch {
-    // An unreadable result renders as empty, so none of it counts.
-    length = -1;
-  }
-  return Math.max(length, 0);
-}
-
 /**
  * A result as a denial quotes it: its first `limit` characters, and when more
- * was cut, the same marker a cut fingerprint carries.
+ * was cut, the same marker a cut fingerprint carries. Its blocks are read once
+ * for both; a result that cannot be read whole is quoted by the head it has.
  */
 export function quoteResult(result: unknown, limit: number): string {
-  const head = renderHead(result, limit);
-  const total = renderedLength(result);
+  let head: string;
+  let total: number;
+  try {
+    const texts = resultBlocks(result, 'shown');
+    head = joinedHead(texts, limit);
+    total = joinedLength(texts);
+  } catch {
+    // Unreadable past its head: none of it counts beyond what the head shows.
+    head = renderHead(result, limit);
+    total = 0;
+  }
   return total > head.length ? `${head}\u2026 (+${total - head.length} more chars)` : head;
 }
 

@@ -16,17 +16,18 @@ import type { TrackedCall } from './track.js';
  */
 const RESPELLING_MEASURES = new Set(['cmd', 'act', 'net']);
 
-/** The call's actions; none for a poll. Read once per call, in a track's `read`. */
+/** The call's actions; none for a poll. */
 export function actionMarks(call: TrackedCall): Mark[] {
   if (call.line?.polls() ?? isPoll(call.name, call.command)) return [];
   return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && RESPELLING_MEASURES.has(mark.measure)));
 }
 
-/** Each call's actions, read once in `read`: the gate judges a call twice (ask and guard), then it settles. */
-export function actionsRead(): { read(call: TrackedCall): void; of(call: TrackedCall): readonly Mark[] } {
-  const actions = new WeakMap<TrackedCall, readonly Mark[]>();
-  return {
-    read: (call) => void actions.set(call, actionMarks(call)),
-    of: (call) => actions.get(call) ?? [],
-  };
+/** Each call's actions, read once for every track that follows them: the gate judges a call twice (ask and guard), then it settles. */
+const read = new WeakMap<TrackedCall, readonly Mark[]>();
+
+/** The call's actions (`actionMarks`), read on first use and kept while the call lives. */
+export function actionsOf(call: TrackedCall): readonly Mark[] {
+  let actions = read.get(call);
+  if (actions === undefined) read.set(call, (actions = actionMarks(call)));
+  return actions;
 }

@@ -19,7 +19,7 @@
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
 import { identityKey } from '../call/identity.js';
-import { linesDigest } from '../result/outcome.js';
+import { linesDigest } from '../result/digest.js';
 import { tokenize } from '../shell/tokenize.js';
 import { defang, preview, renderHead, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';

@@ -13,13 +13,15 @@
  * check that answers differently after a fix) counts from 1 again, and the
  * same answer again counts on, changed files or not.
  */
-import type { Agent, Notice } from '../host/types.js';
+import type { Notice } from '../host/types.js';
 import { URL_TOOL } from '../call/fingerprint.js';
 import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, repeatSummary } from '../text/notice.js';
-import { keep, recalls, remember, type Recent } from '../memory/book.js';
-import { createProgressBook, isActionKey, resultDigest, type ProgressBook } from '../memory/progress.js';
+import { createProgressBook, isActionKey, type ProgressBook } from '../memory/progress.js';
+import { resultDigest } from '../result/digest.js';
+import type { AgentOutcomes } from '../memory/outcomes.js';
+import type { Tally } from '../memory/turn.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Shared, type TrackedCall } from './track.js';
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
@@ -82,12 +84,13 @@ export interface Stage {
  * then the more actionable measure (a stage is one count). Exempt measures are
  * skipped: an approved exemption cannot escalate again this turn (P2).
  */
-export function repeatStage(shared: Shared, call: TrackedCall, countOf: Counter = windowCount(shared)): Stage | null {
+export function repeatStage(shared: Shared, call: TrackedCall): Stage | null {
   const { warnAt, summarizeAt } = call.cfg;
+  const counting = new Counting(shared, call);
   let best: Stage | null = null;
   for (const mark of call.marks) {
     if (!isEnabled(mark) || shared.isExempt(call.agent, mark.key)) continue;
-    const count = countOf(call, mark);
+    const count = counting.of(mark);
     const level = count === summarizeAt ? 2 : count === warnAt ? 1 : 0;
     if (level === 0) continue;
     // At one level every count is that stage's count, so a tie goes to the more actionable measure.
@@ -98,41 +101,47 @@ export function repeatStage(shared: Shared, call: TrackedCall, countOf: Counter 
   return best;
 }
 
-function advise(shared: Shared, call: TrackedCall, countOf: Counter): Notice | null {
-  const stage = repeatStage(shared, call, countOf);
+function advise(shared: Shared, call: TrackedCall): Notice | null {
+  const stage = repeatStage(shared, call);
   if (stage === null) return null;
   const text = stage.level === 2 ? summarizeMessage(stage.mark.quote, stage.count) : warnMessage(stage.mark.quote, stage.count);
   return createNotice(text, repeatSummary(stage.mark.label, stage.count));
 }
 
-/** Occurrences of a mark's key including the current call, as the stages and the cap compare them. */
-type Counter = (call: TrackedCall, mark: Mark) => number;
+/**
+ * Occurrences of a mark's key including the current call, as the stages and
+ * the cap compare them: the count in the window (0.5.2's); under `progress:
+ * changes` no more than the action's runs since the workspace last changed,
+ * under `progress: outcomes` no more than its runs since it last returned
+ * something new. What it reads is fetched once for all of a call's marks.
+ */
+class Counting {
+  private readonly tally: Tally;
+  /** The agent's outcomes, under `changes` and `outcomes`. */
+  private readonly book: AgentOutcomes | null;
+  private readonly changes: number;
 
-/** The count in the window (0.5.2's). */
-function windowCount(shared: Shared): Counter {
-  return (call, mark) => shared.count(call.agent, mark.key) + 1;
+  constructor(
+    shared: Shared,
+    private readonly call: TrackedCall,
+  ) {
+    const { agent, cfg } = call;
+    this.tally = shared.tally(agent);
+    this.book = cfg.progress === 'changes' || cfg.progress === 'outcomes' ? shared.outcomes.of(agent) : null;
+    this.changes = cfg.progress === 'changes' ? shared.changes(agent) : 0;
+  }
+
+  of(mark: Mark): number {
+    const count = (this.tally.get(mark.key)?.count ?? 0) + 1;
+    const { book, call } = this;
+    if (book === null) return count;
+    if (call.cfg.progress === 'changes') return renews(call, mark) ? Math.min(count, book.runsSinceChange(mark.lookup, this.changes) + 1) : count;
+    return answers(call, mark) ? Math.min(count, book.runsSinceNews(mark.lookup) + 1) : count;
+  }
 }
-
-/** Per agent and action (under its lookup key): the workspace's change count when the action last ran, and its runs since. */
-interface Since {
-  readonly changes: number;
-  readonly runs: number;
-}
-
-/** Per agent and action, for `progress: outcomes`: runs since its last new outcome, and its recent outcomes. */
-interface Answers {
-  runs: number;
-  outcomes: Recent | undefined;
-}
-
-/** Distinct outcomes remembered per action: an answer that alternates between two is no news either. */
-const OUTCOMES_KEPT = 4;
 
 /** The action measures (progress.ts `isActionKey`) but `net:` and `sink:`: what a run that reads the workspace is counted under. */
 const RENEWING: ReadonlySet<string> = new Set(['exact', 'cmd', 'act']);
-
-/** Actions whose runs since a change are kept per agent: far more than a window's calls carry. */
-const SINCE_BOOK_LIMIT = 256;
 
 /**
  * Whether a mark counts from 1 again after a change: a run that reads the
@@ -145,31 +154,12 @@ function renews(call: TrackedCall, mark: Mark): boolean {
   return !URL_TOOL.test(call.name);
 }
 
-/** `progress: changes`: the window's count, but no more than the runs since the workspace last changed. */
-function sinceCount(shared: Shared, book: WeakMap<Agent, Map<string, Since>>): Counter {
-  const inWindow = windowCount(shared);
-  return (call, mark) => {
-    const count = inWindow(call, mark);
-    if (!renews(call, mark)) return count;
-    const since = book.get(call.agent)?.get(mark.lookup);
-    const runs = since !== undefined && since.changes === shared.changes(call.agent) ? since.runs : 0;
-    return Math.min(count, runs + 1);
-  };
-}
-
-function noteRun(shared: Shared, book: WeakMap<Agent, Map<string, Since>>, call: TrackedCall): void {
-  let entries: Map<string, Since> | undefined;
+/** The call was attempted (`progress: changes`): one more run of each action that reads the workspace. */
+function noteRun(shared: Shared, call: TrackedCall): void {
   const changes = shared.changes(call.agent);
-  for (const mark of call.marks) {
-    if (!renews(call, mark)) continue;
-    if (entries === undefined) {
-      entries = book.get(call.agent);
-      if (entries === undefined) book.set(call.agent, (entries = new Map()));
-    }
-    const before = entries.get(mark.lookup);
-    // Only actions still in the window can be counted, so a small book holds every one that matters.
-    keep(entries, mark.lookup, { changes, runs: before !== undefined && before.changes === changes ? before.runs + 1 : 1 }, SINCE_BOOK_LIMIT);
-  }
+  const book = shared.outcomes.of(call.agent);
+  // Only actions still in the window can be counted, so a small book holds every one that matters.
+  for (const mark of call.marks) if (renews(call, mark)) book.ran(mark.lookup, changes);
 }
 
 /** The action measures (progress.ts `isActionKey`) but `sink:`: what a run that answers is counted under, a fetch included. */
@@ -180,47 +170,27 @@ function answers(call: TrackedCall, mark: Mark): boolean {
   return !call.writes && ANSWERING.has(mark.measure);
 }
 
-/** `progress: outcomes`: the window's count, but no more than the runs since the action last returned something new. */
-function answerCount(shared: Shared, book: WeakMap<Agent, Map<string, Answers>>): Counter {
-  const inWindow = windowCount(shared);
-  return (call, mark) => {
-    const count = inWindow(call, mark);
-    if (!answers(call, mark)) return count;
-    return Math.min(count, (book.get(call.agent)?.get(mark.lookup)?.runs ?? 0) + 1);
-  };
-}
-
-/** The call was attempted: one more run of each of its actions (a denied run counts, as in the window). */
-function noteAttempt(book: WeakMap<Agent, Map<string, Answers>>, call: TrackedCall): void {
-  let entries = book.get(call.agent);
-  for (const mark of call.marks) {
-    if (!answers(call, mark)) continue;
-    if (entries === undefined) book.set(call.agent, (entries = new Map()));
-    const entry = entries.get(mark.lookup) ?? { runs: 0, outcomes: undefined };
-    entry.runs += 1;
-    keep(entries, mark.lookup, entry, SINCE_BOOK_LIMIT);
-  }
+/** The call was attempted (`progress: outcomes`): one more run of each of its actions (a denied run counts, as in the window). */
+function noteAttempt(shared: Shared, call: TrackedCall): void {
+  const book = shared.outcomes.of(call.agent);
+  for (const mark of call.marks) if (answers(call, mark)) book.attempt(mark.lookup);
 }
 
 /** The call ran: an outcome its action had not returned before starts its count again. */
-function noteOutcome(book: WeakMap<Agent, Map<string, Answers>>, call: TrackedCall, outcome: string | null): void {
-  const entries = book.get(call.agent);
-  if (entries === undefined || outcome === null) return;
-  for (const mark of call.marks) {
-    const entry = answers(call, mark) ? entries.get(mark.lookup) : undefined;
-    if (entry === undefined || recalls(entry.outcomes, outcome)) continue;
-    entry.runs = 1;
-    entry.outcomes = remember(entry.outcomes, outcome, OUTCOMES_KEPT);
-  }
+function noteOutcome(shared: Shared, call: TrackedCall, outcome: string | null): void {
+  if (outcome === null) return;
+  const book = shared.outcomes.of(call.agent);
+  for (const mark of call.marks) if (answers(call, mark)) book.answered(mark.lookup, outcome);
 }
 
 /** Each measure at or past its cap, unless a poll's results are still changing. */
-function repeatHits(shared: Shared, progress: ProgressBook | null, call: TrackedCall, countOf: Counter): Judgement {
+function repeatHits(shared: Shared, progress: ProgressBook | null, call: TrackedCall): Judgement {
   const { agent, marks } = call;
   const holding = progress !== null && call.cfg.progress === 'results';
+  const counting = new Counting(shared, call);
   let hits: Hit[] | null = null;
   for (const mark of marks) {
-    const count = countOf(call, mark);
+    const count = counting.of(mark);
     if (count >= mark.cap && !(holding && progress.varied(agent, mark.key))) {
       // Stryker disable next-line StringLiteral: the repeat track's words never read a hit's detail
       (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count, cap: mark.cap, detail: '' });
@@ -246,38 +216,26 @@ export const repeatTrack = {
   create(shared, initial) {
     // The results' digests, kept only once a policy asks for `progress: results`.
     let progress: ProgressBook | null = null;
-    const since = new WeakMap<Agent, Map<string, Since>>();
-    const answered = new WeakMap<Agent, Map<string, Answers>>();
-    const plain = windowCount(shared);
-    const renewed = sinceCount(shared, since);
-    const anew = answerCount(shared, answered);
-    const countOf = (call: TrackedCall): Counter => {
-      const { progress } = call.cfg;
-      return progress === 'changes' ? renewed : progress === 'outcomes' ? anew : plain;
-    };
     return {
-      judge: (call) => repeatHits(shared, progress, call, countOf(call)),
+      judge: (call) => repeatHits(shared, progress, call),
       attempted: (call) => {
         const { progress } = call.cfg;
-        if (progress === 'changes') noteRun(shared, since, call);
-        else if (progress === 'outcomes') noteAttempt(answered, call);
+        if (progress === 'changes') noteRun(shared, call);
+        else if (progress === 'outcomes') noteAttempt(shared, call);
       },
-      advise: (call) => advise(shared, call, countOf(call)),
+      advise: (call) => advise(shared, call),
       learn(call, settled) {
         const { result } = settled;
         const { cfg } = call;
-        if (cfg.progress === 'outcomes') noteOutcome(answered, call, settled.outcome());
+        if (cfg.progress === 'outcomes') noteOutcome(shared, call, settled.outcome());
         // Stryker disable next-line ConditionalExpression: a shortcut; digests kept under `ignore` are never read, as only a `results` policy holds a gate back
         if (cfg.progress !== 'results') return null;
         const actions = call.marks.filter((mark) => isEnabled(mark) && isActionKey(mark.key)).map((mark) => mark.key);
         (progress ??= createProgressBook(initial.window)).record(call.agent, actions, resultDigest(result, call.name, cfg.ignoreArgs), cfg.window);
         return null;
       },
-      clear: (agent) => {
-        progress?.reset(agent);
-        since.delete(agent);
-        answered.delete(agent);
-      },
+      // The runs since a change or an outcome go with the agent's turn (the outcome memory).
+      clear: (agent) => progress?.reset(agent),
     };
   },
 } satisfies CallTrackModule;

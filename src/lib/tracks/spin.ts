@@ -26,8 +26,7 @@ import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { createNotice, trackSummary } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
-import { actionsRead } from './actions.js';
-import { keep, recalls, remember, type Recent } from '../memory/book.js';
+import { actionsOf } from './actions.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** The `spin` setting: off by default; `{}` turns the track on with its defaults. */
@@ -61,15 +60,8 @@ export const SPIN = stagesSetting('spin', { order: 6, cardOrder: 2 }, { warnAt: 
   },
 });
 
-/** Distinct results remembered per action. */
-const RESULTS_KEPT = 4;
-
-/** Actions remembered per agent: a round of a cycle is a handful of calls, a turn a few hundred. */
-export const SPIN_BOOK_LIMIT = 256;
-
+/** The agent's spin: the outcomes of its actions are the outcome memory's (`returned`, `hasReturned`). */
 interface Spin {
-  /** Per action (lookup key), the digests of its recent results. */
-  readonly seen: Map<string, Recent>;
   /** Calls in a row that brought no news. */
   run: number;
   /** Whether a new write succeeded since the spin last grew: the next rerun may bring news. */
@@ -106,37 +98,44 @@ const words: HitWords = {
 };
 
 /** A write the agent has not made before this turn: what it does about the spin, never part of it. */
-function isNewWrite(spin: Spin, call: TrackedCall): boolean {
-  return call.writes && !spin.seen.has((call.marks[0] as Mark).lookup);
+function isNewWrite(shared: Shared, call: TrackedCall): boolean {
+  return call.writes && !shared.outcomes.of(call.agent).hasReturned((call.marks[0] as Mark).lookup);
 }
 
 function judge(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
   const limit = SPIN.of(call.cfg)?.limit ?? null;
   const spin = book.get(call.agent);
-  if (limit === null || spin === undefined || spin.run < limit || isNewWrite(spin, call)) return NO_HITS;
+  if (limit === null || spin === undefined || spin.run < limit || isNewWrite(shared, call)) return NO_HITS;
   // A new write since the spin last grew: this run may well bring news.
   if (spin.fresh) return NO_HITS;
-  const mark = actions.find((action) => spin.seen.has(action.lookup) && !shared.isExempt(call.agent, action.key));
-  if (mark === undefined) return NO_HITS;
-  const hit: Hit = { key: mark.key, words, quote: mark.quote, count: spin.run, cap: limit, detail: '' };
-  return { hits: [hit] };
+  const { agent } = call;
+  const outcomes = shared.outcomes.of(agent);
+  for (const mark of actions) {
+    if (!outcomes.hasReturned(mark.lookup) || shared.isExempt(agent, mark.key)) continue;
+    const hit: Hit = { key: mark.key, words, quote: mark.quote, count: spin.run, cap: limit, detail: '' };
+    return { hits: [hit] };
+  }
+  return NO_HITS;
 }
 
 function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
   const { agent } = call;
   const digest = settled.outcome();
   if (actions.length === 0 || digest === null) return null;
-  const counted = actions.filter((mark) => !shared.isExempt(agent, mark.key));
-  if (counted.length === 0) return null;
-  let spin = book.get(agent);
-  if (spin === undefined) book.set(agent, (spin = { seen: new Map(), run: 0, fresh: false }));
-  const neutral = isNewWrite(spin, call);
+  let spin: Spin | undefined;
+  let neutral = false;
   let known = false;
-  for (const mark of counted) {
-    const results = spin.seen.get(mark.lookup);
-    if (recalls(results, digest)) known = true;
-    keep(spin.seen, mark.lookup, remember(results, digest, RESULTS_KEPT), SPIN_BOOK_LIMIT);
+  for (const mark of actions) {
+    if (shared.isExempt(agent, mark.key)) continue;
+    if (spin === undefined) {
+      spin = book.get(agent);
+      if (spin === undefined) book.set(agent, (spin = { run: 0, fresh: false }));
+      // Read before the call's outcomes are recorded: whether the write is one the agent has not made.
+      neutral = isNewWrite(shared, call);
+    }
+    if (shared.outcomes.of(agent).returned(mark.lookup, digest)) known = true;
   }
+  if (spin === undefined) return null;
   if (neutral) {
     spin.fresh ||= settled.failure === null;
     return null;
@@ -164,11 +163,10 @@ export const spinTrack = {
   },
   create(shared) {
     const book = new WeakMap<Agent, Spin>();
-    const actions = actionsRead();
     return {
-      read: actions.read,
-      judge: (call) => judge(book, shared, call, actions.of(call)),
-      learn: (call, settled) => learn(book, shared, call, actions.of(call), settled),
+      judge: (call) => judge(book, shared, call, actionsOf(call)),
+      learn: (call, settled) => learn(book, shared, call, actionsOf(call), settled),
+      // Its run goes here; the actions' outcomes go with the agent's turn (the outcome memory).
       clear: (agent) => void book.delete(agent),
     };
   },

@@ -29,8 +29,7 @@ import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
-import { actionsRead } from './actions.js';
-import { keep, recalls, remember, type Recent } from '../memory/book.js';
+import { actionsOf } from './actions.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** The `stale` setting: off by default; `{}` turns the track on with its defaults. */
@@ -74,25 +73,6 @@ export const STALE = stagesSetting('stale', { order: 5, cardOrder: 1 }, { warnAt
     zh: { label: '接连阈值', hint: '完全相同的调用中间不隔别的调用、接连这么多次得到相同的回答：下一次遇到闸门；off 表示交给上面的闸门阈值。' },
   },
 });
-
-/** Distinct results remembered per action: an A/B alternation is as stale as A A A. */
-const RESULTS_KEPT = 4;
-
-/**
- * Actions remembered per agent, the most recent first to stay: a repeat comes
- * back within tens of calls, and a book this size costs some 50 KB.
- */
-export const STALE_BOOK_LIMIT = 256;
-
-/** One action's record, under its lookup key (call/identity.ts): the book never quotes an action. */
-interface Entry {
-  /** The digests of the action's recent results, newest last (book.ts `Recent`). */
-  readonly results: Recent | undefined;
-  /** Results in a row that were already among `results`, plus one: how many times the same result has come back. */
-  same: number;
-  /** `Shared.changes` when the action last settled. */
-  changes: number;
-}
 
 /** Stale stage 1: the call keeps returning what it returned before. */
 export function staleMessage(quote: string, times: number): string {
@@ -147,20 +127,21 @@ function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, ac
   return { key: exact.key, words, quote: exact.quote, count: run.count, cap: backToBack, detail: '' };
 }
 
-function judge(book: WeakMap<Agent, Map<string, Entry>>, runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
+function judge(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
   const stale = STALE.of(call.cfg);
   const limit = stale?.limit ?? null;
-  const entries = book.get(call.agent);
-  if (entries === undefined) return NO_HITS;
-  const changes = shared.changes(call.agent);
   const back = runHit(runs, shared, call, actions, stale?.backToBack ?? null);
+  if (limit === null || actions.length === 0) return back === null ? NO_HITS : { hits: [back] };
+  const { agent } = call;
+  const changes = shared.changes(agent);
+  const book = shared.outcomes.of(agent);
   let hits: Hit[] | null = back === null ? null : [back];
   for (const mark of actions) {
-    if (limit === null || mark.key === back?.key) continue;
-    const entry = entries.get(mark.lookup);
-    // A change since the last result: this run may well return something new.
-    if (entry === undefined || entry.same < limit || entry.changes !== changes) continue;
-    (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: entry.same, cap: limit, detail: '' });
+    if (mark.key === back?.key) continue;
+    // A change since the last result: this run may well return something new (no same results in a row).
+    const same = book.sameInRow(mark.lookup, changes);
+    if (same < limit) continue;
+    (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: same, cap: limit, detail: '' });
   }
   return hits === null ? NO_HITS : { hits };
 }
@@ -191,26 +172,24 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   else runs.set(agent, { lookup: exact.lookup, outcome, changes, count: 1 });
 }
 
-function learn(book: WeakMap<Agent, Map<string, Entry>>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
+function learn(shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
   const { agent } = call;
   const warnAt = STALE.of(call.cfg)?.warnAt;
   const digest = settled.outcome();
-  let entries = book.get(agent);
-  if (entries === undefined) book.set(agent, (entries = new Map()));
   const changes = shared.changes(agent);
-  let top: { mark: Mark; same: number } | null = null;
+  const book = shared.outcomes.of(agent);
+  let top: Mark | null = null;
+  let topSame = 0;
   for (const mark of actions) {
     if (shared.isExempt(agent, mark.key)) continue;
-    const key = mark.lookup;
-    const before = entries.get(key);
-    const results = before !== undefined && before.changes === changes ? before.results : undefined;
-    const same = digest !== null && recalls(results, digest) ? (before?.same ?? 1) + 1 : 1;
-    const kept = digest === null ? results : remember(results, digest, RESULTS_KEPT);
-    keep(entries, key, { results: kept, same, changes }, STALE_BOOK_LIMIT);
-    if (same === warnAt && (top === null || mark.rank < top.mark.rank)) top = { mark, same };
+    const same = book.settleSame(mark.lookup, digest, changes);
+    if (same === warnAt && (top === null || mark.rank < top.rank)) {
+      top = mark;
+      topSame = same;
+    }
   }
   if (top === null) return null;
-  return createNotice(staleMessage(top.mark.quote, top.same), countedSummary(top.mark.label, SUMMARY, top.same));
+  return createNotice(staleMessage(top.quote, topSame), countedSummary(top.label, SUMMARY, topSame));
 }
 
 /** What its notices' summaries say: `cmd “…” same result x3`. */
@@ -229,22 +208,17 @@ export const staleTrack = {
     summary: SUMMARY,
   },
   create(shared) {
-    const book = new WeakMap<Agent, Map<string, Entry>>();
     const runs = new WeakMap<Agent, Run>();
-    const actions = actionsRead();
     return {
-      read: actions.read,
-      judge: (call) => judge(book, runs, shared, call, actions.of(call)),
+      judge: (call) => judge(runs, shared, call, actionsOf(call)),
       learn: (call, settled) => {
         // Runs are followed only while a policy asks for them.
-        if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) learnRun(runs, shared, call, actions.of(call), answerOf(settled));
+        if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) learnRun(runs, shared, call, actionsOf(call), answerOf(settled));
         else runs.delete(call.agent);
-        return learn(book, shared, call, actions.of(call), settled);
+        return learn(shared, call, actionsOf(call), settled);
       },
-      clear: (agent) => {
-        book.delete(agent);
-        runs.delete(agent);
-      },
+      // The outcome memory is cleared with the agent's turn; the back-to-back run here.
+      clear: (agent) => void runs.delete(agent),
     };
   },
 } satisfies CallTrackModule;

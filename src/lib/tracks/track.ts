@@ -67,7 +67,7 @@ export interface Settled {
   readonly result: unknown;
   /** `classifyFailure` of the result, for a shell with its text and command (P1). */
   readonly failure: Failure | null;
-  /** `outcomeDigest` of the result (result/outcome.ts), computed on first use. */
+  /** `outcomeDigest` of the result (result/digest.ts), computed on first use. */
   outcome(): string | null;
 }
 

@@ -1,0 +1,211 @@
+/**
+ * The one digest of what a call returned. Two notions of "the same result"
+ * are behaviour, and both are kept, as data over one machinery:
+ *
+ * - **the outcome** (`OUTCOME`: the stale, spin and guess tracks, the failure
+ *   evidence, `progress: outcomes`): the error flag, the exit status parts of
+ *   the structured value (exit code, time-out, signal: bash's value otherwise
+ *   repeats the text or echoes arguments), and the text as a multiset of
+ *   lines with their noise masked (result/noise.ts): the order of lines, line
+ *   endings, trailing blanks, meters, clocks and a shell's line counter do
+ *   not make two outcomes differ; any other difference, a number included, does.
+ * - **the results** (`RESULTS`: `progress: results`, 0.6's): the error flag,
+ *   every text block exactly (its length first, so the split between blocks
+ *   counts), and the whole structured value without the tool's decoy
+ *   arguments (hosts echo some back: a model varying `timeoutMs` must not
+ *   look like a poll making progress).
+ *
+ * They cannot be one: a poll whose meter moved made progress for `results`
+ * and none for the outcome. So a notion is data (which flag tags, what of
+ * the value, the text as lines or as blocks, how a field is read) and one
+ * function digests a result under it: the blocks come from the one result
+ * reader (host/result.ts), and every text goes through one hash, two FNV-1a
+ * lanes over UTF-16 code units (64 bits: two results of one action share a
+ * digest by accident with odds of about 1 in 10^19). Only equality of digests
+ * is ever read. Linear in the result; a line with nothing to mask is hashed
+ * in place, never copied.
+ */
+import { canonical, decoysFor, withoutDecoys } from '../call/canonical.js';
+import { member, safeMember } from '../host/member.js';
+import { resultBlocks, type Reader } from '../host/result.js';
+import { maskShellLine, NOISE_LINE_LIMIT, quietLine } from './noise.js';
+
+/** A notion of "the same result": what of a result its digest reads, and how. */
+export interface DigestNotion {
+  /** What the error flag reads as, set and not. */
+  readonly flag: readonly [error: string, ok: string];
+  /** The text as a multiset of quiet lines (`lines`), or every block exactly (`blocks`). */
+  readonly text: 'lines' | 'blocks';
+  /** Of the structured value, the exit status parts (`status`) or all of it but the decoys (`value`). */
+  readonly value: 'status' | 'value';
+  /** How fields are read: `member` (an unreadable result has no digest) or `safeMember` (an unreadable field is absent). */
+  readonly read: Reader;
+}
+
+export const OUTCOME: DigestNotion = { flag: ['E', 'ok'], text: 'lines', value: 'status', read: member };
+export const RESULTS: DigestNotion = { flag: ['error', 'ok'], text: 'blocks', value: 'value', read: safeMember };
+
+const BASIS_A = 0x811c9dc5;
+const BASIS_B = 0x01234567;
+const PRIME = 0x01000193;
+
+/** Two FNV-1a lanes, fed code units in order; a multiset of lines adds each line's lanes into `sumA`/`sumB`. */
+class Lanes {
+  a = BASIS_A;
+  b = BASIS_B;
+  sumA = 0;
+  sumB = 0;
+  lines = 0;
+
+  /** Feeds `text[from, to)`. */
+  feed(text: string, from = 0, to = text.length): void {
+    let { a, b } = this;
+    for (let i = from; i < to; i += 1) {
+      const code = text.charCodeAt(i);
+      a = Math.imul(a ^ code, PRIME);
+      b = Math.imul(b ^ code, PRIME);
+    }
+    this.a = a;
+    this.b = b;
+  }
+
+  /** Feeds one line whole and adds it to the multiset. */
+  line(text: string, from = 0, to = text.length): void {
+    this.a = BASIS_A;
+    this.b = BASIS_B;
+    this.feed(text, from, to);
+    this.sumA = (this.sumA + (this.a >>> 0)) >>> 0;
+    this.sumB = (this.sumB + (this.b >>> 0)) >>> 0;
+    this.lines += 1;
+  }
+
+  /** The lanes fed so far, as text. */
+  stream(): string {
+    return written(this.a >>> 0, this.b >>> 0);
+  }
+
+  /** The multiset of lines, as text. */
+  multiset(): string {
+    return `${this.lines}.${written(this.sumA, this.sumB)}`;
+  }
+}
+
+/**
+ * Two 32-bit values as six UTF-16 code units of 14 bits or fewer, from U+4000:
+ * a digest is only ever compared, and never holds a newline (the books of
+ * recent digests separate them by one, memory/book.ts).
+ */
+function written(a: number, b: number): string {
+  return String.fromCharCode(0x4000 + (a & 0x3fff), 0x4000 + ((a >>> 14) & 0x3fff), 0x4000 + (a >>> 28), 0x4000 + (b & 0x3fff), 0x4000 + ((b >>> 14) & 0x3fff), 0x4000 + (b >>> 28));
+}
+
+/** What `trimEnd` drops: ECMAScript white space and line terminators. */
+function isBlank(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return code === 0xa0 || code === 0xfeff || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
+}
+
+/** Whether the line `text[from, to)` holds what noise masking reads: a carriage return, or a digit or spinner glyph in a line short enough to be a meter. */
+function needsMasking(text: string, from: number, to: number): boolean {
+  const meter = to - from <= NOISE_LINE_LIMIT;
+  for (let i = from; i < to; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0d) return true;
+    if (meter && ((code >= 0x30 && code <= 0x39) || (code >= 0x2800 && code <= 0x28ff))) return true;
+  }
+  return false;
+}
+
+/**
+ * Adds the lines of `text` (split at `\n`) to the multiset, each as a terminal
+ * last showed it with its noise masked and its trailing blanks dropped
+ * (`quietLine`, `maskShellLine`); a meter row is no line. A line with nothing
+ * to mask is hashed where it stands. (A `\r` before a `\n` needs no care of its
+ * own: a terminal shows what came before a trailing carriage return.)
+ */
+function addLines(lanes: Lanes, text: string): void {
+  for (let start = 0; ; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    if (needsMasking(text, start, end) || (end - start > NOISE_LINE_LIMIT && hasDigit(text, start, end))) {
+      const quiet = quietLine(text.slice(start, end));
+      if (quiet !== null) lanes.line(maskShellLine(quiet.trimEnd()));
+    } else {
+      let last = end;
+      while (last > start && isBlank(text.charCodeAt(last - 1))) last -= 1;
+      lanes.line(text, start, last);
+    }
+    if (newline === -1) return;
+    start = newline + 1;
+  }
+}
+
+/** Whether `text[from, to)` holds a digit (a long line's shell counter is masked too). */
+function hasDigit(text: string, from: number, to: number): boolean {
+  // Only the head can hold `bash: line N:` (maskShellLine reads no further).
+  const head = Math.min(to, from + 128);
+  for (let i = from; i < head; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) return true;
+  }
+  return false;
+}
+
+/** The lines of a text as a multiset, noise masked (the outcome's text; the guess track digests an error's head so). */
+export function linesDigest(text: string): string {
+  const lanes = new Lanes();
+  addLines(lanes, text);
+  return lanes.multiset();
+}
+
+/** The exit status parts of a structured value (bash's). */
+function statusOf(value: unknown): string {
+  const exitCode = member(value, 'exitCode');
+  const timedOut = member(value, 'timedOut');
+  const signal = member(value, 'signal');
+  return `${typeof exitCode === 'number' ? exitCode : '-'}/${timedOut === true ? 't' : '-'}/${typeof signal === 'string' ? JSON.stringify(signal.slice(0, 32)) : '-'}`;
+}
+
+/** The digest of a result under a notion; `decoys`: the tool's decoy arguments, for `value`. Throws what the result throws under `member`. */
+function digestOf(result: unknown, notion: DigestNotion, decoys: ReadonlySet<string>): string {
+  const { read } = notion;
+  const flag = notion.flag[read(result, 'isError') === true ? 0 : 1];
+  const lanes = new Lanes();
+  const blocks = resultBlocks(result, 'strings', read);
+  if (notion.text === 'lines') {
+    for (const text of blocks) addLines(lanes, text);
+    if (blocks.length === 0) lanes.line('');
+  } else {
+    lanes.feed(flag);
+    for (const text of blocks) {
+      // Each block's length goes first, so the split between blocks is part of the digest.
+      lanes.feed(`\u0000${text.length}\u0000`);
+      lanes.feed(text);
+    }
+  }
+  // One flat string, not a rope of its parts: the books keep it (each of a few an action) and share it.
+  if (notion.value === 'status') return [flag, statusOf(read(result, 'value')), lanes.multiset()].join('|');
+  lanes.feed(`\u0001${canonical(withoutDecoys(read(result, 'value'), decoys))}`);
+  return lanes.stream();
+}
+
+/** The outcome of a result (`OUTCOME`); `null` for a result that cannot be read (no evidence either way). */
+export function outcomeDigest(result: unknown): string | null {
+  try {
+    return digestOf(result, OUTCOME, NO_DECOYS);
+  } catch {
+    return null;
+  }
+}
+
+const NO_DECOYS: ReadonlySet<string> = new Set();
+
+/** The results digest (`RESULTS`) of a result of the tool `name`; `unreadable` for one that cannot be read whole (all such look alike). */
+export function resultDigest(result: unknown, name: string, ignoreArgs: Readonly<Record<string, readonly string[]>>): string {
+  try {
+    return digestOf(result, RESULTS, decoysFor(name, ignoreArgs));
+  } catch {
+    return 'unreadable';
+  }
+}
