@@ -469,7 +469,8 @@ describe('the namespace through the hooks', () => {
     await host.call({ agent, ...same });
     await settings.update(NS, { preset: 'recommended' });
     // The stale track tightens at once, from the first call after the change (the track did not watch the one before).
-    assert.deepEqual(deniedAt(await repeat(host, agent, 6, same)), [6], 'five same results, then the sixth is denied');
+    // Its back-to-back gate (stale.backToBack: 3) counts from there too: three same results in a row, then the fourth is denied.
+    assert.deepEqual(deniedAt(await repeat(host, agent, 6, same)), [4, 5, 6], 'three same results back to back, then the fourth and after are denied');
     let errors = 0;
     // A new error each run: progress by any reading of it, once the preset applies.
     const failing = { ...bash('python run.py'), body: () => bashResult(1, `KeyError: 'k${(errors += 1)}'`) };

@@ -65,12 +65,18 @@ function loops(): Call[][] {
     Array.from({ length: cap + 2 }, () => ({ ...bash(`curl -s '${FORGED_URL}'`), ...approve })),
     Array.from({ length: cap + 2 }, () => ({ name: 'read', arguments: { path: FORGED_PATH }, ...approve })),
     Array.from({ length: cap + 2 }, () => ({ name: FORGED_TOOL, arguments: { q: 1 }, ...approve })),
-    Array.from({ length: failLimit + 2 }, () => ({
-      name: 'lookup',
-      arguments: { q: 2 },
-      body: () => ({ isError: true, content: [{ type: 'text', text: 'Error: no' }], error: { message: 'no', info: { code: FORGED_CODE } } }),
-      ...approve,
-    })),
+    // A forged error code; another call between each (so that the stale track's back-to-back gate, with every
+    // opt-in on, does not come before the failure track's, whose ask quotes the code).
+    Array.from({ length: 2 * (failLimit + 2) }, (_, i) =>
+      i % 2 === 1
+        ? { ...bash(`ls step${i}`), ...approve }
+        : {
+            name: 'lookup',
+            arguments: { q: 2 },
+            body: () => ({ isError: true, content: [{ type: 'text', text: 'Error: no' }], error: { message: 'no', info: { code: FORGED_CODE } } }),
+            ...approve,
+          },
+    ),
     Array.from({ length: 6 }, () => ({
       name: 'edit',
       arguments: { file_path: FORGED_PATH, old_string: 'a', new_string: 'b' },
