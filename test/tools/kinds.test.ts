@@ -29,6 +29,8 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   // Issue 40: the plainest loop gated as the field gates it; progress that looks like a loop left alone.
   { kind: 'issue 40: the very same call answered the same way back to back', loop: 'same-call-same-answer-four-times', twins: ['poll-answer-moving'], gateWithin: 3 },
   { kind: 'issue 40: a build timing out at the same place', loop: 'build-timeouts-same', twins: ['build-timeouts-shrinking'], gateWithin: 10 },
+  { kind: 'issue 40: the same action, however spelled, answered the same way back to back', loop: 'no-ops-respelled-back-to-back', twins: ['quiet-commands-each-doing'], gateWithin: 3 },
+  { kind: 'issue 40: the same rejected edit re-indented', loop: 'same-edit-reindented', twins: ['edit-reindented-lands'], gateWithin: 3 },
   { kind: 'issue 40: the same install between the same failing test runs', loop: 'test-then-same-install', twins: ['test-then-installs-different'], gateWithin: 10 },
 ];
 

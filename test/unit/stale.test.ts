@@ -151,5 +151,29 @@ describe('the stale track', () => {
     const resumed: Call[] = [400, 200, 100, 50, 25].map((left) => ({ ...bash('ninja -C build'), body: () => ({ isError: false, content: [{ type: 'text', text: `[${401 - left}/400] Building` }], value: { exitCode: null, timedOut: true } }) }));
     assert.deepEqual(deniedAt(await run(host, {}, resumed)), []);
   });
-});
+  test('`backToBack`: the same action however spelled (the act: measure) answered the same way back to back is gated at the next', async () => {
+    const quiet = () => bashResult(0, '');
+    const noOps: Call[] = [': compile it', ': run the tests', ': check the output', ': list the files'].map((line) => ({ ...bash(line), body: quiet }));
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, limits: { act: 12 }, onLimit: 'deny' };
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, noOps)), [4]);
+    const doing: Call[] = ['mkdir -p build', 'gcc -o build/main main.c', 'test -x build/main', './build/main'].map((line) => ({ ...bash(line), body: quiet }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, doing)), [], 'different actions printing nothing are not one action');
+  });
 
+  test('`backToBack`: a rejected edit re-indented is the same edit; one that differs in a word is another', async () => {
+    const rejected = () => ({ isError: true, content: [{ type: 'text', text: 'Your proposed edit has introduced new syntax error(s). E999 IndentationError' }] });
+    const edit = (text: string): Call => ({ name: 'edit', arguments: { path: '/repo/v.py', old_string: '<lines 40:40>', new_string: text }, body: rejected });
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
+    const indented = 'if v is None:\n        a = parse(raw)';
+    const reindented = edit('if v is None:\na = parse(raw)');
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, [edit(indented), edit(indented), edit(indented), reindented])), [4]);
+    const reworded = edit('if v is None:\n        b = parse(raw)');
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, [edit(indented), edit(indented), edit(indented), reworded])), [], 'another word is another edit');
+  });
+
+  test('`backToBack`: a re-indented shell line is not folded (whitespace inside quotes is what it prints)', async () => {
+    const same = () => bashResult(0, 'a b');
+    const lines: Call[] = ['echo "a b"', 'echo "a b"', 'echo "a b"', 'echo "a  b"'].map((line) => ({ ...bash(line), body: same }));
+    assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' }), {}, lines)), []);
+  });
+});

@@ -34,7 +34,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = deepFreeze({
     parts: [
       {
         name: 'stale',
-        what: 'the same call returning the same result, nothing changed in between: advised at the 3rd, gated after the 5th, or after the 3rd when they came back to back',
+        what: 'the same call returning the same result, nothing changed in between: advised at the 3rd, gated after the 5th, or after the 3rd when the same action (however spelled, an edit however indented) came back to back',
         config: { stale: { warnAt: 3, limit: 5, backToBack: 3 } },
       },
       {

@@ -17,12 +17,15 @@
  * The memory is the turn, not the window: a check repeated between long runs
  * is still the same check.
  *
- * With `backToBack`, the plainest loop is gated sooner: the very same call
- * (`exact:`), answered the same way that many times with no other call
- * between and nothing changed, meets the gate at the next one, as the
- * field's detectors gate three or four identical calls in a row. It asks more
- * than they do: the same answer each time, so a poll whose answer moves, or a
- * resumable job whose output moves, runs on.
+ * With `backToBack`, the plainest loop is gated sooner: the same action,
+ * answered the same way that many times with no other call between and
+ * nothing changed, meets the gate at the next one, as the field's detectors
+ * gate three or four identical calls in a row. The same action is the call
+ * itself or any reading of it that names it however spelled (`cmd:`, `act:`,
+ * `net:` when measured: the no-op `:` with new words each time), and, for a
+ * file write, its text with the whitespace taken out (the same rejected edit
+ * re-indented). It asks more than the field does: the same answer each time,
+ * so a poll whose answer moves, or a resumable job whose output moves, runs on.
  */
 import type { Agent, Notice } from '../host/types.js';
 import type { Mark } from '../call/mark.js';
@@ -30,6 +33,7 @@ import { defang, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
 import { actionsOf } from './actions.js';
+import { lookupKey } from '../call/identity.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** The `stale` setting: off by default; `{}` turns the track on with its defaults. */
@@ -64,13 +68,13 @@ export const STALE = stagesSetting('stale', { order: 5, cardOrder: 1 }, { warnAt
 }, {
   key: 'backToBack',
   meaning: {
-    en: 'how many times the very same call may return the same result back to back, no other call between, before the next one meets the gate; {off} leaves it to the limit',
-    zh: '完全相同的调用在中间没有别的调用的情况下接连返回相同结果多少次之后，下一次遇到闸门；填 {off} 表示交给闸门阈值',
+    en: 'how many times the same action (however spelled; an edit however indented) may return the same result back to back, no other call between, before the next one meets the gate; {off} leaves it to the limit',
+    zh: '同一动作（无论怎么写；编辑无论怎么缩进）在中间没有别的调用的情况下接连返回相同结果多少次之后，下一次遇到闸门；填 {off} 表示交给闸门阈值',
   },
-  schema: 'Times the very same call returns the same result back to back, no other call between, after which the next one meets the gate; null leaves it to limit.',
+  schema: 'Times the same action (however spelled; an edit however indented) returns the same result back to back, no other call between, after which the next one meets the gate; null leaves it to limit.',
   card: {
-    en: { label: 'Back to back', hint: 'The very same call answered the same way this many times with no call between: the next one meets the gate; off leaves it to the gate above.' },
-    zh: { label: '接连阈值', hint: '完全相同的调用中间不隔别的调用、接连这么多次得到相同的回答：下一次遇到闸门；off 表示交给上面的闸门阈值。' },
+    en: { label: 'Back to back', hint: 'The same action (however spelled, an edit however indented) answered the same way this many times with no call between: the next one meets the gate; off leaves it to the gate above.' },
+    zh: { label: '接连阈值', hint: '同一动作（无论怎么写，编辑无论怎么缩进）中间不隔别的调用、接连这么多次得到相同的回答：下一次遇到闸门；off 表示交给上面的闸门阈值。' },
   },
 });
 
@@ -109,8 +113,8 @@ const words: HitWords = {
  * call came between to make a difference.
  */
 interface Run {
-  /** The call's identity (`exact:`), by its lookup key. */
-  readonly lookup: string;
+  /** The actions every call of the run shared (`exact:`, and `cmd:`/`act:`/`net:` when measured), by their lookup keys. */
+  lookups: readonly string[];
   readonly outcome: string;
   /** `Shared.changes` when it last settled: another agent's change in between ends the run. */
   readonly changes: number;
@@ -118,19 +122,41 @@ interface Run {
   count: number;
 }
 
-/** The back-to-back gate: the very call that returned the same result `backToBack` times with no call between. */
-function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], backToBack: number | null): Hit | null {
-  const exact = actions[0];
-  const run = runs.get(call.agent);
-  if (backToBack === null || exact === undefined || run === undefined || run.lookup !== exact.lookup) return null;
-  if (run.count < backToBack || run.changes !== shared.changes(call.agent)) return null;
-  return { key: exact.key, words, quote: exact.quote, count: run.count, cap: backToBack, detail: '' };
+/** Whitespace, and the JSON escapes that spell it, in an identity: what re-indenting an edit changes. */
+const WHITESPACE = /(?:\s|\\[ntr])+/g;
+
+/**
+ * The back-to-back reading of a file write (not a shell line): its identity with
+ * every run of whitespace taken out, so that the same edit re-indented or
+ * re-wrapped is the same attempt. Only a write that changed nothing (a
+ * rejected edit) can continue a run, as any change ends it.
+ */
+function foldedWrite(call: TrackedCall, exact: string | undefined): string | null {
+  if (exact === undefined || call.command !== undefined || !call.writes) return null;
+  return lookupKey(`fold:${exact.replace(WHITESPACE, '')}`);
 }
 
-function judge(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[]): Judgement {
+/** Each call's back-to-back actions, by their lookup keys: its actions (actions.ts) and its folded write. */
+function runLookups(actions: readonly Mark[], folded: string | null): readonly string[] {
+  const lookups = actions.map((action) => action.lookup);
+  return folded === null ? lookups : [...lookups, folded];
+}
+
+/** The back-to-back gate: the very call that returned the same result `backToBack` times with no call between. */
+function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], backToBack: number | null): Hit | null {
+  const run = runs.get(call.agent);
+  const exact = actions[0];
+  if (backToBack === null || run === undefined || exact === undefined || !lookups.some((lookup) => run.lookups.includes(lookup))) return null;
+  if (run.count < backToBack || run.changes !== shared.changes(call.agent)) return null;
+  // The hit names the first action the run shares, the call itself when only its folded write does.
+  const mark = actions.find((action) => run.lookups.includes(action.lookup)) ?? exact;
+  return { key: mark.key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
+}
+
+function judge(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[]): Judgement {
   const stale = STALE.of(call.cfg);
   const limit = stale?.limit ?? null;
-  const back = runHit(runs, shared, call, actions, stale?.backToBack ?? null);
+  const back = runHit(runs, shared, call, actions, lookups, stale?.backToBack ?? null);
   if (limit === null || actions.length === 0) return back === null ? NO_HITS : { hits: [back] };
   const { agent } = call;
   const changes = shared.changes(agent);
@@ -159,7 +185,7 @@ function answerOf(settled: Settled): string | null {
 }
 
 /** The run goes on when the call is the last one again, answered the same, nothing changed; any other call that ran starts another. */
-function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], outcome: string | null): void {
+function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], outcome: string | null): void {
   const { agent } = call;
   const exact = actions[0];
   if (exact === undefined || outcome === null || shared.isExempt(agent, exact.key)) {
@@ -168,8 +194,11 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   }
   const before = runs.get(agent);
   const changes = shared.changes(agent);
-  if (before !== undefined && before.lookup === exact.lookup && before.outcome === outcome && before.changes === changes) before.count += 1;
-  else runs.set(agent, { lookup: exact.lookup, outcome, changes, count: 1 });
+  const common = before === undefined ? [] : before.lookups.filter((lookup) => lookups.includes(lookup));
+  if (before !== undefined && common.length > 0 && before.outcome === outcome && before.changes === changes) {
+    before.lookups = common;
+    before.count += 1;
+  } else runs.set(agent, { lookups, outcome, changes, count: 1 });
 }
 
 function learn(shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
@@ -209,11 +238,17 @@ export const staleTrack = {
   },
   create(shared) {
     const runs = new WeakMap<Agent, Run>();
+    const folds = new WeakMap<TrackedCall, string>();
+    const lookupsOf = (call: TrackedCall): readonly string[] => runLookups(actionsOf(call), folds.get(call) ?? null);
     return {
-      judge: (call) => judge(runs, shared, call, actionsOf(call)),
+      read: (call, fps) => {
+        const folded = (STALE.of(call.cfg)?.backToBack ?? null) === null ? null : foldedWrite(call, fps[0]);
+        if (folded !== null) folds.set(call, folded);
+      },
+      judge: (call) => judge(runs, shared, call, actionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {
         // Runs are followed only while a policy asks for them.
-        if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) learnRun(runs, shared, call, actionsOf(call), answerOf(settled));
+        if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) learnRun(runs, shared, call, actionsOf(call), lookupsOf(call), answerOf(settled));
         else runs.delete(call.agent);
         return learn(shared, call, actionsOf(call), settled);
       },
