@@ -400,11 +400,16 @@ describe('dsh 0.1.0-rc.8 headless boot — opt-in sequence track, mounted as a -
       for (const s of log.steps.slice(16)) {
         assert.equal(s.isError, true);
         assert.match(s.text, BLOCKED);
-        assert.match(s.text, /by the sequence track/);
-        // The denial names the cycle from the stopped call on.
-        assert.ok(s.text.includes(`- ${String(s.arguments.command).slice(0, 40)}`), s.text);
-        assert.ok(s.text.includes('\u2192 head -n 1 /etc/passwd \u2192'), s.text);
       }
+      // The loop's first refusal this turn explains in full, naming the cycle from the stopped call on.
+      const first = log.steps[16]!;
+      assert.match(first.text, /by the sequence track/);
+      assert.ok(first.text.includes(`- ${String(first.arguments.command).slice(0, 40)}`), first.text);
+      assert.ok(first.text.includes('\u2192 head -n 1 /etc/passwd \u2192'), first.text);
+      // P17: the later one is short, names the cycle once (quoted) and points back to the first.
+      const later = log.steps[17]!;
+      assert.doesNotMatch(later.text, /by the sequence track/);
+      assert.match(later.text, /a loop blocked before \(sequence \u201ccurl -sS --max-time 5 "http:\/\/127\.0\.0\.1:\d+\/items\?page=1" \u2026\u201d\), 2 of its calls blocked this turn with this one; the first denial says why\.\nInstead: /);
       const notices = log.notices.filter((x) => x.plugin === PLUGIN_ID);
       assert.equal(notices.length, 1, `one breaker notice in the log: ${JSON.stringify(notices)}`);
       assert.match(notices[0]!.text, /^CONVERGENCE_CHECK:/);

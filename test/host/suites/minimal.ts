@@ -7,7 +7,9 @@
  * file as they are and inserted in place of the headless profile's one-shot
  * tools (rc.8's headless runner creates its agent without an agent preset, so
  * the preset's rows are mounted at the root). One change: the persistent bash's
- * time limit is 2 s instead of the preset's 300 s, so a time-out takes seconds.
+ * time limit is 10 s instead of the preset's 300 s, so a time-out takes seconds
+ * (not 2 s: on a busy machine python3 alone took longer to start, and a run
+ * meant to finish timed out).
  *
  * The plugin is mounted by a `--patch` overlay with `preset: recommended` and
  * `onLimit: deny`, and the scripted mock model (../lib/mock-model.ts) makes
@@ -31,7 +33,7 @@ const PRESET_FILE = join(HOST_MODULES, '@deepseek-ai', 'dsh', 'config', 'agent-p
 const CONFIG = { onLimit: 'deny', preset: 'recommended' };
 const BLOCKED = /^Error: REPEAT_TOOL_BLOCKED/;
 
-/** The shipped preset's tool rows (the two groups), with the persistent bash's time limit cut to 2 s. */
+/** The shipped preset's tool rows (the two groups), with the persistent bash's time limit cut to 10 s. */
 function presetToolRows(): string {
   const text = readFileSync(PRESET_FILE, 'utf8');
   const from = text.indexOf('- id: persistent-shell');
@@ -43,7 +45,7 @@ function presetToolRows(): string {
   const persistent = rows.indexOf("name: '@deepseek-ai/dsh-tool-bash-persistent'");
   const limit = rows.indexOf('timeoutMs: 300000', persistent);
   assert.ok(limit > persistent, 'the persistent bash row sets timeoutMs: 300000');
-  return `${rows.slice(0, limit)}timeoutMs: 2000${rows.slice(limit + 'timeoutMs: 300000'.length)}`;
+  return `${rows.slice(0, limit)}timeoutMs: 10000${rows.slice(limit + 'timeoutMs: 300000'.length)}`;
 }
 
 /** The overlay that swaps the headless profile's one-shot tools for the minimal preset's two. */
@@ -124,7 +126,7 @@ describe(`dsh 0.1.0-rc.8 headless with the minimal preset's persistent bash and 
     const log = completed(t, b, 7);
     for (const step of log.steps.slice(0, 5)) {
       assert.equal(step.isError, false, 'a persistent-bash time-out is no error result');
-      assert.match(step.text, /^Your command timed out after 2 seconds or experienced an OOM error\. Below is partial output:\n(.*\n)*epoch 1\n/);
+      assert.match(step.text, /^Your command timed out after 10 seconds or experienced an OOM error\. Below is partial output:\n(.*\n)*epoch 1\n/);
       assert.match(step.text, /\nThe persistent bash shell was reset; the next bash call starts from the workspace with a fresh current directory and environment\.$/);
     }
     assert.ok(summaries(log).includes('prog \u201cpython3 train.py\u201d timed out x4'), `the timeouts advisory at the 4th: ${JSON.stringify(summaries(log))}`);
@@ -133,9 +135,14 @@ describe(`dsh 0.1.0-rc.8 headless with the minimal preset's persistent bash and 
     for (const step of log.steps.slice(5)) {
       assert.equal(step.isError, true);
       assert.match(step.text, BLOCKED);
-      assert.match(step.text, /prog:python3 train\.py/);
-      assert.match(step.text, /timeout track/);
     }
+    // The loop's first refusal explains in full; the second points back to it (P17) and, under the preset's stopAfter, says one more ends the turn.
+    assert.match(log.steps[5]!.text, /prog:python3 train\.py/);
+    assert.match(log.steps[5]!.text, /timeout track/);
+    assert.match(
+      log.steps[6]!.text,
+      /^Error: REPEAT_TOOL_BLOCKED: bash call not run: a loop blocked before \(prog \u201cpython3 train\.py\u201d\), 2 of its calls blocked this turn with this one; the first denial says why\.\nInstead: [^\n]*\nOne more blocked call of this loop ends the turn\.$/,
+    );
   });
 
   test('a refused str_replace re-sent respelled is advised at the 3rd and gated after the 4th by the edit-retry track; a view runs, and the edit made from it', onlyOurs, async (t) => {

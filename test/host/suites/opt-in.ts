@@ -50,8 +50,13 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     for (const res of results.slice(16)) {
       assert.equal(res.isError, true);
       assert.match(res.text, BLOCKED);
-      assert.match(res.text, /by the sequence track/);
     }
+    // The loop's first refusal in the turn explains in full; the later ones point back to it, naming the cycle (P17).
+    assert.match(results[16]!.text, /by the sequence track/);
+    results.slice(17).forEach((res, i) => {
+      assert.doesNotMatch(res.text, /by the sequence track/);
+      assert.match(res.text, new RegExp(`a loop blocked before \\(sequence \u201c[^\\n]*\u201d\\), ${i + 2} of its calls blocked this turn with this one; the first denial says why\\.\nInstead: `));
+    });
     const breakOut = await r.call('ls -la');
     assert.equal(breakOut.isError, false, 'a call that breaks the cycle runs');
   });
@@ -90,7 +95,13 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     assert.equal(r.runs.get(command), caps.exact + 2, 'the approved call and two more ran');
     for (const res of results.slice(caps.exact + 2)) {
       assert.match(res.text, BLOCKED);
-      assert.match(res.text, /allowance of 2 calls is spent/);
+      assert.match(res.text, /the operator's approval is used up \(it allowed 2 calls like it\)/);
+    }
+    // The first denial at the ceiling explains in full; the later ones point back to it (P17).
+    assert.match(results[caps.exact + 2]!.text, /allowance of 2 calls is spent/);
+    for (const res of results.slice(caps.exact + 3)) {
+      assert.doesNotMatch(res.text, /allowance of 2 calls is spent/);
+      assert.match(res.text, /a loop blocked before \(exact \u201cbash:\{"command":"cat \/etc\/hostname"\}\u201d\), \d+ of its calls blocked this turn with this one; the first denial says why\./);
     }
   });
 
@@ -102,11 +113,14 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     assert.equal(new Set(r.runs.keys()).size, 11, 'each of them once');
     assert.deepEqual(results.slice(0, 11).map((res) => res.isError), Array(11).fill(false));
     assert.equal(ours(results[6]!.contexts)[0]?.source.summary, 'act \u201cpytest -qx tests\u201d \u00d7 7');
-    for (const res of results.slice(11)) {
-      assert.match(res.text, BLOCKED);
-      const hits = res.text.split('\n').filter((line) => /^- [a-z]+:/.test(line));
-      assert.equal(hits.length, 1, res.text);
-      assert.match(hits[0]!, /^- act:pytest -qx tests \d+\/12$/);
+    for (const res of results.slice(11)) assert.match(res.text, BLOCKED);
+    // The first denial lists its one hit, act: alone; the later ones point back to it, naming act: (P17).
+    const hits = results[11]!.text.split('\n').filter((line) => /^- [a-z]+:/.test(line));
+    assert.equal(hits.length, 1, results[11]!.text);
+    assert.match(hits[0]!, /^- act:pytest -qx tests 12\/12$/);
+    for (const res of results.slice(12)) {
+      assert.equal(res.text.split('\n').filter((line) => /^- [a-z]+:/.test(line)).length, 0, res.text);
+      assert.match(res.text, /a loop blocked before \(act \u201cpytest -qx tests\u201d\), \d+ of its calls blocked this turn with this one; the first denial says why\./);
     }
   });
 
@@ -120,9 +134,13 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     assert.equal(advisory?.source.summary, 'cmd \u201cfind_file:find_file JsonParser\u201d same result x3');
     assert.equal(results[5]?.isError, true);
     assert.match(results[5]?.text ?? '', /^Error: REPEAT_TOOL_BLOCKED: bash call not run: calls like it returned the same result 5 times in a row \(limit 5\)\. It was stopped before it ran, by the stale track/);
-    // P17: the loop's second denial points back to the first.
+    // P17: the loop's second denial points back to the first, naming the loop by the first denial's first hit (exact:),
+    // and, the preset's stopAfter being 3, says one more ends the turn.
     assert.equal(results[6]?.isError, true);
-    assert.match(results[6]?.text ?? '', /^Error: REPEAT_TOOL_BLOCKED: bash call not run: a loop blocked before \(cmd \u201cfind_file:find_file JsonParser\u201d\), 2 of its calls blocked this turn with this one; the first denial says why\./);
+    assert.match(
+      results[6]?.text ?? '',
+      /^Error: REPEAT_TOOL_BLOCKED: bash call not run: a loop blocked before \(exact \u201cbash:\{"command":"find_file \\"JsonParser\\""\}\u201d\), 2 of its calls blocked this turn with this one; the first denial says why\.\nInstead: [^\n]*\nOne more blocked call of this loop ends the turn\.$/,
+    );
     const other = await r.call('find_file "JsonParser" src');
     assert.equal(other.isError, false, 'a changed call runs');
   });
