@@ -101,12 +101,12 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     assert.equal(r.total(), 11, 'eleven spellings ran');
     assert.equal(new Set(r.runs.keys()).size, 11, 'each of them once');
     assert.deepEqual(results.slice(0, 11).map((res) => res.isError), Array(11).fill(false));
-    assert.equal(ours(results[6]!.contexts)[0]?.source.summary, 'act \u201cpytest -qx tests\u201d \u00d7 7');
+    assert.equal(ours(results[6]!.contexts)[0]?.source.summary, 'act \u201cpytest -x tests\u201d \u00d7 7');
     for (const res of results.slice(11)) {
       assert.match(res.text, BLOCKED);
       const hits = res.text.split('\n').filter((line) => /^- [a-z]+:/.test(line));
       assert.equal(hits.length, 1, res.text);
-      assert.match(hits[0]!, /^- act:pytest -qx tests \d+\/12$/);
+      assert.match(hits[0]!, /^- act:pytest -x tests \d+\/12$/);
     }
   });
 

@@ -14,6 +14,7 @@ import { lineOf, readLine } from './line.js';
 import type { Rule } from './rule.js';
 import { assignments } from './rules/assignments.js';
 import { catPipe } from './rules/cat-pipe.js';
+import { context } from './rules/context.js';
 import { directory } from './rules/directory.js';
 import { inlineShell } from './rules/inline-shell.js';
 import { interpreters } from './rules/interpreters.js';
@@ -27,6 +28,7 @@ import { scripts } from './rules/scripts.js';
 import { streams } from './rules/streams.js';
 import { switches } from './rules/switches.js';
 import { views } from './rules/views.js';
+import { verbosity } from './rules/verbosity.js';
 import { wrappers } from './rules/wrappers.js';
 import { renderLine } from './syntax.js';
 
@@ -48,6 +50,8 @@ export const RULES: readonly Rule[] = [
   directory,
   lineCount,
   catPipe,
+  verbosity,
+  context,
   switches,
   paths,
 ];
