@@ -10,6 +10,7 @@
  * that starts with `cd /repo`.
  */
 import type { Dialect, Lexed } from '../lex.js';
+import { hasEntity } from './entities.js';
 import { lineOf, readLine } from './line.js';
 import type { Rule } from './rule.js';
 import { assignments } from './rules/assignments.js';
@@ -74,7 +75,8 @@ export const ACT_READ_LIMIT = 16_384;
  */
 export function actOf(command: string, dialect: Dialect = 'posix', rules: readonly Rule[] = RULES, lexed?: Lexed): string {
   if (command.length > ACT_READ_LIMIT) return command.trim();
-  let line = lexed === undefined ? readLine(command, dialect) : lineOf(lexed, dialect);
+  // A line that spells an operator as an HTML entity is read again from its text, the entity read back.
+  let line = lexed === undefined || (dialect === 'posix' && hasEntity(command)) ? readLine(command, dialect) : lineOf(lexed, dialect);
   if (line === null) return command.trim();
   for (let pass = 0; pass < PASSES; pass += 1) {
     let reopened = false;
