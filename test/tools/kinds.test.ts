@@ -29,7 +29,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   // Issue 40: respelled or wrapped, read as the command it runs (act:), or a value guessed by hand.
   { kind: '40.1: a passing test run respelled by its verbosity options, the same output', loop: 'verbosity-respelled-same-output', twins: ['verbosity-selecting-other-tests'], gateWithin: 6 },
   { kind: '40.2: a failing test run respelled by quoting (&amp;) or wrapped (set +H, bash -lc, sh -c)', loop: 'failing-run-quoted-and-wrapped', twins: ['wrapped-run-fixed-between'], gateWithin: 5 },
-  { kind: '40.3: an environment variable name guessed in front of the same failing run', loop: 'environment-names-guessed', twins: ['environment-read-and-answering'], gateWithin: 5 },
+  { kind: '40.3: an environment variable name guessed in front of the same failing run', loop: 'environment-names-guessed', twins: ['environment-read-and-answering'], gateWithin: 6 },
   { kind: '40.4: the same failing run five times, then through tail', loop: 'same-failure-then-tail', twins: ['failure-fixed-then-tail'], gateWithin: 5 },
   { kind: '40.5: a window of one file re-read with its context respelled', loop: 'window-reread-with-context', twins: ['windows-of-different-patterns'], gateWithin: 7 },
 ];

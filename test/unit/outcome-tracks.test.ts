@@ -199,6 +199,13 @@ describe('guess: one word enumerated by hand, failing the same way', () => {
     assert.match(noticeTexts(outcomes[3]!)[0] ?? '', /guess:… python -m pytest tests\/test_api\.py -x/);
   });
 
+  test('the variable a failure echoes back by name is masked as the guessed word is: the same failure each time', async () => {
+    const names = ['APP_DEBUG', 'FLASK_DEBUG', 'AUTH_DEBUG', 'TESTING', 'SKIP_AUTH', 'LOGIN_OFF'];
+    const env = (name: string): Call => ({ ...bash(`${name}=1 pytest tests/test_api.py`), body: failing(1, `warning: setting '${name}' is not known, ignored\nFAILED tests/test_api.py::test_login - assert 401 == 200`) });
+    const outcomes = await run(newHost({ guess: { warnAt: 3, limit: 4 }, failWarnAt: null, failLimit: null, onLimit: 'deny' }), {}, names.map(env));
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[3], [5, 6]]);
+  });
+
   test('assignments in front do not make another program a guess, nor a second assignment changed with the first', async () => {
     const programs = ['pytest', 'nosetests', 'tox', 'trial'].map((program, n): Call => ({ ...bash(`DEBUG=1 ${program} tests/t${n}.py`), body: failing(1, 'error') }));
     assert.deepEqual(deniedAt(await run(newHost({ guess: { warnAt: 2, limit: 2 }, onLimit: 'deny' }), {}, programs)), []);

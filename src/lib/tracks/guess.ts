@@ -149,10 +149,19 @@ function failedOf(settled: Settled, words: readonly string[]): Failed | null {
   return { words: words.map(own), reason: settled.failure.reason, head: own(renderHead(settled.result, ERROR_HEAD)) };
 }
 
+/** The parts of a word a program may echo: an assignment's name and value apart (`unknown setting 'APP_DEBUG'`), any other word whole. */
+function echoed(word: string): readonly string[] {
+  if (!isAssignment(word)) return [word];
+  const eq = word.indexOf('=');
+  return [word, word.slice(0, eq), word.slice(eq + 1)];
+}
+
 /** A failure's text with the call's own words masked, digested with its reason. */
 function errorOf(failed: Failed): string {
   let head = failed.head;
-  const masks = [...new Set(failed.words.slice(1))].filter((word) => word.length >= MASK_MIN).sort((a, b) => b.length - a.length);
+  const program = programAt(failed.words);
+  const spoken = failed.words.filter((_, at) => at !== program).flatMap(echoed);
+  const masks = [...new Set(spoken)].filter((word) => word.length >= MASK_MIN).sort((a, b) => b.length - a.length);
   for (const mask of masks) head = head.split(mask).join(OPEN);
   return `${failed.reason}|${linesDigest(head)}`;
 }
