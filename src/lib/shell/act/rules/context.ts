@@ -111,7 +111,9 @@ function selected(command: Command): Command {
 function narrowed(command: Command): Command {
   const name = nameOf(command);
   if (name === 'grep' || name === 'rg') return searched(command, name);
-  const lower = name?.toLowerCase();
+  // Only a name of Select-String's length or its alias's is lowered: most commands pay a length check.
+  if (name === null || (name.length !== 13 && name.length !== 3)) return command;
+  const lower = name.toLowerCase();
   return lower === 'select-string' || lower === 'sls' ? selected(command) : command;
 }
 
