@@ -21,6 +21,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/act-directory-shells.test.ts',
   'test/unit/act-cat-pipe-assignments.test.ts',
   'test/unit/shell-lex.test.ts',
+  'test/unit/act-entities.test.ts',
   'test/unit/act-lex.test.ts',
   'test/unit/act-rules-count-paths.test.ts',
   'test/unit/act-rules-streams-views.test.ts',

@@ -1,7 +1,7 @@
 /**
  * One action (run the test suite, stop at the first failure, quietly) spelled
  * fourteen ways, as a model respells a call it keeps repeating. Every spelling
- * is a different command text; `act:` reads them all as `pytest -qx tests`.
+ * is a different command text; `act:` reads them all as `pytest -x tests` (quietly or not, the same run).
  * Shared by the unit tests, the host suite and the demo.
  */
 export const RESPELLED_PYTEST: readonly string[] = [
@@ -22,4 +22,4 @@ export const RESPELLED_PYTEST: readonly string[] = [
 ];
 
 /** What every spelling above folds to. */
-export const RESPELLED_PYTEST_ACT = 'act:pytest -qx tests';
+export const RESPELLED_PYTEST_ACT = 'act:pytest -x tests';

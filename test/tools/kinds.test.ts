@@ -32,6 +32,12 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: 'issue 40: the same action, however spelled, answered the same way back to back', loop: 'no-ops-respelled-back-to-back', twins: ['quiet-commands-each-doing'], gateWithin: 3 },
   { kind: 'issue 40: the same rejected edit re-indented', loop: 'same-edit-reindented', twins: ['edit-reindented-lands'], gateWithin: 3 },
   { kind: 'issue 40: the same install between the same failing test runs', loop: 'test-then-same-install', twins: ['test-then-installs-different'], gateWithin: 10 },
+  // Issue 40: respelled or wrapped, read as the command it runs (act:), or a value guessed by hand.
+  { kind: '40.1: a passing test run respelled by its verbosity options, the same output', loop: 'verbosity-respelled-same-output', twins: ['verbosity-selecting-other-tests'], gateWithin: 6 },
+  { kind: '40.2: a failing test run respelled by quoting (&amp;) or wrapped (set +H, bash -lc, sh -c)', loop: 'failing-run-quoted-and-wrapped', twins: ['wrapped-run-fixed-between'], gateWithin: 5 },
+  { kind: '40.3: an environment variable name guessed in front of the same failing run', loop: 'environment-names-guessed', twins: ['environment-read-and-answering'], gateWithin: 6 },
+  { kind: '40.4: the same failing run five times, then through tail', loop: 'same-failure-then-tail', twins: ['failure-fixed-then-tail'], gateWithin: 5 },
+  { kind: '40.5: a window of one file re-read with its context respelled', loop: 'window-reread-with-context', twins: ['windows-of-different-patterns'], gateWithin: 7 },
 ];
 
 async function replay(name: string, config: unknown): Promise<SessionResult> {

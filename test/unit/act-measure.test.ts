@@ -45,10 +45,10 @@ describe('act: is opt-in', () => {
     assert.equal(isMeasured('act', resolveConfig({}).limits), false);
     assert.equal(isMeasured('act', resolveConfig({ limits: { act: null } }).limits), false);
     assert.equal(isMeasured('act', resolveConfig({ limits: { act: 6 } }).limits), true);
-    assert.equal(isMeasured('act', resolveConfig({ limits: { 'act:pytest -qx tests': 4 } }).limits), true);
-    assert.equal(isMeasured('act', resolveConfig({ limits: { 'act:pytest -qx tests': null } }).limits), false);
-    assert.equal(actOfCall('pytest -x -q tests', { limits: { 'act:pytest -qx tests': 4 } }), RESPELLED_PYTEST_ACT);
-    assert.equal(limitFor(RESPELLED_PYTEST_ACT, resolveConfig({ limits: { 'act:pytest -qx tests': 4 } }).limits), 4);
+    assert.equal(isMeasured('act', resolveConfig({ limits: { 'act:pytest -x tests': 4 } }).limits), true);
+    assert.equal(isMeasured('act', resolveConfig({ limits: { 'act:pytest -x tests': null } }).limits), false);
+    assert.equal(actOfCall('pytest -x -q tests', { limits: { 'act:pytest -x tests': 4 } }), RESPELLED_PYTEST_ACT);
+    assert.equal(limitFor(RESPELLED_PYTEST_ACT, resolveConfig({ limits: { 'act:pytest -x tests': 4 } }).limits), 4);
   });
 
   test('a bad act cap fails loud at load, naming the key', () => {

@@ -105,8 +105,8 @@ describe('act rule module-runners', () => {
   });
 
   test('the runner keeps its arguments, after -m pytest as after -mpytest', () => {
-    assert.equal(actOf('python -m pytest -q tests'), 'pytest -q tests');
-    assert.equal(actOf('python -mpytest -q tests'), 'pytest -q tests');
+    assert.equal(actOf('python -m pytest -x tests'), 'pytest -x tests');
+    assert.equal(actOf('python -mpytest -x tests'), 'pytest -x tests');
   });
 
   test('python alone, -m with no module, or a word that expands, is left as written', () => {

@@ -10,9 +10,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { actOf } from '../../src/lib/shell/act/index.js';
+import { actOf, RULES } from '../../src/lib/shell/act/index.js';
 import { COMMANDS } from '../../src/lib/shell/act/commands.js';
 import { apart, same } from '../support/act.js';
+
+const UNQUIETED = RULES.filter((rule) => rule.name !== 'verbosity');
 
 
 describe('act: every entry of the rules’ tables', () => {
@@ -213,7 +215,8 @@ describe('act: every entry of the option tables (commands.ts)', () => {
         // What it stands for: the letter's switch, the long spelling, or (itself) a switch that counts.
         if (meaning.length === 1) same(`${name} ${long} ${operand}`, `${name} -${meaning} ${tidy}`);
         else if (meaning !== '') same(`${name} ${long} ${operand}`, `${name} ${meaning} ${tidy}`);
-        else assert.equal(actOf(`${name} ${long} ${operand}`), `${name} ${long} ${tidy}`);
+        // (read without the verbosity rule, which drops pytest's printing switches whatever their spelling)
+        else assert.equal(actOf(`${name} ${long} ${operand}`, 'posix', UNQUIETED), `${name} ${long} ${tidy}`);
       }
       for (const long of longValued) {
         same(`${name} ${long} v ${operand}`, `${name} ${long}=v ${tidy}`);

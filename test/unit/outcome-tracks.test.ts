@@ -189,6 +189,32 @@ describe('guess: one word enumerated by hand, failing the same way', () => {
     assert.deepEqual([noticedAt(edits), deniedAt(edits)], [[], []]);
   });
 
+  test('an environment variable guessed by name in front of the same failing run is a guess, gated after the 6th', async () => {
+    const names = ['DEBUG', 'APP_DEBUG', 'DJANGO_DEBUG', 'PYTEST_DEBUG', 'LOG_LEVEL_DEBUG', 'VERBOSE_DEBUG', 'TRACE_DEBUG', 'DEBUG_ALL'];
+    const env = (name: string): Call => ({ ...bash(`${name}=1 python -m pytest tests/test_api.py -x`), body: failing(1, 'FAILED tests/test_api.py::test_login - AssertionError: 401 != 200') });
+    // The failure track (which reads the run past its assignments) is off here: the guess track alone advises at the 4th name and gates after the 6th.
+    const outcomes = await run(newHost({ guess: {}, failWarnAt: null, failLimit: null, onLimit: 'deny' }), {}, names.map(env));
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[4], [7, 8]]);
+    assert.match(outcomes[6]!.denyReason ?? '', /by the guess track/);
+    assert.match(noticeTexts(outcomes[3]!)[0] ?? '', /guess:… python -m pytest tests\/test_api\.py -x/);
+  });
+
+  test('the variable a failure echoes back by name is masked as the guessed word is: the same failure each time', async () => {
+    const names = ['APP_DEBUG', 'FLASK_DEBUG', 'AUTH_DEBUG', 'TESTING', 'SKIP_AUTH', 'LOGIN_OFF'];
+    const env = (name: string): Call => ({ ...bash(`${name}=1 pytest tests/test_api.py`), body: failing(1, `warning: setting '${name}' is not known, ignored\nFAILED tests/test_api.py::test_login - assert 401 == 200`) });
+    const outcomes = await run(newHost({ guess: { warnAt: 3, limit: 4 }, failWarnAt: null, failLimit: null, onLimit: 'deny' }), {}, names.map(env));
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[3], [5, 6]]);
+  });
+
+  test('assignments in front do not make another program a guess, nor a second assignment changed with the first', async () => {
+    const programs = ['pytest', 'nosetests', 'tox', 'trial'].map((program, n): Call => ({ ...bash(`DEBUG=1 ${program} tests/t${n}.py`), body: failing(1, 'error') }));
+    assert.deepEqual(deniedAt(await run(newHost({ guess: { warnAt: 2, limit: 2 }, onLimit: 'deny' }), {}, programs)), []);
+    const two = [1, 2, 3, 4].map((n): Call => ({ ...bash(`A${n}=1 B${n}=1 pytest tests`), body: failing(1, 'error') }));
+    assert.deepEqual(deniedAt(await run(newHost({ guess: { warnAt: 2, limit: 2 }, onLimit: 'deny' }), {}, two)), []);
+    const program = ['pytest', 'pytest', 'pytest', 'pytest'].map((p, n): Call => ({ ...bash(n % 2 === 0 ? `DEBUG=1 ${p} tests` : `${p} tests -x`), body: failing(1, 'error') }));
+    assert.deepEqual(deniedAt(await run(newHost({ guess: { warnAt: 2, limit: 2 }, onLimit: 'deny' }), {}, program)), []);
+  });
+
   test('one program run on one case after another, each passing, is no guess', async () => {
     const cases = Array.from({ length: 10 }, (_, n): Call => ({ ...bash(`./solve cases/case${n}.txt`), body: succeeding(`case ${n}: ok`) }));
     assert.deepEqual(noticedAt(await run(newHost({ guess: { warnAt: 2, limit: 2 }, onLimit: 'deny' }), {}, cases)), []);

@@ -8,7 +8,8 @@
  *
  * Two failing calls that differ in exactly one word (not the program's) set a
  * template: the call with that word left open. A failure that fits the
- * template and fails as the others did (its text compared with the call's own
+ * template (an environment variable's name guessed in front of the same run
+ * is one such word) and fails as the others did (its text compared with the call's own
  * words masked, so `cannot access '/a/x'` and `cannot access '/b/x'` read
  * alike) is one more guess; at `warnAt` guesses the model is told to find the
  * value instead, and past `limit` the next call that fits meets the gate. A
@@ -20,6 +21,7 @@ import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
 import { identityKey } from '../call/identity.js';
 import { linesDigest } from '../result/digest.js';
+import { isAssignment } from '../shell/command.js';
 import { tokenize } from '../shell/tokenize.js';
 import { defang, preview, renderHead, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
@@ -105,12 +107,24 @@ function wordsOf(call: TrackedCall): readonly string[] | null {
   return !call.reads || call.file === undefined || call.file.length > COMMAND_LIMIT ? null : [call.name, call.file];
 }
 
-/** The one position two calls' words differ at, past the program; -1 for none or several. */
+/** Where the program is: the first word past the environment assignments in front of it (`DEBUG_SQL=1 pytest …`). */
+function programAt(words: readonly string[]): number {
+  let at = 0;
+  while (at < words.length - 1 && isAssignment(words[at] as string)) at += 1;
+  return at;
+}
+
+/**
+ * The one position two calls' words differ at, the program's aside; -1 for
+ * none or several. An assignment in front may be the open word: a variable's
+ * name (or value) guessed by hand in front of the same failing run is a guess.
+ */
 function openAt(a: readonly string[], b: readonly string[]): number {
-  if (a.length !== b.length || a[0] !== b[0]) return -1;
+  const program = programAt(a);
+  if (a.length !== b.length || programAt(b) !== program || a[program] !== b[program]) return -1;
   let open = -1;
-  for (let at = 1; at < a.length; at += 1) {
-    if (a[at] === b[at]) continue;
+  for (let at = 0; at < a.length; at += 1) {
+    if (at === program || a[at] === b[at]) continue;
     if (open !== -1) return -1;
     open = at;
   }
@@ -135,10 +149,19 @@ function failedOf(settled: Settled, words: readonly string[]): Failed | null {
   return { words: words.map(own), reason: settled.failure.reason, head: own(renderHead(settled.result, ERROR_HEAD)) };
 }
 
+/** The parts of a word a program may echo: an assignment's name and value apart (`unknown setting 'APP_DEBUG'`), any other word whole. */
+function echoed(word: string): readonly string[] {
+  if (!isAssignment(word)) return [word];
+  const eq = word.indexOf('=');
+  return [word, word.slice(0, eq), word.slice(eq + 1)];
+}
+
 /** A failure's text with the call's own words masked, digested with its reason. */
 function errorOf(failed: Failed): string {
   let head = failed.head;
-  const masks = [...new Set(failed.words.slice(1))].filter((word) => word.length >= MASK_MIN).sort((a, b) => b.length - a.length);
+  const program = programAt(failed.words);
+  const spoken = failed.words.filter((_, at) => at !== program).flatMap(echoed);
+  const masks = [...new Set(spoken)].filter((word) => word.length >= MASK_MIN).sort((a, b) => b.length - a.length);
   for (const mask of masks) head = head.split(mask).join(OPEN);
   return `${failed.reason}|${linesDigest(head)}`;
 }

@@ -112,15 +112,15 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     assert.equal(r.total(), 11, 'eleven spellings ran');
     assert.equal(new Set(r.runs.keys()).size, 11, 'each of them once');
     assert.deepEqual(results.slice(0, 11).map((res) => res.isError), Array(11).fill(false));
-    assert.equal(ours(results[6]!.contexts)[0]?.source.summary, 'act \u201cpytest -qx tests\u201d \u00d7 7');
+    assert.equal(ours(results[6]!.contexts)[0]?.source.summary, 'act \u201cpytest -x tests\u201d \u00d7 7');
     for (const res of results.slice(11)) assert.match(res.text, BLOCKED);
     // The first denial lists its one hit, act: alone; the later ones point back to it, naming act: (P17).
     const hits = results[11]!.text.split('\n').filter((line) => /^- [a-z]+:/.test(line));
     assert.equal(hits.length, 1, results[11]!.text);
-    assert.match(hits[0]!, /^- act:pytest -qx tests 12\/12$/);
+    assert.match(hits[0]!, /^- act:pytest -x tests 12\/12$/);
     for (const res of results.slice(12)) {
       assert.equal(res.text.split('\n').filter((line) => /^- [a-z]+:/.test(line)).length, 0, res.text);
-      assert.match(res.text, /a loop blocked before \(act \u201cpytest -qx tests\u201d\), \d+ of its calls blocked this turn with this one; the first denial says why\./);
+      assert.match(res.text, /a loop blocked before \(act \u201cpytest -x tests\u201d\), \d+ of its calls blocked this turn with this one; the first denial says why\./);
     }
   });
 

@@ -165,7 +165,7 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       '--no-summary': '',
       '--disable-warnings': '',
     },
-    longValued: ['--tb', '--maxfail', '--rootdir', '--ignore', '--deselect', '--cov', '--cov-report', '--durations', '--capture', '--log-level', '--confcutdir', '--basetemp', '--import-mode'],
+    longValued: ['--tb', '--color', '--code-highlight', '--durations-min', '--maxfail', '--rootdir', '--ignore', '--deselect', '--cov', '--cov-report', '--durations', '--capture', '--log-level', '--confcutdir', '--basetemp', '--import-mode'],
     permute: true,
     nodeIds: true,
     paths: 'all',

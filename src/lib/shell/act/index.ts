@@ -10,10 +10,12 @@
  * that starts with `cd /repo`.
  */
 import type { Dialect, Lexed } from '../lex.js';
+import { hasEntity } from './entities.js';
 import { lineOf, readLine } from './line.js';
 import type { Rule } from './rule.js';
 import { assignments } from './rules/assignments.js';
 import { catPipe } from './rules/cat-pipe.js';
+import { context } from './rules/context.js';
 import { directory } from './rules/directory.js';
 import { inlineShell } from './rules/inline-shell.js';
 import { interpreters } from './rules/interpreters.js';
@@ -27,6 +29,7 @@ import { scripts } from './rules/scripts.js';
 import { streams } from './rules/streams.js';
 import { switches } from './rules/switches.js';
 import { views } from './rules/views.js';
+import { verbosity } from './rules/verbosity.js';
 import { wrappers } from './rules/wrappers.js';
 import { renderLine } from './syntax.js';
 
@@ -48,6 +51,8 @@ export const RULES: readonly Rule[] = [
   directory,
   lineCount,
   catPipe,
+  verbosity,
+  context,
   switches,
   paths,
 ];
@@ -70,7 +75,8 @@ export const ACT_READ_LIMIT = 16_384;
  */
 export function actOf(command: string, dialect: Dialect = 'posix', rules: readonly Rule[] = RULES, lexed?: Lexed): string {
   if (command.length > ACT_READ_LIMIT) return command.trim();
-  let line = lexed === undefined ? readLine(command, dialect) : lineOf(lexed, dialect);
+  // A line that spells an operator as an HTML entity is read again from its text, the entity read back.
+  let line = lexed === undefined || (dialect === 'posix' && hasEntity(command)) ? readLine(command, dialect) : lineOf(lexed, dialect);
   if (line === null) return command.trim();
   for (let pass = 0; pass < PASSES; pass += 1) {
     let reopened = false;

@@ -15,6 +15,7 @@
  */
 import { isAssignment } from '../command.js';
 import { lex, type Dialect, type Lexed, type Token } from '../lex.js';
+import { unescapeOperators } from './entities.js';
 import type { Command, Connector, Line, Redirect, Word } from './syntax.js';
 
 // Words that open or close compound commands: such a line is kept as written.
@@ -115,7 +116,7 @@ export function lineOf(lexed: Lexed, dialect: Dialect): Line | null {
   }
 }
 
-/** The line as the shell would read it, or `null` when it uses syntax `act:` does not model. */
+/** The line as the shell would read it (unquoted HTML-escaped operators as the operators they spell, entities.ts), or `null` when it uses syntax `act:` does not model. */
 export function readLine(command: string, dialect: Dialect): Line | null {
-  return lineOf(lex(command, dialect), dialect);
+  return lineOf(lex(dialect === 'posix' ? unescapeOperators(command) : command, dialect), dialect);
 }

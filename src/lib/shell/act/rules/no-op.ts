@@ -6,9 +6,15 @@
  * nothing the shell runs are dropped: a substitution (`: $(rm x)`, which the reader leaves as written anyway) or a
  * parameter expansion with a side effect (`: ${X:=1}`) runs, so such a word
  * (and any redirection, `: > log` truncates a file) keeps the command as written.
+ *
+ * `set +H` in front of a line (`set +H; python -c "print('hi!')"`) turns off
+ * history expansion, which a shell that runs a command string (`bash -c`, a
+ * tool's shell) never has on: it changes nothing, and goes when it is the first
+ * command and the rest follows it with `;` or `&&` (it always succeeds). Later
+ * in the line it is kept: `a || set +H && b` is not `a || b`.
  */
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, type Command } from '../syntax.js';
+import { mapCommands, nameOf, valueOf, type Command, type Line } from '../syntax.js';
 
 const NO_OPS: ReadonlySet<string | null> = new Set([':', 'true']);
 
@@ -19,13 +25,28 @@ function dropArguments(command: Command): Command {
   return { ...command, words: command.words.slice(0, 1) };
 }
 
+/** `set +H` or `set +o histexpand`, alone. */
+function turnsHistoryOff(command: Command): boolean {
+  if (command.assigns.length > 0 || command.redirects.length > 0 || nameOf(command) !== 'set') return false;
+  const options = command.words.slice(1).map((w) => valueOf(w) ?? '\0').join(' ');
+  return options === '+H' || options === '+o histexpand';
+}
+
+function dropHistoryOff(line: Line): Line {
+  const first = line.pipelines[0];
+  const joined = line.connectors[0];
+  if (first?.length !== 1 || (joined !== ';' && joined !== '&&') || !turnsHistoryOff(first[0] as Command)) return line;
+  return { ...line, pipelines: line.pipelines.slice(1), connectors: line.connectors.slice(1) };
+}
+
 export const noOp: Rule = {
   name: 'no-op',
-  reason: '`:` and `true` ignore their arguments, so literal arguments change nothing that runs.',
-  apply: (line) => mapCommands(line, dropArguments),
+  reason: '`:` and `true` ignore their arguments, so literal arguments change nothing that runs; `set +H` turns off what a command string never has on.',
+  apply: (line) => mapCommands(dropHistoryOff(line), dropArguments),
   folds: [
     [':', ': ls -la /app', ': "ls -la"', ": 'test the polyglot'", ': test a few Fibonacci numbers'],
     ['true', 'true ok', 'true "done"'],
+    ['python -c "print(1)" t.py', 'set +H; python -c "print(1)" t.py', 'set +H && python -c "print(1)" t.py', 'set +o histexpand; python -c "print(1)" t.py'],
   ],
   keeps: [
     [': $HOME', ':'],
@@ -34,5 +55,9 @@ export const noOp: Rule = {
     [':ls', ':'],
     [': ls', 'true'],
     ['ls -la /app', ': ls -la /app'],
+    ['set -H; echo hi', 'echo hi'],
+    ['set +e; make', 'make'],
+    ['false || set +H && make', 'false || make'],
+    ['set +H || make', 'make'],
   ],
 };

@@ -38,6 +38,14 @@ const RUNNERS: ReadonlyMap<string, ReadonlySet<string | null> | null> = new Map(
     cargo: new Set(['build', 'test', 'run', 'check', 'clippy']),
     go: new Set(['build', 'test', 'run', 'vet']),
     dotnet: new Set(['build', 'test', 'run']),
+    // A shell running a script file (`bash run_tests.sh`; `-c` is inline code, below), and the runners that run a project's tools.
+    bash: null,
+    sh: null,
+    rspec: null,
+    uv: new Set(['run']),
+    poetry: new Set(['run']),
+    pipenv: new Set(['run']),
+    bundle: new Set(['exec']),
   }),
 );
 // Inline code prints whatever it likes (`python -c 'print(sorted(x))' | head -1` is a listing), and these list.
@@ -50,6 +58,8 @@ function isRunner(command: Command): boolean {
   if (!name.startsWith('/') && name.includes('/')) return true;
   const subcommands = RUNNERS.get(name);
   if (subcommands === undefined || command.words.some((w) => NOT_A_RUN.has(w.value))) return false;
+  // A shell runs a script only when a file comes first (`bash -lc …`, `sh -s` read code from elsewhere).
+  if ((name === 'bash' || name === 'sh') && (valueOf(command.words[1]) ?? '-').startsWith('-')) return false;
   // `npm --prefix web test`: the subcommand follows the directory flag.
   const words = splitDirectory(command)?.words ?? command.words;
   return subcommands === null || subcommands.has(valueOf(words[1]));
@@ -86,6 +96,8 @@ export const views: Rule = {
     ['pytest -q', 'pytest -q | tail -20', 'pytest -q | head -50', 'pytest -q | tail -n 30', 'pytest -q | tail -n30 | head -5'],
     ['./run_tests.sh | tail -40', './run_tests.sh'],
     ['cargo test | tail -40', 'cargo test | head'],
+    ['bash run_tests.sh 2>&1 | tail -n 50', 'bash run_tests.sh'],
+    ['uv run pytest tests | tail -30', 'uv run pytest tests'],
   ],
   keeps: [
     ['ls -t | head -1', 'ls -t | tail -1'],
@@ -96,5 +108,9 @@ export const views: Rule = {
     ['npm ls | head -20', 'npm ls | tail -20'],
     ['pytest | tail -n +20', 'pytest'],
     ['pytest | grep FAIL | head', 'pytest | grep FAIL'],
+    ["bash -c 'ls -t' | head -1", "bash -c 'ls -t' | tail -1"],
+    ["bash -lc 'ls -t' | head -1", "bash -lc 'ls -t' | tail -1"],
+    ['sh | head -1', 'sh | tail -1'],
+    ['uv pip list | head -20', 'uv pip list | tail -20'],
   ],
 };

@@ -1,0 +1,148 @@
+/**
+ * Context lines: `grep -n -C3 raise app.py` and `grep -n -C 8 raise app.py`
+ * search the same file for the same lines; only how many lines are printed
+ * around each match differs. So do PowerShell's `Select-String -Pattern raise
+ * -Path app.py -Context 3,3` and `-Context 5`. The width of the window goes;
+ * its sides stay (lines after each match, before it, or both), since `-A 3`
+ * and `-B 3` read other lines of the file, and a search without context stays
+ * apart from one with it. The pattern, the files and every other option stay.
+ *
+ * grep and rg are read by their option tables (commands.ts), so a value is
+ * never taken for an operand. Select-String is PowerShell's: its name and its
+ * parameters are read in any case, `-Context` by any prefix that names it
+ * alone (`-Co`, `-Cont`), with its value as the next word or after a colon
+ * (`-Context:3,3`); `sls` is its alias.
+ */
+import { readArgs } from '../args.js';
+import { specOf } from '../commands.js';
+import type { Rule } from '../rule.js';
+import { mapCommands, nameOf, valueOf, word, type Command, type Word } from '../syntax.js';
+
+/** Which sides of a match a window shows. */
+interface Sides {
+  before: boolean;
+  after: boolean;
+}
+
+/** The sides' canonical word: a value no grep takes (`--context` wants a number), so no written command reads as it. */
+function sidesWord(sides: Sides): Word {
+  return word(`--context=${sides.before && sides.after ? 'both' : sides.before ? 'before' : 'after'}`);
+}
+
+const COUNT = /^\d+$/;
+
+/** Adds one context option of grep's reading to `sides`; `false` when the word is no context option, `null` when its count does not read. */
+function addContext(sides: Sides, name: string, value: string): boolean | null {
+  const which = name === '-A' || name === '--after-context' ? 'after' : name === '-B' || name === '--before-context' ? 'before' : name === '-C' || name === '--context' ? 'both' : null;
+  if (which === null) return false;
+  if (!COUNT.test(value)) return null;
+  if (Number(value) === 0) return true;
+  if (which !== 'before') sides.after = true;
+  if (which !== 'after') sides.before = true;
+  return true;
+}
+
+/** One option word of the reading, by name and value: `-A` with the next word, `--context=5`, or grep's `-5`. */
+function contextOf(sides: Sides, options: readonly Word[], at: number): { took: number } | null | false {
+  const v = options[at]?.value ?? null;
+  if (v === null) return false;
+  if (/^-\d+$/.test(v)) return addContext(sides, '-C', v.slice(1)) === true ? { took: 1 } : null;
+  const eq = v.indexOf('=');
+  if (v.startsWith('--') && eq > 0) {
+    const added = addContext(sides, v.slice(0, eq), v.slice(eq + 1));
+    return added === false ? false : added === null ? null : { took: 1 };
+  }
+  if (v.length !== 2) return false;
+  const added = addContext(sides, v, valueOf(options[at + 1]) ?? '');
+  return added === false ? false : added === null ? null : { took: 2 };
+}
+
+/** grep or rg with its context options as one word of their sides; the command itself when it has none, or when its words do not read. */
+function searched(command: Command, name: string): Command {
+  const spec = specOf(name);
+  const rest = command.words.slice(1);
+  const args = spec === undefined ? null : readArgs(spec, rest);
+  if (args === null) return command;
+  const sides: Sides = { before: false, after: false };
+  const options: Word[] = [];
+  let found = false;
+  for (let at = 0; at < args.options.length; ) {
+    const context = contextOf(sides, args.options, at);
+    if (context === null) return command;
+    if (context === false) options.push(args.options[at] as Word);
+    else found = true;
+    at += context === false ? 1 : context.took;
+  }
+  if (!found) return command;
+  if (sides.before || sides.after) options.push(sidesWord(sides));
+  const words: Word[] = [command.words[0] as Word];
+  if (args.switches !== '') words.push(word(`-${args.switches}`));
+  for (const long of args.longs) words.push(word(long));
+  for (const option of options) words.push(option);
+  args.operands.forEach((operand, n) => {
+    if (n === args.dashdash) words.push(word('--'));
+    words.push(rest[operand.at] as Word);
+  });
+  if (args.dashdash === args.operands.length) words.push(word('--'));
+  return { ...command, words };
+}
+
+/** `-Context`, by any prefix that names it alone among Select-String's parameters; `-C` is ambiguous (`-CaseSensitive`, `-Culture`). */
+const CONTEXT_PARAMETER = /^-co(?:n(?:t(?:e(?:xt?)?)?)?)?(?::.*)?$/i;
+/** `-Context N` (N lines before and after) or `-Context B,A`. */
+const CONTEXT_VALUE = /^(\d+)(?:,(\d+))?$/;
+
+/** Select-String with its `-Context` as the sides it shows; the command itself when it has none, or when the value does not read. */
+function selected(command: Command): Command {
+  const { words } = command;
+  const at = words.findIndex((w, n) => n > 0 && w.value !== null && CONTEXT_PARAMETER.test(w.value));
+  if (at === -1) return command;
+  const spelled = words[at]?.value ?? '';
+  const colon = spelled.indexOf(':');
+  const value = colon === -1 ? valueOf(words[at + 1]) : spelled.slice(colon + 1);
+  const counts = value === null ? null : CONTEXT_VALUE.exec(value);
+  if (counts === null) return command;
+  const before = Number(counts[1]) > 0;
+  const after = Number(counts[2] ?? counts[1]) > 0;
+  const window = before || after ? [sidesWord({ before, after })] : [];
+  return { ...command, words: [...words.slice(0, at), ...window, ...words.slice(at + (colon === -1 ? 2 : 1))] };
+}
+
+function narrowed(command: Command): Command {
+  const name = nameOf(command);
+  if (name === 'grep' || name === 'rg') return searched(command, name);
+  // Only a name of Select-String's length or its alias's is lowered: most commands pay a length check.
+  if (name === null || (name.length !== 13 && name.length !== 3)) return command;
+  const lower = name.toLowerCase();
+  return lower === 'select-string' || lower === 'sls' ? selected(command) : command;
+}
+
+export const context: Rule = {
+  name: 'context',
+  reason: 'How many lines are printed around each match leaves the search as it was: the same pattern in the same files, the window on the same sides.',
+  apply: (line) => mapCommands(line, narrowed),
+  folds: [
+    ['grep -n -C 3 raise app/models.py', 'grep -nC8 raise app/models.py', 'grep -n --context=5 raise app/models.py', 'grep -n -5 raise app/models.py', 'grep -n -A 2 -B 4 raise app/models.py'],
+    ['grep -A 3 raise app/models.py', 'grep -A10 raise app/models.py', 'grep --after-context=2 raise app/models.py'],
+    ['rg -n -C 2 TODO src', 'rg -n -B 2 -A 2 TODO src', 'rg -n --context 4 TODO src'],
+    [
+      'Select-String -Path src/Config.cs -Pattern ConnectionString -Context 3,3',
+      'Select-String -Path src/Config.cs -Pattern ConnectionString -Context 5',
+      'Select-String -Path src/Config.cs -Pattern ConnectionString -context:2,10',
+      'Select-String -Path src/Config.cs -Pattern ConnectionString -Cont 1,1',
+    ],
+  ],
+  keeps: [
+    ['grep -A 3 error app.log', 'grep -B 3 error app.log'],
+    ['grep -n raise app/models.py', 'grep -n -C 3 raise app/models.py'],
+    ['grep -n -A 3 raise app/models.py', 'grep -n -A 3 return app/models.py'],
+    ['grep -n -A 3 raise app/models.py', 'grep -n -A 3 raise app/views.py'],
+    ['grep -n -A 3 raise app/models.py', 'grep -c -A 3 raise app/models.py'],
+    ['grep -A 3 raise app/models.py', 'grep -v -A 3 raise app/models.py'],
+    ['grep -A $N raise app/models.py', 'grep -A 3 raise app/models.py'],
+    ['Select-String -Path src/Config.cs -Pattern Connection -Context 3', 'Select-String -Path src/Config.cs -Pattern Timeout -Context 3'],
+    ['Select-String -Path src/Config.cs -Pattern Connection -Context 3,0', 'Select-String -Path src/Config.cs -Pattern Connection -Context 0,3'],
+    ['Select-String -Path src/Config.cs -Pattern Connection -Context 3', 'Select-String -Path src/Config.cs -Pattern Connection'],
+    ['Select-String -Path src/Config.cs -Pattern Connection -CaseSensitive', 'Select-String -Path src/Config.cs -Pattern Connection'],
+  ],
+};

@@ -1,0 +1,164 @@
+/**
+ * Verbosity: `pytest -q tests`, `pytest -v tests` and `pytest --tb=short -rA
+ * tests` run the same tests; only the report of the run is longer or shorter.
+ * Per program, the options that set how much a run prints (its verbosity, its
+ * traceback style, its colours, its summary) are dropped, and nothing else:
+ * an option that selects what runs (`-x`, `-k`, `--lf`), or that can change
+ * how the code behaves (`-s` lets tests read the terminal, `--log-level` sets
+ * the root logger's level, `-W` can turn a warning into an error, `-p` loads
+ * or unloads a plugin) is kept, whatever it prints.
+ *
+ * A program with an option table (commands.ts) is read by it, so a value is
+ * never taken for an operand; the others are read only for their own flags,
+ * on their running subcommands, up to a `--` (past it, the words belong to
+ * another program).
+ */
+import { readArgs } from '../args.js';
+import { specOf } from '../commands.js';
+import type { Rule } from '../rule.js';
+import { mapCommands, nameOf, valueOf, word, type Command, type Word } from '../syntax.js';
+
+/** A program read by its option table: the printing switches' letters, long switches and valued options. */
+interface Tabled {
+  readonly letters: string;
+  readonly longs: ReadonlySet<string>;
+  /** Valued options as read: a short `-r` (its value the next word of the reading) or a long `--tb` (read as `--tb=…`). */
+  readonly valued: ReadonlySet<string>;
+}
+
+const TABLED: ReadonlyMap<string, Tabled> = new Map([
+  [
+    'pytest',
+    {
+      letters: 'qvl',
+      longs: new Set(['--no-header', '--no-summary', '--disable-warnings']),
+      valued: new Set(['-r', '--tb', '--durations', '--durations-min', '--color', '--code-highlight']),
+    },
+  ],
+  // Unbuffered output, the interactive banner, the import trace: how the interpreter prints, not what it runs.
+  ['python', { letters: 'quv', longs: new Set(), valued: new Set() }],
+]);
+
+/** A program without an option table: its printing flags (whole words, `--x=…` for the valued ones) on the subcommands that run something. */
+interface Listed {
+  /** The subcommands the flags belong to; `null`: the program itself (make). */
+  readonly subcommands: ReadonlySet<string> | null;
+  readonly flags: ReadonlySet<string>;
+  /** Flags whose value is the next word, or attached with `=`. */
+  readonly valued: ReadonlySet<string>;
+}
+
+const LISTED: ReadonlyMap<string, Listed> = new Map([
+  ['go', { subcommands: new Set(['test', 'vet']), flags: new Set(['-v']), valued: new Set() }],
+  ['cargo', { subcommands: new Set(['test', 'build', 'check', 'clippy']), flags: new Set(['-q', '--quiet', '-v', '-vv', '--verbose']), valued: new Set(['--color']) }],
+  ['make', { subcommands: null, flags: new Set(['-s', '--silent', '--quiet', '-w', '--print-directory', '--no-print-directory']), valued: new Set() }],
+  ['mvn', { subcommands: null, flags: new Set(['-q', '--quiet', '-B', '--batch-mode', '-e', '--errors', '-ntp', '--no-transfer-progress']), valued: new Set() }],
+  ['./mvnw', { subcommands: null, flags: new Set(['-q', '--quiet', '-B', '--batch-mode', '-e', '--errors', '-ntp', '--no-transfer-progress']), valued: new Set() }],
+  ['gradle', { subcommands: null, flags: new Set(['-q', '--quiet', '-i', '--info', '-S', '--full-stacktrace', '-s', '--stacktrace']), valued: new Set(['--console']) }],
+  ['./gradlew', { subcommands: null, flags: new Set(['-q', '--quiet', '-i', '--info', '-S', '--full-stacktrace', '-s', '--stacktrace']), valued: new Set(['--console']) }],
+  ['jest', { subcommands: null, flags: new Set(['--verbose', '--silent', '--colors', '--no-colors']), valued: new Set() }],
+]);
+
+/** The name of a valued option as read: `-r` for a short one, `--tb` for `--tb=short`; `null` for any other word. */
+function optionName(option: Word): string | null {
+  const v = option.value;
+  if (v === null || !v.startsWith('-')) return null;
+  const eq = v.indexOf('=');
+  return v.startsWith('--') && eq > 0 ? v.slice(0, eq) : v;
+}
+
+/** Drops a table-read program's printing options; the command itself when it has none, or when its words do not read. */
+function tabled(command: Command, name: string, table: Tabled): Command {
+  const spec = specOf(name);
+  const rest = command.words.slice(1);
+  const args = spec === undefined ? null : readArgs(spec, rest);
+  if (args === null) return command;
+  let letters = '';
+  for (const letter of args.switches) if (!table.letters.includes(letter)) letters += letter;
+  const longs = args.longs.filter((long) => !table.longs.has(long));
+  const options: Word[] = [];
+  for (let at = 0; at < args.options.length; at += 1) {
+    const option = args.options[at] as Word;
+    const named = optionName(option);
+    if (named === null || !table.valued.has(named)) options.push(option);
+    // A short option's value is the next word of the reading.
+    else if (!named.startsWith('--')) at += 1;
+  }
+  if (letters.length === args.switches.length && longs.length === args.longs.length && options.length === args.options.length) return command;
+  const words: Word[] = [command.words[0] as Word];
+  if (letters !== '') words.push(word(`-${letters}`));
+  for (const long of longs) words.push(word(long));
+  for (const option of options) words.push(option);
+  args.operands.forEach((operand, n) => {
+    if (n === args.dashdash) words.push(word('--'));
+    words.push(rest[operand.at] as Word);
+  });
+  if (args.dashdash === args.operands.length) words.push(word('--'));
+  return { ...command, words };
+}
+
+/** The flag a word is, for a listed program: the word itself, or its name before `=` for a valued flag. */
+function flagOf(listed: Listed, v: string): 'flag' | 'valued' | 'attached' | null {
+  if (listed.flags.has(v)) return 'flag';
+  if (listed.valued.has(v)) return 'valued';
+  const eq = v.indexOf('=');
+  return eq > 0 && listed.valued.has(v.slice(0, eq)) ? 'attached' : null;
+}
+
+/** Drops a listed program's printing flags up to a `--`; the command itself when it has none. */
+function listed(command: Command, listed: Listed): Command {
+  const { words } = command;
+  if (listed.subcommands !== null && !listed.subcommands.has(valueOf(words[1]) ?? '')) return command;
+  const kept: Word[] = [];
+  let dropped = false;
+  let at = 0;
+  for (; at < words.length; at += 1) {
+    const w = words[at] as Word;
+    if (w.value === '--') break;
+    const flag = at === 0 || w.value === null ? null : flagOf(listed, w.value);
+    if (flag === 'valued' && valueOf(words[at + 1]) === null) return command;
+    if (flag === null) kept.push(w);
+    else dropped = true;
+    if (flag === 'valued') at += 1;
+  }
+  return dropped ? { ...command, words: [...kept, ...words.slice(at)] } : command;
+}
+
+function quieted(command: Command): Command {
+  const name = nameOf(command);
+  if (name === null) return command;
+  const table = TABLED.get(name);
+  if (table !== undefined) return tabled(command, name, table);
+  const list = LISTED.get(name);
+  return list === undefined ? command : listed(command, list);
+}
+
+export const verbosity: Rule = {
+  name: 'verbosity',
+  reason: 'Options that set how much a run prints (verbosity, traceback style, colours, a summary) leave what runs as it was.',
+  apply: (line) => mapCommands(line, quieted),
+  folds: [
+    ['pytest -q tests/test_api.py', 'pytest -v tests/test_api.py', 'pytest -vv --tb=short tests/test_api.py', 'pytest tests/test_api.py -rA --tb line --no-header', 'pytest --quiet --color=no tests/test_api.py'],
+    ['pytest -x -q tests', 'pytest -xvv tests', 'pytest -x --showlocals tests'],
+    ['python -u train.py', 'python train.py'],
+    ['go test -v ./pkg/...', 'go test ./pkg/...'],
+    ['cargo test -q', 'cargo test --verbose', 'cargo test --color never', 'cargo test --color=always'],
+    ['make -s test', 'make test', 'make --no-print-directory test'],
+    ['mvn -q -B test', 'mvn test', 'mvn -e test'],
+    ['./gradlew test --info --console=plain', './gradlew test', './gradlew -q test --stacktrace'],
+  ],
+  keeps: [
+    ['pytest -q tests/test_api.py', 'pytest -q tests/test_db.py'],
+    ['pytest -q tests', 'pytest -x tests'],
+    ['pytest -q tests', 'pytest -s tests'],
+    ['pytest -q tests', 'pytest --log-level=DEBUG tests'],
+    ['pytest -q tests', 'pytest -W error tests'],
+    ['pytest -q tests', 'pytest -p no:cacheprovider tests'],
+    ['pytest -q -k login', 'pytest -q -k logout'],
+    ['go run main.go -v', 'go run main.go'],
+    ['cargo run -q', 'cargo run'],
+    ['cargo test -- -q', 'cargo test'],
+    ['make -k test', 'make test'],
+    ['python -B train.py', 'python train.py'],
+  ],
+};
