@@ -146,6 +146,14 @@ describe('the stale track', () => {
     assert.deepEqual(deniedAt(await run(newHost({ stale: { backToBack: 3 }, onLimit: 'deny' }), {}, failingAlike)), [4]);
   });
 
+  test('`backToBack`: a respelled call (another value in front of the same run) continues the run only with the very same result: values tried, failing differently, are exploring', async () => {
+    const host = newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny', limits: { act: 12 } });
+    const exploring: Call[] = ['dev', 'test', 'ci', 'stage', 'qa'].map((env, i) => ({ ...bash(`APP_ENV=${env} python -m pytest tests -x`), body: () => bashResult(1, `FAILED tests/test_api.py::test_${i} - assert ${i} == 0`) }));
+    assert.deepEqual(deniedAt(await run(host, {}, exploring)), [], 'five values, five different failures: nothing gated');
+    const same: Call[] = ['dev', 'test', 'ci', 'stage', 'qa'].map((env) => ({ ...bash(`APP_ENV=${env} python -m pytest tests -x`), body: () => bashResult(1, 'FAILED tests/test_api.py::test_login - assert 401 == 200') }));
+    assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny', limits: { act: 12 } }), {}, same)), [4, 5], 'the very same result each time: the 4th is gated');
+  });
+
   test('`backToBack`: a time-out whose output moves is a job getting further, not the same answer', async () => {
     const host = newHost({ stale: { backToBack: 3 }, onLimit: 'deny' });
     const resumed: Call[] = [400, 200, 100, 50, 25].map((left) => ({ ...bash('ninja -C build'), body: () => ({ isError: false, content: [{ type: 'text', text: `[${401 - left}/400] Building` }], value: { exitCode: null, timedOut: true } }) }));

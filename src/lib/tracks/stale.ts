@@ -116,6 +116,9 @@ interface Run {
   /** The actions every call of the run shared (`exact:`, and `cmd:`/`act:`/`net:` when measured), by their lookup keys. */
   lookups: readonly string[];
   readonly outcome: string;
+  /** The last call's identity (`exact:`) and its result's digest: a respelled call continues the run only with the very same result. */
+  exact: string;
+  digest: string | null;
   /** `Shared.changes` when it last settled: another agent's change in between ends the run. */
   readonly changes: number;
   /** How many times in a row it returned `outcome`. */
@@ -185,20 +188,27 @@ function answerOf(settled: Settled): string | null {
 }
 
 /** The run goes on when the call is the last one again, answered the same, nothing changed; any other call that ran starts another. */
-function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], outcome: string | null): void {
+function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], settled: Settled): void {
   const { agent } = call;
   const exact = actions[0];
+  const outcome = answerOf(settled);
   if (exact === undefined || outcome === null || shared.isExempt(agent, exact.key)) {
     runs.delete(agent);
     return;
   }
   const before = runs.get(agent);
   const changes = shared.changes(agent);
+  const digest = settled.outcome();
   const common = before === undefined ? [] : before.lookups.filter((lookup) => lookups.includes(lookup));
-  if (before !== undefined && common.length > 0 && before.outcome === outcome && before.changes === changes) {
+  // The same failure is the same answer for the very same call; a respelled one (another value, a new
+  // option) must return the very same result: a run that tries values and fails differently is exploring.
+  const answered = before !== undefined && before.outcome === outcome && (before.exact === exact.lookup || before.digest === digest);
+  if (before !== undefined && common.length > 0 && answered && before.changes === changes) {
     before.lookups = common;
+    before.exact = exact.lookup;
+    before.digest = digest;
     before.count += 1;
-  } else runs.set(agent, { lookups, outcome, changes, count: 1 });
+  } else runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest });
 }
 
 function learn(shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
@@ -248,7 +258,7 @@ export const staleTrack = {
       judge: (call) => judge(runs, shared, call, actionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {
         // Runs are followed only while a policy asks for them.
-        if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) learnRun(runs, shared, call, actionsOf(call), lookupsOf(call), answerOf(settled));
+        if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) learnRun(runs, shared, call, actionsOf(call), lookupsOf(call), settled);
         else runs.delete(call.agent);
         return learn(shared, call, actionsOf(call), settled);
       },
