@@ -32,6 +32,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: 'issue 40: the same action, however spelled, answered the same way back to back', loop: 'no-ops-respelled-back-to-back', twins: ['quiet-commands-each-doing'], gateWithin: 3 },
   { kind: 'issue 40: the same rejected edit re-indented', loop: 'same-edit-reindented', twins: ['edit-reindented-lands'], gateWithin: 3 },
   { kind: 'issue 40: the same install between the same failing test runs', loop: 'test-then-same-install', twins: ['test-then-installs-different'], gateWithin: 10 },
+  { kind: 'issue 40: a round of calls each answered as the last, one of them stale', loop: 'open-search-round', twins: ['open-search-resolved'], gateWithin: 9 },
 ];
 
 async function replay(name: string, config: unknown): Promise<SessionResult> {
