@@ -38,6 +38,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: '40.3: an environment variable name guessed in front of the same failing run', loop: 'environment-names-guessed', twins: ['environment-read-and-answering'], gateWithin: 6 },
   { kind: '40.4: the same failing run five times, then through tail', loop: 'same-failure-then-tail', twins: ['failure-fixed-then-tail'], gateWithin: 5 },
   { kind: '40.5: a window of one file re-read with its context respelled', loop: 'window-reread-with-context', twins: ['windows-of-different-patterns'], gateWithin: 7 },
+  { kind: 'issue 40: a round of calls each answered as the last, one of them stale', loop: 'open-search-round', twins: ['open-search-resolved'], gateWithin: 9 },
 ];
 
 async function replay(name: string, config: unknown): Promise<SessionResult> {

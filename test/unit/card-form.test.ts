@@ -86,7 +86,7 @@ describe('the card lists every setting', () => {
   test('a closed fold sums up its values in one line, and says when a field in it is staged, overridden or refused', () => {
     const form = viewForm({}, { stale: { limit: 6 }, limits: { host: 20 } }, drafts({ window: '2' }));
     const fold = (id: string): FoldView => form.groups.flatMap((g) => g.folds).find((f) => f.id === id)!;
-    assert.equal(fold('stale').summary, 'Advisory at: 3 · Gate after: 6 · Back to back: off');
+    assert.equal(fold('stale').summary, 'Advisory at: 3 · Gate after: 6 · Back to back: off · Whole round: off');
     assert.deepEqual([fold('stale').overridden, fold('stale').staged, fold('stale').problem], [true, false, false]);
     assert.equal(fold('caps').summary, 'Same shell command: 12 · Same URL: 12 · Same output file: 12 · Same host: 20 · 5 off', 'the caps that are on, then how many are off');
     assert.equal(fold('caps').overridden, true);

@@ -99,6 +99,8 @@ const INVALID: readonly unknown[] = [
   { stale: { warnAt: 5, limit: 3 } },
   { stale: { backToBack: 1 } },
   { stale: { warnAt: 3, limit: 5, backToBack: 2 } },
+  { stale: { cycle: 1 } },
+  { stale: { warnAt: 3, limit: 5, cycle: 2 } },
   { spin: { warnAt: 1 } },
   { spin: { limit: 1 } },
   { guess: { warnAt: 1 } },

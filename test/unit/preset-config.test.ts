@@ -24,7 +24,7 @@ describe('preset: recommended', () => {
   test('the preset turns on what its parts name, and says which preset it is', () => {
     const cfg = resolveConfig({ preset: 'recommended' });
     assert.equal(cfg.preset, 'recommended');
-    assert.deepEqual(cfg.stale, { warnAt: 3, limit: 5, backToBack: 3 });
+    assert.deepEqual(cfg.stale, { warnAt: 3, limit: 5, backToBack: 3, cycle: 5 });
     assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4 });
     assert.deepEqual(cfg.timeouts, { warnAt: 4, limit: 5 });
     assert.deepEqual(cfg.spin, { warnAt: 5, limit: 7 });
@@ -38,7 +38,7 @@ describe('preset: recommended', () => {
   test('explicit keys override it: a scalar replaces, a map or mapping merges one level', () => {
     const cfg = resolveConfig({ preset: 'recommended', progress: 'ignore', stale: { limit: 8 }, limits: { exact: 9 } });
     assert.equal(cfg.progress, 'ignore');
-    assert.deepEqual(cfg.stale, { warnAt: 3, limit: 8, backToBack: 3 }, "the preset's warnAt and backToBack stay");
+    assert.deepEqual(cfg.stale, { warnAt: 3, limit: 8, backToBack: 3, cycle: 5 }, "the preset's warnAt and backToBack stay");
     assert.equal(cfg.limits.exact, 9);
     assert.equal(cfg.limits.act, 12, "the preset's other caps stay");
   });
@@ -68,7 +68,7 @@ describe('preset: recommended', () => {
     const preset = PRESETS.recommended!;
     const without = presetConfig(preset, new Set(['stale']));
     assert.equal(Object.hasOwn(without, 'stale'), false);
-    assert.deepEqual(presetConfig(preset).stale, { warnAt: 3, limit: 5, backToBack: 3 });
+    assert.deepEqual(presetConfig(preset).stale, { warnAt: 3, limit: 5, backToBack: 3, cycle: 5 });
   });
 
   test('layConfig: top-level keys replace; limits, ignoreArgs, hostAliases and the track mappings merge', () => {
@@ -83,7 +83,7 @@ describe('the stage mappings: stale, editRetry, timeouts', () => {
   test('off by default; `{}` turns each on with its defaults', () => {
     const cfg = resolveConfig({ stale: {}, editRetry: {}, timeouts: {} });
     assert.deepEqual([DEFAULTS.stale, DEFAULTS.editRetry, DEFAULTS.timeouts], [null, null, null]);
-    assert.deepEqual(cfg.stale, { warnAt: 3, limit: 4, backToBack: null }, 'the back-to-back gate stays off unless given');
+    assert.deepEqual(cfg.stale, { warnAt: 3, limit: 4, backToBack: null, cycle: null }, 'the back-to-back gate stays off unless given');
     assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4 });
     assert.deepEqual(cfg.timeouts, { warnAt: 3, limit: null });
   });
@@ -92,16 +92,19 @@ describe('the stage mappings: stale, editRetry, timeouts', () => {
     throwsWith({ stale: { limit: 1 } }, '`stale.limit` must be an integer >= 2', '(got 1)', 'null advises only');
     throwsWith({ editRetry: { warnAt: 2.5 } }, '`editRetry.warnAt`', '(got 2.5)');
     throwsWith({ timeouts: 'on' }, '`timeouts` must be a mapping', '{}` turns it on');
-    assert.deepEqual(resolveConfig({ stale: { warnAt: null, limit: null } }).stale, { warnAt: null, limit: null, backToBack: null });
+    assert.deepEqual(resolveConfig({ stale: { warnAt: null, limit: null } }).stale, { warnAt: null, limit: null, backToBack: null, cycle: null });
     throwsWith({ stale: { backToBack: 1 } }, '`stale.backToBack` must be an integer >= 2', '(got 1)', 'back to back');
     throwsWith({ editRetry: { backToBack: 3 } }, '`editRetry.backToBack` is not a setting', 'takes `warnAt`, `limit`');
     throwsWith({ stale: { backTo: 3 } }, '`stale.backTo` is not a setting', '`backToBack`');
+    throwsWith({ stale: { cycle: 1 } }, '`stale.cycle` must be an integer >= 2', '(got 1)', 'answered before');
+    assert.deepEqual(resolveConfig({ stale: { cycle: 5 } }).stale, { warnAt: 3, limit: 4, backToBack: null, cycle: 5 }, 'the round gate beside the back-to-back one');
   });
 
   test('an advisory past the gate is refused: it would never be read', () => {
     throwsWith({ stale: { warnAt: 6, limit: 5 } }, '`stale.warnAt` (6) is past `stale.limit` (5)', 'lower warnAt to at most 5');
     throwsWith({ stale: { warnAt: 3, backToBack: 2 } }, '`stale.backToBack` (2) is before `stale.warnAt` (3)', 'raise backToBack to at least 3');
-    assert.deepEqual(resolveConfig({ stale: { warnAt: null, backToBack: 2 } }).stale, { warnAt: null, limit: 4, backToBack: 2 }, 'without an advisory it may come at 2');
+    throwsWith({ stale: { warnAt: 3, cycle: 2 } }, '`stale.cycle` (2) is before `stale.warnAt` (3)', 'raise cycle to at least 3');
+    assert.deepEqual(resolveConfig({ stale: { warnAt: null, backToBack: 2 } }).stale, { warnAt: null, limit: 4, backToBack: 2, cycle: null }, 'without an advisory it may come at 2');
     assert.deepEqual(resolveConfig({ editRetry: { warnAt: 4, limit: 4 } }).editRetry, { warnAt: 4, limit: 4 }, 'at the gate is fine: the advisory comes with the last call that runs');
   });
 
@@ -126,10 +129,10 @@ describe('the stage mappings: stale, editRetry, timeouts', () => {
 describe('tightening mid-turn: the new settings', () => {
   const base = resolveConfig({});
   test('a track turned on reaches a running agent at once; turned off, it waits (the stricter is kept)', () => {
-    assert.deepEqual(stricterConfig(base, resolveConfig({ stale: {} })).stale, { warnAt: 3, limit: 4, backToBack: null });
-    assert.deepEqual(stricterConfig(resolveConfig({ stale: {} }), base).stale, { warnAt: 3, limit: 4, backToBack: null });
-    assert.deepEqual(stricterConfig(resolveConfig({ stale: { backToBack: 4 } }), resolveConfig({ stale: { backToBack: 3 } })).stale, { warnAt: 3, limit: 4, backToBack: 3 }, 'the earlier back-to-back gate');
-    assert.deepEqual(stricterConfig(resolveConfig({ stale: { backToBack: 4 } }), resolveConfig({ stale: {} })).stale, { warnAt: 3, limit: 4, backToBack: 4 }, 'on beats off');
+    assert.deepEqual(stricterConfig(base, resolveConfig({ stale: {} })).stale, { warnAt: 3, limit: 4, backToBack: null, cycle: null });
+    assert.deepEqual(stricterConfig(resolveConfig({ stale: {} }), base).stale, { warnAt: 3, limit: 4, backToBack: null, cycle: null });
+    assert.deepEqual(stricterConfig(resolveConfig({ stale: { backToBack: 4 } }), resolveConfig({ stale: { backToBack: 3 } })).stale, { warnAt: 3, limit: 4, backToBack: 3, cycle: null }, 'the earlier back-to-back gate');
+    assert.deepEqual(stricterConfig(resolveConfig({ stale: { backToBack: 4 } }), resolveConfig({ stale: {} })).stale, { warnAt: 3, limit: 4, backToBack: 4, cycle: null }, 'on beats off');
     assert.deepEqual(stricterConfig(resolveConfig({ editRetry: { warnAt: 2, limit: 6 } }), resolveConfig({ editRetry: { warnAt: 3, limit: 3 } })).editRetry, { warnAt: 2, limit: 3 });
   });
 
@@ -142,7 +145,7 @@ describe('tightening mid-turn: the new settings', () => {
 
   test('the preset mid-turn: its tightening parts apply at once, its forgiving ones wait for a human message', () => {
     const tightened = stricterConfig(base, resolveConfig({ preset: 'recommended' }));
-    assert.deepEqual(tightened.stale, { warnAt: 3, limit: 5, backToBack: 3 });
+    assert.deepEqual(tightened.stale, { warnAt: 3, limit: 5, backToBack: 3, cycle: 5 });
     assert.equal(tightened.failureProgress, 'ignore');
     assert.equal(tightened.progress, 'ignore');
   });

@@ -132,6 +132,30 @@ describe('the stale track', () => {
     assert.match(outcomes[3]!.denyReason ?? '', /the same result 3 times in a row \(limit 3\)/);
   });
 
+  test('`cycle: 5`: once one call returned the same result 5 times, the next call answered before is gated, whichever it is', async () => {
+    const OPEN: Call = { ...bash('cat src/Types.java'), body: () => bashResult(1, 'cat: src/Types.java: No such file or directory') };
+    const SEARCH: Call = { ...bash('grep -rl TypeVariable src'), body: answering('src/internal/Types.java') };
+    const config = { stale: { warnAt: 3, limit: 5, cycle: 5 }, onLimit: 'deny' };
+    // OPEN settles 5 times the same (calls 1 3 5 7 9), SEARCH between them: the round is going.
+    const outcomes = await run(newHost(config), {}, [OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN]);
+    assert.deepEqual(deniedAt(outcomes), [10, 11], 'the search answered before is gated with the open, the 10th call; without cycle the 11th');
+    assert.match(outcomes[9]!.denyReason ?? '', /this call was answered before, nothing changed since, and the turn is going round: .*cat src\/Types\.java"\} returned the same result 5 times in a row \(limit 5\)/);
+    assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5 }, onLimit: 'deny' }), {}, [OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN])), [11]);
+  });
+
+  test('`cycle`: a call that brings something new, or a change, ends the round; a call not answered before runs', async () => {
+    const OPEN: Call = { ...bash('cat src/Types.java'), body: () => bashResult(1, 'cat: src/Types.java: No such file or directory') };
+    const SEARCH: Call = { ...bash('grep -rl TypeVariable src'), body: answering('src/internal/Types.java') };
+    const config = { stale: { warnAt: 3, limit: 5, cycle: 5 }, onLimit: 'deny' };
+    const five = [OPEN, OPEN, OPEN, OPEN, OPEN];
+    const fresh: Call = { ...bash('ls src/internal'), body: answering('Types.java') };
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, [SEARCH, ...five, fresh, SEARCH])), [], 'a new answer in between: the search runs');
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, [...five, SEARCH])), [], 'a call not answered before runs');
+    const write: Call = { ...bash('touch src/Types.java'), body: answering('') };
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, [SEARCH, ...five, write, SEARCH])), [], 'a change in between: the search may answer anew');
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, [SEARCH, ...five, SEARCH])), [7], 'nothing in between: the search is the round');
+  });
+
   test('`backToBack`: a call between, or an answer that moves, leaves it to the limit', async () => {
     const host = newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' });
     const agent = {};

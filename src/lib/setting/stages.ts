@@ -22,8 +22,8 @@ export interface StagesConfig {
 
 /**
  * A gate of its own some track of two stages adds (the stale track's
- * `backToBack`): a whole number >= 2 or `null`, off unless given, and never
- * before the advisory. Its words, everywhere it is shown.
+ * `backToBack` and `cycle`): a whole number >= 2 or `null`, off unless given,
+ * and never before the advisory. Its words, everywhere it is shown.
  */
 export interface ExtraGate<X extends string> {
   readonly key: X;
@@ -35,7 +35,7 @@ export interface ExtraGate<X extends string> {
   readonly card: ByLocale<FieldCopy>;
 }
 
-/** A track's stages with its extra gate, when it has one. */
+/** A track's stages with its extra gates, when it has any. */
 export type StagesWith<X extends string> = StagesConfig & { readonly [P in X]: number | null };
 
 /** What a track of two stages says about its stages, everywhere they are shown. */
@@ -50,8 +50,8 @@ export interface StagesWords {
 
 const STAGES = ['warnAt', 'limit'] as const;
 
-/** A mapping of two stages (and the extra gate), completed from its defaults; `null` or absent: off. */
-function stagesOf(value: unknown, key: string, defaults: StagesConfig, extra: string | undefined): StagesConfig | null {
+/** A mapping of two stages (and the extra gates), completed from its defaults; `null` or absent: off. */
+function stagesOf(value: unknown, key: string, defaults: StagesConfig, extras: readonly string[]): StagesConfig | null {
   if (value === null || value === undefined) return null;
   if (!isMapping(value)) {
     refuse('stagesShape', { key, warnAt: String(defaults.warnAt), limit: String(defaults.limit), got: shown(value) });
@@ -68,16 +68,19 @@ function stagesOf(value: unknown, key: string, defaults: StagesConfig, extra: st
   if (warnAt !== null && limit !== null && warnAt > limit) {
     refuse('stagesOrder', { key, warnAt, limit });
   }
-  if (extra === undefined) return Object.freeze({ warnAt, limit });
-  const gate = given[extra] === null ? null : atLeast(given[extra], `${key}.${extra}`, 2, `meaning.${key}.${extra}`);
-  // Its gate before the advisory would deny a call the model was never told about.
-  if (gate !== null && warnAt !== null && gate < warnAt) refuse('stagesExtraOrder', { key, extra, gate, warnAt });
-  return Object.freeze({ warnAt, limit, [extra]: gate });
+  const gates: Record<string, number | null> = {};
+  for (const extra of extras) {
+    const gate = given[extra] === null ? null : atLeast(given[extra], `${key}.${extra}`, 2, `meaning.${key}.${extra}`);
+    // Its gate before the advisory would deny a call the model was never told about.
+    if (gate !== null && warnAt !== null && gate < warnAt) refuse('stagesExtraOrder', { key, extra, gate, warnAt });
+    gates[extra] = gate;
+  }
+  return Object.freeze({ warnAt, limit, ...gates });
 }
 
-/** The schema node: off by default, each stage (and the extra gate) a whole number >= 2 or null. */
-function stagesNode(defaults: StagesConfig, words: StagesWords['schema'], extra: ExtraGate<string> | undefined) {
-  const gate = extra === undefined ? {} : { [extra.key]: described(nullable(count(2)), extra.schema, null) };
+/** The schema node: off by default, each stage (and each extra gate) a whole number >= 2 or null. */
+function stagesNode(defaults: StagesConfig, words: StagesWords['schema'], extras: readonly ExtraGate<string>[]) {
+  const gate = Object.fromEntries(extras.map((extra) => [extra.key, described(nullable(count(2)), extra.schema, null)]));
   return described(
     nullable(
       object({
@@ -99,29 +102,30 @@ export interface Orders {
 
 /**
  * The setting `key` of a track of two stages: `given` is what `{}` turns on;
- * `extra`, a gate of its own the track adds, off in `given` (`null`).
+ * `extras`, gates of its own the track adds, each off in `given` (`null`).
  */
-export function stagesSetting<K extends string, X extends string = never>(key: K, { order, cardOrder }: Orders, given: StagesConfig, words: StagesWords, extra?: ExtraGate<X>): Setting<StagesWith<X>, K> {
-  const defaults = deepFreeze(extra === undefined ? { ...given } : { ...given, [extra.key]: null }) as StagesWith<X>;
+export function stagesSetting<K extends string, X extends string = never>(key: K, { order, cardOrder }: Orders, given: StagesConfig, words: StagesWords, extras: readonly ExtraGate<X>[] = []): Setting<StagesWith<X>, K> {
+  const defaults = deepFreeze({ ...given, ...Object.fromEntries(extras.map((extra) => [extra.key, null])) }) as StagesWith<X>;
   const off = { type: 'number', nullWord: 'off' } as const;
   const templates = (locale: 'en' | 'zh') => ({
     ...Object.fromEntries(STAGES.map((stage) => [`meaning.${key}.${stage}`, words.meaning[locale][stage]])),
-    ...(extra === undefined ? {} : { [`meaning.${key}.${extra.key}`]: extra.meaning[locale], stagesExtraOrder: EXTRA_ORDER[locale] }),
+    ...Object.fromEntries(extras.map((extra) => [`meaning.${key}.${extra.key}`, extra.meaning[locale]])),
+    ...(extras.length === 0 ? {} : { stagesExtraOrder: EXTRA_ORDER[locale] }),
   });
   const row = (path: string, stage: 'track' | (typeof STAGES)[number]) => ({
     path,
     kind: stage === 'track' ? ({ type: 'track' } as const) : off,
     copy: { en: words.card.en[stage], zh: words.card.zh[stage] },
   });
-  const extraRows = extra === undefined ? [] : [{ path: `${key}.${extra.key}`, kind: off, copy: extra.card }];
-  const stricterGate = (a: StagesWith<X>, b: StagesWith<X>) => (extra === undefined ? {} : { [extra.key]: earlier(a[extra.key], b[extra.key]) });
+  const extraRows = extras.map((extra) => ({ path: `${key}.${extra.key}`, kind: off, copy: extra.card }));
+  const stricterGate = (a: StagesWith<X>, b: StagesWith<X>) => Object.fromEntries(extras.map((extra) => [extra.key, earlier(a[extra.key], b[extra.key])]));
   return {
     key,
     order,
     defaults,
-    check: (value) => stagesOf(value, key, defaults, extra?.key) as StagesWith<X> | null,
+    check: (value) => stagesOf(value, key, defaults, extras.map((extra) => extra.key)) as StagesWith<X> | null,
     messages: { en: templates('en'), zh: templates('zh') },
-    schema: stagesNode(defaults, words.schema, extra),
+    schema: stagesNode(defaults, words.schema, extras),
     stricter: onBeatsOff((a, b) => ({ warnAt: earlier(a.warnAt, b.warnAt), limit: earlier(a.limit, b.limit), ...stricterGate(a, b) }) as StagesWith<X>),
     merged: true,
     card: { order: cardOrder, fields: [row(key, 'track'), ...STAGES.map((stage) => row(`${key}.${stage}`, stage)), ...extraRows] },

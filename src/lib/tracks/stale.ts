@@ -26,6 +26,13 @@
  * file write, its text with the whitespace taken out (the same rejected edit
  * re-indented). It asks more than the field does: the same answer each time,
  * so a poll whose answer moves, or a resumable job whose output moves, runs on.
+ *
+ * With `cycle`, the loop is the round, not the call: once one call has
+ * returned the same result that many times in a row, nothing changed, every
+ * call the turn makes after it that was answered before, nothing changed
+ * since, is the same loop and meets the gate, until a call brings something
+ * new or a file changes. A model cycling through a failing open, a failing
+ * search and a search it already read spends each round on answers it has.
  */
 import type { Agent, Notice } from '../host/types.js';
 import type { Mark } from '../call/mark.js';
@@ -65,7 +72,7 @@ export const STALE = stagesSetting('stale', { order: 5, cardOrder: 1 }, { warnAt
       limit: { label: '闸门阈值', hint: '连续多少次相同结果之后，下一次这样的调用遇到闸门；off 表示只给建议。' },
     },
   },
-}, {
+}, [{
   key: 'backToBack',
   meaning: {
     en: 'how many times the same action (however spelled; an edit however indented) may return the same result back to back, no other call between, before the next one meets the gate; {off} leaves it to the limit',
@@ -76,7 +83,18 @@ export const STALE = stagesSetting('stale', { order: 5, cardOrder: 1 }, { warnAt
     en: { label: 'Back to back', hint: 'The same action (however spelled, an edit however indented) answered the same way this many times with no call between: the next one meets the gate; off leaves it to the gate above.' },
     zh: { label: '接连阈值', hint: '同一动作（无论怎么写，编辑无论怎么缩进）中间不隔别的调用、接连这么多次得到相同的回答：下一次遇到闸门；off 表示交给上面的闸门阈值。' },
   },
-});
+}, {
+  key: 'cycle',
+  meaning: {
+    en: 'how many times in a row one call may return the same result, nothing changed, before any call answered before (nothing changed since) meets the gate, until something new comes back; {off} leaves each call to its own count',
+    zh: '某个调用在什么都没改的情况下连续返回相同结果多少次之后，任何此前已得到过回答（其后没有改动）的调用都遇到闸门，直到有新的结果出现；填 {off} 表示每个调用各自计数',
+  },
+  schema: 'Same results in a row of one call, nothing changed, after which any call answered before (nothing changed since) meets the gate until something new comes back; null leaves each call to its own count.',
+  card: {
+    en: { label: 'Whole round', hint: 'Once one call has returned the same result this many times, every call the model already has the answer to meets the gate, until something new comes back or a file changes; off counts each call on its own.' },
+    zh: { label: '整轮闸门', hint: '某个调用这么多次返回相同结果之后，模型已经得到过回答的每个调用都遇到闸门，直到出现新的结果或文件有改动；off 表示每个调用各自计数。' },
+  },
+}]);
 
 /** Stale stage 1: the call keeps returning what it returned before. */
 export function staleMessage(quote: string, times: number): string {
@@ -105,6 +123,23 @@ const words: HitWords = {
   note: 'Only the call that keeps returning the same result is blocked: a different call, or this one after a change to the files it reads, will run.',
   ask,
   zh,
+};
+
+/** The round's words: the call denied is one the model already has the answer to, in a turn where another call went stale. */
+const roundWords: HitWords = {
+  track: 'stale',
+  listed: 3,
+  why: (hit) => `this call was answered before, nothing changed since, and the turn is going round: ${defang(hit.detail)} returned the same result ${hit.count} times in a row (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 answered before, nothing changed since, in a round where ${defang(hit.detail)} returned the same result ${hit.count} times (limit ${hit.cap})`,
+  note: 'A call whose answer is not known yet will run, and so will any call after a change to the files or after a call that returns something new.',
+  ask: {
+    what: (hit) => `${hit.subject.it} ${hit.subject.many ? 'were' : 'was'} answered before, nothing changed since: the turn is going round.`,
+    also: () => 'answered before, the turn going round',
+  },
+  zh: {
+    what: (hit) => `${hit.subject.it}此前已得到过回答，其后没有任何改动：这一轮在原地打转。`,
+    also: () => '此前已得到过回答，这一轮在原地打转',
+  },
 };
 
 /**
@@ -156,22 +191,60 @@ function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, ac
   return { key: mark.key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
 }
 
-function judge(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[]): Judgement {
+/**
+ * A round (`cycle`): the call that went stale, while every call since it was
+ * one answered before, nothing changed.
+ */
+interface Round {
+  /** The key of the call that went stale: every refusal of the round is one loop (breaker/knocks.ts), released by one approval. */
+  readonly key: string;
+  /** The call that returned the same result `count` times in a row, as quoted. */
+  readonly quote: string;
+  readonly count: number;
+  /** `Shared.changes` when it settled: a change since ends the round. */
+  readonly changes: number;
+}
+
+/** The round's gate: a call answered before, nothing changed since, while the round goes on. */
+function roundHit(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall, actions: readonly Mark[], cycle: number | null): Hit | null {
+  const round = rounds.get(call.agent);
+  const exact = actions[0];
+  if (cycle === null || round === undefined || exact === undefined) return null;
+  const changes = shared.changes(call.agent);
+  if (round.changes !== changes || shared.outcomes.of(call.agent).sameInRow(exact.lookup, changes) === 0) return null;
+  return { key: round.key, words: roundWords, quote: exact.quote, count: round.count, cap: cycle, detail: round.quote };
+}
+
+/**
+ * The round after a call settled: it starts when the call's same results in a
+ * row reach `cycle`, goes on while each call returns what it returned before,
+ * and ends at a call that brought something new (its first result, or a new one).
+ */
+function learnRound(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall, exact: Mark | undefined, same: number, cycle: number): void {
+  const { agent } = call;
+  if (exact === undefined || same < 2) rounds.delete(agent);
+  else if (same >= cycle) rounds.set(agent, { key: exact.key, quote: exact.quote, count: same, changes: shared.changes(agent) });
+}
+
+function judge(runs: WeakMap<Agent, Run>, rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[]): Judgement {
   const stale = STALE.of(call.cfg);
   const limit = stale?.limit ?? null;
   const back = runHit(runs, shared, call, actions, lookups, stale?.backToBack ?? null);
-  if (limit === null || actions.length === 0) return back === null ? NO_HITS : { hits: [back] };
-  const { agent } = call;
-  const changes = shared.changes(agent);
-  const book = shared.outcomes.of(agent);
   let hits: Hit[] | null = back === null ? null : [back];
-  for (const mark of actions) {
-    if (mark.key === back?.key) continue;
-    // A change since the last result: this run may well return something new (no same results in a row).
-    const same = book.sameInRow(mark.lookup, changes);
-    if (same < limit) continue;
-    (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: same, cap: limit, detail: '' });
+  if (limit !== null) {
+    const changes = shared.changes(call.agent);
+    const book = shared.outcomes.of(call.agent);
+    for (const mark of actions) {
+      if (mark.key === back?.key) continue;
+      // A change since the last result: this run may well return something new (no same results in a row).
+      const same = book.sameInRow(mark.lookup, changes);
+      if (same < limit) continue;
+      (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: same, cap: limit, detail: '' });
+    }
   }
+  // The round's gate, unless the call is already gated under the round's key (the very call that went stale).
+  const round = roundHit(rounds, shared, call, actions, stale?.cycle ?? null);
+  if (round !== null && !(hits ?? []).some((hit) => hit.key === round.key)) (hits ??= []).push(round);
   return hits === null ? NO_HITS : { hits };
 }
 
@@ -211,22 +284,29 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   } else runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest });
 }
 
-function learn(shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
+function learn(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
   const { agent } = call;
-  const warnAt = STALE.of(call.cfg)?.warnAt;
+  const stale = STALE.of(call.cfg);
+  const warnAt = stale?.warnAt;
+  const cycle = stale?.cycle ?? null;
   const digest = settled.outcome();
   const changes = shared.changes(agent);
   const book = shared.outcomes.of(agent);
   let top: Mark | null = null;
   let topSame = 0;
+  let exactSame = 0;
   for (const mark of actions) {
     if (shared.isExempt(agent, mark.key)) continue;
     const same = book.settleSame(mark.lookup, digest, changes);
+    if (mark === actions[0]) exactSame = same;
     if (same === warnAt && (top === null || mark.rank < top.rank)) {
       top = mark;
       topSame = same;
     }
   }
+  // Rounds are followed only while a policy asks for them.
+  if (cycle === null) rounds.delete(agent);
+  else learnRound(rounds, shared, call, actions[0], exactSame, cycle);
   if (top === null) return null;
   return createNotice(staleMessage(top.quote, topSame), countedSummary(top.label, SUMMARY, topSame));
 }
@@ -248,6 +328,7 @@ export const staleTrack = {
   },
   create(shared) {
     const runs = new WeakMap<Agent, Run>();
+    const rounds = new WeakMap<Agent, Round>();
     const folds = new WeakMap<TrackedCall, string>();
     const lookupsOf = (call: TrackedCall): readonly string[] => runLookups(actionsOf(call), folds.get(call) ?? null);
     return {
@@ -255,15 +336,18 @@ export const staleTrack = {
         const folded = (STALE.of(call.cfg)?.backToBack ?? null) === null ? null : foldedWrite(call, fps[0]);
         if (folded !== null) folds.set(call, folded);
       },
-      judge: (call) => judge(runs, shared, call, actionsOf(call), lookupsOf(call)),
+      judge: (call) => judge(runs, rounds, shared, call, actionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {
         // Runs are followed only while a policy asks for them.
         if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) learnRun(runs, shared, call, actionsOf(call), lookupsOf(call), settled);
         else runs.delete(call.agent);
-        return learn(shared, call, actionsOf(call), settled);
+        return learn(rounds, shared, call, actionsOf(call), settled);
       },
-      // The outcome memory is cleared with the agent's turn; the back-to-back run here.
-      clear: (agent) => void runs.delete(agent),
+      // The outcome memory is cleared with the agent's turn; the back-to-back run and the round here.
+      clear: (agent) => {
+        runs.delete(agent);
+        rounds.delete(agent);
+      },
     };
   },
 } satisfies CallTrackModule;
