@@ -124,25 +124,39 @@ describe(`DSH 0.1.0-rc.8 tool pipeline, opt-in features — plugin: ${plugin.lab
     }
   });
 
-  test('preset recommended: the same call answered the same is advised at the 3rd result and denied after the 5th, by the stale track', onlyOurs, async () => {
+  test('preset recommended: the same call answered the same, back to back, is gated at the 4th (stale.backToBack: 3)', onlyOurs, async () => {
     const r = await rig({ config: { onLimit: 'deny', preset: 'recommended' }, behaviour: () => ({ exitCode: 0, stdout: 'No matches found for "JsonParser"' }) });
     const results: Result[] = [];
-    for (let i = 0; i < 7; i += 1) results.push(await r.call('find_file "JsonParser"'));
-    assert.equal(r.total(), 5, 'five runs, then the gate');
+    for (let i = 0; i < 5; i += 1) results.push(await r.call('find_file "JsonParser"'));
+    assert.equal(r.total(), 3, 'three runs back to back, then the gate');
+    const advisory = ours(results[2]!.contexts)[0];
+    assert.match(String(advisory?.content[0].text), /^CONVERGENCE_CHECK: .* has returned the same result 3 times in a row, with nothing changed in between\./);
+    assert.equal(results[3]?.isError, true);
+    assert.match(results[3]?.text ?? '', /^Error: REPEAT_TOOL_BLOCKED: bash call not run: calls like it returned the same result 3 times in a row \(limit 3\)\. It was stopped before it ran, by the stale track/);
+    // P17: the loop's second denial points back to the first, and, the preset's stopAfter being 3, says one more ends the turn.
+    assert.equal(results[4]?.isError, true);
+    assert.match(
+      results[4]?.text ?? '',
+      /^Error: REPEAT_TOOL_BLOCKED: bash call not run: a loop blocked before \(exact \u201cbash:\{"command":"find_file \\"JsonParser\\""\}\u201d\), 2 of its calls blocked this turn with this one; the first denial says why\.\nInstead: [^\n]*\nOne more blocked call of this loop ends the turn\.$/,
+    );
+    const other = await r.call('find_file "JsonParser" src');
+    assert.equal(other.isError, false, 'a changed call runs');
+  });
+
+  test('preset recommended: the same call answered the same, with other calls between, is advised at the 3rd result and denied after the 5th, by the stale track', onlyOurs, async () => {
+    const r = await rig({ config: { onLimit: 'deny', preset: 'recommended' }, behaviour: () => ({ exitCode: 0, stdout: 'No matches found for "JsonParser"' }) });
+    const results: Result[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      results.push(await r.call('find_file "JsonParser"'));
+      // A new call between each: never the same call back to back, never a call answered before.
+      await r.call(`ls dir${i}`);
+    }
+    assert.equal(r.runs.get('find_file "JsonParser"'), 5, 'five runs, then the gate');
     const advisory = ours(results[2]!.contexts)[0];
     assert.match(String(advisory?.content[0].text), /^CONVERGENCE_CHECK: .* has returned the same result 3 times in a row, with nothing changed in between\./);
     assert.equal(advisory?.source.summary, 'cmd \u201cfind_file:find_file JsonParser\u201d same result x3');
     assert.equal(results[5]?.isError, true);
     assert.match(results[5]?.text ?? '', /^Error: REPEAT_TOOL_BLOCKED: bash call not run: calls like it returned the same result 5 times in a row \(limit 5\)\. It was stopped before it ran, by the stale track/);
-    // P17: the loop's second denial points back to the first, naming the loop by the first denial's first hit (exact:),
-    // and, the preset's stopAfter being 3, says one more ends the turn.
-    assert.equal(results[6]?.isError, true);
-    assert.match(
-      results[6]?.text ?? '',
-      /^Error: REPEAT_TOOL_BLOCKED: bash call not run: a loop blocked before \(exact \u201cbash:\{"command":"find_file \\"JsonParser\\""\}\u201d\), 2 of its calls blocked this turn with this one; the first denial says why\.\nInstead: [^\n]*\nOne more blocked call of this loop ends the turn\.$/,
-    );
-    const other = await r.call('find_file "JsonParser" src');
-    assert.equal(other.isError, false, 'a changed call runs');
   });
 
   test('preset recommended: edit → rerun with a new error each time is progress: nothing is denied (the defaults gate the 6th run)', onlyOurs, async () => {
