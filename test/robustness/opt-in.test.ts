@@ -34,12 +34,12 @@ describe('the opt-in features keep memory bounded (P6)', () => {
     assertBounded(1000, 'write,result', t, ALL_ON);
   });
 
-  test('1,000 distinct 1 MB writes and failing 1 MB outputs retain under 1 MB with the preset’s tracks on', (t) => {
+  test('1,000 distinct 1 MB writes and failing 1 MB outputs retain under 700 KB with the preset’s tracks on', (t) => {
     // Only the per-agent bound: every book of these tracks is per agent (a WeakMap on it) and capped
     // (256 actions for the stale book). What stays after the agent goes grows with the calls run with
-    // the defaults too (36 KB after 500 calls, 207 KB after 1,500 here), and these tracks add about
-    // 100 KB of V8's compiled code for their paths, which the probe's warm-up does not reach.
-    assertBounded(1000, 'write,result', t, REAL_LOOPS, { afterDrop: false });
+    // the defaults too (36 KB after 500 calls, 207 KB after 1,500 here), most of it V8's compiled code
+    // for paths that turn hot only during the measured calls. 700 KB: issue 38's aim (556–612 KB read).
+    assertBounded(1000, 'write,result', t, REAL_LOOPS, { afterDrop: false, retained: 700 * 1024 });
   });
 
   test('the same 1 MB call answered the same 1 MB result is denied by the stale track with texts of bounded size', async () => {

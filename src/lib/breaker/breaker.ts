@@ -76,6 +76,31 @@ interface State {
   readonly knocks: KnockBook;
   /** Per agent, the stop owed: a loop reached `stopAfter` refused calls, and its next step that claims no message is rejected. */
   readonly stops: WeakMap<Agent, Stop>;
+  /** Counts the writes to what the tracks judge by (turns, the tracks' books): a judgement made since the last one still holds. */
+  epoch: number;
+  /** The judgement an ask made and did not put to the operator, for its guard while nothing has been written since. */
+  readonly judgedAt: WeakMap<CallRecord, Judged>;
+}
+
+interface Judged {
+  readonly epoch: number;
+  readonly judged: readonly Judgement[];
+}
+
+/**
+ * Every track's judgement of the call. A track's `judge` only reads, so the
+ * guard takes the ask's judgement when nothing was written in between (the
+ * quiet path: a call that hits nothing is judged once); an ask put to the
+ * operator is judged again, after its approval exempts its keys.
+ */
+function judgedOf(state: State, call: CallRecord): readonly Judgement[] {
+  const made = state.judgedAt.get(call);
+  return made !== undefined && made.epoch === state.epoch ? made.judged : judgeAll(call);
+}
+
+/** Something the tracks judge by is about to be written. */
+function written(state: State): void {
+  state.epoch += 1;
 }
 
 /**
@@ -134,6 +159,7 @@ function knock(state: State, call: CallRecord, hits: readonly (ReportedHit & { r
 
 /** Declined, unattended or cancelled: the measures are refused and committed to the window though the call never ran. */
 function refuse(state: State, call: CallRecord): void {
+  written(state);
   // Called only for a call whose ask is outstanding.
   const asked = call.asked as readonly Hit[];
   call.asked = null;
@@ -179,12 +205,15 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   const { cfg } = call.policy;
   if (cfg.onLimit !== 'ask') return undefined;
   const judged = judgeAll(call);
+  // Not put to the operator: its guard judges by the same state unless something is written first.
+  state.judgedAt.set(call, { epoch: state.epoch, judged });
   const ceiling = cfg.exemptionCeiling;
   // An exemption at its ceiling is denied by the guard without a second ask.
   if (ceiling !== null && keysAtCeiling(state.ceilings, ceiling, call.agent, keysOf(call, judged)).length > 0) return undefined;
   const hits = blockingHits(state.turns, call, judged);
   // A refused measure is denied by the guard without asking again this turn.
   if (hits.length === 0 || hits.some((hit) => state.turns.isRefused(call.agent, hit.key))) return undefined;
+  state.judgedAt.delete(call);
   call.asked = hits;
   state.asking.set(call.agent, call);
   const callId = safeMember(exec, 'callId');
@@ -196,6 +225,7 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
 
 /** A declined ask never reaches the guard: reaching it means the operator approved `approved`, the call's ask. */
 function takeApproval(state: State, call: CallRecord, approved: readonly Hit[]): void {
+  written(state);
   call.asked = null;
   state.asking.delete(call.agent);
   state.turns.exempt(call.agent, approved.map((hit) => hit.key));
@@ -233,7 +263,8 @@ function guard(state: State, exec: unknown): string | undefined {
   answerEarlierAsk(state, call);
   const approved = call.asked;
   if (approved !== null) takeApproval(state, call, approved);
-  const judged = judgeAll(call);
+  const judged = judgedOf(state, call);
+  written(state);
   // The attempt counts whatever the verdict: a denied call is the model going round all the same.
   for (const track of call.tracks) track.attempted?.(call);
   const denial = deny(state, call, judged);
@@ -266,6 +297,7 @@ function settledOf(call: CallRecord, result: unknown): Settled {
 function settle(state: State, exec: unknown, result: unknown): Notice[] {
   const call = state.recordOf(exec);
   if (call === null) return [];
+  written(state);
   const ran = call.asked === null && !call.denied;
   if (call.asked !== null) refuse(state, call);
   const owed: Notice[] = [];
@@ -327,6 +359,7 @@ function hasHumanMessage(messages: unknown): boolean {
 function reset(state: State, payload: PreStepPayload): void {
   const { agent } = payload;
   if (!isAgent(agent) || !hasHumanMessage(payload.messages)) return;
+  written(state);
   state.turns.reset(agent);
   // forEach skips the holes of tracks never created.
   state.created.forEach((track) => track.clear(agent));
@@ -398,6 +431,8 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     answers: createAnswerBook(),
     knocks: createKnockBook(),
     stops: new WeakMap(),
+    epoch: 0,
+    judgedAt: new WeakMap(),
   };
   return {
     ask: (exec) => ask(state, exec),
@@ -406,7 +441,10 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     explain: (exec) => explain(state, exec),
     reset: (payload) => reset(state, payload),
     stop: (payload) => stop(state, payload),
-    configure: (cfg) => policies.update(cfg),
+    configure: (cfg) => {
+      written(state);
+      policies.update(cfg);
+    },
     configOf: (agent) => policies.of(agent).cfg,
   };
 }

@@ -87,10 +87,12 @@ export interface Stage {
 export function repeatStage(shared: Shared, call: TrackedCall): Stage | null {
   const { warnAt, summarizeAt } = call.cfg;
   const counting = new Counting(shared, call);
+  // A stage is reached only at one of the two counts: below both, no mark's count matters.
+  const least = Math.min(warnAt ?? Number.POSITIVE_INFINITY, summarizeAt ?? Number.POSITIVE_INFINITY);
   let best: Stage | null = null;
   for (const mark of call.marks) {
     if (!isEnabled(mark) || shared.isExempt(call.agent, mark.key)) continue;
-    const count = counting.of(mark);
+    const count = counting.of(mark, least);
     const level = count === summarizeAt ? 2 : count === warnAt ? 1 : 0;
     if (level === 0) continue;
     // At one level every count is that stage's count, so a tie goes to the more actionable measure.
@@ -131,10 +133,15 @@ class Counting {
     this.changes = cfg.progress === 'changes' ? shared.changes(agent) : 0;
   }
 
-  of(mark: Mark): number {
+  /**
+   * `least`: the smallest count the caller acts on. Below it the book is not
+   * read (the quiet path): it can only lower the count, so the caller's
+   * answer is the same.
+   */
+  of(mark: Mark, least: number): number {
     const count = (this.tally.get(mark.key)?.count ?? 0) + 1;
     const { book, call } = this;
-    if (book === null) return count;
+    if (book === null || count < least) return count;
     if (call.cfg.progress === 'changes') return renews(call, mark) ? Math.min(count, book.runsSinceChange(mark.lookup, this.changes) + 1) : count;
     return answers(call, mark) ? Math.min(count, book.runsSinceNews(mark.lookup) + 1) : count;
   }
@@ -190,7 +197,7 @@ function repeatHits(shared: Shared, progress: ProgressBook | null, call: Tracked
   const counting = new Counting(shared, call);
   let hits: Hit[] | null = null;
   for (const mark of marks) {
-    const count = counting.of(mark);
+    const count = counting.of(mark, mark.cap);
     if (count >= mark.cap && !(holding && progress.varied(agent, mark.key))) {
       // Stryker disable next-line StringLiteral: the repeat track's words never read a hit's detail
       (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count, cap: mark.cap, detail: '' });
