@@ -22,6 +22,7 @@
  * Run by `test/host/run.ts` under Node 22: `node --import tsx --test`.
  */
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -208,10 +209,13 @@ describe(`DSH 0.1.0-rc.8 settings service, in process — plugin: ${plugin.label
     assert.equal(r.ctx.settings.get(NS).limits.exact, 5);
     const revision = (): number => r.ctx.settings.describe().find((d: any) => d.ns === NS).revision;
     const before = revision();
-    // Until the watcher is live, rewrite the edit now and then.
-    for (let attempt = 0; revision() === before; attempt += 1) {
-      if (attempt % 20 === 0) writeFileSync(file, `${NS}:\n  limits: { exact: 4 }\n  window: 2\n`);
-      assert.ok(attempt < 1000, 'the provider never published the edit');
+    const edited = { limits: { exact: 4 }, window: 2 };
+    const stored = (): unknown => r.ctx.settings.describe().find((d: any) => d.ns === NS).user;
+    // Until the watcher is live, rewrite the edit now and then; then until it has read the whole edit (a
+    // busy machine can let the watcher read the file while a write is under way, and publish that first).
+    for (let attempt = 0; revision() === before || !isDeepStrictEqual(stored(), edited); attempt += 1) {
+      if (attempt % 20 === 0 && revision() === before) writeFileSync(file, `${NS}:\n  limits: { exact: 4 }\n  window: 2\n`);
+      assert.ok(attempt < 1000, `the provider never published the whole edit: ${JSON.stringify(stored())}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const view = r.ctx.settings.describe().find((d: any) => d.ns === NS);
