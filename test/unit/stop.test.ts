@@ -156,7 +156,7 @@ describe('saying why, where each person is', () => {
     assert.equal(kind, 'user/message');
     assert.deepEqual(options, { surfaceOp: 'append' });
     assert.deepEqual([message.source.kind, message.source.plugin], ['plugin', 'repeat-tool-breaker']);
-    assert.equal(message.source.summary, 'turn ended after 3 refused calls: exact \u201cbash:{"command":"cat /etc/hosts"}\u201d');
+    assert.equal(message.source.summary, 'turn ended after 3 refused calls: cmd \u201ccat:cat /etc/hosts\u201d');
     assert.match(message.content[0]?.text ?? '', new RegExp(`^${STOP_TOKEN}: the loop breaker ended the previous turn before its next step\\. The gate had blocked 3 calls of one loop`));
     assert.match(message.content[0]?.text ?? '', /\nWhen the work goes on: do not make that call again\./);
   });
@@ -178,7 +178,7 @@ describe('saying why, where each person is', () => {
     await stepping(setup, 30);
     setup.host.endTurn(setup.agent, 1, 'blocked');
     assert.deepEqual(setup.lines.slice(-1), [
-      `${PREFIX}turn 1 stopped by the loop breaker after 3 refused calls of one loop (stopAfter: 3): \u201cbash\u201d, exact \u201cbash:{"command":"cat /etc/hosts"}\u201d; 1 loop gated, 3 calls refused; the loop ran ${cap - 1} calls`,
+      `${PREFIX}turn 1 stopped by the loop breaker after 3 refused calls of one loop (stopAfter: 3): \u201cbash\u201d, cmd \u201ccat:cat /etc/hosts\u201d; 1 loop gated, 3 calls refused; the loop ran ${cap - 1} calls`,
     ]);
     assert.equal(setup.lines.filter((line) => line.includes('turn 1')).length, 1, 'one line for the turn');
     setup.host.startTurn(setup.agent, 2);

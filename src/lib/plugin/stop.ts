@@ -17,6 +17,7 @@
 import type { Notice, PreStepPayload } from '../host/types.js';
 import { safeMember } from '../host/member.js';
 import type { Breaker, Stop } from '../breaker/breaker.js';
+import { quoteParts } from '../text/message.js';
 import { createNotice } from '../text/notice.js';
 import { stopSummary, stopText, type StopFacts } from '../text/stop.js';
 import { safely } from './hook.js';
@@ -25,9 +26,21 @@ import type { OperatorReport } from './report.js';
 /** The step's decision when the breaker ends the turn. */
 export type Rejection = { readonly kind: 'reject' };
 
-/** What the stop's texts say of it. */
+/** The measures that name a call as an operator reads it: the command, not the call's whole JSON. */
+const READABLE: ReadonlySet<string> = new Set(['cmd', 'act']);
+
+/**
+ * What the stop's texts say of it. The loop is named by its most readable hit:
+ * DSH cuts the notice row at its width, and `cmd “echo:echo …”` fits where
+ * `exact “bash:{"command":…` spends it on JSON.
+ */
 export function stopFacts(stop: Stop): StopFacts {
-  return { name: stop.name, hit: stop.hits[0], knocks: stop.knocks, stopAfter: stop.stopAfter };
+  const first = stop.hits[0];
+  const readable =
+    stop.hits.find((hit) => READABLE.has(quoteParts(hit.quote).measure ?? '')) ??
+    // The call itself (`exact:`) is named by its command when it has one: the same call, said shorter.
+    (first !== undefined && quoteParts(first.quote).measure === 'exact' ? stop.marks.find((mark) => READABLE.has(mark.measure)) : undefined);
+  return { name: stop.name, hit: readable === undefined ? first : { quote: readable.quote }, knocks: stop.knocks, stopAfter: stop.stopAfter };
 }
 
 /** The notice logged in the blocked turn, as DSH logs the messages a step enters (`@deepseek-ai/dsh-agent-loop`). */

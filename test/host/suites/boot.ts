@@ -706,13 +706,13 @@ describe(`dsh 0.1.0-rc.8 headless boot — what the operator reads on the termin
     assert.match(log.steps[caps.exact + 1]?.text ?? '', /\nThe loop breaker ends this turn now, this loop blocked 3 times; the operator is told why\.$/);
     // The notice appended to the session before the step was rejected: the web UI's row, and what the model reads next turn.
     const stop = log.notices.filter((notice) => notice.plugin === PLUGIN_ID).at(-1);
-    assert.equal(stop?.summary, 'turn ended after 3 refused calls: exact \u201cbash:{"command":"echo same-output"}\u201d');
+    assert.equal(stop?.summary, 'turn ended after 3 refused calls: cmd \u201cecho:echo same-output\u201d');
     assert.match(stop?.text ?? '', /^REPEAT_TOOL_STOPPED: the loop breaker ended the previous turn before its next step\./);
     assert.deepEqual(terminalLines(b.stderr), [
       `${PLUGIN_ID}: advisory: cmd \u201cecho:echo same-output\u201d \u00d7 ${caps.warnAt}`,
       `${PLUGIN_ID}: advisory: cmd \u201cecho:echo same-output\u201d \u00d7 ${caps.summarizeAt}`,
       `${PLUGIN_ID}: gate, denied: bash, ${atCap()}`,
-      `${PLUGIN_ID}: turn 1 stopped by the loop breaker after 3 refused calls of one loop (stopAfter: 3): \u201cbash\u201d, exact \u201cbash:{"command":"echo same-output"}\u201d; 1 loop gated, 3 calls refused; the loop ran ${caps.exact - 1} calls`,
+      `${PLUGIN_ID}: turn 1 stopped by the loop breaker after 3 refused calls of one loop (stopAfter: 3): \u201cbash\u201d, cmd \u201cecho:echo same-output\u201d; 1 loop gated, 3 calls refused; the loop ran ${caps.exact - 1} calls`,
     ]);
     assert.doesNotMatch(b.stdout, BREAKER_ON_TERMINAL, 'stdout stays the final answer');
   });

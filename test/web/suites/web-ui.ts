@@ -970,14 +970,14 @@ describe('the stop (stopAfter, issue 41)', () => {
       'cap 4: three ran, the 4th and 5th were refused, and the step after the second refusal was rejected: no 6th call',
     );
     const notice = log.notices.filter((n) => n.plugin === NS).at(-1);
-    assert.equal(notice?.summary, 'turn ended after 2 refused calls: exact \u201cbash:{"command":"echo rtb-stop"}\u201d');
+    assert.equal(notice?.summary, 'turn ended after 2 refused calls: cmd \u201cecho:echo rtb-stop\u201d');
     await openSessionShowing('echo rtb-stop');
     await page.waitFor('the stop’s notice row', `document.body.innerText.includes('turn ended after 2 refused calls')`, 20_000);
     const text = await pageText(page);
-    assert.match(text, /Context injection\s*repeat-tool-breaker\s*turn ended after 2 refused calls: exact \u201cbash:\{"command":"echo rtb-stop"\}\u201d/, 'a notice row: who ended the turn, after how many refusals, and what');
+    assert.match(text, /Context injection\s*repeat-tool-breaker\s*turn ended after 2 refused calls: cmd \u201cecho:echo rtb-stop\u201d/, 'a notice row: who ended the turn, after how many refusals, and what');
     await shot('stopped-turn');
     // The terminal that runs `dsh web`: the stopped turn's line in place of its summary.
     const line = await until('the stop’s line on the terminal', () => (web().output().split('--- stderr ---')[1] ?? '').split('\n').find((l) => l.startsWith('repeat-tool-breaker: ') && l.includes('stopped by the loop breaker')), 10_000);
-    assert.match(line, /^repeat-tool-breaker: turn 1 stopped by the loop breaker after 2 refused calls of one loop \(stopAfter: 2\): \u201cbash\u201d, exact \u201cbash:\{"command":"echo rtb-stop"\}\u201d; 1 loop gated, 2 calls refused; the loop ran 3 calls$/);
+    assert.match(line, /^repeat-tool-breaker: turn 1 stopped by the loop breaker after 2 refused calls of one loop \(stopAfter: 2\): \u201cbash\u201d, cmd \u201cecho:echo rtb-stop\u201d; 1 loop gated, 2 calls refused; the loop ran 3 calls$/);
   });
 });
