@@ -182,3 +182,31 @@ export function sortedSwitches(letters: string): string {
     .map((letter) => letter.repeat(counts.get(letter) as number))
     .join('');
 }
+
+/** What a rule keeps of a reading's flags, to write the command back with. */
+export interface KeptFlags {
+  /** Switch letters, written as one cluster. */
+  readonly switches: string;
+  readonly longs: readonly string[];
+  readonly options: readonly Word[];
+}
+
+/**
+ * A command's words written back from its reading: the program, the kept
+ * switches as one cluster, the long switches, the options, then the operands
+ * in order, with the `--` where it stood. `rest` is the words the reading was
+ * made of (everything after the program).
+ */
+export function writeArgs(program: Word, rest: readonly Word[], args: Args, kept: KeptFlags): Word[] {
+  const words: Word[] = [program];
+  if (kept.switches !== '') words.push(word(`-${kept.switches}`));
+  // Loops, not push(...): a spread of a huge list would overflow the call stack.
+  for (const long of kept.longs) words.push(word(long));
+  for (const option of kept.options) words.push(option);
+  args.operands.forEach((operand, n) => {
+    if (n === args.dashdash) words.push(word('--'));
+    words.push(rest[operand.at] as Word);
+  });
+  if (args.dashdash === args.operands.length) words.push(word('--'));
+  return words;
+}

@@ -13,7 +13,7 @@
  * alone (`-Co`, `-Cont`), with its value as the next word or after a colon
  * (`-Context:3,3`); `sls` is its alias.
  */
-import { readArgs } from '../args.js';
+import { readArgs, writeArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, word, type Command, type Word } from '../syntax.js';
@@ -75,16 +75,7 @@ function searched(command: Command, name: string): Command {
   }
   if (!found) return command;
   if (sides.before || sides.after) options.push(sidesWord(sides));
-  const words: Word[] = [command.words[0] as Word];
-  if (args.switches !== '') words.push(word(`-${args.switches}`));
-  for (const long of args.longs) words.push(word(long));
-  for (const option of options) words.push(option);
-  args.operands.forEach((operand, n) => {
-    if (n === args.dashdash) words.push(word('--'));
-    words.push(rest[operand.at] as Word);
-  });
-  if (args.dashdash === args.operands.length) words.push(word('--'));
-  return { ...command, words };
+  return { ...command, words: writeArgs(command.words[0] as Word, rest, args, { switches: args.switches, longs: args.longs, options }) };
 }
 
 /** `-Context`, by any prefix that names it alone among Select-String's parameters; `-C` is ambiguous (`-CaseSensitive`, `-Culture`). */

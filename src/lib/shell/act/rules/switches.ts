@@ -5,10 +5,10 @@
  * `-vv` is not `-v`), long switches sorted, options with their values in the
  * order given (`-A 3`, `--tb=short`), then the operands in order.
  */
-import { readArgs, sortedSwitches } from '../args.js';
+import { readArgs, sortedSwitches, writeArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, sameWords, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, sameWords, type Command, type Word } from '../syntax.js';
 
 function canonicalFlags(command: Command): Command {
   const spec = specOf(nameOf(command));
@@ -16,16 +16,7 @@ function canonicalFlags(command: Command): Command {
   const rest = command.words.slice(1);
   const args = readArgs(spec, rest);
   if (args === null) return command;
-  const words: Word[] = [command.words[0] as Word];
-  if (args.switches !== '') words.push(word(`-${sortedSwitches(args.switches)}`));
-  for (const long of [...args.longs].sort()) words.push(word(long));
-  // A loop, not push(...): a spread of a huge list would overflow the call stack.
-  for (const option of args.options) words.push(option);
-  args.operands.forEach((operand, n) => {
-    if (n === args.dashdash) words.push(word('--'));
-    words.push(rest[operand.at] as Word);
-  });
-  if (args.dashdash === args.operands.length) words.push(word('--'));
+  const words = writeArgs(command.words[0] as Word, rest, args, { switches: sortedSwitches(args.switches), longs: [...args.longs].sort(), options: args.options });
   // Already canonical (the common case): the command itself.
   return sameWords(words, command.words) ? command : { ...command, words };
 }

@@ -13,10 +13,10 @@
  * on their running subcommands, up to a `--` (past it, the words belong to
  * another program).
  */
-import { readArgs } from '../args.js';
+import { readArgs, writeArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, valueOf, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, valueOf, type Command, type Word } from '../syntax.js';
 
 /** A program read by its option table: the printing switches' letters, long switches and valued options. */
 interface Tabled {
@@ -85,16 +85,7 @@ function tabled(command: Command, name: string, table: Tabled): Command {
     else if (!named.startsWith('--')) at += 1;
   }
   if (letters.length === args.switches.length && longs.length === args.longs.length && options.length === args.options.length) return command;
-  const words: Word[] = [command.words[0] as Word];
-  if (letters !== '') words.push(word(`-${letters}`));
-  for (const long of longs) words.push(word(long));
-  for (const option of options) words.push(option);
-  args.operands.forEach((operand, n) => {
-    if (n === args.dashdash) words.push(word('--'));
-    words.push(rest[operand.at] as Word);
-  });
-  if (args.dashdash === args.operands.length) words.push(word('--'));
-  return { ...command, words };
+  return { ...command, words: writeArgs(command.words[0] as Word, rest, args, { switches: letters, longs, options }) };
 }
 
 /** The flag a word is, for a listed program: the word itself, or its name before `=` for a valued flag. */
