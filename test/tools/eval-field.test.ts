@@ -11,12 +11,11 @@ import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Expected } from '../../tools/eval/check.js';
 import { regressions } from '../../tools/eval/check.js';
-import { evalCli } from '../../tools/eval/cli.js';
 import { dominanceOf } from '../../tools/eval/dominance.js';
 import type { SystemRun } from '../../tools/eval/evaluate.js';
 import { FIELD_DIR, fieldSystems } from '../../tools/eval/field.js';
 import { figuresOf, type SessionResult } from '../../tools/eval/metrics.js';
-import { REPO, tempDir } from './support.js';
+import { REPO, runTool, tempDir, type ToolRun } from './support.js';
 
 /** A peer that denies the `limit`-th identical call in a row and every one after it. */
 const PEER = `export function apply(ctx, config = {}) {
@@ -54,12 +53,7 @@ function corpus(): string {
   return dir;
 }
 
-async function run(args: readonly string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const status = await evalCli(args, { out: (text) => void (stdout += text), err: (text) => void (stderr += text) });
-  return { status, stdout, stderr };
-}
+const run = (args: readonly string[]): Promise<ToolRun> => runTool('eval', args);
 
 describe('loading the field', () => {
   it('is looked for beside the repository, never inside it', () => {

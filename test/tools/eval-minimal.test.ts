@@ -9,11 +9,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { classifyFailure } from '../../src/lib/result/failure.js';
-import { evalCli } from '../../tools/eval/cli.js';
 import type { EpisodeCall } from '../../tools/eval/episode.js';
 import { parseLabelled } from '../../tools/eval/labelled.js';
 import { minimalCall, withTools } from '../../tools/eval/minimal.js';
-import { tempDir } from './support.js';
+import { runTool, tempDir, type ToolRun } from './support.js';
 
 function trajectory(label: Record<string, unknown>, calls: readonly Record<string, unknown>[]): string {
   const meta = { meta: { repo: 'this-repo', path: 'x', commit: '0', group: 'g', harness: 'test', model: 'none', task: 't', outcome: {}, label } };
@@ -73,12 +72,7 @@ describe('--tools minimal: each call as the minimal preset’s tools return it',
 });
 
 describe('npm run eval -- --tools', () => {
-  async function run(args: readonly string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    const status = await evalCli(args, { out: (text) => void (stdout += text), err: (text) => void (stderr += text) });
-    return { status, stdout, stderr };
-  }
+  const run = (args: readonly string[]): Promise<ToolRun> => runTool('eval', args);
 
   function corpus(): string {
     const dir = tempDir();

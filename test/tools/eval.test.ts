@@ -9,13 +9,13 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { EVAL_USAGE, evalCli } from '../../tools/eval/cli.js';
+import { EVAL_USAGE } from '../../tools/eval/cli.js';
 import { regressions, type Expected } from '../../tools/eval/check.js';
 import { parseLabelled, resultOf } from '../../tools/eval/labelled.js';
 import { figuresOf, sessionResult, spread } from '../../tools/eval/metrics.js';
 import { replayEpisode } from '../../tools/eval/replay.js';
 import { builtPlugin } from '../../tools/eval/systems.js';
-import { jsonl, records, REPO, stuckSteps, tempDir, writeSession } from './support.js';
+import { jsonl, records, REPO, runTool, stuckSteps, tempDir, writeSession, type ToolRun } from './support.js';
 
 interface Line {
   readonly tool: string;
@@ -48,12 +48,7 @@ function corpus(): string {
   return dir;
 }
 
-async function run(args: readonly string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const status = await evalCli(args, { out: (text) => void (stdout += text), err: (text) => void (stderr += text) });
-  return { status, stdout, stderr };
-}
+const run = (args: readonly string[]): Promise<ToolRun> => runTool('eval', args);
 
 describe('reading labelled trajectories', () => {
   it('reads the label, names the session <group>/<file>, and numbers the calls', () => {

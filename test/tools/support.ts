@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { evalCli } from '../../tools/eval/cli.js';
 import { replayCli } from '../../tools/replay/cli.js';
 import { sweepCli } from '../../tools/sweep/cli.js';
 
@@ -125,11 +126,11 @@ export interface ToolRun {
 }
 
 /** Runs a tool in this process, as `npm run <tool>` would, capturing its output. */
-export async function runTool(tool: 'replay' | 'sweep', args: readonly string[]): Promise<ToolRun> {
+export async function runTool(tool: 'replay' | 'sweep' | 'eval', args: readonly string[]): Promise<ToolRun> {
   let stdout = '';
   let stderr = '';
   const io = { out: (text: string) => void (stdout += text), err: (text: string) => void (stderr += text) };
-  const status = await (tool === 'replay' ? replayCli : sweepCli)(args, io);
+  const status = await { replay: replayCli, sweep: sweepCli, eval: evalCli }[tool](args, io);
   return { status, stdout, stderr };
 }
 
