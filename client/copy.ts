@@ -12,7 +12,7 @@
 import type { FieldCopy } from '../src/lib/setting/setting.js';
 import type { Locale } from '../src/lib/text/locale.js';
 import { renderMessage, YAML_WORDS, type ConfigMessage, type OfferedWords } from '../src/lib/text/refusal.js';
-import { CARD_SETTINGS } from '../src/lib/tracks/index.js';
+import { CARD_SETTINGS } from '../src/lib/tracks/meta.js';
 import { translator, type Key, type Translate } from './i18n.js';
 
 export type { FieldCopy } from '../src/lib/setting/setting.js';

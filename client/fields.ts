@@ -16,7 +16,7 @@
  */
 import { PRESET_NAMES } from '../src/lib/config/preset.js';
 import type { FieldKind } from '../src/lib/setting/setting.js';
-import { CARD_SETTINGS } from '../src/lib/tracks/index.js';
+import { CARD_SETTINGS } from '../src/lib/tracks/meta.js';
 import { CAP_KEYS, COPY, type CapKey, type FieldCopy, type FieldPath, type FoldId, type GroupId, type Words } from './copy.js';
 
 export type { FieldKind } from '../src/lib/setting/setting.js';

@@ -16,7 +16,7 @@ import { PRESETS, presetConfig } from '../src/lib/config/preset.js';
 import { droppedKey, leftOut, removeFromSection, resolveStored, resolveWrite, sectionValueAt, type DroppedValue } from '../src/lib/config/stored.js';
 import { shown as bounded } from '../src/lib/setting/check.js';
 import type { ConfigMessage } from '../src/lib/text/refusal.js';
-import { SETTINGS } from '../src/lib/tracks/index.js';
+import { SETTINGS } from '../src/lib/tracks/meta.js';
 import { format, parse } from './codec.js';
 import { COPY, type Words } from './copy.js';
 import { groupsFor, subKey, topKey, type Field, type Fold } from './fields.js';

@@ -10,7 +10,7 @@
  */
 import { CONFIG_MESSAGES, type ConfigMessageId } from '../src/lib/config/messages.js';
 import { fill, type Locale, type Params } from '../src/lib/text/locale.js';
-import { SETTINGS } from '../src/lib/tracks/index.js';
+import { SETTINGS } from '../src/lib/tracks/meta.js';
 import { EN, type CardKey } from './locales/en.js';
 import { ZH } from './locales/zh.js';
 

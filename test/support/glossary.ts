@@ -76,8 +76,8 @@ export function askPairs(): Pair[] {
   const pairs: Pair[] = [];
   const bash = { name: 'bash', shell: true };
   const read = { name: 'read', shell: false };
-  const other = CALL_TRACKS[0]?.meta.words as HitWords;
-  for (const { meta: { words } } of CALL_TRACKS) {
+  const other = CALL_TRACKS[0]?.words as HitWords;
+  for (const { words } of CALL_TRACKS) {
     const one = hit(words, 4, 4, { reason: 'exit', detail: '2' });
     for (const ceiling of [null, 1, 3]) {
       const hits = [hit(other, 5, 5, null), one];

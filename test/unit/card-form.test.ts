@@ -18,7 +18,7 @@ import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
 import { configText } from '../../src/lib/config/messages.js';
 import { PRESETS, presetConfig } from '../../src/lib/config/preset.js';
 import { resolveStored } from '../../src/lib/config/stored.js';
-import { CARD_SETTINGS } from '../../src/lib/tracks/index.js';
+import { CARD_SETTINGS } from '../../src/lib/tracks/meta.js';
 
 function field(form: FormView, path: string): FieldView {
   for (const group of form.groups) for (const view of group.fields) if (view.field.path === path) return view;

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, resolveConfig, type DuplicateTextConfig } from '../../src/lib/config/config.js';
-import { DUPLICATE_TEXT_DEFAULTS } from '../../src/lib/tracks/duplicate-text.js';
+import { DUPLICATE_TEXT_DEFAULTS } from '../../src/lib/tracks/duplicate-text.meta.js';
 import {
   createDuplicateText,
   duplicateMessage,

@@ -238,7 +238,7 @@ describe('the English texts read as before', () => {
   });
 
   test('the ask is English unless another language is asked for', () => {
-    const words = repeatTrack.meta.words;
+    const words = repeatTrack.words;
     const hits: HitFacts[] = [{ words, quote: 'exact:x', count: 4, cap: 4, detail: '' }];
     const bash = { name: 'bash', shell: true };
     assert.equal(askMessage(bash, hits, 2), askMessage(bash, hits, 2, 'en'));
@@ -375,7 +375,7 @@ describe('the ask in Chinese', () => {
   const bash = { name: 'bash', shell: true };
 
   test('every track has Chinese words for its ask, none of them English', () => {
-    for (const { meta: { words } } of CALL_TRACKS) {
+    for (const { words } of CALL_TRACKS) {
       const text = askMessage(bash, [{ words, quote: 'exact:bash:{"command":"make"}', count: 4, cap: 4, detail: '' }], null, 'zh');
       assert.match(text, /^重复调用断路器：.+。允许一次：.+。拒绝：.+。$/, `${words.track}: ${text}`);
       assert.doesNotMatch(text.replace(/\u201c[^\u201d]*\u201d/g, '').replaceAll('agent', ''), /[A-Za-z]{3,}/, `${words.track}: no English outside its quotations but "agent": ${text}`);
@@ -383,7 +383,7 @@ describe('the ask in Chinese', () => {
   });
 
   test('one hit: what and why, then the buttons named as DSH names them in Chinese', () => {
-    const words = repeatTrack.meta.words;
+    const words = repeatTrack.words;
     const hit: HitFacts = { words, quote: 'exact:bash:{"command":"make"}', count: 12, cap: 12, detail: '' };
     assert.equal(
       askMessage(bash, [hit], null, 'zh'),
@@ -394,8 +394,8 @@ describe('the ask in Chinese', () => {
   });
 
   test('two tracks and a ceiling: the failure worded in Chinese, the other track after 另外, how many more calls', () => {
-    const failure = failureTrack.meta.words;
-    const repeat = repeatTrack.meta.words;
+    const failure = failureTrack.words;
+    const repeat = repeatTrack.words;
     const hits: HitFacts[] = [
       { words: failure, quote: 'cmd:make:make', count: 5, cap: 5, detail: 'the command exited with status 2', failure: { reason: 'exit', detail: '2' } },
       { words: repeat, quote: 'exact:a', count: 12, cap: 12, detail: '' },

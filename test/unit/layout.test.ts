@@ -212,7 +212,7 @@ describe('the layout of src/', () => {
     }
     assert.deepEqual(unlisted, [], 'add it to TRACKS in src/lib/tracks/index.ts');
     assert.deepEqual(
-      CALL_TRACKS.map((track) => track.meta.words.track),
+      CALL_TRACKS.map((track) => track.words.track),
       ['failure', 'repeat', 'sequence', 'stale', 'edit-retry', 'timeout', 'spin', 'guess', 'environment'],
     );
   });

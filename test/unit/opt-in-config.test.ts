@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
-import { SEQUENCE } from '../../src/lib/tracks/sequence.js';
+import { SEQUENCE } from '../../src/lib/tracks/sequence.meta.js';
 
 const PREFIX = 'repeat-tool-breaker: ';
 

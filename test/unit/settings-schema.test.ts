@@ -9,8 +9,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
-import { DUPLICATE_TEXT_DEFAULTS } from '../../src/lib/tracks/duplicate-text.js';
-import { SEQUENCE } from '../../src/lib/tracks/sequence.js';
+import { DUPLICATE_TEXT_DEFAULTS } from '../../src/lib/tracks/duplicate-text.meta.js';
+import { SEQUENCE } from '../../src/lib/tracks/sequence.meta.js';
 import { createSettingsSchema, type SerializedSchema } from '../../src/lib/config/schema.js';
 import { isMapping } from '../../src/lib/host/member.js';
 

@@ -2,8 +2,9 @@
  * Every registered track's `meta` is complete, as eslint-plugin-eslint-plugin
  * holds every ESLint rule's: the engine and the card read a track only
  * through it (tracks/track.ts), so a track whose meta lacks a part would be
- * half a track. And the names agree: a track's file, its key, its name, the
- * name its hits give in the gate's texts.
+ * half a track. And the names agree: a track's two files, its key, its name,
+ * the name its hits give in the gate's texts; the two registries list the
+ * same tracks.
  */
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -12,8 +13,9 @@ import { describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEFAULTS, resolveConfig } from '../../src/lib/config/config.js';
 import { createTurns } from '../../src/lib/memory/turn.js';
-import { CALL_TRACKS, CARD_SETTINGS, MESSAGE_TRACKS, SETTINGS, TRACKS } from '../../src/lib/tracks/index.js';
-import type { TrackModule } from '../../src/lib/tracks/track.js';
+import { CALL_TRACKS, MESSAGE_TRACKS, TRACKS } from '../../src/lib/tracks/index.js';
+import { CARD_SETTINGS, METAS, SETTINGS } from '../../src/lib/tracks/meta.js';
+import type { TrackMeta, TrackModule } from '../../src/lib/tracks/track.js';
 
 const TRACKS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/lib/tracks');
 const MODULES: readonly TrackModule[] = TRACKS;
@@ -24,12 +26,13 @@ function placeholders(template: string): string[] {
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`).replace(/ /g, '-');
 
-/** The file each registered track is exported from. */
-async function filesOf(): Promise<Map<TrackModule, string>> {
-  const files = new Map<TrackModule, string>();
+/** The file each registered track (its module, or its meta) is exported from, without `.ts`. */
+async function filesOf(): Promise<Map<TrackModule | TrackMeta, string>> {
+  const files = new Map<TrackModule | TrackMeta, string>();
+  const registered: readonly unknown[] = [...MODULES, ...METAS];
   for (const entry of readdirSync(TRACKS_DIR)) {
     const exported = Object.values((await import(pathToFileURL(join(TRACKS_DIR, entry)).href)) as Record<string, unknown>);
-    for (const value of exported) if (MODULES.includes(value as TrackModule)) files.set(value as TrackModule, basename(entry, '.ts'));
+    for (const value of exported) if (registered.includes(value)) files.set(value as TrackModule | TrackMeta, basename(entry, '.ts'));
   }
   return files;
 }
@@ -61,13 +64,13 @@ describe("every track's meta", () => {
   }
 
   for (const track of CALL_TRACKS) {
-    const { meta } = track;
+    const { meta, words } = track;
     test(`${meta.name}: its words in the gate's texts, in English and Chinese, under its own name`, () => {
-      assert.equal(meta.words.track, meta.name);
-      assert.ok(Number.isInteger(meta.words.listed), `${meta.name} is listed at ${meta.words.listed}`);
-      assert.notEqual((meta.words.note ?? 'none').trim(), '');
-      const hit = { words: meta.words, quote: 'exact:bash:{"command":"make"}', count: 4, cap: 4, detail: '', subject: { one: 'run of this command', it: 'this command', many: false }, shown: '\u201cmake\u201d', failed: '' };
-      for (const [language, ask] of [['en', meta.words.ask], ['zh', meta.words.zh]] as const) {
+      assert.equal(words.track, meta.name);
+      assert.ok(Number.isInteger(words.listed), `${meta.name} is listed at ${words.listed}`);
+      assert.notEqual((words.note ?? 'none').trim(), '');
+      const hit = { words, quote: 'exact:bash:{"command":"make"}', count: 4, cap: 4, detail: '', subject: { one: 'run of this command', it: 'this command', many: false }, shown: '\u201cmake\u201d', failed: '' };
+      for (const [language, ask] of [['en', words.ask], ['zh', words.zh]] as const) {
         assert.match(ask.what(hit), language === 'en' ? /^[a-z].*\.$/ : /。$/, `${language}: the ask's first sentence, after its head, ends with its stop`);
         assert.match(ask.also(hit), /4/, `${language}: its evidence after another track's sentence carries the count`);
       }
@@ -106,6 +109,20 @@ describe("every track's meta", () => {
       else assert.ok(file === kebab(setting.key) || `${file}s` === kebab(setting.key), `${name}: its file ${file}.ts and its key ${setting.key}`);
     }
     assert.equal(new Set(MODULES.map((track) => track.meta.name)).size, MODULES.length, 'one name per track');
+  });
+
+  test("each track is two sibling files, <name>.meta.ts its meta and <name>.ts its module, and the two registries list the same tracks in the same order", async () => {
+    const files = await filesOf();
+    assert.deepEqual(
+      MODULES.map((track, at) => (track.meta === METAS[at] ? track.meta.name : `${track.meta.name}, not ${METAS[at]?.name ?? 'none'}`)),
+      METAS.map((meta) => meta.name),
+      'tracks/index.ts (the modules) and tracks/meta.ts (the metas): one line each per track, in gate order; a module\'s meta is its sibling\'s',
+    );
+    for (const track of MODULES) {
+      assert.equal(files.get(track.meta), `${files.get(track) ?? '?'}.meta`, `${track.meta.name}: its meta beside its module`);
+    }
+    const metaFiles = readdirSync(TRACKS_DIR).filter((entry) => entry.endsWith('.meta.ts'));
+    assert.deepEqual(metaFiles.map((entry) => basename(entry, '.ts')).sort(), METAS.map((meta) => files.get(meta)).sort(), 'every <name>.meta.ts exports a registered meta');
   });
 });
 

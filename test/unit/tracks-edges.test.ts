@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createBreaker } from '../../src/lib/breaker/breaker.js';
 import { resolveConfig, type DuplicateTextConfig } from '../../src/lib/config/config.js';
-import { DUPLICATE_TEXT_DEFAULTS } from '../../src/lib/tracks/duplicate-text.js';
+import { DUPLICATE_TEXT_DEFAULTS } from '../../src/lib/tracks/duplicate-text.meta.js';
 import { identityKey } from '../../src/lib/call/identity.js';
 import { createSequenceBook, cycleKey } from '../../src/lib/memory/cycles.js';
 import {
@@ -246,7 +246,7 @@ describe('the failure track\u2019s words and the tracks in the log', () => {
 
   test('each track names its hits in a gate line of the log, by its name (the approval panel names none)', () => {
     assert.deepEqual(
-      CALL_TRACKS.map(({ meta: { words } }) => gateLine('denied', 'bash', [{ words, quote: 'cmd:make:make', count: 4, cap: 4 }])),
+      CALL_TRACKS.map(({ words }) => gateLine('denied', 'bash', [{ words, quote: 'cmd:make:make', count: 4, cap: 4 }])),
       ['failure', 'repeat', 'sequence', 'stale', 'edit-retry', 'timeout', 'spin', 'guess', 'environment'].map(
         // A cycle's quote carries no measure: its track's name is its measure, said once.
         (track) => `gate, denied: bash, ${track}: ${track === 'sequence' ? '' : 'cmd '}\u201c${track === 'sequence' ? 'cmd:' : ''}make:make\u201d 4/4`,

@@ -11,14 +11,14 @@ import { isMapping } from '../host/member.js';
 import { atLeast, message, near, refuse, shown } from '../setting/check.js';
 import type { CoreConfig } from '../setting/core.js';
 import type { Locale } from '../text/locale.js';
-import { SETTINGS, type TrackSettings } from '../tracks/index.js';
+import { SETTINGS, type TrackSettings } from '../tracks/meta.js';
 import { asConfigError, inLocale } from './messages.js';
 import { layConfig, PRESET_NAMES, PRESETS, presetConfig } from './preset.js';
 
 export type { FailureProgress, LocalHosts, OnLimit, Progress } from '../setting/core.js';
 export type { StagesConfig } from '../setting/stages.js';
-export type { SequenceConfig } from '../tracks/sequence.js';
-export type { DuplicateTextConfig } from '../tracks/duplicate-text.js';
+export type { SequenceConfig } from '../tracks/sequence.meta.js';
+export type { DuplicateTextConfig } from '../tracks/duplicate-text.meta.js';
 
 /** The configuration every call is judged by: the core settings, and each track's own (off, `null`, by default). */
 export type BreakerConfig = CoreConfig & TrackSettings;

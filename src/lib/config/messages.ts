@@ -10,7 +10,7 @@
 import { Refusal } from '../setting/check.js';
 import { fill, type Locale } from '../text/locale.js';
 import { CORE_REFUSALS, renderMessage, YAML_WORDS, type ConfigMessage, type OfferedWords, type Templates } from '../text/refusal.js';
-import { SETTINGS } from '../tracks/index.js';
+import { SETTINGS } from '../tracks/meta.js';
 
 /** A refusal's template id. */
 export type ConfigMessageId = string;

@@ -12,7 +12,7 @@
  */
 import { deepFreeze } from '../host/freeze.js';
 import { isMapping } from '../host/member.js';
-import { SETTINGS } from '../tracks/index.js';
+import { SETTINGS } from '../tracks/meta.js';
 
 export interface PresetPart {
   /** A short name, used by `--ablate`. */

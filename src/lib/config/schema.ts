@@ -13,7 +13,7 @@
  */
 import { cap, count, described, dictOf, names, nullable, object, oneOf, string, type SchemaNode } from '../setting/schema-node.js';
 import type { Locale } from '../text/locale.js';
-import { SETTINGS } from '../tracks/index.js';
+import { SETTINGS } from '../tracks/meta.js';
 import { DEFAULTS, resolveConfigIn, type BreakerConfig } from './config.js';
 import { PRESET_NAMES } from './preset.js';
 import { inLocale } from './messages.js';

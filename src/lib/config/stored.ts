@@ -13,7 +13,7 @@
  */
 import { isMapping } from '../host/member.js';
 import type { ConfigMessage } from '../text/refusal.js';
-import { SETTINGS } from '../tracks/index.js';
+import { SETTINGS } from '../tracks/meta.js';
 import { resolveConfig, type BreakerConfig } from './config.js';
 import { ConfigError, configText, refusalOf } from './messages.js';
 

@@ -9,7 +9,7 @@ import type { BreakerConfig } from '../config/config.js';
 import { limitFor } from '../call/fingerprint.js';
 import type { FailureProgress, Progress } from '../setting/core.js';
 import { earlier } from '../setting/setting.js';
-import { SETTINGS, type TrackSettings } from '../tracks/index.js';
+import { SETTINGS, type TrackSettings } from '../tracks/meta.js';
 
 /**
  * Caps such that every fingerprint's cap is the lower of its caps under `a`

@@ -17,40 +17,9 @@ import { identityKey } from '../call/identity.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { describeFailure } from '../text/failure.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
-import { stagesSetting } from '../setting/stages.js';
+import { EDIT_RETRY, editRetryMeta } from './edit-retry.meta.js';
 import { keep } from '../memory/book.js';
 import { NO_HITS, type CallTrackModule, type Judgement, type Settled, type TrackedCall } from './track.js';
-
-/** The `editRetry` setting: off by default; `{}` turns the track on with its defaults. */
-export const EDIT_RETRY = stagesSetting('editRetry', { order: 8, cardOrder: 4 }, { warnAt: 3, limit: 4 }, {
-  meaning: {
-    en: {
-      warnAt: 'how many edits of one file may be rejected in a row before the advisory; {off} turns the advisory off',
-      limit: 'how many edits of one file may be rejected in a row before the next edit of it meets the gate; {off} advises only',
-    },
-    zh: {
-      warnAt: '同一文件的编辑连续被拒多少次才给出建议；填 {off} 表示关闭建议',
-      limit: '同一文件的编辑连续被拒多少次之后，对它的下一次编辑遇到闸门；填 {off} 表示只给建议',
-    },
-  },
-  schema: {
-    track: 'The edit-retry track (opt-in): rejected edits of one file',
-    warnAt: 'Rejected edits of one file in a row that earn the advisory; null: none.',
-    limit: 'Rejected edits in a row after which the next edit of the file meets the gate; null advises only.',
-  },
-  card: {
-    en: {
-      track: { label: 'Edit-retry track', hint: 'Edits of one file rejected again and again, however they are respelled.' },
-      warnAt: { label: 'Advisory at', hint: 'Rejected edits of one file in a row that earn the advisory.' },
-      limit: { label: 'Gate after', hint: 'Rejected edits in a row after which the next edit of the file meets the gate; off advises only.' },
-    },
-    zh: {
-      track: { label: '编辑重试轨道', hint: '对同一文件的编辑一再被拒，不论怎样改写。' },
-      warnAt: { label: '建议阈值', hint: '同一文件的编辑连续被拒多少次时给出建议。' },
-      limit: { label: '闸门阈值', hint: '连续被拒多少次之后，对该文件的下一次编辑遇到闸门；off 表示只给建议。' },
-    },
-  },
-});
 
 /** Longest file path quoted in a message. */
 const PATH_CHARS = 200;
@@ -126,20 +95,11 @@ function learn(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall, set
 }
 
 /** What its notices' summaries say: `file “/src/a.ts” rejected x3`. */
-const SUMMARY = 'rejected';
+const SUMMARY = editRetryMeta.summary;
 
 export const editRetryTrack = {
-  meta: {
-    name: 'edit-retry',
-    description: 'Edits of one file rejected again and again, however they are respelled.',
-    reads: 'calls',
-    setting: EDIT_RETRY,
-    isOn: (cfg) => EDIT_RETRY.of(cfg) !== null,
-    // The file an edit changes and a read looks at (str_replace_editor's `view` is a read, its other commands edits).
-    needs: () => ({ files: true }),
-    words,
-    summary: SUMMARY,
-  },
+  meta: editRetryMeta,
+  words,
   create(shared) {
     const book = new WeakMap<Agent, Map<string, Streak>>();
     return {

@@ -18,7 +18,9 @@ import { identityKey } from '../call/identity.js';
 import { commandNamesOf } from '../shell/program.js';
 import type { HitWords } from '../text/message.js';
 import { createNotice, trackSummary } from '../text/notice.js';
-import { timedOut, TIMEOUTS } from './timeout.js';
+import { timedOut } from './timeout.js';
+import { TIMEOUTS } from './timeout.meta.js';
+import { environmentMeta } from './environment.meta.js';
 import { NO_HITS, type CallTrackModule, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
 
 /** Most commands one stretch remembers: past the gate, more tell nothing new. */
@@ -87,22 +89,11 @@ function learn(stretches: WeakMap<Agent, Set<string>>, shared: Shared, call: Tra
 }
 
 /** What its notices' summaries start with, its name (no measure to quote): `environment: 3 different commands in a row timed out`. */
-const SUMMARY = 'environment';
+const SUMMARY = environmentMeta.summary;
 
 export const environmentTrack = {
-  meta: {
-    name: 'environment',
-    description: 'Different commands timing out one after another: an environment that stopped answering.',
-    reads: 'calls',
-    setting: null,
-    // The timeout track's setting turns it on and sets its stages: one key, owned there.
-    uses: TIMEOUTS,
-    isOn: (cfg) => TIMEOUTS.of(cfg) !== null,
-    // The command names of a shell line that timed out, from the line's one split.
-    needs: () => ({ line: true }),
-    words,
-    summary: SUMMARY,
-  },
+  meta: environmentMeta,
+  words,
   create(shared): Track {
     const stretches = new WeakMap<Agent, Set<string>>();
     return {

@@ -12,6 +12,7 @@ import { isEnabled, type Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { describeFailure } from '../text/failure.js';
 import { countedSummary, createNotice } from '../text/notice.js';
+import { failureMeta } from './failure.meta.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
 
 
@@ -99,22 +100,11 @@ function settle(shared: Shared, call: TrackedCall, settled: Settled): Notice | n
 }
 
 /** What its notices' summaries say: `cmd “cat /nope” failed x3`. */
-const SUMMARY = 'failed';
+const SUMMARY = failureMeta.summary;
 
 export const failureTrack = {
-  meta: {
-    name: 'failure',
-    description: 'A measure whose calls keep failing.',
-    reads: 'calls',
-    // Its settings are core ones (`failWarnAt`, `failLimit`, `failureProgress`): 0.5.2's keys read as they always did.
-    setting: null,
-    // Always on: streaks are kept with both stages off, for a limit set later in the turn.
-    isOn: () => true,
-    // `failureProgress` compares a failure with the changes since the last one; `restart` reads the line's changes too.
-    needs: (cfg) => ({ changes: cfg.failureProgress !== 'ignore', line: cfg.failureProgress === 'restart' }),
-    words,
-    summary: SUMMARY,
-  },
+  meta: failureMeta,
+  words,
   create(shared): Track {
     return {
       judge: (call) => failureHits(shared, call),

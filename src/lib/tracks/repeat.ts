@@ -22,6 +22,7 @@ import { createProgressBook, isActionKey, type ProgressBook } from '../memory/pr
 import { resultDigest } from '../result/digest.js';
 import type { AgentOutcomes } from '../memory/outcomes.js';
 import type { Tally } from '../memory/turn.js';
+import { repeatMeta } from './repeat.meta.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Shared, type TrackedCall } from './track.js';
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st. */
@@ -207,19 +208,8 @@ function repeatHits(shared: Shared, progress: ProgressBook | null, call: Tracked
 }
 
 export const repeatTrack = {
-  meta: {
-    name: 'repeat',
-    description: 'A measure of the calls coming up again and again in the agent\'s recent calls.',
-    reads: 'calls',
-    // Its settings are core ones (`warnAt`, `summarizeAt`, the caps, `progress`): 0.5.2's keys read as they always did.
-    setting: null,
-    isOn: () => true,
-    // `changes` and `outcomes` count from a change or an outcome; `changes` reads the line's changes too.
-    needs: (cfg) => ({ changes: cfg.progress === 'changes' || cfg.progress === 'outcomes', line: cfg.progress === 'changes' }),
-    words,
-    // Its summaries carry the count after the measure: `cmd “…” × 7`.
-    summary: '\u00d7',
-  },
+  meta: repeatMeta,
+  words,
   create(shared, initial) {
     // The results' digests, kept only once a policy asks for `progress: results`.
     let progress: ProgressBook | null = null;

@@ -22,40 +22,9 @@ import type { Mark } from '../call/mark.js';
 import { programsOf } from '../shell/program.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
-import { stagesSetting } from '../setting/stages.js';
+import { TIMEOUTS, timeoutMeta } from './timeout.meta.js';
 import { keep, recalls, remember, type Recent } from '../memory/book.js';
 import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Track, type TrackedCall } from './track.js';
-
-/** The `timeouts` setting: off by default; `{}` turns the track on with its defaults (and the environment track with it). */
-export const TIMEOUTS = stagesSetting('timeouts', { order: 9, cardOrder: 5 }, { warnAt: 3, limit: null }, {
-  meaning: {
-    en: {
-      warnAt: 'how many times one program may run out of time this turn before the advisory; {off} turns the advisory off',
-      limit: 'how many times one program may run out of time this turn before its next run meets the gate; {off} advises only',
-    },
-    zh: {
-      warnAt: '同一程序在本回合超时多少次才给出建议；填 {off} 表示关闭建议',
-      limit: '同一程序在本回合超时多少次之后，它的下一次运行遇到闸门；填 {off} 表示只给建议',
-    },
-  },
-  schema: {
-    track: 'The timeout track (opt-in): one program running out of time again',
-    warnAt: 'Time-outs of one program this turn that earn the advisory; null: none.',
-    limit: 'Time-outs after which the next run of the program meets the gate; null advises only.',
-  },
-  card: {
-    en: {
-      track: { label: 'Timeout track', hint: 'One program running out of time again, whatever its flags; or different commands timing out in a row.' },
-      warnAt: { label: 'Advisory at', hint: 'Time-outs of one program this turn that earn the advisory.' },
-      limit: { label: 'Gate after', hint: 'Time-outs after which the next run of the program meets the gate; off advises only.' },
-    },
-    zh: {
-      track: { label: '超时轨道', hint: '同一程序一再超时，不论带什么参数；或者接连不同的命令都超时。' },
-      warnAt: { label: '建议阈值', hint: '同一程序在本回合超时多少次时给出建议。' },
-      limit: { label: '闸门阈值', hint: '超时多少次之后，该程序的下一次运行遇到闸门；off 表示只给建议。' },
-    },
-  },
-});
 
 /** Longest program quoted in a message. */
 const PROGRAM_CHARS = 120;
@@ -165,20 +134,11 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Program
 }
 
 /** What its notices' summaries say: `prog “make” timed out x3`. */
-const SUMMARY = 'timed out';
+const SUMMARY = timeoutMeta.summary;
 
 export const timeoutTrack = {
-  meta: {
-    name: 'timeout',
-    description: 'One program running out of time again and again, whatever its flags.',
-    reads: 'calls',
-    setting: TIMEOUTS,
-    isOn: (cfg) => TIMEOUTS.of(cfg) !== null,
-    // The programs a shell line runs, from the line's one split.
-    needs: () => ({ line: true }),
-    words,
-    summary: SUMMARY,
-  },
+  meta: timeoutMeta,
+  words,
   create(shared): Track {
     const book = new WeakMap<Agent, Map<string, Count>>();
     // Each shell call's programs, read once, when first asked.

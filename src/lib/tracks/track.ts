@@ -1,10 +1,14 @@
 /**
- * The one shape every track has. A track is one file exporting a module with
- * a `meta` and a `create`, as every ESLint rule does: `meta` is everything the
- * engine and the card need to know about it without running it (its name, its
- * setting, what it needs read from a call, its words), and `create` makes the
- * track with empty books. The breaker, config/, policy/ and the card iterate
- * over the registry (tracks/index.ts) and know no track by name.
+ * The one shape every track has. A track is two sibling files, as an ESLint
+ * rule is one module with a `meta` and a `create`: `<name>.meta.ts` exports
+ * its meta, everything config/, policy/, the breaker and the card need to know
+ * about it without running it (its name, its setting, when it is on, what it
+ * needs read from a call), and `<name>.ts` exports the module: that meta, its
+ * words in the gate's texts, and `create`, which makes the track with empty
+ * books. The meta files import no runtime (shell/, call/, result/, memory/),
+ * so the card's bundle carries every track's meta and no track. The engine and
+ * the card iterate over the registries (tracks/meta.ts for the metas,
+ * tracks/index.ts for the modules) and know no track by name.
  *
  * A track owns its books and its part of each hook: the hits it brings to the
  * gate, the advisory it earns when the guard allows a call or when the call
@@ -105,7 +109,7 @@ export interface CallNeeds {
 
 /** What every track's meta says. */
 export interface TrackMeta {
-  /** The track's name, as its file, its texts and the README name it. */
+  /** The track's name, as its files, its texts and the README name it. */
   readonly name: string;
   /** What it catches, in one line. */
   readonly description: string;
@@ -119,15 +123,23 @@ export interface TrackMeta {
   readonly summary: string;
 }
 
+/** The meta of a track of tool calls. */
+export interface CallTrackMeta extends TrackMeta {
+  readonly reads: 'calls';
+  /** What it needs read from a call under `cfg`, asked only when it is on. */
+  needs(cfg: CoreConfig): CallNeeds;
+}
+
+/** The meta of a track of the messages a step claims. */
+export interface MessageTrackMeta extends TrackMeta {
+  readonly reads: 'messages';
+}
+
 /** A track of tool calls: judged by the breaker's gate, in the registry's order. */
 export interface CallTrackModule {
-  readonly meta: TrackMeta & {
-    readonly reads: 'calls';
-    /** What it needs read from a call under `cfg`, asked only when it is on. */
-    needs(cfg: CoreConfig): CallNeeds;
-    /** How its hits read in the gate's texts. */
-    readonly words: HitWords;
-  };
+  readonly meta: CallTrackMeta;
+  /** How its hits read in the gate's texts. */
+  readonly words: HitWords;
   /** The track with empty books, created when the first policy that turns it on is met. */
   create(shared: Shared, cfg: CoreConfig): Track;
 }
@@ -139,7 +151,7 @@ export interface MessageTrack {
 }
 
 export interface MessageTrackModule {
-  readonly meta: TrackMeta & { readonly reads: 'messages' };
+  readonly meta: MessageTrackMeta;
   /** The track with empty books; `now`: the clock, in milliseconds. */
   create(now: () => number): MessageTrack;
 }
