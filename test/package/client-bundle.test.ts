@@ -3,17 +3,19 @@
  * registers one factory under the package name; the factory asks the loader's
  * `require` only for shared modules; its `apply` binds the settings namespace
  * and registers the card on `settings.plugin.item`; and the card renders every
- * group with a stand-in React (hooks answered inline). The real shell is the
+ * group with a stand-in React (hooks answered inline); and it carries the
+ * tracks' metas, never their runtime, within a bound. The real shell is the
  * browser suite's job (`npm run test:web`).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 
-import { SHARED_MODULES } from '../../tools/build-client/client-bundle.js';
+import { bundleClient, SHARED_MODULES } from '../../tools/build-client/client-bundle.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const text = readFileSync(join(root, 'dist', 'client.js'), 'utf8');
@@ -137,12 +139,31 @@ test('apply binds the repeat-tool-breaker namespace and registers a card keyed o
   assert.equal(warn?.props.value, '5', 'the profile config is the default');
 });
 
-test("the host half's Node built-ins are stubs inside the bundle that throw when called: the card reads the tracks' meta and never runs a track", () => {
-  const stub = /^ {6}"node:crypto": function \(module, exports, require\) \{\n([\s\S]*?)\n {6}\}/m.exec(text);
-  assert.ok(stub !== null, 'node:crypto is one of the bundle\'s own modules');
-  const module = { exports: {} as Record<string, () => unknown> };
-  runInNewContext(`(function (module) {\n${stub[1]}\n})`, { Proxy, Error, String })(module);
-  assert.throws(() => module.exports.createHash!(), /node:crypto: createHash is not available in the browser card/);
-  assert.throws(() => module.exports.randomUUID!(), /node:crypto: randomUUID is not available in the browser card/);
-  for (const id of ['src/lib/tracks/index.ts', 'src/lib/tracks/stale.ts', 'src/lib/config/config.ts']) assert.ok(text.includes(`"${id}": function (module, exports, require)`), `${id} is bundled`);
+/** The bundle's own modules, by id, as its table lists them (entry first). */
+const MODULES = [...text.matchAll(/^ {6}"([^"]+)": function \(module, exports, require\) \{$/gm)].map((match) => match[1] as string);
+
+/** Most bytes dist/client.js may weigh: 168 KB before the tracks owned themselves, 630 KB while the card bundled their runtime, 231 KB with their metas alone. */
+const MOST_BYTES = 250_000;
+
+/** What the card may carry: its own code, and the layers under the configuration with the tracks' metas; never a track's runtime. */
+const CARD_MODULE = /^(?:client\/.+|src\/lib\/(?:host|text|setting|config)\/[^/]+\.ts|src\/lib\/tracks\/(?:meta|[a-z-]+\.meta)\.ts)$/;
+
+test(`the bundle carries every track's meta and no track's runtime: no shell/, call/, result/, memory/ module, no Node built-in, at most ${MOST_BYTES} bytes`, () => {
+  assert.equal(MODULES[0], 'client/index.tsx');
+  assert.ok(MODULES.length >= 20, MODULES.join(', '));
+  assert.deepEqual(MODULES.filter((id) => !CARD_MODULE.test(id)), [], 'the card reads src/lib/tracks/meta.ts, not tracks/index.ts: runtime modules in the bundle');
+  for (const id of ['src/lib/tracks/meta.ts', 'src/lib/tracks/stale.meta.ts', 'src/lib/tracks/duplicate-text.meta.ts', 'src/lib/config/config.ts']) assert.ok(MODULES.includes(id), `${id} is bundled`);
+  assert.doesNotMatch(text, /require\("node:/, 'no Node built-in is asked for');
+  assert.ok(text.length <= MOST_BYTES, `dist/client.js is ${text.length} bytes, more than ${MOST_BYTES}`);
+});
+
+test('the build refuses a Node built-in: the page has none, and one would mean a track\'s runtime crept into the card', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'rtb-bundle-'));
+  try {
+    mkdirSync(join(scratch, 'client'));
+    writeFileSync(join(scratch, 'client', 'index.ts'), "import { createHash } from 'node:crypto';\nexport const digest = createHash;\n");
+    assert.throws(() => bundleClient({ root: scratch, entry: 'client/index.ts', id: 'x', banner: 'x' }), /client\/index\.ts: imports node:crypto, a Node built-in the browser has not/);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 });

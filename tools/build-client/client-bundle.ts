@@ -9,11 +9,12 @@
  * bundler here, so none is used: no dependency, and the output reads like the
  * source. Type checking is `tsc -p client`, not this.
  *
- * The card reads every track's `meta` from the registry (src/lib/tracks/), so
- * the track modules come along, and with them the host half's Node built-ins
- * (`node:crypto`, for digests and notice ids). The card never runs a track:
- * each built-in is a stub inside the bundle whose every function throws if
- * called, and the loader is never asked for it.
+ * The card reads every track's `meta` from the metas' registry
+ * (src/lib/tracks/meta.ts), which imports no track's runtime: no shell/,
+ * call/, result/ or memory/ module comes along, and no Node built-in. A Node
+ * built-in asked for is refused, as the page has none: it would mean the
+ * runtime crept back into the card (test/package/client-bundle.test.ts
+ * holds the bundle's size and modules).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -49,18 +50,6 @@ export interface Bundle {
   readonly modules: readonly string[];
   /** Shared modules the bundle asks the loader for. */
   readonly shared: readonly string[];
-  /** Node built-ins the modules import, each a stub in the bundle that throws if called. */
-  readonly stubbed: readonly string[];
-}
-
-/** A Node built-in in the page: any function of it throws, naming itself; the card never calls one. */
-function stubOf(specifier: string): string {
-  return [
-    `// ${specifier} in the browser: the card bundles the track modules for their meta and never runs a track.`,
-    'module.exports = new Proxy({}, {',
-    `  get: (_module, name) => () => { throw new Error(${JSON.stringify(specifier)} + ': ' + String(name) + ' is not available in the browser card'); },`,
-    '});',
-  ].join('\n');
 }
 
 const COMPILER: ts.CompilerOptions = {
@@ -91,7 +80,6 @@ export function bundleClient(options: BundleOptions): Bundle {
   const order: string[] = [];
   const bodies = new Map<string, string>();
   const shared = new Set<string>();
-  const stubbed = new Set<string>();
   const visit = (id: string): void => {
     if (bodies.has(id)) return;
     bodies.set(id, '');
@@ -108,8 +96,7 @@ export function bundleClient(options: BundleOptions): Bundle {
           return `require(${JSON.stringify(target)})`;
         }
         if (specifier.startsWith('node:')) {
-          stubbed.add(specifier);
-          return `require(${JSON.stringify(specifier)})`;
+          throw new Error(`${id}: imports ${specifier}, a Node built-in the browser has not: the card reads the tracks' metas (src/lib/tracks/meta.ts), never a track's runtime`);
         }
         if (!SHARED_MODULES.includes(specifier)) {
           throw new Error(`${id}: imports ${specifier}, which DSH's loader does not share with plugin bundles (only ${SHARED_MODULES.join(', ')})`);
@@ -123,8 +110,7 @@ export function bundleClient(options: BundleOptions): Bundle {
   visit(options.entry);
   // Dependencies were pushed before their importers; the entry is last. List the entry first for readers.
   const modules = [options.entry, ...order.filter((id) => id !== options.entry)];
-  for (const specifier of stubbed) bodies.set(specifier, stubOf(specifier));
-  const table = [...modules, ...[...stubbed].sort()]
+  const table = modules
     .map((id) => `${JSON.stringify(id)}: function (module, exports, require) {\n${indent(bodies.get(id) ?? '', '  ')}\n}`)
     .join(',\n');
   const text = [
@@ -150,5 +136,5 @@ export function bundleClient(options: BundleOptions): Bundle {
   ].join('\n');
   // Fail the build, not the page, on a syntax error.
   new Script(text, { filename: 'client.js' });
-  return { text, modules, shared: [...shared].sort(), stubbed: [...stubbed].sort() };
+  return { text, modules, shared: [...shared].sort() };
 }
