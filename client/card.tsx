@@ -235,61 +235,47 @@ function FoldBody(props: FoldProps & { readonly id: string }): ReactElement {
   );
 }
 
-/** A fold of its own (More caps, What is counted …): the toggle with its title, a one-line summary, then its fields while open. */
-function FoldRow(props: FoldProps): ReactElement {
-  const { words, fold, idBase, store } = props;
+/**
+ * A fold: its toggle, its badges, then its fields while open. A fold of its own
+ * (More caps, What is counted …) has its title on the toggle and a one-line
+ * summary under it; a track's fold, right under the track's switch (`under`:
+ * the switch's label, which the toggle's name says), sums its numbers up on
+ * the toggle itself.
+ */
+function Fold(props: FoldProps & { readonly under?: string }): ReactElement {
+  const { words, fold, idBase, store, under } = props;
   const id = controlId(idBase, `fold-${fold.view.id}`);
+  const tracks = under !== undefined;
   return (
-    <div className="rtb-fold" data-rtb-fold={fold.view.id}>
+    <div className={tracks ? 'rtb-track-fold' : 'rtb-fold'} data-rtb-fold={tracks ? undefined : fold.view.id} data-rtb-track-fold={tracks ? fold.view.id : undefined}>
       <div className="rtb-head">
         <button
           type="button"
-          className="rtb-fold-toggle"
+          className={tracks ? 'rtb-fold-toggle rtb-fold-toggle-under' : 'rtb-fold-toggle'}
           id={id}
           aria-expanded={fold.open}
           aria-controls={`${id}-body`}
+          aria-label={tracks ? words.fold.details(under) : undefined}
           aria-describedby={`${id}-summary`}
           data-rtb-fold-toggle={fold.view.id}
           onClick={() => store.setFold(fold.view.id)}
         >
           <FoldChevron open={fold.open} />
-          <span className="rtb-fold-title">{fold.view.title}</span>
+          {tracks ? (
+            <span className="rtb-fold-summary" id={`${id}-summary`}>
+              {fold.view.summary}
+            </span>
+          ) : (
+            <span className="rtb-fold-title">{fold.view.title}</span>
+          )}
         </button>
         <FoldBadges words={words} fold={fold.view} />
       </div>
-      <p className="rtb-fold-summary" id={`${id}-summary`}>
-        {fold.view.summary}
-      </p>
-      {fold.open ? <FoldBody {...props} id={`${id}-body`} /> : null}
-    </div>
-  );
-}
-
-/** Right under a track's switch: its numbers summed up on the toggle, its fields while open. */
-function TrackFold(props: FoldProps & { readonly label: string }): ReactElement {
-  const { words, fold, idBase, store, label } = props;
-  const id = controlId(idBase, `fold-${fold.view.id}`);
-  return (
-    <div className="rtb-track-fold" data-rtb-track-fold={fold.view.id}>
-      <div className="rtb-head">
-        <button
-          type="button"
-          className="rtb-fold-toggle rtb-fold-toggle-under"
-          id={id}
-          aria-expanded={fold.open}
-          aria-controls={`${id}-body`}
-          aria-label={words.fold.details(label)}
-          aria-describedby={`${id}-summary`}
-          data-rtb-fold-toggle={fold.view.id}
-          onClick={() => store.setFold(fold.view.id)}
-        >
-          <FoldChevron open={fold.open} />
-          <span className="rtb-fold-summary" id={`${id}-summary`}>
-            {fold.view.summary}
-          </span>
-        </button>
-        <FoldBadges words={words} fold={fold.view} />
-      </div>
+      {tracks ? null : (
+        <p className="rtb-fold-summary" id={`${id}-summary`}>
+          {fold.view.summary}
+        </p>
+      )}
       {fold.open ? <FoldBody {...props} id={`${id}-body`} /> : null}
     </div>
   );
@@ -317,14 +303,14 @@ function GroupRows(props: {
       const own = under.get(view.field.path);
       rows.push(<FieldRow key={view.field.path} words={words} view={view} idBase={idBase} store={store} locked={locked} />);
       // A track's numbers, folded right under its switch.
-      if (own !== undefined) rows.push(<TrackFold key={`fold-${own.id}`} words={words} fold={part(own)} label={view.field.label} idBase={idBase} store={store} locked={locked} />);
+      if (own !== undefined) rows.push(<Fold key={`fold-${own.id}`} words={words} fold={part(own)} under={view.field.label} idBase={idBase} store={store} locked={locked} />);
       rows.push(props.after(view.field.path));
       continue;
     }
     const fold = group.folds.find((f) => f.id === foldId);
     if (fold === undefined || fold.under !== undefined || placed.has(foldId)) continue;
     placed.add(foldId);
-    rows.push(<FoldRow key={`fold-${foldId}`} words={words} fold={part(fold)} idBase={idBase} store={store} locked={locked} />);
+    rows.push(<Fold key={`fold-${foldId}`} words={words} fold={part(fold)} idBase={idBase} store={store} locked={locked} />);
   }
   return <>{rows}</>;
 }
