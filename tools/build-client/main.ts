@@ -24,5 +24,5 @@ writeFileSync(OUT, bundle.text);
 // A progress line, so stderr: `npm pack --json` and `npm publish --json` run `prepare` (this build)
 // with the script's stdout on their own, and their stdout must stay one JSON document.
 console.error(
-  `dist/client.js: ${bundle.text.length} bytes, ${bundle.modules.length} modules (${bundle.modules.join(', ')}); shared: ${bundle.shared.join(', ')}`,
+  `dist/client.js: ${Buffer.byteLength(bundle.text)} bytes, ${bundle.modules.length} modules (${bundle.modules.join(', ')}); shared: ${bundle.shared.join(', ')}`,
 );
