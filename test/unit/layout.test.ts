@@ -8,7 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { CALL_TRACKS, TRACKS } from '../../src/lib/tracks/index.js';
@@ -215,6 +215,25 @@ describe('the layout of src/', () => {
       CALL_TRACKS.map((track) => track.words.track),
       ['failure', 'repeat', 'sequence', 'stale', 'edit-retry', 'timeout', 'spin', 'guess', 'environment'],
     );
+  });
+
+  test("a track's meta and the metas' registry import no runtime: host/, text/, setting/ and other metas, and the track's shape as types only", () => {
+    const META_FILE = /^(?:meta|[a-z-]+\.meta)\.ts$/;
+    const metas = FILES.filter((file) => layerOf(file).name === 'tracks' && META_FILE.test(basename(file)));
+    assert.ok(metas.length >= 11, metas.join(', '));
+    const runtime: string[] = [];
+    for (const file of metas) {
+      for (const statement of sourceOf(file).statements) {
+        if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+        const specifier = statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : '';
+        const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+        const typeOnly = ts.isImportDeclaration(statement) ? statement.importClause?.isTypeOnly === true : statement.isTypeOnly;
+        const layer = layerOf(target).name;
+        const allowed = ['host', 'text', 'setting'].includes(layer) || (layer === 'tracks' && (META_FILE.test(basename(target)) || (typeOnly && basename(target) === 'track.ts')));
+        if (!allowed) runtime.push(`src/${relative(SRC, file)} imports '${specifier}'${typeOnly ? ' (types)' : ''}`);
+      }
+    }
+    assert.deepEqual(runtime, [], 'the card bundles every meta (client/ reads tracks/meta.ts): what a meta imports comes along');
   });
 
   test("docs/design.md's table of layers lists the layers of src/lib/, lowest first, as this test holds them", () => {

@@ -75,5 +75,5 @@ test("each opt-in track's key is named in code in at most three files, among its
     strays.push(...naming.filter((file) => !allowed.has(file)).map((file) => `${key} is named in ${file}`));
     assert.ok(naming.length <= 3, `${key} is named in ${naming.length} files: ${naming.join(', ')}`);
   }
-  assert.deepEqual(strays, [], 'read the key from the track\'s meta (tracks/index.ts SETTINGS) instead');
+  assert.deepEqual(strays, [], 'read the key from the track\'s meta (tracks/meta.ts SETTINGS) instead');
 });
