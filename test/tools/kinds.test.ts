@@ -39,6 +39,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: '40.4: the same failing run five times, then through tail', loop: 'same-failure-then-tail', twins: ['failure-fixed-then-tail'], gateWithin: 5 },
   { kind: '40.5: a window of one file re-read with its context respelled', loop: 'window-reread-with-context', twins: ['windows-of-different-patterns'], gateWithin: 7 },
   { kind: 'issue 40: a round of calls each answered as the last, one of them stale', loop: 'open-search-round', twins: ['open-search-resolved'], gateWithin: 9 },
+  { kind: 'issue 40: a job made to fit, then respelled past its time again', loop: 'encode-respelled-after-it-fit', twins: ['suite-retried-until-cached', 'encode-respelled-until-it-fits'], gateWithin: 6 },
 ];
 
 async function replay(name: string, config: unknown): Promise<SessionResult> {

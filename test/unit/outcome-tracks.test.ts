@@ -112,7 +112,7 @@ describe('timeouts.respelled: a job made to fit, then respelled past its time ag
     assert.deepEqual(noticedAt(outcomes), [4]);
     assert.match(noticeTexts(outcomes[3]!)[0] ?? '', /^CONVERGENCE_CHECK: fasttext supervised has run out of time 3 times this turn, each time with new flags or code, after a smaller run of it finished\./);
     assert.deepEqual(deniedAt(outcomes), [5]);
-    assert.match(outcomes[4]!.denyReason ?? '', /prog:fasttext supervised — ran out of time 3 times this turn, each with new flags or code, after a run that fit \(limit 3\)/);
+    assert.match(outcomes[4]!.denyReason ?? '', /prog:fasttext supervised — ran out of time 3 times this turn, each with new flags or code, though a smaller run of it fit \(limit 3\)/);
   });
 
   test('the very same run retried is no new spelling: a suite timing out three times around a run that fit runs on', async () => {

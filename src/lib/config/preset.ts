@@ -54,8 +54,8 @@ export const PRESETS: Readonly<Record<string, Preset>> = deepFreeze({
       },
       {
         name: 'timeouts',
-        what: 'one program running out of time again, whatever its flags, or different calls timing out in a row: advised at the 4th time-out, gated after the 5th',
-        config: { timeouts: { warnAt: 4, limit: 5 } },
+        what: 'one program running out of time again, whatever its flags, or different calls timing out in a row: advised at the 4th time-out, gated after the 5th, or after the 3rd when each was a new spelling of it and one came after a run of it that fit',
+        config: { timeouts: { warnAt: 4, limit: 5, respelled: 3 } },
       },
       {
         name: 'failureProgress',

@@ -183,15 +183,15 @@ const words: HitWords = {
 /** The `respelled` gate's words: the same track, the count being the new spellings that timed out. */
 const respelledWords: HitWords = {
   ...words,
-  why: (hit) => `this program ran out of time ${hit.count} times, each respelled, after a run of it fit (limit ${hit.cap})`,
-  line: (hit) => `${defang(hit.quote)} \u2014 ran out of time ${hit.count} times this turn, each with new flags or code, after a run that fit (limit ${hit.cap})`,
+  why: (hit) => `this program ran out of time ${hit.count} times, each respelled, though a smaller run fit (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 ran out of time ${hit.count} times this turn, each with new flags or code, though a smaller run of it fit (limit ${hit.cap})`,
   ask: {
-    what: (hit) => `the program ${hit.shown} has run out of time ${hit.count} times this turn, each time respelled, after a smaller run of it finished.`,
-    also: (hit) => `${hit.count} respelled time-outs of its program after a run that fit`,
+    what: (hit) => `the program ${hit.shown} timed out ${hit.count} times respelled, though a smaller run fit.`,
+    also: (hit) => `${hit.count} respelled time-outs of its program, though a smaller run fit`,
   },
   zh: {
-    what: (hit) => `程序 ${hit.shown} 本回合已 ${hit.count} 次换了写法后超时，而它较小的一次运行此前已经完成。`,
-    also: (hit) => `其程序在一次按时完成之后又 ${hit.count} 次换了写法超时`,
+    what: (hit) => `程序 ${hit.shown} 换了写法超时 ${hit.count} 次，而它较小的一次运行已按时完成。`,
+    also: (hit) => `其程序换了写法超时 ${hit.count} 次，较小的一次运行已按时完成`,
   },
 };
 
