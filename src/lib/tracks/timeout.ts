@@ -10,6 +10,9 @@
  * the next run of that program meets the gate. The very same call timing out
  * with output it never gave before got further (a resumable build whose
  * remaining targets fall): that is progress, and the count starts again.
+ * With `respelled`, a job that was made to fit (a smaller run of it
+ * succeeded) and is respelled past its time again meets the gate sooner: that
+ * many time-outs, each a new spelling, one of them after the fit.
  *
  * Its setting also drives the environment track (environment.ts): different
  * commands timing out one after another.
@@ -237,7 +240,10 @@ function learnFit(counts: Map<string, Count> | undefined, programsOfCall: Progra
 
 function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Programs, call: TrackedCall, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
   if (call.command === undefined) return null;
-  if (!timedOut(settled)) return void learnFit(book.get(call.agent), programsOfCall, call, settled), null;
+  if (!timedOut(settled)) {
+    learnFit(book.get(call.agent), programsOfCall, call, settled);
+    return null;
+  }
   const programs = programsOfCall(call);
   if (programs.length === 0) return null;
   let counts = book.get(call.agent);
