@@ -101,6 +101,7 @@ const INVALID: readonly unknown[] = [
   { stale: { warnAt: 3, limit: 5, backToBack: 2 } },
   { stale: { cycle: 1 } },
   { stale: { warnAt: 3, limit: 5, cycle: 2 } },
+  { timeouts: { respelled: 1 } },
   { spin: { warnAt: 1 } },
   { spin: { limit: 1 } },
   { guess: { warnAt: 1 } },

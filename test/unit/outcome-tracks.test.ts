@@ -102,6 +102,39 @@ describe('timeouts: an environment that stopped answering', () => {
   });
 });
 
+describe('timeouts.respelled: a job made to fit, then respelled past its time again', () => {
+  const CONFIG = { timeouts: { warnAt: 4, limit: 5, respelled: 3 }, onLimit: 'deny', limits: { act: 12 } } as const;
+  const train = (flags: string): Call => hanging(`fasttext supervised -input train.txt -output model ${flags}`);
+  const fits: Call = { ...bash('head -1000 train.txt > small.txt && fasttext supervised -input small.txt -output model -epoch 2'), body: succeeding('Read 0M words') };
+
+  test('three new spellings timing out, one after a run that fit, are advised as the gate arms and the next run is refused', async () => {
+    const outcomes = await run(newHost(CONFIG), {}, [train('-epoch 25'), train('-epoch 5'), fits, train('-epoch 10 -dim 50'), train('-epoch 3')]);
+    assert.deepEqual(noticedAt(outcomes), [4]);
+    assert.match(noticeTexts(outcomes[3]!)[0] ?? '', /^CONVERGENCE_CHECK: fasttext supervised has run out of time 3 times this turn, each time with new flags or code, after a smaller run of it finished\./);
+    assert.deepEqual(deniedAt(outcomes), [5]);
+    assert.match(outcomes[4]!.denyReason ?? '', /prog:fasttext supervised — ran out of time 3 times this turn, each with new flags or code, though a smaller run of it fit \(limit 3\)/);
+  });
+
+  test('the very same run retried is no new spelling: a suite timing out three times around a run that fit runs on', async () => {
+    const suite = hanging('go test ./...');
+    const small: Call = { ...bash('go test ./internal/cart'), body: succeeding('ok') };
+    const outcomes = await run(newHost(CONFIG), {}, [suite, small, suite, suite, { ...bash('go test ./...'), body: succeeding('ok') }]);
+    // The failure track of the defaults notices the third failure alike; the timeout track says nothing.
+    assert.deepEqual(outcomes.flatMap((outcome) => summaries(outcome)).filter((summary) => summary.startsWith('prog')), []);
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+
+  test('respelled time-outs before anything fit are left to the limit: a job made smaller until it fits runs', async () => {
+    const outcomes = await run(newHost(CONFIG), {}, [train('-epoch 25'), train('-epoch 10'), train('-epoch 5'), { ...train('-epoch 2'), body: succeeding('Read 12M words') }]);
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[], []]);
+  });
+
+  test('off unless given: the same calls under the limit alone run to the fifth time-out', async () => {
+    const outcomes = await run(newHost({ ...CONFIG, timeouts: { warnAt: 4, limit: 5 } }), {}, [train('-epoch 25'), train('-epoch 5'), fits, train('-epoch 10 -dim 50'), train('-epoch 3')]);
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+});
+
 const search = (word: string, found = false): Call => ({ ...bash(`search_dir "${word}" src`), body: succeeding(found ? `Found 2 matches for "${word}"` : `No matches found for "${word}"`) });
 const WORDS = ['Parser', 'Reader', 'parse', 'Decoder', 'readTree', 'Mapper', 'Factory'];
 

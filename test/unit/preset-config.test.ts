@@ -26,7 +26,7 @@ describe('preset: recommended', () => {
     assert.equal(cfg.preset, 'recommended');
     assert.deepEqual(cfg.stale, { warnAt: 3, limit: 5, backToBack: 3, cycle: 5 });
     assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4 });
-    assert.deepEqual(cfg.timeouts, { warnAt: 4, limit: 5 });
+    assert.deepEqual(cfg.timeouts, { warnAt: 4, limit: 5, respelled: 3 });
     assert.deepEqual(cfg.spin, { warnAt: 5, limit: 7 });
     assert.deepEqual(cfg.guess, { warnAt: 4, limit: 6 });
     assert.equal(cfg.failureProgress, 'outcomes');
@@ -85,7 +85,7 @@ describe('the stage mappings: stale, editRetry, timeouts', () => {
     assert.deepEqual([DEFAULTS.stale, DEFAULTS.editRetry, DEFAULTS.timeouts], [null, null, null]);
     assert.deepEqual(cfg.stale, { warnAt: 3, limit: 4, backToBack: null, cycle: null }, 'the back-to-back gate stays off unless given');
     assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4 });
-    assert.deepEqual(cfg.timeouts, { warnAt: 3, limit: null });
+    assert.deepEqual(cfg.timeouts, { warnAt: 3, limit: null, respelled: null }, 'the respelled gate stays off unless given');
   });
 
   test('each stage is a whole number of at least 2, or null; the message names the key, the value and what it is', () => {
@@ -106,6 +106,8 @@ describe('the stage mappings: stale, editRetry, timeouts', () => {
     throwsWith({ stale: { warnAt: 3, cycle: 2 } }, '`stale.cycle` (2) is before `stale.warnAt` (3)', 'raise cycle to at least 3');
     assert.deepEqual(resolveConfig({ stale: { warnAt: null, backToBack: 2 } }).stale, { warnAt: null, limit: 4, backToBack: 2, cycle: null }, 'without an advisory it may come at 2');
     assert.deepEqual(resolveConfig({ editRetry: { warnAt: 4, limit: 4 } }).editRetry, { warnAt: 4, limit: 4 }, 'at the gate is fine: the advisory comes with the last call that runs');
+    assert.deepEqual(resolveConfig({ timeouts: { warnAt: 4, limit: 5, respelled: 3 } }).timeouts, { warnAt: 4, limit: 5, respelled: 3 }, 'the respelled gate advises as it arms, so it may come before warnAt');
+    throwsWith({ timeouts: { respelled: 1 } }, '`timeouts.respelled` must be an integer >= 2', '(got 1)', 'spelled anew');
   });
 
   test('failureProgress is ignore, restart or outcomes; progress takes changes and outcomes besides ignore and results', () => {

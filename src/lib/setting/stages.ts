@@ -27,6 +27,8 @@ export interface StagesConfig {
  */
 export interface ExtraGate<X extends string> {
   readonly key: X;
+  /** The track advises as this gate arms (the timeout track's `respelled`), so the gate may come before `warnAt`. */
+  readonly advises?: true;
   /** In a refusal, after "it is": what it counts. */
   readonly meaning: ByLocale<string>;
   /** The schema's description. */
@@ -51,7 +53,7 @@ export interface StagesWords {
 const STAGES = ['warnAt', 'limit'] as const;
 
 /** A mapping of two stages (and the extra gates), completed from its defaults; `null` or absent: off. */
-function stagesOf(value: unknown, key: string, defaults: StagesConfig, extras: readonly string[]): StagesConfig | null {
+function stagesOf(value: unknown, key: string, defaults: StagesConfig, extras: readonly ExtraGate<string>[]): StagesConfig | null {
   if (value === null || value === undefined) return null;
   if (!isMapping(value)) {
     refuse('stagesShape', { key, warnAt: String(defaults.warnAt), limit: String(defaults.limit), got: shown(value) });
@@ -69,10 +71,10 @@ function stagesOf(value: unknown, key: string, defaults: StagesConfig, extras: r
     refuse('stagesOrder', { key, warnAt, limit });
   }
   const gates: Record<string, number | null> = {};
-  for (const extra of extras) {
+  for (const { key: extra, advises } of extras) {
     const gate = given[extra] === null ? null : atLeast(given[extra], `${key}.${extra}`, 2, `meaning.${key}.${extra}`);
-    // Its gate before the advisory would deny a call the model was never told about.
-    if (gate !== null && warnAt !== null && gate < warnAt) refuse('stagesExtraOrder', { key, extra, gate, warnAt });
+    // Its gate before the advisory would deny a call the model was never told about, unless it tells the model itself.
+    if (gate !== null && warnAt !== null && gate < warnAt && advises !== true) refuse('stagesExtraOrder', { key, extra, gate, warnAt });
     gates[extra] = gate;
   }
   return Object.freeze({ warnAt, limit, ...gates });
@@ -123,7 +125,7 @@ export function stagesSetting<K extends string, X extends string = never>(key: K
     key,
     order,
     defaults,
-    check: (value) => stagesOf(value, key, defaults, extras.map((extra) => extra.key)) as StagesWith<X> | null,
+    check: (value) => stagesOf(value, key, defaults, extras) as StagesWith<X> | null,
     messages: { en: templates('en'), zh: templates('zh') },
     schema: stagesNode(defaults, words.schema, extras),
     stricter: onBeatsOff((a, b) => ({ warnAt: earlier(a.warnAt, b.warnAt), limit: earlier(a.limit, b.limit), ...stricterGate(a, b) }) as StagesWith<X>),

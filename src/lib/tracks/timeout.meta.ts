@@ -36,7 +36,19 @@ export const TIMEOUTS = stagesSetting('timeouts', { order: 9, cardOrder: 5 }, { 
       limit: { label: '闸门阈值', hint: '超时多少次之后，该程序的下一次运行遇到闸门；off 表示只给建议。' },
     },
   },
-});
+}, [{
+  key: 'respelled',
+  advises: true,
+  meaning: {
+    en: 'how many times one program may run out of time this turn, each run spelled anew, one of them after a run of it finished in time, before its next run meets the gate; {off} leaves it to the limit',
+    zh: '同一程序本回合有多少次超时（每次都换了写法，其中至少一次发生在它的某次运行按时完成之后）之后，它的下一次运行遇到闸门；填 {off} 表示交给闸门阈值',
+  },
+  schema: 'Time-outs of one program this turn, each a new spelling of it, one of them after a run of it finished in time, after which its next run meets the gate (the advisory comes as it arms); null leaves it to limit.',
+  card: {
+    en: { label: 'Respelled after a fit', hint: 'One program run out of time this many times, each with new flags or code, after a smaller run of it finished: its next run meets the gate; off leaves it to the gate above.' },
+    zh: { label: '改写后超时', hint: '同一程序每次换了参数或代码、这么多次超时，且此前它较小的一次运行已经完成：它的下一次运行遇到闸门；off 表示交给上面的闸门阈值。' },
+  },
+}]);
 
 export const timeoutMeta = {
   name: 'timeout',
