@@ -33,6 +33,8 @@ export interface ExtraGate<X extends string> {
   readonly schema: string;
   /** The card's row. */
   readonly card: ByLocale<FieldCopy>;
+  /** It counts what the advisory does not, and its track advises before it on its own: not held to come after `warnAt`. */
+  readonly own?: true;
 }
 
 /** A track's stages with its extra gates, when it has any. */
@@ -51,7 +53,7 @@ export interface StagesWords {
 const STAGES = ['warnAt', 'limit'] as const;
 
 /** A mapping of two stages (and the extra gates), completed from its defaults; `null` or absent: off. */
-function stagesOf(value: unknown, key: string, defaults: StagesConfig, extras: readonly string[]): StagesConfig | null {
+function stagesOf(value: unknown, key: string, defaults: StagesConfig, extras: readonly Pick<ExtraGate<string>, 'key' | 'own'>[]): StagesConfig | null {
   if (value === null || value === undefined) return null;
   if (!isMapping(value)) {
     refuse('stagesShape', { key, warnAt: String(defaults.warnAt), limit: String(defaults.limit), got: shown(value) });
@@ -69,10 +71,10 @@ function stagesOf(value: unknown, key: string, defaults: StagesConfig, extras: r
     refuse('stagesOrder', { key, warnAt, limit });
   }
   const gates: Record<string, number | null> = {};
-  for (const extra of extras) {
+  for (const { key: extra, own } of extras) {
     const gate = given[extra] === null ? null : atLeast(given[extra], `${key}.${extra}`, 2, `meaning.${key}.${extra}`);
     // Its gate before the advisory would deny a call the model was never told about.
-    if (gate !== null && warnAt !== null && gate < warnAt) refuse('stagesExtraOrder', { key, extra, gate, warnAt });
+    if (gate !== null && warnAt !== null && gate < warnAt && own !== true) refuse('stagesExtraOrder', { key, extra, gate, warnAt });
     gates[extra] = gate;
   }
   return Object.freeze({ warnAt, limit, ...gates });
@@ -123,7 +125,7 @@ export function stagesSetting<K extends string, X extends string = never>(key: K
     key,
     order,
     defaults,
-    check: (value) => stagesOf(value, key, defaults, extras.map((extra) => extra.key)) as StagesWith<X> | null,
+    check: (value) => stagesOf(value, key, defaults, extras) as StagesWith<X> | null,
     messages: { en: templates('en'), zh: templates('zh') },
     schema: stagesNode(defaults, words.schema, extras),
     stricter: onBeatsOff((a, b) => ({ warnAt: earlier(a.warnAt, b.warnAt), limit: earlier(a.limit, b.limit), ...stricterGate(a, b) }) as StagesWith<X>),

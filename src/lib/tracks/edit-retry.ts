@@ -9,6 +9,14 @@
  * file meets the gate. Reading the file ends the streak (the way out the texts
  * name: an edit made from what was read), as does any accepted edit of it and a
  * human message.
+ *
+ * Two gates follow one edit sent again (edit-resend.ts; what the same edit
+ * is, edits.ts): with `applied`, the same edit (the same block of text into
+ * the same file) that already landed that many times meets the gate when it
+ * is sent again, as the file holds it already; with `resent`, the same edit
+ * rejected that many times, the file taking no edit in between, does, as it
+ * will be rejected again. Each is told at the count that reaches its number,
+ * so `applied` may come before the rejections' advisory.
  */
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
@@ -19,7 +27,9 @@ import { describeFailure } from '../text/failure.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
 import { keep } from '../memory/book.js';
-import { NO_HITS, type CallTrackModule, type Judgement, type Settled, type TrackedCall } from './track.js';
+import { editTextOf, type EditText } from './edits.js';
+import { createEditResend, type EditResend, type ResendGates } from './edit-resend.js';
+import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type TrackedCall } from './track.js';
 
 /** The `editRetry` setting: off by default; `{}` turns the track on with its defaults. */
 export const EDIT_RETRY = stagesSetting('editRetry', { order: 8, cardOrder: 4 }, { warnAt: 3, limit: 4 }, {
@@ -50,7 +60,30 @@ export const EDIT_RETRY = stagesSetting('editRetry', { order: 8, cardOrder: 4 },
       limit: { label: '闸门阈值', hint: '连续被拒多少次之后，对该文件的下一次编辑遇到闸门；off 表示只给建议。' },
     },
   },
-});
+}, [{
+  key: 'applied',
+  own: true,
+  meaning: {
+    en: 'how many times the same edit (the same text into the same file) may land before sending it again meets the gate; {off} leaves edits that land alone',
+    zh: '同一编辑（同样的文本写入同一文件）最多生效多少次，之后再次发送它就遇到闸门；填 {off} 表示不管已生效的编辑',
+  },
+  schema: 'Times the same edit (the same text into the same file) may land, after which sending it again meets the gate; null leaves edits that land alone.',
+  card: {
+    en: { label: 'Same edit landed', hint: 'The same edit (the same text into the same file) landed this many times: sending it again meets the gate; off leaves it alone.' },
+    zh: { label: '同一编辑生效次数', hint: '同一编辑（同样的文本写入同一文件）已生效这么多次：再次发送它就遇到闸门；off 表示不管。' },
+  },
+}, {
+  key: 'resent',
+  meaning: {
+    en: 'how many times the same edit (the same text into the same file) may be rejected, the file taking no edit in between, before sending it again meets the gate; {off} leaves it to the limit',
+    zh: '同一编辑（同样的文本写入同一文件）在文件没有接受任何编辑的情况下最多被拒多少次，之后再次发送它就遇到闸门；填 {off} 表示交给闸门阈值',
+  },
+  schema: 'Times the same edit (the same text into the same file) may be rejected, the file taking no edit in between, after which sending it again meets the gate; null leaves it to limit.',
+  card: {
+    en: { label: 'Same edit rejected', hint: 'The same edit (the same text into the same file) rejected this many times, the file unchanged: sending it again meets the gate; off leaves it to the gate above.' },
+    zh: { label: '同一编辑被拒次数', hint: '同一编辑（同样的文本写入同一文件）在文件未变的情况下被拒这么多次：再次发送它就遇到闸门；off 表示交给上面的闸门阈值。' },
+  },
+}]);
 
 /** Longest file path quoted in a message. */
 const PATH_CHARS = 200;
@@ -61,7 +94,7 @@ interface Streak {
   failure: Failure;
 }
 
-/** The key a file's streak is kept, gated, exempted and refused under. */
+/** The key a file's streak is kept, gated, exempted and refused under; the gates on an edit sent again too: the file is the loop. */
 export function fileKey(path: string): string {
   return identityKey(`file:${path}`);
 }
@@ -95,14 +128,27 @@ const words: HitWords = {
   zh,
 };
 
-function judge(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall): Judgement {
+/** The rejections' gate: the file's edits were rejected `limit` times in a row. */
+function rejectedHit(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall): Hit | null {
   const limit = EDIT_RETRY.of(call.cfg)?.limit ?? null;
   // A read is never gated by this track: it is the way out.
-  if (limit === null || call.file === undefined || call.reads) return NO_HITS;
+  if (limit === null || call.file === undefined || call.reads) return null;
   const key = fileKey(call.file);
   const streak = book.get(call.agent)?.get(key);
-  if (streak === undefined || streak.count < limit) return NO_HITS;
-  return { hits: [{ key, words, quote: `file:${preview(call.file, PATH_CHARS)}`, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure }] };
+  if (streak === undefined || streak.count < limit) return null;
+  return { key, words, quote: `file:${preview(call.file, PATH_CHARS)}`, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure };
+}
+
+/** The gates on one edit sent again (edit-resend.ts), under the policy's settings. */
+function gatesOf(call: TrackedCall): ResendGates {
+  const setting = EDIT_RETRY.of(call.cfg);
+  return { applied: setting?.applied ?? null, resent: setting?.resent ?? null };
+}
+
+/** One hit at most: every gate of the track is the file's, under one key. */
+function judge(book: WeakMap<Agent, Map<string, Streak>>, resend: EditResend, call: TrackedCall, edit: EditText | undefined): Judgement {
+  const hit = rejectedHit(book, call) ?? (call.file === undefined ? null : resend.judge(call, edit, gatesOf(call), fileKey(call.file)));
+  return hit === null ? NO_HITS : { hits: [hit] };
 }
 
 function learn(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
@@ -136,16 +182,36 @@ export const editRetryTrack = {
     setting: EDIT_RETRY,
     isOn: (cfg) => EDIT_RETRY.of(cfg) !== null,
     // The file an edit changes and a read looks at (str_replace_editor's `view` is a read, its other commands edits).
-    needs: () => ({ files: true }),
+    // And, for the gates on an edit sent again, whether a shell line changed files (it may have undone an edit).
+    needs: (cfg) => {
+      const setting = EDIT_RETRY.of(cfg);
+      return { files: true, changes: (setting?.applied ?? null) !== null || (setting?.resent ?? null) !== null };
+    },
     words,
     summary: SUMMARY,
   },
   create(shared) {
     const book = new WeakMap<Agent, Map<string, Streak>>();
+    const resend = createEditResend();
+    const edits = new WeakMap<TrackedCall, EditText>();
     return {
-      judge: (call) => judge(book, call),
-      learn: (call, settled) => learn(book, call, settled, (key) => shared.isExempt(call.agent, key)),
-      clear: (agent) => void book.delete(agent),
+      read: (call, fps) => {
+        const gates = gatesOf(call);
+        const edit = gates.applied === null && gates.resent === null ? null : editTextOf(call, fps[0]);
+        if (edit !== null) edits.set(call, edit);
+      },
+      judge: (call) => judge(book, resend, call, edits.get(call)),
+      learn: (call, settled) => {
+        const learned = learn(book, call, settled, (key) => shared.isExempt(call.agent, key));
+        // The file's key exempted: what its edits do is the operator's call for the turn.
+        const exempt = call.file !== undefined && shared.isExempt(call.agent, fileKey(call.file));
+        const resent = exempt ? null : resend.learn(call, settled, edits.get(call), gatesOf(call));
+        return learned ?? resent;
+      },
+      clear: (agent) => {
+        book.delete(agent);
+        resend.clear(agent);
+      },
     };
   },
 } satisfies CallTrackModule;
