@@ -2,7 +2,7 @@
  * The edit-retry track's gates on one edit sent again (edits.ts reads what
  * the same edit is): `applied`, the same edit sent after it already landed
  * that many times, and `resent`, the same edit sent after it was rejected
- * that many times while the file took no edit. Each gates that one edit
+ * that many times while the file took no edit and was not read. Each gates that one edit
  * only: a read of the file, another edit of it and every other call run.
  * Their hits are the file's, under the track's key: the file is the loop.
  */
@@ -94,10 +94,12 @@ export function createEditResend(): EditResend {
     },
     learn(call, settled, edit, { applied, resent }) {
       if (call.command !== undefined) {
-        // A shell line that changed files may have undone any edit, or made a rejected one fit.
-        if (call.writes && settled.failure === null) book.unsettle();
+        // A shell line that changes files may have undone any edit, or made a rejected one fit: failing
+        // or not (`git checkout -- f && pytest` fails with the test), it may have run its change.
+        if (call.writes) book.unsettle();
         return null;
       }
+      if (call.reads && call.file !== undefined && settled.failure === null) book.looked(call.agent, call.file);
       if (edit === undefined || call.file === undefined) return null;
       const label = summaryLabel(`file:${call.file}`);
       if (settled.failure !== null) {

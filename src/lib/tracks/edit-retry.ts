@@ -14,8 +14,8 @@
  * is, edits.ts): with `applied`, the same edit (the same block of text into
  * the same file) that already landed that many times meets the gate when it
  * is sent again, as the file holds it already; with `resent`, the same edit
- * rejected that many times, the file taking no edit in between, does, as it
- * will be rejected again. Each is told at the count that reaches its number,
+ * rejected that many times, the file neither taking an edit nor read in
+ * between, does, as it will be rejected again. Each is told at the count that reaches its number,
  * so `applied` may come before the rejections' advisory.
  */
 import type { Agent, Notice } from '../host/types.js';
@@ -75,13 +75,13 @@ export const EDIT_RETRY = stagesSetting('editRetry', { order: 8, cardOrder: 4 },
 }, {
   key: 'resent',
   meaning: {
-    en: 'how many times the same edit (the same text into the same file) may be rejected, the file taking no edit in between, before sending it again meets the gate; {off} leaves it to the limit',
-    zh: '同一编辑（同样的文本写入同一文件）在文件没有接受任何编辑的情况下最多被拒多少次，之后再次发送它就遇到闸门；填 {off} 表示交给闸门阈值',
+    en: 'how many times the same edit (the same text into the same file) may be rejected, the file neither taking an edit nor read in between, before sending it again meets the gate; {off} leaves it to the limit',
+    zh: '同一编辑（同样的文本写入同一文件）在文件既没有接受编辑也没有被读取的情况下最多被拒多少次，之后再次发送它就遇到闸门；填 {off} 表示交给闸门阈值',
   },
-  schema: 'Times the same edit (the same text into the same file) may be rejected, the file taking no edit in between, after which sending it again meets the gate; null leaves it to limit.',
+  schema: 'Times the same edit (the same text into the same file) may be rejected, the file neither taking an edit nor read in between, after which sending it again meets the gate; null leaves it to limit.',
   card: {
-    en: { label: 'Same edit rejected', hint: 'The same edit (the same text into the same file) rejected this many times, the file unchanged: sending it again meets the gate; off leaves it to the gate above.' },
-    zh: { label: '同一编辑被拒次数', hint: '同一编辑（同样的文本写入同一文件）在文件未变的情况下被拒这么多次：再次发送它就遇到闸门；off 表示交给上面的闸门阈值。' },
+    en: { label: 'Same edit rejected', hint: 'The same edit (the same text into the same file) rejected this many times, the file neither changed nor read: sending it again meets the gate; off leaves it to the gate above.' },
+    zh: { label: '同一编辑被拒次数', hint: '同一编辑（同样的文本写入同一文件）在文件未变也未读取的情况下被拒这么多次：再次发送它就遇到闸门；off 表示交给上面的闸门阈值。' },
   },
 }]);
 

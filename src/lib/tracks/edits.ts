@@ -7,8 +7,9 @@
  *   after it fails as it failed. Real models do it at drifting line ranges
  *   (SWE-agent's `edit A:B`), round after round, each accepted, so no
  *   rejection and no failure streak ever grows.
- * - An edit rejected and sent again unchanged, while the file took no edit,
- *   will be rejected again: only another text, or a change to the file, can
+ * - An edit rejected and sent again unchanged, while the file took no edit
+ *   and was not read, will be rejected again: only another text, a change to
+ *   the file, or a place found by reading it (an edit that names lines) can
  *   make it land.
  *
  * The same edit is the same file and the same new text, and, where the edit
@@ -24,8 +25,9 @@
  * Anything that may have taken an edit out makes it new again: a shell line
  * that changes files (`git checkout`, `rm`, `patch`, `sed -i`), by any agent
  * (they share one workspace), and an edit whose old text is exactly a text
- * that landed (an edit undone by hand). An edit that lands in a file makes
- * every rejected edit of it new again: the file it would go into has changed.
+ * that landed (an edit undone by hand). An edit that lands in a file, or a
+ * read of it, makes every rejected edit of it new again: the file it would go
+ * into has changed, or the model has looked at it.
  */
 import type { Agent } from '../host/types.js';
 import { lookupKey } from '../call/identity.js';
@@ -114,6 +116,8 @@ export interface EditBook {
   land(agent: Agent, edit: EditText): number;
   /** A rejected edit: one more rejection. Returns its rejections since the file last took an edit. */
   reject(agent: Agent, edit: EditText): number;
+  /** The agent read the file (`file`, as the call names it): its rejected edits are forgotten. */
+  looked(agent: Agent, file: string): void;
   /** A shell line changed files: every edit of every agent may have been undone. */
   unsettle(): void;
   clear(agent: Agent): void;
@@ -153,6 +157,9 @@ export function createEditBook(): EditBook {
       return sent.landed;
     },
     reject: (agent, edit) => (sentOf(agent, edit).sent.rejected += 1),
+    looked(agent, file) {
+      for (const sent of filesOf(agent, false)?.get(lookupKey(file))?.values() ?? []) sent.rejected = 0;
+    },
     unsettle: () => void (epoch += 1),
     clear: (agent) => void books.delete(agent),
   };
