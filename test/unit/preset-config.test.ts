@@ -25,7 +25,7 @@ describe('preset: recommended', () => {
     const cfg = resolveConfig({ preset: 'recommended' });
     assert.equal(cfg.preset, 'recommended');
     assert.deepEqual(cfg.stale, { warnAt: 3, limit: 5, backToBack: 3, cycle: 5 });
-    assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4, applied: 2, resent: 3 });
+    assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4, applied: null, resent: 3 });
     assert.deepEqual(cfg.timeouts, { warnAt: 4, limit: 5 });
     assert.deepEqual(cfg.spin, { warnAt: 5, limit: 7 });
     assert.deepEqual(cfg.guess, { warnAt: 4, limit: 6 });

@@ -9,6 +9,8 @@
 import type { Agent, Notice } from '../host/types.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
+import { lookupKey } from '../call/identity.js';
+import { add } from '../memory/book.js';
 import { createEditBook, type EditText } from './edits.js';
 import type { Hit, Settled, TrackedCall } from './track.js';
 
@@ -24,8 +26,8 @@ export interface ResendGates {
 /** The `applied` advisory: the edit just made had landed before. */
 export function landedMessage(path: string, times: number): string {
   return (
-    `CONVERGENCE_CHECK: this edit put into ${defang(preview(path, PATH_CHARS))} what it already holds: the same edit has now landed ${times} times. ` +
-    'Applying it again changes nothing, and the check after it will answer as before. Read the part of the file you are changing as it is now, then make a different change, or say what is in the way.'
+    `CONVERGENCE_CHECK: ${defang(preview(path, PATH_CHARS))} already holds this edit: it has landed ${times} times. ` +
+    'Applying it again changes nothing. Read that part of the file, then make a different change, or say what is in the way.'
   );
 }
 
@@ -44,7 +46,7 @@ const landedWords: HitWords = {
   track: 'edit-retry',
   listed: 4,
   why: (hit) => `the same edit of this file already landed ${hit.count} times (limit ${hit.cap})`,
-  line: (hit) => `${defang(hit.quote)} \u2014 the same edit landed ${hit.count} times already: the file holds it (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 the same edit landed ${hit.count} times already (limit ${hit.cap})`,
   note: ONLY_THIS,
   ask: {
     what: (hit) => `the agent has already applied this same edit to ${hit.shown} ${hit.count} times.`,
@@ -61,15 +63,15 @@ const resentWords: HitWords = {
   track: 'edit-retry',
   listed: 4,
   why: (hit) => `the same edit of this file was rejected ${hit.count} times (limit ${hit.cap})`,
-  line: (hit) => `${defang(hit.quote)} \u2014 the same edit rejected ${hit.count} times, nothing in the file changed since (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 the same edit rejected ${hit.count} times (limit ${hit.cap})`,
   note: ONLY_THIS,
   ask: {
     what: (hit) => `the agent has sent this same edit of ${hit.shown} ${hit.count} times, and it was rejected each time.`,
-    also: (hit) => `rejected ${hit.count} times unchanged`,
+    also: (hit) => `rejected ${hit.count} times`,
   },
   zh: {
     what: (hit) => `agent 已 ${hit.count} 次向 ${hit.shown} 发送这同一个编辑，每次都被拒绝。`,
-    also: (hit) => `原样被拒 ${hit.count} 次`,
+    also: (hit) => `被拒 ${hit.count} 次`,
   },
 };
 
@@ -83,6 +85,16 @@ export interface EditResend {
 
 export function createEditResend(): EditResend {
   const book = createEditBook();
+  // Each gate's advisory once a file a turn: after it, or a denial, the model has been told what that file's edits are doing.
+  const told = new WeakMap<Agent, Set<string>>();
+  const firstTime = (agent: Agent, gate: string, file: string): boolean => {
+    let files = told.get(agent);
+    if (files === undefined) told.set(agent, (files = new Set()));
+    const key = lookupKey(`${gate}\u0000${file}`);
+    if (files.has(key)) return false;
+    add(files, key);
+    return true;
+  };
   return {
     judge(call, edit, { applied, resent }, key) {
       if (edit === undefined || call.file === undefined) return null;
@@ -104,11 +116,16 @@ export function createEditResend(): EditResend {
       const label = summaryLabel(`file:${call.file}`);
       if (settled.failure !== null) {
         const times = book.reject(call.agent, edit);
-        return times === resent ? createNotice(resentMessage(call.file, times), countedSummary(label, 'rejected alike', times)) : null;
+        if (times !== resent || !firstTime(call.agent, 'resent', call.file)) return null;
+        return createNotice(resentMessage(call.file, times), countedSummary(label, 'rejected alike', times));
       }
       const times = book.land(call.agent, edit);
-      return edit.block && times === applied ? createNotice(landedMessage(call.file, times), countedSummary(label, 'landed', times)) : null;
+      if (!edit.block || times !== applied || !firstTime(call.agent, 'applied', call.file)) return null;
+      return createNotice(landedMessage(call.file, times), countedSummary(label, 'landed', times));
     },
-    clear: (agent) => book.clear(agent),
+    clear: (agent) => {
+      book.clear(agent);
+      told.delete(agent);
+    },
   };
 }
