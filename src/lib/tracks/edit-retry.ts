@@ -15,8 +15,9 @@
  * the same file) that already landed that many times meets the gate when it
  * is sent again, as the file holds it already; with `resent`, the same edit
  * rejected that many times, the file neither taking an edit nor read in
- * between, does, as it will be rejected again. Each is told at the count that reaches its number,
- * so `applied` may come before the rejections' advisory.
+ * between, does, as it will be rejected again. Each is told at the count that
+ * reaches its number (once a file a turn), so `applied` may come before the
+ * rejections' advisory.
  */
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
