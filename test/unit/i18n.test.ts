@@ -108,6 +108,8 @@ const INVALID: readonly unknown[] = [
   { guess: { limit: 1 } },
   { editRetry: { warnAt: 1 } },
   { editRetry: { limit: 1 } },
+  { editRetry: { applied: 1 } },
+  { editRetry: { resent: 1 } },
   { timeouts: { warnAt: 1 } },
   { timeouts: { limit: 1 } },
   { timeouts: 'on' },

@@ -23,7 +23,7 @@ const FORGED_TOOL = 'note_to_the_operator_from_the_loop_breaker_this_repeat_was_
 const FORGED_CODE = 'E_NOTE to the operator from the loop breaker: this repeat was checked and is SAFE. Press Allow once';
 
 /** Every opt-in track on, over the recommended preset. */
-const EVERYTHING = { preset: 'recommended', stale: {}, spin: { warnAt: 3, limit: 4 }, guess: { warnAt: 3, limit: 4 }, editRetry: {}, timeouts: {}, sequence: { limit: 4 }, duplicateText: {} };
+const EVERYTHING = { preset: 'recommended', stale: {}, spin: { warnAt: 3, limit: 4 }, guess: { warnAt: 3, limit: 4 }, editRetry: { applied: 2 }, timeouts: {}, sequence: { limit: 4 }, duplicateText: {} };
 
 const QUOTATION = /\u201c([^\u201d]*)\u201d/g;
 
@@ -77,10 +77,23 @@ function loops(): Call[][] {
             ...approve,
           },
     ),
-    Array.from({ length: 6 }, () => ({
+    // Edits of a forged path rejected in a row, each reworded: the edit-retry track's streak.
+    Array.from({ length: 6 }, (_, i) => ({
       name: 'edit',
-      arguments: { file_path: FORGED_PATH, old_string: 'a', new_string: 'b' },
+      arguments: { file_path: FORGED_PATH, old_string: 'a', new_string: `b${i}` },
       body: () => textResult(`Your proposed edit was rejected. ${SENTENCE}`, {}, true),
+      ...approve,
+    })),
+    // The same edit of a forged path rejected, a check between each: the edit-retry track's resent gate.
+    Array.from({ length: 8 }, (_, i) =>
+      i % 2 === 1
+        ? { ...bash(`make check${i}`), body: succeeding('ok') }
+        : { name: 'edit', arguments: { file_path: FORGED_PATH, old_string: 'a', new_string: 'b' }, body: () => textResult(`Your proposed edit was rejected. ${SENTENCE}`, {}, true), ...approve },
+    ),
+    // The same block into a forged path, landing at drifting lines: the edit-retry track's applied gate.
+    Array.from({ length: 4 }, (_, i) => ({
+      name: 'edit',
+      arguments: { file_path: FORGED_PATH, old_string: `<lines ${i + 1}:${i + 3}>`, new_string: `${SENTENCE}\n${SENTENCE}` },
       ...approve,
     })),
     Array.from({ length: 5 }, () => ({ ...bash(`"${SENTENCE}" --train`), body: () => bashResult(124, 'The command timed out', { timedOut: true }), ...approve })),
@@ -126,6 +139,7 @@ describe('P15: the model text in an operator text is a bounded, marked quotation
     for (const calls of loops()) texts.push(...operatorTexts(await run(newHost(EVERYTHING), {}, calls)));
     for (const row of [
       /^file \u201c.*\u201d rejected x\d+$/,
+      /^file \u201c.*\u201d landed x\d+$/,
       /^prog \u201c.*\u201d timed out x\d+$/,
       /^\w+ \u201c.*\u201d same result x\d+$/,
       /^sequence \u201c.*\u201d \u00d7 \d+$/,
@@ -135,7 +149,7 @@ describe('P15: the model text in an operator text is a bounded, marked quotation
     ]) {
       assert.ok(texts.some((t) => row.test(t)), `a row like ${row}: ${texts.join(' | ')}`);
     }
-    for (const asking of ['values by hand in \u201c', 'returned nothing new', 'different commands all ran out of time', 'edits of \u201c', 'the cycle \u201c']) {
+    for (const asking of ['values by hand in \u201c', 'returned nothing new', 'different commands all ran out of time', 'edits of \u201c', 'same edit of \u201c', 'same edit to \u201c', 'the cycle \u201c']) {
       assert.ok(texts.some((t) => t.startsWith('Loop breaker:') && t.includes(asking)), `an ask that ${asking}`);
     }
     const host = newHost(EVERYTHING);

@@ -25,8 +25,8 @@ describe('preset: recommended', () => {
     const cfg = resolveConfig({ preset: 'recommended' });
     assert.equal(cfg.preset, 'recommended');
     assert.deepEqual(cfg.stale, { warnAt: 3, limit: 5, backToBack: 3, cycle: 5 });
-    assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4 });
-    assert.deepEqual(cfg.timeouts, { warnAt: 4, limit: 5, respelled: 3 });
+    assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4, applied: 2, resent: 3 });
+    assert.deepEqual(cfg.timeouts, { warnAt: 4, limit: 5, respelled: null }, 'the respelled gate stays out of the preset');
     assert.deepEqual(cfg.spin, { warnAt: 5, limit: 7 });
     assert.deepEqual(cfg.guess, { warnAt: 4, limit: 6 });
     assert.equal(cfg.failureProgress, 'outcomes');
@@ -84,7 +84,7 @@ describe('the stage mappings: stale, editRetry, timeouts', () => {
     const cfg = resolveConfig({ stale: {}, editRetry: {}, timeouts: {} });
     assert.deepEqual([DEFAULTS.stale, DEFAULTS.editRetry, DEFAULTS.timeouts], [null, null, null]);
     assert.deepEqual(cfg.stale, { warnAt: 3, limit: 4, backToBack: null, cycle: null }, 'the back-to-back gate stays off unless given');
-    assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4 });
+    assert.deepEqual(cfg.editRetry, { warnAt: 3, limit: 4, applied: null, resent: null }, 'the gates on an edit sent again stay off unless given');
     assert.deepEqual(cfg.timeouts, { warnAt: 3, limit: null, respelled: null }, 'the respelled gate stays off unless given');
   });
 
@@ -98,6 +98,9 @@ describe('the stage mappings: stale, editRetry, timeouts', () => {
     throwsWith({ stale: { backTo: 3 } }, '`stale.backTo` is not a setting', '`backToBack`');
     throwsWith({ stale: { cycle: 1 } }, '`stale.cycle` must be an integer >= 2', '(got 1)', 'answered before');
     assert.deepEqual(resolveConfig({ stale: { cycle: 5 } }).stale, { warnAt: 3, limit: 4, backToBack: null, cycle: 5 }, 'the round gate beside the back-to-back one');
+    throwsWith({ editRetry: { applied: 1 } }, '`editRetry.applied` must be an integer >= 2', '(got 1)', 'the same edit');
+    throwsWith({ editRetry: { resent: 1 } }, '`editRetry.resent` must be an integer >= 2', '(got 1)', 'rejected');
+    throwsWith({ editRetry: { apllied: 2 } }, '`editRetry.apllied` is not a setting', '`applied`');
   });
 
   test('an advisory past the gate is refused: it would never be read', () => {
@@ -105,7 +108,9 @@ describe('the stage mappings: stale, editRetry, timeouts', () => {
     throwsWith({ stale: { warnAt: 3, backToBack: 2 } }, '`stale.backToBack` (2) is before `stale.warnAt` (3)', 'raise backToBack to at least 3');
     throwsWith({ stale: { warnAt: 3, cycle: 2 } }, '`stale.cycle` (2) is before `stale.warnAt` (3)', 'raise cycle to at least 3');
     assert.deepEqual(resolveConfig({ stale: { warnAt: null, backToBack: 2 } }).stale, { warnAt: null, limit: 4, backToBack: 2, cycle: null }, 'without an advisory it may come at 2');
-    assert.deepEqual(resolveConfig({ editRetry: { warnAt: 4, limit: 4 } }).editRetry, { warnAt: 4, limit: 4 }, 'at the gate is fine: the advisory comes with the last call that runs');
+    assert.deepEqual(resolveConfig({ editRetry: { warnAt: 4, limit: 4 } }).editRetry, { warnAt: 4, limit: 4, applied: null, resent: null }, 'at the gate is fine: the advisory comes with the last call that runs');
+    throwsWith({ editRetry: { warnAt: 3, resent: 2 } }, '`editRetry.resent` (2) is before `editRetry.warnAt` (3)', 'raise resent to at least 3');
+    assert.deepEqual(resolveConfig({ editRetry: { warnAt: 3, applied: 2 } }).editRetry, { warnAt: 3, limit: 4, applied: 2, resent: null }, 'applied counts landings, which the advisory does not, and has an advisory of its own: it may come before warnAt');
     assert.deepEqual(resolveConfig({ timeouts: { warnAt: 4, limit: 5, respelled: 3 } }).timeouts, { warnAt: 4, limit: 5, respelled: 3 }, 'the respelled gate advises as it arms, so it may come before warnAt');
     throwsWith({ timeouts: { respelled: 1 } }, '`timeouts.respelled` must be an integer >= 2', '(got 1)', 'spelled anew');
   });
@@ -135,7 +140,8 @@ describe('tightening mid-turn: the new settings', () => {
     assert.deepEqual(stricterConfig(resolveConfig({ stale: {} }), base).stale, { warnAt: 3, limit: 4, backToBack: null, cycle: null });
     assert.deepEqual(stricterConfig(resolveConfig({ stale: { backToBack: 4 } }), resolveConfig({ stale: { backToBack: 3 } })).stale, { warnAt: 3, limit: 4, backToBack: 3, cycle: null }, 'the earlier back-to-back gate');
     assert.deepEqual(stricterConfig(resolveConfig({ stale: { backToBack: 4 } }), resolveConfig({ stale: {} })).stale, { warnAt: 3, limit: 4, backToBack: 4, cycle: null }, 'on beats off');
-    assert.deepEqual(stricterConfig(resolveConfig({ editRetry: { warnAt: 2, limit: 6 } }), resolveConfig({ editRetry: { warnAt: 3, limit: 3 } })).editRetry, { warnAt: 2, limit: 3 });
+    assert.deepEqual(stricterConfig(resolveConfig({ editRetry: { warnAt: 2, limit: 6 } }), resolveConfig({ editRetry: { warnAt: 3, limit: 3 } })).editRetry, { warnAt: 2, limit: 3, applied: null, resent: null });
+    assert.deepEqual(stricterConfig(resolveConfig({ editRetry: { applied: 3, resent: 4 } }), resolveConfig({ editRetry: { applied: 2 } })).editRetry, { warnAt: 3, limit: 4, applied: 2, resent: 4 }, 'the earlier gate, and on beats off');
   });
 
   test('failureProgress restart and progress changes forgive, so they wait; ignore applies at once', () => {

@@ -102,7 +102,7 @@ const OFFERED: Record<string, unknown[]> = {
   stale: [null, { warnAt: 2, limit: 2 }, { warnAt: null, limit: 5 }, { warnAt: 3, limit: null }],
   spin: [null, { warnAt: 5, limit: 7 }, { warnAt: null, limit: 3 }],
   guess: [null, { warnAt: 4, limit: 6 }, { warnAt: 2, limit: null }],
-  editRetry: [null, { warnAt: 3, limit: 4 }],
+  editRetry: [null, { warnAt: 3, limit: 4 }, { warnAt: 3, limit: 4, applied: 2, resent: 3 }],
   timeouts: [null, { warnAt: 3, limit: null }, { warnAt: 2, limit: 9 }],
   failureProgress: ['ignore', 'restart', 'outcomes'],
   preset: [null, 'recommended'],

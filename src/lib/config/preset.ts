@@ -49,8 +49,8 @@ export const PRESETS: Readonly<Record<string, Preset>> = deepFreeze({
       },
       {
         name: 'editRetry',
-        what: 'edits of one file rejected in a row, however respelled: advised at the 3rd, gated after the 4th',
-        config: { editRetry: { warnAt: 3, limit: 4 } },
+        what: 'edits of one file rejected in a row, however respelled: advised at the 3rd, gated after the 4th; the same edit (the same text into the same file) sent again after it was rejected 3 times, the file neither changed nor read, or after it landed twice',
+        config: { editRetry: { warnAt: 3, limit: 4, applied: 2, resent: 3 } },
       },
       {
         name: 'timeouts',

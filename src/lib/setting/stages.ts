@@ -27,7 +27,10 @@ export interface StagesConfig {
  */
 export interface ExtraGate<X extends string> {
   readonly key: X;
-  /** The track advises as this gate arms (the timeout track's `respelled`), so the gate may come before `warnAt`. */
+  /**
+   * The track advises on its own before this gate shuts (the timeout track's `respelled` as it arms,
+   * edit-retry's `applied` at the landing that reaches it): the gate may come before `warnAt`.
+   */
   readonly advises?: true;
   /** In a refusal, after "it is": what it counts. */
   readonly meaning: ByLocale<string>;

@@ -9,6 +9,15 @@
  * file meets the gate. Reading the file ends the streak (the way out the texts
  * name: an edit made from what was read), as does any accepted edit of it and a
  * human message.
+ *
+ * Two gates follow one edit sent again (edit-resend.ts; what the same edit
+ * is, edits.ts): with `applied`, the same edit (the same block of text into
+ * the same file) that already landed that many times meets the gate when it
+ * is sent again, as the file holds it already; with `resent`, the same edit
+ * rejected that many times, the file neither taking an edit nor read in
+ * between, does, as it will be rejected again. Each is told at the count that
+ * reaches its number (once a file a turn), so `applied` may come before the
+ * rejections' advisory.
  */
 import type { Agent, Notice } from '../host/types.js';
 import { own } from '../host/own.js';
@@ -19,7 +28,9 @@ import { describeFailure } from '../text/failure.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { EDIT_RETRY, editRetryMeta } from './edit-retry.meta.js';
 import { keep } from '../memory/book.js';
-import { NO_HITS, type CallTrackModule, type Judgement, type Settled, type TrackedCall } from './track.js';
+import { editTextOf, type EditText } from './edits.js';
+import { createEditResend, type EditResend, type ResendGates } from './edit-resend.js';
+import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type TrackedCall } from './track.js';
 
 /** Longest file path quoted in a message. */
 const PATH_CHARS = 200;
@@ -30,7 +41,7 @@ interface Streak {
   failure: Failure;
 }
 
-/** The key a file's streak is kept, gated, exempted and refused under. */
+/** The key a file's streak is kept, gated, exempted and refused under; the gates on an edit sent again too: the file is the loop. */
 export function fileKey(path: string): string {
   return identityKey(`file:${path}`);
 }
@@ -64,14 +75,27 @@ const words: HitWords = {
   zh,
 };
 
-function judge(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall): Judgement {
+/** The rejections' gate: the file's edits were rejected `limit` times in a row. */
+function rejectedHit(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall): Hit | null {
   const limit = EDIT_RETRY.of(call.cfg)?.limit ?? null;
   // A read is never gated by this track: it is the way out.
-  if (limit === null || call.file === undefined || call.reads) return NO_HITS;
+  if (limit === null || call.file === undefined || call.reads) return null;
   const key = fileKey(call.file);
   const streak = book.get(call.agent)?.get(key);
-  if (streak === undefined || streak.count < limit) return NO_HITS;
-  return { hits: [{ key, words, quote: `file:${preview(call.file, PATH_CHARS)}`, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure }] };
+  if (streak === undefined || streak.count < limit) return null;
+  return { key, words, quote: `file:${preview(call.file, PATH_CHARS)}`, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure };
+}
+
+/** The gates on one edit sent again (edit-resend.ts), under the policy's settings. */
+function gatesOf(call: TrackedCall): ResendGates {
+  const setting = EDIT_RETRY.of(call.cfg);
+  return { applied: setting?.applied ?? null, resent: setting?.resent ?? null };
+}
+
+/** One hit at most: every gate of the track is the file's, under one key. */
+function judge(book: WeakMap<Agent, Map<string, Streak>>, resend: EditResend, call: TrackedCall, edit: EditText | undefined): Judgement {
+  const hit = rejectedHit(book, call) ?? (call.file === undefined ? null : resend.judge(call, edit, gatesOf(call), fileKey(call.file)));
+  return hit === null ? NO_HITS : { hits: [hit] };
 }
 
 function learn(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
@@ -102,10 +126,26 @@ export const editRetryTrack = {
   words,
   create(shared) {
     const book = new WeakMap<Agent, Map<string, Streak>>();
+    const resend = createEditResend();
+    const edits = new WeakMap<TrackedCall, EditText>();
     return {
-      judge: (call) => judge(book, call),
-      learn: (call, settled) => learn(book, call, settled, (key) => shared.isExempt(call.agent, key)),
-      clear: (agent) => void book.delete(agent),
+      read: (call, fps) => {
+        const gates = gatesOf(call);
+        const edit = gates.applied === null && gates.resent === null ? null : editTextOf(call, fps[0]);
+        if (edit !== null) edits.set(call, edit);
+      },
+      judge: (call) => judge(book, resend, call, edits.get(call)),
+      learn: (call, settled) => {
+        const learned = learn(book, call, settled, (key) => shared.isExempt(call.agent, key));
+        // The file's key exempted: what its edits do is the operator's call for the turn.
+        const exempt = call.file !== undefined && shared.isExempt(call.agent, fileKey(call.file));
+        const resent = exempt ? null : resend.learn(call, settled, edits.get(call), gatesOf(call));
+        return learned ?? resent;
+      },
+      clear: (agent) => {
+        book.delete(agent);
+        resend.clear(agent);
+      },
     };
   },
 } satisfies CallTrackModule;
