@@ -27,7 +27,7 @@ import { defang, preview, renderHead, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
 import { keep } from '../memory/book.js';
-import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
+import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** The `guess` setting: off by default; `{}` turns the track on with its defaults. */
 export const GUESS = stagesSetting('guess', { order: 7, cardOrder: 3 }, { warnAt: 4, limit: 6 }, {
@@ -106,6 +106,9 @@ function wordsOf(call: TrackedCall): readonly string[] | null {
   }
   return !call.reads || call.file === undefined || call.file.length > COMMAND_LIMIT ? null : [call.name, call.file];
 }
+
+/** Each call's words (`wordsOf`), read when first asked. */
+const WORDS = slot<readonly string[] | null>();
 
 /** Where the program is: the first word past the environment assignments in front of it (`DEBUG_SQL=1 pytest …`). */
 function programAt(words: readonly string[]): number {
@@ -285,12 +288,11 @@ export const guessTrack = {
   },
   create(shared) {
     const books = new WeakMap<Agent, Book>();
-    const wordsFor = new WeakMap<TrackedCall, readonly string[] | null>();
-    const read = (call: TrackedCall): readonly string[] | null => wordsFor.get(call) ?? null;
+    const read = (call: TrackedCall): readonly string[] | null => readOf(call, WORDS, wordsOf);
+    // An agent with no book has no guess to judge and no template to end: its calls' words are not read.
     return {
-      read: (call) => void wordsFor.set(call, wordsOf(call)),
-      judge: (call) => judge(books, shared, call, read(call)),
-      learn: (call, settled) => learn(books, shared, call, read(call), settled),
+      judge: (call) => (books.has(call.agent) ? judge(books, shared, call, read(call)) : NO_HITS),
+      learn: (call, settled) => (settled.failure === null && !books.has(call.agent) ? null : learn(books, shared, call, read(call), settled)),
       clear: (agent) => void books.delete(agent),
     };
   },

@@ -24,7 +24,7 @@ import { defang, preview, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { stagesSetting } from '../setting/stages.js';
 import { keep, recalls, remember, type Recent } from '../memory/book.js';
-import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Track, type TrackedCall } from './track.js';
+import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Track, type TrackedCall } from './track.js';
 
 /** The `timeouts` setting: off by default; `{}` turns the track on with its defaults (and the environment track with it). */
 export const TIMEOUTS = stagesSetting('timeouts', { order: 9, cardOrder: 5 }, { warnAt: 3, limit: null }, {
@@ -119,6 +119,12 @@ const words: HitWords = {
 /** A shell call's programs, read when first asked (most calls neither time out nor follow one that did). */
 type Programs = (call: TrackedCall) => readonly string[];
 
+const PROGRAMS = slot<readonly string[]>();
+
+function programsRead(call: TrackedCall): readonly string[] {
+  return call.command === undefined ? [] : (call.line?.programs() ?? programsOf(call.command).map(own));
+}
+
 function judge(book: WeakMap<Agent, Map<string, Count>>, programs: Programs, call: TrackedCall): Judgement {
   const limit = TIMEOUTS.of(call.cfg)?.limit ?? null;
   const counts = book.get(call.agent);
@@ -182,12 +188,7 @@ export const timeoutTrack = {
   create(shared): Track {
     const book = new WeakMap<Agent, Map<string, Count>>();
     // Each shell call's programs, read once, when first asked.
-    const read = new WeakMap<TrackedCall, readonly string[]>();
-    const programs: Programs = (call) => {
-      let found = read.get(call);
-      if (found === undefined) read.set(call, (found = call.command === undefined ? [] : (call.line?.programs() ?? programsOf(call.command).map(own))));
-      return found;
-    };
+    const programs: Programs = (call) => readOf(call, PROGRAMS, programsRead);
     return {
       judge: (call) => judge(book, programs, call),
       learn: (call, settled) => learn(book, programs, call, settled, (key) => shared.isExempt(call.agent, key)),
