@@ -139,7 +139,7 @@ describe('editRetry.resent: the same edit sent again after it was rejected', () 
 });
 
 describe('the edit book (tracks/edits.ts)', () => {
-  const call = (args: Record<string, unknown>, name = 'edit'): TrackedCall => ({ agent: {}, cfg: {} as TrackedCall['cfg'], name, command: undefined, marks: [], writes: true, file: String(args.file_path), reads: false });
+  const call = (args: Record<string, unknown>, name = 'edit'): TrackedCall => ({ agent: {}, cfg: {} as TrackedCall['cfg'], name, command: undefined, marks: [], writes: true, file: String(args.file_path), reads: false, kept: [] });
   const exact = (name: string, args: unknown): string => `exact:${name}:${JSON.stringify(args)}`;
 
   test('an edit is its file, its new text, and its old text only when that is text, not lines', () => {

@@ -3,8 +3,8 @@
  * track's text helpers and its bookkeeping at each boundary (normalising
  * against a plain specification, the preview and label cuts, the notice's
  * wording, the window, the cap on occurrences, message ids, odd message
- * shapes), the cycle key and sequence book, the failure track's words, and
- * the table of ask headings.
+ * shapes), the cycle key and sequence book, the failure track's words, the
+ * table of ask headings, and the readings a track keeps on a call.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +25,7 @@ import {
 } from '../../src/lib/tracks/duplicate-text.js';
 import { failWarnMessage } from '../../src/lib/tracks/failure.js';
 import { CALL_TRACKS } from '../../src/lib/tracks/index.js';
+import { readOf, slot, type TrackedCall } from '../../src/lib/tracks/track.js';
 import { gateLine } from '../../src/lib/text/log-line.js';
 import { mulberry32 as random } from '../support/prng.js';
 
@@ -252,5 +253,25 @@ describe('the failure track\u2019s words and the tracks in the log', () => {
         (track) => `gate, denied: bash, ${track}: ${track === 'sequence' ? '' : 'cmd '}\u201c${track === 'sequence' ? 'cmd:' : ''}make:make\u201d 4/4`,
       ),
     );
+  });
+});
+
+describe('what the tracks read of a call, kept on it (track.ts readOf)', () => {
+  const call = (): TrackedCall => ({ kept: [] }) as unknown as TrackedCall;
+
+  test('a reading is made on first use and handed back after, null included; each slot holds its own, per call', () => {
+    const words = slot<readonly string[] | null>();
+    const programs = slot<readonly string[]>();
+    let made = 0;
+    const a = call();
+    const first = readOf(a, programs, () => ((made += 1), ['make']));
+    assert.equal(readOf(a, programs, () => ((made += 1), ['other'])), first);
+    assert.equal(made, 1);
+    assert.equal(readOf(a, words, () => ((made += 1), null)), null);
+    assert.equal(readOf(a, words, () => ((made += 1), ['x'])), null, 'a null reading is kept, not made again');
+    assert.equal(made, 2);
+    const b = call();
+    assert.deepEqual(readOf(b, programs, () => ['pytest']), ['pytest'], 'another call reads afresh');
+    assert.notEqual(words.at, programs.at);
   });
 });

@@ -54,10 +54,18 @@ class Since {
   runs = 0;
 }
 
-/** An entry of a shelf, made when missing, as the newest. */
-function touched<T>(shelf: Map<string, T>, action: string, made: () => T): T {
-  const entry = shelf.get(action) ?? made();
+/** A shelf: its entries by action, the least recently touched first, and which one was touched last. */
+class Shelf<T> extends Map<string, T> {
+  newest: string | undefined = undefined;
+}
+
+/** An entry of a shelf, made when missing, as the newest (the newest already is: a loop's action, or one two tracks settle in turn). */
+function touched<T>(shelf: Shelf<T>, action: string, made: () => T): T {
+  const found = shelf.get(action);
+  if (found !== undefined && action === shelf.newest) return found;
+  const entry = found ?? made();
   keep(shelf, action, entry, ACTIONS_KEPT);
+  shelf.newest = action;
   return entry;
 }
 
@@ -67,9 +75,9 @@ const newSince = (): Since => new Since();
 
 /** One agent's book, asked by action or, for the streaks, by measure (each under its lookup key); a shelf is made when first written. */
 export class AgentOutcomes {
-  #returned: Map<string, Returned> | undefined;
-  #answers: Map<string, Answers> | undefined;
-  #since: Map<string, Since> | undefined;
+  #returned: Shelf<Returned> | undefined;
+  #answers: Shelf<Answers> | undefined;
+  #since: Shelf<Since> | undefined;
   #streaks: Map<string, Stored> | undefined;
 
   /** Stale: the same outcomes in a row the action returned, if nothing changed (`changes`) since it last settled; else 0. */
@@ -80,7 +88,7 @@ export class AgentOutcomes {
 
   /** Stale: the action settled with `outcome` (`null`: unreadable) at change count `changes`; the same outcomes in a row now. */
   settleSame(action: string, outcome: string | null, changes: number): number {
-    const entry = touched((this.#returned ??= new Map()), action, newReturned);
+    const entry = touched((this.#returned ??= new Shelf()), action, newReturned);
     // A change since the action last settled: what it returned before is no evidence now.
     const results = entry.changes === changes ? entry.results : undefined;
     entry.same = outcome !== null && recalls(results, outcome) ? entry.same + 1 : 1;
@@ -96,7 +104,7 @@ export class AgentOutcomes {
 
   /** Spin: the action returned `outcome`; whether it had returned it before (among its recent ones). */
   returned(action: string, outcome: string): boolean {
-    const entry = touched((this.#returned ??= new Map()), action, newReturned);
+    const entry = touched((this.#returned ??= new Shelf()), action, newReturned);
     const known = recalls(entry.seen, outcome);
     entry.seen = remember(entry.seen, outcome, OUTCOMES_KEPT);
     return known;
@@ -109,7 +117,7 @@ export class AgentOutcomes {
 
   /** `progress: outcomes`: one more run of the action. */
   attempt(action: string): void {
-    touched((this.#answers ??= new Map()), action, newAnswers).runs += 1;
+    touched((this.#answers ??= new Shelf()), action, newAnswers).runs += 1;
   }
 
   /** `progress: outcomes`: a run of a known action returned `outcome`; one it had not returned starts its runs again. */
@@ -128,7 +136,7 @@ export class AgentOutcomes {
 
   /** `progress: changes`: one more run of the action at change count `changes`. */
   ran(action: string, changes: number): void {
-    const entry = touched((this.#since ??= new Map()), action, newSince);
+    const entry = touched((this.#since ??= new Shelf()), action, newSince);
     entry.runs = entry.changes === changes ? entry.runs + 1 : 1;
     entry.changes = changes;
   }

@@ -7,7 +7,7 @@
  */
 import { isEnabled, type Mark } from '../call/mark.js';
 import { isPoll } from '../call/poll.js';
-import type { TrackedCall } from './track.js';
+import { readOf, slot, type TrackedCall } from './track.js';
 
 /**
  * The measures beside `exact:` that name the same action however it is spelled
@@ -23,11 +23,9 @@ export function actionMarks(call: TrackedCall): Mark[] {
 }
 
 /** Each call's actions, read once for every track that follows them: the gate judges a call twice (ask and guard), then it settles. */
-const read = new WeakMap<TrackedCall, readonly Mark[]>();
+const ACTIONS = slot<readonly Mark[]>();
 
 /** The call's actions (`actionMarks`), read on first use and kept while the call lives. */
 export function actionsOf(call: TrackedCall): readonly Mark[] {
-  let actions = read.get(call);
-  if (actions === undefined) read.set(call, (actions = actionMarks(call)));
-  return actions;
+  return readOf(call, ACTIONS, actionMarks);
 }

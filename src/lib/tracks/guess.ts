@@ -27,7 +27,7 @@ import { defang, preview, renderHead, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { GUESS, guessMeta } from './guess.meta.js';
 import { keep } from '../memory/book.js';
-import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
+import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** Longest command read for guesses: a guess is a short line, a script is not. */
 const COMMAND_LIMIT = 1024;
@@ -75,6 +75,9 @@ function wordsOf(call: TrackedCall): readonly string[] | null {
   }
   return !call.reads || call.file === undefined || call.file.length > COMMAND_LIMIT ? null : [call.name, call.file];
 }
+
+/** Each call's words (`wordsOf`), read when first asked. */
+const WORDS = slot<readonly string[] | null>();
 
 /** Where the program is: the first word past the environment assignments in front of it (`DEBUG_SQL=1 pytest …`). */
 function programAt(words: readonly string[]): number {
@@ -245,12 +248,13 @@ export const guessTrack = {
   words,
   create(shared) {
     const books = new WeakMap<Agent, Book>();
-    const wordsFor = new WeakMap<TrackedCall, readonly string[] | null>();
-    const read = (call: TrackedCall): readonly string[] | null => wordsFor.get(call) ?? null;
+    const read = (call: TrackedCall): readonly string[] | null => readOf(call, WORDS, wordsOf);
+    // An agent with no book has no guess to judge and no template to end: its calls' words are not read.
     return {
-      read: (call) => void wordsFor.set(call, wordsOf(call)),
-      judge: (call) => judge(books, shared, call, read(call)),
-      learn: (call, settled) => learn(books, shared, call, read(call), settled),
+      // Stryker disable next-line ConditionalExpression: a shortcut: judge finds no book either
+      judge: (call) => (books.has(call.agent) ? judge(books, shared, call, read(call)) : NO_HITS),
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut: learn keeps no success without a book either
+      learn: (call, settled) => (settled.failure === null && !books.has(call.agent) ? null : learn(books, shared, call, read(call), settled)),
       clear: (agent) => void books.delete(agent),
     };
   },

@@ -41,7 +41,7 @@ import { countedSummary, createNotice } from '../text/notice.js';
 import { STALE, staleMeta } from './stale.meta.js';
 import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
-import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
+import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** Stale stage 1: the call keeps returning what it returned before. */
 export function staleMessage(quote: string, times: number): string {
@@ -126,6 +126,9 @@ function runLookups(actions: readonly Mark[], folded: string | null): readonly s
   const lookups = actions.map((action) => action.lookup);
   return folded === null ? lookups : [...lookups, folded];
 }
+
+/** Each call's back-to-back actions (`runLookups`), made once: it is judged twice, then learned from. */
+const LOOKUPS = slot<readonly string[]>();
 
 /** The back-to-back gate: the very call that returned the same result `backToBack` times with no call between. */
 function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], backToBack: number | null): Hit | null {
@@ -267,12 +270,12 @@ export const staleTrack = {
   create(shared) {
     const runs = new WeakMap<Agent, Run>();
     const rounds = new WeakMap<Agent, Round>();
-    const folds = new WeakMap<TrackedCall, string>();
-    const lookupsOf = (call: TrackedCall): readonly string[] => runLookups(actionsOf(call), folds.get(call) ?? null);
+    const lookupsOf = (call: TrackedCall): readonly string[] => readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), null));
     return {
       read: (call, fps) => {
         const folded = (STALE.of(call.cfg)?.backToBack ?? null) === null ? null : foldedWrite(call, fps[0]);
-        if (folded !== null) folds.set(call, folded);
+        // The full fingerprint goes after this: a folded write's lookups are made now.
+        if (folded !== null) readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), folded));
       },
       judge: (call) => judge(runs, rounds, shared, call, actionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {

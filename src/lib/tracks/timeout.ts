@@ -28,7 +28,7 @@ import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { TIMEOUTS, timeoutMeta } from './timeout.meta.js';
 import { keep, recalls, remember, type Recent } from '../memory/book.js';
 import { actionsOf } from './actions.js';
-import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Track, type TrackedCall } from './track.js';
+import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Track, type TrackedCall } from './track.js';
 
 /** Longest program quoted in a message. */
 const PROGRAM_CHARS = 120;
@@ -166,6 +166,12 @@ function hitOf(program: string, found: Count, limit: number | null, gate: number
   return null;
 }
 
+const PROGRAMS = slot<readonly string[]>();
+
+function programsRead(call: TrackedCall): readonly string[] {
+  return call.command === undefined ? [] : (call.line?.programs() ?? programsOf(call.command).map(own));
+}
+
 function judge(book: WeakMap<Agent, Map<string, Count>>, programs: Programs, call: TrackedCall): Judgement {
   const setting = TIMEOUTS.of(call.cfg);
   const limit = setting?.limit ?? null;
@@ -233,12 +239,7 @@ export const timeoutTrack = {
   create(shared): Track {
     const book = new WeakMap<Agent, Map<string, Count>>();
     // Each shell call's programs, read once, when first asked.
-    const read = new WeakMap<TrackedCall, readonly string[]>();
-    const programs: Programs = (call) => {
-      let found = read.get(call);
-      if (found === undefined) read.set(call, (found = call.command === undefined ? [] : (call.line?.programs() ?? programsOf(call.command).map(own))));
-      return found;
-    };
+    const programs: Programs = (call) => readOf(call, PROGRAMS, programsRead);
     return {
       judge: (call) => judge(book, programs, call),
       learn: (call, settled) => learn(book, programs, call, settled, (key) => shared.isExempt(call.agent, key)),

@@ -46,6 +46,37 @@ export interface TrackedCall {
   readonly file: string | undefined;
   /** Whether the call is a file read (`file` is the file it reads) rather than an edit. */
   readonly reads: boolean;
+  /** What the tracks read of the call beyond the above, each in its own slot (`readOf`); empty when the call is first read. */
+  readonly kept: unknown[];
+}
+
+/** A place on every call for one reading a track makes of it; `T` never `undefined` (an empty slot). */
+export interface Slot<T> {
+  readonly at: number;
+  /** Only the type: a slot's reading is `T`. */
+  readonly reading?: T;
+}
+
+let slots = 0;
+
+/** A new slot, one per reading a module makes (at its load). */
+export function slot<T extends object | string | null>(): Slot<T> {
+  slots += 1;
+  return { at: slots - 1 };
+}
+
+/**
+ * The reading a slot holds for the call, made by `read` on first use and kept
+ * on the call: a call is judged twice and then learned from, and a WeakMap
+ * entry per call and reading cost more than most readings (an ephemeron the
+ * collector walks for each short-lived call).
+ */
+export function readOf<T extends object | string | null>(call: TrackedCall, place: Slot<T>, read: (call: TrackedCall) => T): T {
+  const kept = call.kept[place.at];
+  if (kept !== undefined) return kept as T;
+  const made = read(call);
+  call.kept[place.at] = made;
+  return made;
 }
 
 /** One blocking finding against the current call: what the gate's texts say of it, and the key it is exempted, refused and counted against the exemption ceiling under. */

@@ -16,6 +16,9 @@ function canonicalFlags(command: Command): Command {
   const rest = command.words.slice(1);
   const args = readArgs(spec, rest);
   if (args === null) return command;
+  // Operands alone, in order (`cat a b`): written back, they are the words as they stand.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut: writing such a command back gives the same words
+  if (args.switches === '' && args.longs.length === 0 && args.options.length === 0 && args.dashdash === -1) return command;
   const words = writeArgs(command.words[0] as Word, rest, args, { switches: sortedSwitches(args.switches), longs: [...args.longs].sort(), options: args.options });
   // Already canonical (the common case): the command itself.
   return sameWords(words, command.words) ? command : { ...command, words };
