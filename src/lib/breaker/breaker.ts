@@ -388,7 +388,10 @@ function stop(state: State, payload: PreStepPayload): Stop | undefined {
 /** The tracks a policy turns on, in gate order, each created the first time a policy needs it, and what they need read from a call. */
 function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTracks {
   const known = new WeakMap<Policy, PolicyTracks>();
+  // Nearly every call is judged by the policy of the call before it: one comparison, not a WeakMap lookup.
+  let last: { readonly policy: Policy; readonly found: PolicyTracks } | null = null;
   return (policy) => {
+    if (last !== null && last.policy === policy) return last.found;
     let found = known.get(policy);
     // Stryker disable next-line ConditionalExpression: a cache; the tracks come from `created` either way, only the list is built again
     if (found === undefined) {
@@ -404,6 +407,7 @@ function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTr
       found = { tracks: on.map(({ module, at }) => (created[at] ??= module.create(turns, cfg))), needs };
       known.set(policy, found);
     }
+    last = { policy, found };
     return found;
   };
 }
