@@ -224,6 +224,8 @@ export function renderResult(result: unknown): string {
 
 /** Quoted text must never look like tool-call template markup to the model's chat template. */
 export function defang(text: string): string {
+  // Most texts hold no `<` at all: one scan, no regex.
+  if (!text.includes('<')) return text;
   return text.replace(/<(\/?)(tool_call|function=)/g, '\u2039$1$2');
 }
 
