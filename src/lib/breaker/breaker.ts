@@ -78,13 +78,6 @@ interface State {
   readonly stops: WeakMap<Agent, Stop>;
   /** Counts the writes to what the tracks judge by (turns, the tracks' books): a judgement made since the last one still holds. */
   epoch: number;
-  /** The judgement an ask made and did not put to the operator, for its guard while nothing has been written since. */
-  readonly judgedAt: WeakMap<CallRecord, Judged>;
-}
-
-interface Judged {
-  readonly epoch: number;
-  readonly judged: readonly Judgement[];
 }
 
 /**
@@ -94,8 +87,8 @@ interface Judged {
  * operator is judged again, after its approval exempts its keys.
  */
 function judgedOf(state: State, call: CallRecord): readonly Judgement[] {
-  const made = state.judgedAt.get(call);
-  return made !== undefined && made.epoch === state.epoch ? made.judged : judgeAll(call);
+  const made = call.judged;
+  return made !== null && call.judgedAt === state.epoch ? made : judgeAll(call);
 }
 
 /** Something the tracks judge by is about to be written. */
@@ -206,14 +199,15 @@ function ask(state: State, exec: unknown): { kind: 'ask'; reason: string } | und
   if (cfg.onLimit !== 'ask') return undefined;
   const judged = judgeAll(call);
   // Not put to the operator: its guard judges by the same state unless something is written first.
-  state.judgedAt.set(call, { epoch: state.epoch, judged });
+  call.judged = judged;
+  call.judgedAt = state.epoch;
   const ceiling = cfg.exemptionCeiling;
   // An exemption at its ceiling is denied by the guard without a second ask.
   if (ceiling !== null && keysAtCeiling(state.ceilings, ceiling, call.agent, keysOf(call, judged)).length > 0) return undefined;
   const hits = blockingHits(state.turns, call, judged);
   // A refused measure is denied by the guard without asking again this turn.
   if (hits.length === 0 || hits.some((hit) => state.turns.isRefused(call.agent, hit.key))) return undefined;
-  state.judgedAt.delete(call);
+  call.judged = null;
   call.asked = hits;
   state.asking.set(call.agent, call);
   const callId = safeMember(exec, 'callId');
@@ -388,7 +382,10 @@ function stop(state: State, payload: PreStepPayload): Stop | undefined {
 /** The tracks a policy turns on, in gate order, each created the first time a policy needs it, and what they need read from a call. */
 function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTracks {
   const known = new WeakMap<Policy, PolicyTracks>();
+  // Nearly every call is judged by the policy of the call before it: one comparison, not a WeakMap lookup.
+  let last: { readonly policy: Policy; readonly found: PolicyTracks } | null = null;
   return (policy) => {
+    if (last !== null && last.policy === policy) return last.found;
     let found = known.get(policy);
     // Stryker disable next-line ConditionalExpression: a cache; the tracks come from `created` either way, only the list is built again
     if (found === undefined) {
@@ -404,6 +401,7 @@ function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTr
       found = { tracks: on.map(({ module, at }) => (created[at] ??= module.create(turns, cfg))), needs };
       known.set(policy, found);
     }
+    last = { policy, found };
     return found;
   };
 }
@@ -432,7 +430,6 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     knocks: createKnockBook(),
     stops: new WeakMap(),
     epoch: 0,
-    judgedAt: new WeakMap(),
   };
   return {
     ask: (exec) => ask(state, exec),

@@ -13,7 +13,7 @@ import { isShell, readCall } from '../call/read.js';
 import { callChanges, filePathOf, FILE_EDIT_TOOLS, readsFile } from '../call/change.js';
 import { fingerprintParts } from '../call/fingerprint.js';
 import { markOne, markTarget } from '../call/mark.js';
-import type { CallNeeds, Hit, Track, TrackedCall } from '../tracks/track.js';
+import type { CallNeeds, Hit, Judgement, Track, TrackedCall } from '../tracks/track.js';
 
 /** A tracked call as the breaker follows it through the hooks. */
 export interface CallRecord extends TrackedCall {
@@ -29,6 +29,10 @@ export interface CallRecord extends TrackedCall {
   advised: Notice[] | null;
   /** Its ask was not approved: the denial its own result carries (P13), until post-execute takes it. */
   refusal: string | null;
+  /** The judgement its ask made and did not put to the operator, for its guard while nothing has been written since (on the record: no WeakMap entry a call). */
+  judged: readonly Judgement[] | null;
+  /** The breaker's write count when `judged` was made. */
+  judgedAt: number;
 }
 
 /** The tracks a policy turns on, in gate order, and what they need read from a call, all of them together. */
@@ -59,7 +63,7 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   // A file tool's file, and whether it reads it (str_replace_editor's `view` is a read, its other commands edits).
   const fileTool = !needs.files ? undefined : readsFile(name, args) ? 'read' : FILE_EDIT_TOOLS.has(name) ? 'edit' : undefined;
   const file = fileTool === undefined ? undefined : filePathOf(args);
-  const call: CallRecord = { agent, policy, cfg, name, command, line, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null, kept: [] };
+  const call: CallRecord = { agent, policy, cfg, name, command, line, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null, judged: null, judgedAt: 0, kept: [] };
   // The full fingerprints are dropped after this; a track keeps what it needs of them now.
   let fps: readonly string[] | null = null;
   for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= [exact, ...target.fps]));

@@ -138,7 +138,11 @@ export function createTurns(fixedWindow: number): Turns {
     isRefused: (agent, key) => turns.get(agent)?.refused.has(key) ?? false,
     refuse: (agent, keys) => addAll(turnOf(agent).refused, keys),
     lastResult: (agent) => turns.get(agent)?.lastResult ?? '',
-    setLastResult: (agent, text) => void (turnOf(agent).lastResult = own(text)),
+    setLastResult(agent, text) {
+      const turn = turnOf(agent);
+      // A loop returns the same result again: the copy held already is the same text.
+      if (turn.lastResult !== text) turn.lastResult = own(text);
+    },
     changes: () => changes,
     noteChange(exact) {
       if (exact === lastChange) return;

@@ -88,8 +88,8 @@ function askHit(hit: HitFacts, call: AskedCall, locale: Locale): AskHit {
 }
 
 /** Each track's hits, in the order its first hit comes (gate order). */
-function byTrack(hits: readonly AskHit[]): AskHit[][] {
-  const tracks = new Map<HitWords, AskHit[]>();
+function byTrack(hits: readonly HitFacts[]): HitFacts[][] {
+  const tracks = new Map<HitWords, HitFacts[]>();
   for (const hit of hits) {
     const mine = tracks.get(hit.words);
     if (mine === undefined) tracks.set(hit.words, [hit]);
@@ -99,8 +99,8 @@ function byTrack(hits: readonly AskHit[]): AskHit[][] {
 }
 
 /** A track's hit that speaks for it: one about the call itself when there is one (DSH shows it), else its first. */
-function speaker(hits: readonly AskHit[]): AskHit {
-  return hits.find((hit) => ITSELF.has(quoteParts(hit.quote).measure ?? '')) ?? (hits[0] as AskHit);
+function speaker(hits: readonly HitFacts[]): HitFacts {
+  return hits.find((hit) => ITSELF.has(quoteParts(hit.quote).measure ?? '')) ?? (hits[0] as HitFacts);
 }
 
 /** The most other tracks whose evidence follows the first sentence. */
@@ -149,10 +149,12 @@ const FRAMES: Readonly<Record<Locale, Frame>> = {
  */
 export function askMessage(call: AskedCall, hits: readonly HitFacts[], ceiling: number | null = null, locale: Locale = 'en'): string {
   const frame = FRAMES[locale];
-  const tracks = byTrack(hits.map((hit) => askHit(hit, call, locale)));
-  const [first, ...others] = tracks.map(speaker);
-  const sentences = [`${frame.head}${first === undefined ? frame.none : frame.words(first.words).what(first)}`];
-  if (others.length > 0) sentences.push(frame.also(others.slice(0, ALSO_TRACKS).map((hit) => frame.words(hit.words).also(hit))));
+  // Only the hits that speak for their tracks are worded: a call's other hits are not said.
+  const [first, ...others] = byTrack(hits).map(speaker);
+  const lead = first === undefined ? undefined : askHit(first, call, locale);
+  const sentences = [`${frame.head}${lead === undefined ? frame.none : frame.words(lead.words).what(lead)}`];
+  const also = others.slice(0, ALSO_TRACKS).map((hit) => askHit(hit, call, locale));
+  if (also.length > 0) sentences.push(frame.also(also.map((hit) => frame.words(hit.words).also(hit))));
   sentences.push(frame.allow(ceiling), frame.reject);
   return sentences.join(locale === 'zh' ? '' : ' ');
 }

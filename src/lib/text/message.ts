@@ -98,6 +98,9 @@ const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\
 /** Control and format characters (line and paragraph separators, bidi overrides, zero-widths): shown as escapes, never obeyed. */
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]/;
 
+/** Any character `shown` does not hand back as it is: the escapes, the hidden ones, a surrogate half. */
+const SHOWN_OTHERWISE = /[\n\r\t\u201c\u201d\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]/;
+
 function shown(char: string): string {
   const escape = ESCAPES[char];
   if (escape !== undefined) return escape;
@@ -113,6 +116,8 @@ function shown(char: string): string {
  * `cut` says the text given is already a head of a longer one.
  */
 export function quoted(text: string, limit = QUOTE_CHARS, cut = false): string {
+  // The common text: short, nothing to escape (a surrogate goes the long way), so it is shown as it is.
+  if (text.length <= limit && !SHOWN_OTHERWISE.test(text)) return `${OPEN}${defang(text)}${cut ? '\u2026' : ''}${CLOSE}`;
   let body = '';
   let clipped = cut;
   for (let at = 0; at < text.length; ) {
@@ -219,6 +224,8 @@ export function renderResult(result: unknown): string {
 
 /** Quoted text must never look like tool-call template markup to the model's chat template. */
 export function defang(text: string): string {
+  // Most texts hold no `<` at all: one scan, no regex.
+  if (!text.includes('<')) return text;
   return text.replace(/<(\/?)(tool_call|function=)/g, '\u2039$1$2');
 }
 
