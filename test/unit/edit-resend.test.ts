@@ -64,6 +64,13 @@ describe('editRetry.applied: the same edit sent again after it landed', () => {
     assert.deepEqual(deniedAt(outcomes), [1, 5]);
   });
 
+  test("its refusal leaves out 0.5.2's line about a description, timeoutMs or a host's spelling: an edit has none", async () => {
+    const outcomes = await run(newHost(APPLIED), {}, [landing('20:22'), landing('20:25'), landing('20:22')]);
+    const refusal = outcomes[2]?.denyReason ?? '';
+    assert.match(refusal, /the same edit of this file already landed 2 times/);
+    assert.doesNotMatch(refusal, /timeoutMs|spelling of the host/);
+  });
+
   test('the same new text in place of different old texts is a fix at several sites, not one edit again', async () => {
     const site = (old: string): Call => ({ name: 'edit', arguments: { file_path: FILE, old_string: old, new_string: BLOCK }, body: () => textResult('The file has been edited.') });
     const outcomes = await run(newHost(APPLIED), {}, [site('raise A'), site('raise B'), site('raise C'), site('raise D')]);

@@ -66,6 +66,8 @@ export interface HitWords {
   readonly zh: AskWords;
   /** What an operator's text names a quote by when it carries no measure of its own (a cycle's calls: `sequence`); fingerprints name theirs (`cmd:`…). */
   readonly measure?: string;
+  /** `false`: its calls are file edits, which a description, a time-out or a host's spelling never respell, so a denial of them alone leaves that line out. */
+  readonly respelled?: false;
 }
 
 /**
@@ -345,6 +347,9 @@ function laterRefusal(name: string, what: QuotedHit | undefined, knock: Knock, a
   return lines.join('\n');
 }
 
+/** What a model tries first when a call is refused; 0.5.2's line. */
+const RESPELLED = 'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.';
+
 /**
  * The guard's denial: the model's only new information, so it says what to do
  * next. The host shows a blocked call as one line, so the first says what was
@@ -369,8 +374,8 @@ export function denyMessage(denial: Denial): string {
         ? `The loop breaker's ${tracksOf(hits).slice('the '.length)} asked for approval to run it, for:`
         : `It was stopped before it ran, by ${tracksOf(hits)} of the loop breaker:`),
     ...hits.map((hit) => `- ${hit.words.line(hit)}`),
-    'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.',
   ];
+  if (hits.some((hit) => hit.words.respelled !== false)) lines.push(RESPELLED);
   if (refused || asked) lines.push(STAYS[answer]);
   for (const words of wordsOf(hits)) if (words.note !== null) lines.push(words.note);
   lines.push(previousResult(lastResult), INSTEAD);

@@ -44,6 +44,7 @@ const ONLY_THIS = 'Only this edit is blocked: reading the file will run, and so 
 /** How the `applied` gate's hits read: the file holds the edit already. */
 const landedWords: HitWords = {
   track: 'edit-retry',
+  respelled: false,
   listed: 4,
   why: (hit) => `the same edit of this file already landed ${hit.count} times (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 the same edit landed ${hit.count} times already (limit ${hit.cap})`,
@@ -61,6 +62,7 @@ const landedWords: HitWords = {
 /** How the `resent` gate's hits read: the same edit, rejected each time. */
 const resentWords: HitWords = {
   track: 'edit-retry',
+  respelled: false,
   listed: 4,
   why: (hit) => `the same edit of this file was rejected ${hit.count} times (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 the same edit rejected ${hit.count} times (limit ${hit.cap})`,

@@ -67,6 +67,7 @@ const zh: HitWords['zh'] = {
 
 const words: HitWords = {
   track: 'edit-retry',
+  respelled: false,
   listed: 4,
   why: (hit) => `${hit.count} edits of this file in a row were rejected (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 ${hit.count} rejected edits in a row (${hit.detail})`,
