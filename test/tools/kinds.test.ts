@@ -40,7 +40,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: '40.5: a window of one file re-read with its context respelled', loop: 'window-reread-with-context', twins: ['windows-of-different-patterns'], gateWithin: 7 },
   { kind: 'issue 40: a round of calls each answered as the last, one of them stale', loop: 'open-search-round', twins: ['open-search-resolved'], gateWithin: 9 },
   // Issue 40: the same edit sent again, after it landed or after it was rejected, the file unchanged.
-  { kind: 'issue 40: the same edits re-applied at drifting ranges, each accepted', loop: 'same-edit-reapplied', twins: ['same-fix-at-several-sites', 'edit-undone-and-redone', 'file-recreated-after-rm'], gateWithin: 6 },
+  { kind: 'issue 40: the same edits re-applied at drifting ranges, each accepted', loop: 'same-edit-reapplied', twins: ['same-fix-at-several-sites', 'same-block-placed-by-line', 'edit-undone-and-redone', 'file-recreated-after-rm'], gateWithin: 6 },
   { kind: 'issue 40: the same rejected edit resent without reading the file', loop: 'same-rejected-edit-resent', twins: ['rejected-edit-placed-after-reading'], gateWithin: 4 },
   // `timeouts.respelled` is opt-in (docs/efficacy.md: a `python -` script or a test run respelled after one of
   // its runs fit cannot be told from this loop, so the preset leaves it off): the pair is replayed with it on.

@@ -82,6 +82,18 @@ describe('editRetry.applied: the same edit sent again after it landed', () => {
     assert.deepEqual(deniedAt(await run(newHost(APPLIED), {}, [same, same, same])), [3]);
   });
 
+  test('the same block placed by line at sites far apart is a fix at several sites: each lands, none is gated', async () => {
+    const outcomes = await run(newHost(APPLIED), {}, [landing('12:13'), landing('48:49'), landing('95:96'), check, landing('131:132')]);
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[], []]);
+  });
+
+  test('the count follows the block\'s last site: moved far it starts from 1 there, drifting a few lines it counts on', async () => {
+    const outcomes = await run(newHost(APPLIED), {}, [landing('95:96'), landing('12:13'), landing('14:15'), landing('60:61'), landing('16:17')]);
+    assert.deepEqual(deniedAt(outcomes), [], 'each move to another site counts from 1 there');
+    const drifting = await run(newHost(APPLIED), {}, [landing('1269:1271'), check, landing('1272:1274'), check, landing('1269:1271')]);
+    assert.deepEqual(deniedAt(drifting), [5], 'three lines of drift is the same place');
+  });
+
   test('one line is no block: it may belong in many places of a file', async () => {
     const outcomes = await run(newHost(APPLIED), {}, ['3:3', '9:9', '14:14', '20:20'].map((range) => landing(range, '    import time')));
     assert.deepEqual(deniedAt(outcomes), []);

@@ -46,6 +46,8 @@ export interface EditText {
   readonly old: string | null;
   /** Whether the new text is a block (two lines or more that are not blank): only a block counts as landed. */
   readonly block: boolean;
+  /** The line an edit that names lines puts its text at (`<lines A:B>`'s A, an insert's line); `null` when it names text. */
+  readonly at: number | null;
 }
 
 /** Files one agent's book follows, and edits a file: a loop re-sends a few, a turn makes tens. */
@@ -53,7 +55,28 @@ const FILES_KEPT = 64;
 const EDITS_KEPT = 64;
 
 /** How SWE-agent's `edit A:B` is logged: lines, not text. */
-const LINES = /^<lines \d+:\d+>$/;
+const LINES = /^<lines (\d+):\d+>$/;
+
+/**
+ * How far from its last landing an edit that names lines may go and still be
+ * the same edit sent again: earlier edits shift a place by a few lines (the
+ * loops of the split drift by 3 at most), while the same block placed at
+ * several sites of a file (a guard added to three functions) goes far.
+ */
+const PLACE_LINES = 12;
+
+/** The line an edit that names lines starts at. */
+function placeOf(args: Record<string, unknown>, named: string | undefined): number | null {
+  const range = named === undefined ? null : LINES.exec(named);
+  if (range !== null) return Number(range[1]);
+  const insert = args.insert_line;
+  return typeof insert === 'number' && Number.isSafeInteger(insert) ? insert : null;
+}
+
+/** Whether a landing at `at` is the same place as one at `before` (an edit that names text has one place). */
+export function samePlace(before: number | null, at: number | null): boolean {
+  return before === null || at === null || Math.abs(before - at) <= PLACE_LINES;
+}
 
 function stringMember(args: Record<string, unknown>, names: readonly string[]): string | undefined {
   for (const name of names) {
@@ -98,6 +121,7 @@ export function editTextOf(call: TrackedCall, exact: string | undefined): EditTe
     text: lookupKey(`${file}${text}`),
     old: old === null ? null : lookupKey(`${file}${old}`),
     block: isBlock(text),
+    at: old === null ? placeOf(args, named) : null,
   };
 }
 
@@ -106,6 +130,8 @@ interface Sent {
   landed: number;
   rejected: number;
   readonly text: string;
+  /** Where it last landed, when it names lines. */
+  at: number | null;
 }
 
 /** The edits of each file, per agent, since the last change that may have undone one. */
@@ -141,19 +167,27 @@ export function createEditBook(): EditBook {
     const files = filesOf(agent, true) as Map<string, Map<string, Sent>>;
     const edits = files.get(edit.file) ?? new Map<string, Sent>();
     keep(files, edit.file, edits, FILES_KEPT);
-    const sent = edits.get(edit.edit) ?? { landed: 0, rejected: 0, text: edit.text };
+    const sent = edits.get(edit.edit) ?? { landed: 0, rejected: 0, text: edit.text, at: null };
     keep(edits, edit.edit, sent, EDITS_KEPT);
     return { sent, edits };
   };
   return {
-    of: (agent, edit) => filesOf(agent, false)?.get(edit.file)?.get(edit.edit) ?? NEVER,
+    of(agent, edit) {
+      const sent = filesOf(agent, false)?.get(edit.file)?.get(edit.edit);
+      if (sent === undefined) return NEVER;
+      // Sent to another site of the file, the landings elsewhere do not count (a block placed at several sites).
+      return samePlace(sent.at, edit.at) ? sent : { landed: 0, rejected: sent.rejected };
+    },
     land(agent, edit) {
       const { sent, edits } = sentOf(agent, edit);
       for (const [key, other] of edits) {
         other.rejected = 0;
         if (edit.old !== null && other.text === edit.old && other !== sent) edits.delete(key);
       }
-      if (edit.block) sent.landed += 1;
+      if (!edit.block) return sent.landed;
+      // Landed at another site of the file: counted there from 1, as a fix placed at several sites.
+      sent.landed = samePlace(sent.at, edit.at) ? sent.landed + 1 : 1;
+      sent.at = edit.at;
       return sent.landed;
     },
     reject: (agent, edit) => (sentOf(agent, edit).sent.rejected += 1),
