@@ -64,9 +64,9 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   const fileTool = !needs.files ? undefined : readsFile(name, args) ? 'read' : FILE_EDIT_TOOLS.has(name) ? 'edit' : undefined;
   const file = fileTool === undefined ? undefined : filePathOf(args);
   const call: CallRecord = { agent, policy, cfg, name, command, line, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null, judged: null, judgedAt: 0, kept: [] };
-  // The full fingerprints are dropped after this; a track keeps what it needs of them now.
+  // The full fingerprints and the arguments are dropped after this; a track keeps what it needs of them now.
   let fps: readonly string[] | null = null;
-  for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= [exact, ...target.fps]));
+  for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= [exact, ...target.fps]), args);
   return call;
 }
 

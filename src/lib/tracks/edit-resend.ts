@@ -79,9 +79,9 @@ const resentWords: HitWords = {
 
 export interface EditResend {
   /** The hit of an edit sent again past a gate, under `key` (the file's); `null` when none. */
-  judge(call: TrackedCall, edit: EditText | undefined, gates: ResendGates, key: string): Hit | null;
+  judge(call: TrackedCall, edit: EditText | null, gates: ResendGates, key: string): Hit | null;
   /** What a settled call teaches: an edit landed or was rejected, or a shell line changed files; the advisory at the count that reaches a gate. */
-  learn(call: TrackedCall, settled: Settled, edit: EditText | undefined, gates: ResendGates): Notice | null;
+  learn(call: TrackedCall, settled: Settled, edit: EditText | null, gates: ResendGates): Notice | null;
   clear(agent: Agent): void;
 }
 
@@ -99,7 +99,7 @@ export function createEditResend(): EditResend {
   };
   return {
     judge(call, edit, { applied, resent }, key) {
-      if (edit === undefined || call.file === undefined) return null;
+      if (edit === null || call.file === undefined) return null;
       const sent = book.of(call.agent, edit);
       const quote = `file:${preview(call.file, PATH_CHARS)}`;
       if (resent !== null && sent.rejected >= resent) return { key, words: resentWords, quote, count: sent.rejected, cap: resent, detail: '' };
@@ -114,7 +114,7 @@ export function createEditResend(): EditResend {
         return null;
       }
       if (call.reads && call.file !== undefined && settled.failure === null) book.looked(call.agent, call.file);
-      if (edit === undefined || call.file === undefined) return null;
+      if (edit === null || call.file === undefined) return null;
       const label = summaryLabel(`file:${call.file}`);
       if (settled.failure !== null) {
         const times = book.reject(call.agent, edit);

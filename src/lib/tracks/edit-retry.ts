@@ -30,7 +30,7 @@ import { EDIT_RETRY, editRetryMeta } from './edit-retry.meta.js';
 import { keep } from '../memory/book.js';
 import { editTextOf, type EditText } from './edits.js';
 import { createEditResend, type EditResend, type ResendGates } from './edit-resend.js';
-import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type TrackedCall } from './track.js';
+import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type TrackedCall } from './track.js';
 
 /** Longest file path quoted in a message. */
 const PATH_CHARS = 200;
@@ -94,7 +94,7 @@ function gatesOf(call: TrackedCall): ResendGates {
 }
 
 /** One hit at most: every gate of the track is the file's, under one key. */
-function judge(book: WeakMap<Agent, Map<string, Streak>>, resend: EditResend, call: TrackedCall, edit: EditText | undefined): Judgement {
+function judge(book: WeakMap<Agent, Map<string, Streak>>, resend: EditResend, call: TrackedCall, edit: EditText | null): Judgement {
   const hit = rejectedHit(book, call) ?? (call.file === undefined ? null : resend.judge(call, edit, gatesOf(call), fileKey(call.file)));
   return hit === null ? NO_HITS : { hits: [hit] };
 }
@@ -119,6 +119,16 @@ function learn(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall, set
   return createNotice(editRetryMessage(call.file, count, failure), countedSummary(summaryLabel(`file:${call.file}`), SUMMARY, count));
 }
 
+/** The edit a call makes, read while its arguments are at hand (the gates on an edit sent again); `null` when none or when they are off. */
+const EDIT = slot<EditText | null>();
+
+/** Nothing to read after the call's first reading: a call the track did not read makes no edit. */
+const UNREAD = (): null => null;
+
+function editOf(call: TrackedCall): EditText | null {
+  return readOf(call, EDIT, UNREAD);
+}
+
 /** What its notices' summaries say: `file “/src/a.ts” rejected x3`. */
 const SUMMARY = editRetryMeta.summary;
 
@@ -128,19 +138,17 @@ export const editRetryTrack = {
   create(shared) {
     const book = new WeakMap<Agent, Map<string, Streak>>();
     const resend = createEditResend();
-    const edits = new WeakMap<TrackedCall, EditText>();
     return {
-      read: (call, fps) => {
+      read: (call, _fps, args) => {
         const gates = gatesOf(call);
-        const edit = gates.applied === null && gates.resent === null ? null : editTextOf(call, fps[0]);
-        if (edit !== null) edits.set(call, edit);
+        readOf(call, EDIT, (read) => (gates.applied === null && gates.resent === null ? null : editTextOf(read, args)));
       },
-      judge: (call) => judge(book, resend, call, edits.get(call)),
+      judge: (call) => judge(book, resend, call, editOf(call)),
       learn: (call, settled) => {
         const learned = learn(book, call, settled, (key) => shared.isExempt(call.agent, key));
         // The file's key exempted: what its edits do is the operator's call for the turn.
         const exempt = call.file !== undefined && shared.isExempt(call.agent, fileKey(call.file));
-        const resent = exempt ? null : resend.learn(call, settled, edits.get(call), gatesOf(call));
+        const resent = exempt ? null : resend.learn(call, settled, editOf(call), gatesOf(call));
         return learned ?? resent;
       },
       clear: (agent) => {

@@ -30,6 +30,7 @@
  * into has changed, or the model has looked at it.
  */
 import type { Agent } from '../host/types.js';
+import { safeMember } from '../host/member.js';
 import { lookupKey } from '../call/identity.js';
 import { keep } from '../memory/book.js';
 import type { TrackedCall } from './track.js';
@@ -66,10 +67,10 @@ const LINES = /^<lines (\d+):\d+>$/;
 const PLACE_LINES = 12;
 
 /** The line an edit that names lines starts at. */
-function placeOf(args: Record<string, unknown>, named: string | undefined): number | null {
+function placeOf(args: unknown, named: string | undefined): number | null {
   const range = named === undefined ? null : LINES.exec(named);
   if (range !== null) return Number(range[1]);
-  const insert = args.insert_line;
+  const insert = safeMember(args, 'insert_line');
   return typeof insert === 'number' && Number.isSafeInteger(insert) ? insert : null;
 }
 
@@ -78,9 +79,10 @@ export function samePlace(before: number | null, at: number | null): boolean {
   return before === null || at === null || Math.abs(before - at) <= PLACE_LINES;
 }
 
-function stringMember(args: Record<string, unknown>, names: readonly string[]): string | undefined {
+/** The first of `names` the arguments hold as a string. */
+function stringMember(args: unknown, names: readonly string[]): string | undefined {
   for (const name of names) {
-    const value = args[name];
+    const value = safeMember(args, name);
     if (typeof value === 'string') return value;
   }
   return undefined;
@@ -93,25 +95,11 @@ function isBlock(text: string): boolean {
   return false;
 }
 
-/** A file tool's arguments, read back from its `exact:` fingerprint (`exact:<name>:<canonical JSON>`). */
-function argsOf(call: TrackedCall, exact: string): Record<string, unknown> | null {
-  const prefix = `exact:${call.name}:`;
-  if (!exact.startsWith(prefix)) return null;
-  let args: unknown;
-  try {
-    args = JSON.parse(exact.slice(prefix.length));
-  } catch {
-    return null;
-  }
-  return typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : null;
-}
-
 /** The edit a file tool's call makes; `null` for a read, a shell line, or an edit that puts no text in. */
-export function editTextOf(call: TrackedCall, exact: string | undefined): EditText | null {
-  if (exact === undefined || call.file === undefined || call.reads) return null;
-  const args = argsOf(call, exact);
-  const text = args === null ? undefined : stringMember(args, ['new_string', 'new_str', 'content', 'file_text']);
-  if (args === null || text === undefined || text.trim() === '') return null;
+export function editTextOf(call: TrackedCall, args: unknown): EditText | null {
+  if (call.file === undefined || call.reads) return null;
+  const text = stringMember(args, ['new_string', 'new_str', 'content', 'file_text']);
+  if (text === undefined || text.trim() === '') return null;
   const named = stringMember(args, ['old_string', 'old_str']);
   const old = named === undefined || LINES.test(named) ? null : named;
   const file = `${call.file}\u0000`;

@@ -107,8 +107,8 @@ export interface Settled {
 }
 
 export interface Track<J extends Judgement = Judgement> {
-  /** When the call is first read: what the track keeps of its full fingerprints (they are not kept). */
-  read?(call: TrackedCall, fps: readonly string[]): void;
+  /** When the call is first read: what the track keeps of its full fingerprints and its arguments (neither is kept). */
+  read?(call: TrackedCall, fps: readonly string[], args: unknown): void;
   /**
    * The call at the gate, in pre-execute and again in the guard: what the track would block. It only
    * reads: the guard reuses the pre-execute judgement while nothing was written since (breaker.ts).
