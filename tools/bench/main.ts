@@ -12,19 +12,21 @@
  *   npm run bench -- --quick   # fewer rounds and smaller curves
  *   npm run bench -- --sessions  # the realistic sessions only
  *   npm run bench -- --sessions --port .tmp/before  # another build of the port (a copy of dist/, inside the project)
+ *   npm run bench -- --compare .tmp/before  # this build against another, interleaved session by session (compare.ts)
  *
  * The realistic sessions also run the port with `preset: recommended` under each session's config.
  *
  * One run's ratio moves by a few hundredths with the machine; to compare two
- * builds, alternate whole runs of each (docs/performance.md, "Comparing builds").
+ * builds, use `--compare` (docs/performance.md, "Comparing builds").
  */
 import { cpus, totalmem, platform, release } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { generateSession } from '../../test/parity/generator.js';
-import { cloneData, type BodySpec, type Session } from '../../test/parity/session.js';
+import { cloneData, type Session } from '../../test/parity/session.js';
 import { captureHooks, type Hooks, type PluginLike } from '../../test/robustness/hooks.js';
+import { compare } from './compare.js';
+import { prepare, runSession, usableSessions, withAct, withPreset } from './sessions.js';
 
 const quick = process.argv.includes('--quick');
 const gc = (globalThis as { gc?: () => void }).gc ?? ((): void => undefined);
@@ -80,74 +82,8 @@ const fmt = (us: number): string => (us >= 100 ? us.toFixed(0) : us >= 10 ? us.t
 
 // ---------------------------------------------------------------- sessions
 
-type Prepared =
-  | { kind: 'call'; agent: number | null; name: string; args: unknown; answer: string; result: unknown }
-  | { kind: 'step'; agent: number; messages: unknown[] };
-
-function resultOf(body: BodySpec): unknown {
-  if (body.kind === 'return') return body.result;
-  return { isError: true, content: [{ type: 'text', text: `Error: ${body.message}` }], error: { message: body.message, ...(body.info === undefined ? {} : { info: body.info }) } };
-}
-
-function prepare(session: Session): Prepared[] {
-  return session.steps.map((step): Prepared => {
-    if (step.kind === 'call') return { kind: 'call', agent: step.agent, name: step.name, args: cloneData(step.arguments), answer: step.answer, result: cloneData(resultOf(step.body)) };
-    if (step.kind === 'human') return { kind: 'step', agent: step.agent, messages: [{ role: 'user', content: [{ type: 'text', text: 'go on' }], source: { kind: 'user' } }] };
-    return { kind: 'step', agent: step.agent, messages: cloneData(step.messages) };
-  });
-}
-
-/** Runs prepared steps through the hooks; returns the time spent inside them (ms) and the calls made. */
-async function drive(hooks: Hooks, steps: Prepared[], agents: object[]): Promise<{ ms: number; calls: number }> {
-  let ms = 0;
-  let calls = 0;
-  for (const step of steps) {
-    if (step.kind === 'step') {
-      const payload = { agent: agents[step.agent], messages: step.messages };
-      const t = performance.now();
-      hooks.step(payload);
-      ms += performance.now() - t;
-      continue;
-    }
-    calls += 1;
-    const exec: Record<string, unknown> = { name: step.name, arguments: step.args };
-    if (step.agent !== null) exec.agent = agents[step.agent];
-    let t = performance.now();
-    const gate = (await hooks.pre(exec)) as { kind: string };
-    ms += performance.now() - t;
-    let denial: unknown;
-    if (gate.kind === 'ask' && step.answer !== 'approve') {
-      denial = 'the operator declined';
-    } else {
-      t = performance.now();
-      denial = hooks.guard(exec);
-      ms += performance.now() - t;
-    }
-    const result = denial === undefined ? step.result : { isError: true, content: [{ type: 'text', text: `Error: ${String(denial)}` }], error: { message: String(denial) } };
-    t = performance.now();
-    await hooks.post(exec, result);
-    ms += performance.now() - t;
-  }
-  return { ms, calls };
-}
-
-function usableSessions(count: number): Session[] {
-  const sessions: Session[] = [];
-  for (let i = 0; sessions.length < count; i += 1) {
-    const session = generateSession(2026, i);
-    // Sessions whose config either plugin rejects measure nothing.
-    try {
-      for (const [, plugin] of PLUGINS) captureHooks(plugin, cloneData(session.config)).dispose();
-      sessions.push(session);
-    } catch {
-      // skipped
-    }
-  }
-  return sessions;
-}
-
 async function realistic(): Promise<void> {
-  const sessions = usableSessions(quick ? 100 : 300);
+  const sessions = usableSessions(quick ? 100 : 300, PLUGINS.map(([, plugin]) => plugin));
   const rounds = quick ? 3 : 7;
   const perCall: Record<string, number[]> = { port: [], reference: [], [LIVE[0]]: [], 'port, act on': [], 'port, preset': [] };
   // Beside the two plugins: the port after a live settings change, with the opt-in act: measure on, and with `preset: recommended`.
@@ -163,15 +99,12 @@ async function realistic(): Promise<void> {
     // Interleaved: the order alternates each round so neither plugin always runs on a warmer heap.
     const order = round % 2 === 0 ? contestants : [...contestants].reverse();
     for (const [label, plugin, configure] of order) {
-      const prepared = sessions.map((session) => ({ config: configure(cloneData(session.config)), agents: session.agents, steps: prepare(session) }));
+      const prepared = sessions.map((session) => ({ config: configure(cloneData(session.config)), steps: prepare(session) }));
       gc();
       let ms = 0;
       let calls = 0;
-      for (const item of prepared) {
-        const hooks = captureHooks(plugin, item.config);
-        const agents = Array.from({ length: item.agents }, (_, i) => ({ id: i }));
-        const run = await drive(hooks, item.steps, agents);
-        hooks.dispose();
+      for (const [at, item] of prepared.entries()) {
+        const run = await runSession(plugin, item.config, sessions[at] as Session, item.steps);
         ms += run.ms;
         calls += run.calls;
       }
@@ -197,18 +130,6 @@ async function realistic(): Promise<void> {
     `\n**port / reference = ${(port / reference).toFixed(2)}**; with settings changed: ${(live / reference).toFixed(2)}; ` +
       `with the opt-in act: measure on: ${(withActOn / reference).toFixed(2)}; **with the preset: ${(withPresetOn / reference).toFixed(2)}**\n`,
   );
-}
-
-/** A session's config with the opt-in act: measure on (a cap of 12), its other limits kept. */
-function withAct(config: unknown): unknown {
-  if (typeof config !== 'object' || config === null) return { limits: { act: 12 } };
-  const limits = (config as { limits?: unknown }).limits;
-  return { ...config, limits: { ...(typeof limits === 'object' && limits !== null ? limits : {}), act: 12 } };
-}
-
-/** A session's config with `preset: recommended` under it (the session's own keys override the preset's, as a user's do). */
-function withPreset(config: unknown): unknown {
-  return { ...(typeof config === 'object' && config !== null ? config : {}), preset: 'recommended' };
 }
 
 // ---------------------------------------------------------------- curves
@@ -324,5 +245,12 @@ async function curves(): Promise<void> {
 const cpu = cpus()[0]?.model ?? 'unknown cpu';
 console.log(`# Benchmark\n`);
 console.log(`Machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GB, ${platform()} ${release()}, Node ${process.version}. Command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`.\n`);
-await realistic();
-if (!process.argv.includes('--sessions')) await curves();
+const against = process.argv.indexOf('--compare');
+if (against >= 0) {
+  const other = process.argv[against + 1];
+  if (other === undefined || other.startsWith('--')) throw new Error('--compare needs a directory: a copy of dist/ inside the project, e.g. --compare .tmp/before');
+  await compare((PLUGINS[0] as [string, PluginLike])[1], (PLUGINS[1] as [string, PluginLike])[1], other, quick ? 2 : 6, quick ? 100 : 300);
+} else {
+  await realistic();
+  if (!process.argv.includes('--sessions')) await curves();
+}
