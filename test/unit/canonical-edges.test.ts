@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonical, canonicalIterative, decoysFor, decoysOf, flatJson, stripDecoys, withoutDecoys } from '../../src/lib/call/canonical.js';
+import { argumentsJson, canonical, canonicalIterative, decoysFor, decoysOf, flatJson, stripDecoys, withoutDecoys } from '../../src/lib/call/canonical.js';
 import { loadOracleModule } from '../parity/oracle.js';
 
 interface OracleNormalize {
@@ -245,6 +245,50 @@ test('decoys are dropped from the top level as the reference drops them, for eve
   const copy = stripDecoys('x', JSON.parse('{"__proto__":{"p":1},"a":1}'), TABLE);
   assert.equal(Object.getPrototypeOf(copy), Object.prototype);
   assert.deepEqual(Object.keys(copy), ['__proto__', 'a']);
+});
+
+test("exact:'s text written in one pass is the canonical text of the copy without decoys, for every argument shape", () => {
+  const boom = (): never => {
+    throw new Error('hostile');
+  };
+  const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${11 - i}`, i]));
+  const shapes: unknown[] = [
+    { command: 'ls', description: 'x', timeoutMs: 5, workdir: '/w', nested: { description: 'kept' } },
+    { command: 'ls -la' },
+    { command: undefined },
+    { value: 1, 10: 'ten', 9: 'nine', empty: 'e', reason: 'r', f: () => 1, s: Symbol('s'), b: 3n },
+    JSON.parse('{"__proto__":{"p":1},"a":1,"toString":"t"}'),
+    JSON.parse('{"__proto__":1}'),
+    JSON.parse('{"__proto__":{"p":1},"a":{"b":1}}'),
+    many,
+    { ...many, nested: [1] },
+    Object.defineProperty({ a: 1, c: 3 }, 'b', { get: boom, enumerable: true }),
+    new Proxy({ a: 1 }, { ownKeys: boom }),
+    new Proxy({ a: 1, b: 2 }, { get: boom }),
+    'a string',
+    5,
+    [1, { description: 'x' }],
+    null,
+    undefined,
+    Object.assign(() => 1, { description: 'x', a: 1 }),
+  ];
+  const { proxy: revoked, revoke } = Proxy.revocable({ a: 1 }, {});
+  revoke();
+  shapes.push(revoked);
+  for (const name of ['bash', 'edit', 'x', '*', '']) {
+    for (const [i, args] of shapes.entries()) {
+      assert.equal(argumentsJson(args, decoysFor(name, TABLE)), canonical(withoutDecoys(args, decoysFor(name, TABLE))), `${name}: shape ${i}`);
+    }
+  }
+});
+
+test('exact:\'s text reads each member once, as the copy does, also when it hands over to the copy', () => {
+  for (const nested of [false, true]) {
+    let reads = 0;
+    const args = Object.defineProperty({ a: nested ? { b: 1 } : 1, description: 'x' }, 'counted', { get: () => (reads += 1), enumerable: true });
+    argumentsJson(args, decoysFor('x', TABLE));
+    assert.equal(reads, 1);
+  }
 });
 
 test('every member of the copy is an ordinary data property, as object spread makes it, `__proto__` too', () => {

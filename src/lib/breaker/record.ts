@@ -56,7 +56,7 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   const { tracks, needs } = tracksOf(policy);
   const { exact, target } = fingerprintParts({ name, args }, cfg, needs.line);
   const command = isShell(name) ? commandOf(args) : undefined;
-  const marks = [markOne(exact, cfg), ...markTarget(target, cfg)];
+  const marks = [markOne(exact, cfg, 'exact'), ...markTarget(target, cfg)];
   // Read only for the tracks that need changes and files: the defaults pay nothing for them.
   const line = command === undefined ? undefined : target.line;
   const writes = needs.changes && callChanges(name, args, command, line);

@@ -252,6 +252,69 @@ export function stripDecoys(name: string, args: unknown, ignoreArgs: Readonly<Re
   return withoutDecoys(args, decoysOf(name, ignoreArgs));
 }
 
+/** Members written without a copy; more go through the copy, where the keys are ordered without a search per key. */
+const DIRECT_MEMBERS = 8;
+
+/**
+ * `canonical(withoutDecoys(args, decoys))`, the text of `exact:`, for every
+ * call. Arguments of a few plain values (`{ command: … }`, nearly every call)
+ * are written as they are read, with no copy made and listed again; anything
+ * else is copied from the values already read, so each member is still read
+ * exactly once, decoys too, as the copy alone would read it.
+ */
+export function argumentsJson(args: unknown, decoys: ReadonlySet<string>): string {
+  // Stryker disable next-line ConditionalExpression: without it null reaches withoutDecoys, which gives {} as well
+  if (args === null || args === undefined) return '{}';
+  let keys: string[] | null;
+  try {
+    keys = typeof args !== 'object' || Array.isArray(args) ? null : Object.keys(args);
+  } catch {
+    keys = [];
+  }
+  if (keys === null) return canonical(withoutDecoys(args, decoys));
+  const names: string[] = [];
+  const values: unknown[] = [];
+  let flat = true;
+  for (const key of keys) {
+    let value: unknown;
+    try {
+      value = (args as Record<string, unknown>)[key];
+    } catch {
+      continue;
+    }
+    if (decoys.has(key)) continue;
+    names.push(key);
+    values.push(value);
+    if (typeof value === 'object' && value !== null) flat = false;
+  }
+  return flat && names.length <= DIRECT_MEMBERS ? writeFlat(names, values) : canonical(copyOf(names, values));
+}
+
+/** `flatJson` of the members read: the same order, the silent ones left out. */
+function writeFlat(names: readonly string[], values: readonly unknown[]): string {
+  // One member (the commonest call) needs no ordering; `__proto__` is never written.
+  const order = names.length === 1 && names[0] !== '__proto__' ? names : orderKeys(names.slice());
+  let out = '{';
+  for (const key of order) {
+    const value = values[names.indexOf(key)];
+    if (isSilent(value)) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${primitiveJson(value)}`;
+  }
+  return `${out}}`;
+}
+
+/** The copy `withoutDecoys` makes, from members already read. */
+function copyOf(names: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (let at = 0; at < names.length; at += 1) {
+    const key = names[at] as string;
+    const value = values[at];
+    if (key in copy) Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
+    else copy[key] = value;
+  }
+  return copy;
+}
+
 /** `stripDecoys` with the decoy names already listed. */
 export function withoutDecoys(args: unknown, decoys: ReadonlySet<string>): Record<string, unknown> {
   // Nothing to copy.

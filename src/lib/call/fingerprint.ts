@@ -5,7 +5,7 @@
  */
 import { ACT_READ_LIMIT, actOf, RULES } from '../shell/act/index.js';
 import type { CoreConfig } from '../setting/core.js';
-import { canonical, decoysFor, withoutDecoys } from './canonical.js';
+import { argumentsJson, decoysFor } from './canonical.js';
 import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from '../shell/command.js';
 import { withoutWrittenHeredocs } from '../shell/heredoc.js';
 import { lex } from '../shell/lex.js';
@@ -212,7 +212,7 @@ export interface FingerprintParts {
 /** `keepLine`: the reading of a shell command keeps its line (line.ts) for the tracks that read it; one configuration always asks the same. */
 export function fingerprintParts(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig, keepLine = false): FingerprintParts {
   const { name, args } = call;
-  const exact = `exact:${name}:${canonical(withoutDecoys(args, decoysFor(name, cfg.ignoreArgs)))}`;
+  const exact = `exact:${name}:${argumentsJson(args, decoysFor(name, cfg.ignoreArgs))}`;
   let target = NOTHING;
   if (isShell(name)) {
     const raw = safeMember(args, 'command');

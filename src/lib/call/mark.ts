@@ -108,29 +108,45 @@ function rankOf(measure: string): number {
 
 type MarkConfig = Pick<CoreConfig, 'limits' | 'previewChars'>;
 
-/** The mark of one fingerprint under a configuration. */
-export function markOne(fp: string, cfg: MarkConfig): Mark {
-  const measure = measureOf(fp);
+/** The mark of one fingerprint under a configuration; `measure`, when the caller knows it (`exact` for every call), spares reading it. */
+export function markOne(fp: string, cfg: MarkConfig, measure = measureOf(fp)): Mark {
   return new LazyMark(identityKey(fp), measure, capOf(capsOf(cfg.limits), fp, measure), rankOf(measure), fp, cfg.previewChars);
 }
 
 export function markAll(fps: readonly string[], cfg: MarkConfig): Mark[] {
-  return fps.map((fp) => markOne(fp, cfg));
+  const caps = capsOf(cfg.limits);
+  const marks: Mark[] = [];
+  for (const fp of fps) {
+    const measure = measureOf(fp);
+    marks.push(new LazyMark(identityKey(fp), measure, capOf(caps, fp, measure), rankOf(measure), fp, cfg.previewChars));
+  }
+  return marks;
 }
 
 /**
  * The marks of a target reading, made once per reading and configuration. A
  * reading is shared by the calls of one text (recent.ts), and a mark changes
- * nothing once made, so a loop's calls share their target marks as well.
+ * nothing once made, so a loop's calls share their target marks as well. They
+ * are kept on the reading itself, under a key of this module's: a WeakMap
+ * entry per distinct text cost more than making the marks.
  */
-const targetMarks = new WeakMap<TargetReading, { readonly cfg: MarkConfig; readonly marks: readonly Mark[] }>();
+const MARKS = Symbol('marks');
+
+interface Marked {
+  [MARKS]?: { readonly cfg: MarkConfig; readonly marks: readonly Mark[] };
+}
+
+const NO_MARKS: readonly Mark[] = Object.freeze([]);
 
 export function markTarget(target: TargetReading, cfg: MarkConfig): readonly Mark[] {
-  const known = targetMarks.get(target);
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: a cache: a reading is made for one configuration (the empty one has no marks under any), so the marks are the same
+  // No target (every file tool, and the shared frozen empty reading): nothing to make or keep.
+  if (target.fps.length === 0) return NO_MARKS;
+  const slot = target as TargetReading & Marked;
+  const known = slot[MARKS];
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a cache: a reading is made for one configuration, so the marks are the same
   if (known !== undefined && known.cfg === cfg) return known.marks;
   const marks = markAll(target.fps, cfg);
   // Stryker disable next-line ObjectLiteral: a cache entry that never matches only means the marks are made again, the same
-  targetMarks.set(target, { cfg, marks });
+  slot[MARKS] = { cfg, marks };
   return marks;
 }
