@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { outcomeDigest } from '../../src/lib/result/digest.js';
-import { maskShellLine, quietLine, quietShown } from '../../src/lib/result/noise.js';
+import { maskShellLine } from '../../src/lib/result/noise.js';
 import { bashResult, textResult } from '../support/fake-host.js';
 
 const text = (body: string, isError = false): unknown => textResult(body, {}, isError);
@@ -64,30 +64,5 @@ describe('maskShellLine', () => {
     assert.equal(maskShellLine('error at line 12: bad'), 'error at line 12: bad', 'a space before `: line` is no shell path');
     assert.equal(maskShellLine('python: line 12: x'), 'python: line 12: x', 'only a shell ends in sh');
     assert.equal(maskShellLine('bash: line x: y'), 'bash: line x: y', 'no digits, no counter');
-  });
-});
-
-describe('quietShown: quietLine for a line the digest has already scanned', () => {
-  const lines = [
-    'ok #r7',
-    'took 0.53 s',
-    'took 0.53s, 120 ms, 1m2.3s',
-    '12 files in 3 min',
-    'Downloading torch (2.1 GB) 1.2 MB/s eta 0:10:00',
-    '\u280b building 3/4',
-    '100  1024  100  1024    0     0   2048      0 --:--:-- --:--:-- --:--:--  2048',
-    'object at 0x7f3a12bc90 in /tmp/tmpk2j9x_1 at 2024-05-01T12:03:44Z',
-    'id 123e4567-e89b-12d3-a456-426614174000 at 12:03',
-    'step 3 of 9: 4 ns 5 us 6 µs',
-  ];
-
-  test('reads every such line (a digit or a spinner glyph in it, no carriage return) as quietLine does', () => {
-    for (const line of lines) assert.equal(quietShown(line, /[\u2800-\u28ff]/.test(line)), quietLine(line), line);
-  });
-
-  test('a duration is masked whatever blank or unit follows its digits, and a number with no unit is not', () => {
-    assert.equal(quietLine('took 0.53 s'), 'took #s');
-    assert.equal(quietLine('in 3 min and 4\u00a0ms'), 'in #s and #s');
-    assert.equal(quietLine('3 files'), '3 files');
   });
 });

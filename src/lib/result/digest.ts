@@ -28,7 +28,7 @@
 import { canonical, decoysFor, withoutDecoys } from '../call/canonical.js';
 import { member, safeMember } from '../host/member.js';
 import { resultBlocks, type Reader } from '../host/result.js';
-import { maskShellLine, NOISE_LINE_LIMIT, quietLine, quietShown } from './noise.js';
+import { maskShellLine, NOISE_LINE_LIMIT, quietLine } from './noise.js';
 
 /** A notion of "the same result": what of a result its digest reads, and how. */
 export interface DigestNotion {
@@ -106,21 +106,15 @@ function isBlank(code: number): boolean {
   return code === 0xa0 || code === 0xfeff || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
 }
 
-/** What a line holds that noise masking reads (`traitsOf`): a carriage return, a digit or spinner glyph, a spinner glyph. */
-const CARRIAGE = 1;
-const METER = 2;
-const GLYPH = 4;
-
-/** The traits of the line `text[from, to)`, in one pass: noise masking then reads none of its codes again. */
-function traitsOf(text: string, from: number, to: number): number {
-  let traits = 0;
+/** Whether the line `text[from, to)` holds what noise masking reads: a carriage return, or a digit or spinner glyph in a line short enough to be a meter. */
+function needsMasking(text: string, from: number, to: number): boolean {
+  const meter = to - from <= NOISE_LINE_LIMIT;
   for (let i = from; i < to; i += 1) {
     const code = text.charCodeAt(i);
-    if (code === 0x0d) traits |= CARRIAGE;
-    else if (code >= 0x30 && code <= 0x39) traits |= METER;
-    else if (code >= 0x2800 && code <= 0x28ff) traits |= METER | GLYPH;
+    if (code === 0x0d) return true;
+    if (meter && ((code >= 0x30 && code <= 0x39) || (code >= 0x2800 && code <= 0x28ff))) return true;
   }
-  return traits;
+  return false;
 }
 
 /**
@@ -134,12 +128,10 @@ function addLines(lanes: Lanes, text: string): void {
   for (let start = 0; ; ) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
-    const traits = traitsOf(text, start, end);
-    // A line longer than a meter is data: only its head's shell counter is masked.
-    const meter = end - start <= NOISE_LINE_LIMIT;
-    if ((traits & CARRIAGE) !== 0 || (!meter && hasDigit(text, start, end))) addQuiet(lanes, quietLine(text.slice(start, end)));
-    else if (meter && (traits & METER) !== 0) addQuiet(lanes, quietShown(text.slice(start, end), (traits & GLYPH) !== 0));
-    else {
+    if (needsMasking(text, start, end) || (end - start > NOISE_LINE_LIMIT && hasDigit(text, start, end))) {
+      const quiet = quietLine(text.slice(start, end));
+      if (quiet !== null) lanes.line(maskShellLine(quiet.trimEnd()));
+    } else {
       let last = end;
       while (last > start && isBlank(text.charCodeAt(last - 1))) last -= 1;
       lanes.line(text, start, last);
@@ -147,11 +139,6 @@ function addLines(lanes: Lanes, text: string): void {
     if (newline === -1) return;
     start = newline + 1;
   }
-}
-
-/** Adds a line with its noise masked, its trailing blanks dropped and its shell counter masked; a meter row (`null`) is no line. */
-function addQuiet(lanes: Lanes, quiet: string | null): void {
-  if (quiet !== null) lanes.line(maskShellLine(quiet.trimEnd()));
 }
 
 /** Whether `text[from, to)` holds a digit (a long line's shell counter is masked too). */

@@ -36,8 +36,6 @@ import { isDigitCode } from '../shell/tokenize.js';
 const RATE = /\d+(?:\.\d+)?\s?(?:[kKMGT]i?)?(?:B|b|bytes|it|its)\/s\b/g;
 /** A duration with its unit, as tools print how long something took. */
 const DURATION = /\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds?|min|mins|minutes?)\b/g;
-/** What every duration holds: its last digit, then its unit's first letter (after one blank at most); far cheaper to search for than a duration. */
-const TIMED = /\d\s?[mµuns]/;
 /** A wall clock or an elapsed clock: `12:03`, `12:03:44`, `0:00:05.12`; never a `file:12:34` position. */
 const CLOCK = /(?<![\w:./-])\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?![\w:])/g;
 /** An ISO date, as log lines stamp themselves. */
@@ -113,24 +111,12 @@ function masked(text: string, pattern: RegExp, by: string, needle: string, other
 export function quietLine(raw: string): string | null {
   const line = lastState(raw);
   if (line.length > NOISE_LINE_LIMIT || !/\d|[\u2800-\u28ff]/.test(line)) return line;
-  return quietShown(line, hasSpinner(line));
-}
-
-/**
- * `quietLine` of a line a caller has already scanned (the outcome digest
- * reads every line's codes once): one with no carriage return, no longer
- * than `NOISE_LINE_LIMIT`, holding a digit or a spinner glyph; `spinner`:
- * whether it holds a glyph.
- */
-export function quietShown(line: string, spinner: boolean): string | null {
   if (CURL_HEADER.test(line) || CURL_ROW.test(line)) return null;
   // Stryker disable next-line ConditionalExpression: a shortcut: a line without a spinner glyph has none to drop
-  const bare = spinner ? line.replace(SPINNER, '') : line;
+  const bare = hasSpinner(line) ? line.replace(SPINNER, '') : line;
   // A progress line is noise but for the words that say what is in progress (`Downloading torch`): a rate or an ETA says so.
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a shortcut: every progress mark holds `/s` or `eta` (`ETA`)
   if ((bare.includes('/s') || bare.includes('eta') || bare.includes('ETA')) && PROGRESS.test(bare)) return bare.replace(NOT_WORDS, ' ').trim();
   const named = masked(masked(masked(bare, ADDRESS, '0x#', '0x'), UUID, '#', '-'), TEMP, '$1#', 'tmp', 'pytest-');
-  const timed = masked(masked(masked(named, DATE, '#', '-'), RATE, '#/s', '/s'), CLOCK, '#:#', ':');
-  // Stryker disable next-line ConditionalExpression: a shortcut: a line where no digit is followed by a unit's first letter holds no duration
-  return TIMED.test(timed) ? timed.replace(DURATION, '#s') : timed;
+  return masked(masked(masked(named, DATE, '#', '-'), RATE, '#/s', '/s'), CLOCK, '#:#', ':').replace(DURATION, '#s');
 }
