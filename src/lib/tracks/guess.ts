@@ -51,6 +51,8 @@ interface Failed {
   readonly words: readonly string[];
   readonly reason: string;
   readonly head: string;
+  /** Its error (`errorOf`), once a later failure asked: digested once, however many later ones differ from it in one word. */
+  error: string | undefined;
 }
 
 interface Template {
@@ -92,8 +94,10 @@ function programAt(words: readonly string[]): number {
  * name (or value) guessed by hand in front of the same failing run is a guess.
  */
 function openAt(a: readonly string[], b: readonly string[]): number {
+  // Most words differ in length: no program is looked for.
+  if (a.length !== b.length) return -1;
   const program = programAt(a);
-  if (a.length !== b.length || programAt(b) !== program || a[program] !== b[program]) return -1;
+  if (programAt(b) !== program || a[program] !== b[program]) return -1;
   let open = -1;
   for (let at = 0; at < a.length; at += 1) {
     if (at === program || a[at] === b[at]) continue;
@@ -118,7 +122,7 @@ function quoteOf(template: Template): string {
  */
 function failedOf(settled: Settled, words: readonly string[]): Failed | null {
   if (settled.failure === null) return null;
-  return { words: words.map(own), reason: settled.failure.reason, head: own(renderHead(settled.result, ERROR_HEAD)) };
+  return { words: words.map(own), reason: settled.failure.reason, head: own(renderHead(settled.result, ERROR_HEAD)), error: undefined };
 }
 
 /** The parts of a word a program may echo: an assignment's name and value apart (`unknown setting 'APP_DEBUG'`), any other word whole. */
@@ -128,8 +132,12 @@ function echoed(word: string): readonly string[] {
   return [word, word.slice(0, eq), word.slice(eq + 1)];
 }
 
-/** A failure's text with the call's own words masked, digested with its reason. */
+/** A failure's text with the call's own words masked, digested with its reason; made once a failure. */
 function errorOf(failed: Failed): string {
+  return (failed.error ??= maskedError(failed));
+}
+
+function maskedError(failed: Failed): string {
   let head = failed.head;
   const program = programAt(failed.words);
   const spoken = failed.words.filter((_, at) => at !== program).flatMap(echoed);
@@ -194,12 +202,10 @@ function judge(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, c
 /** A failure: one more guess for each template it fits and fails like, or a new template with a recent failure. */
 function guessed(book: Book, shared: Shared, agent: Agent, now: Failed): Template | null {
   const callWords = now.words;
-  let digest: string | undefined;
-  const error = (): string => (digest ??= errorOf(now));
   let grown: Template | null = null;
   for (const [key, template] of fitting(book, callWords)) {
     if (shared.isExempt(agent, key)) continue;
-    if (template.error === error()) {
+    if (template.error === errorOf(now)) {
       template.count += 1;
       keep(book.templates, key, template, GUESS_BOOK_LIMIT);
       if (grown === null || template.count > grown.count) grown = template;
@@ -208,10 +214,10 @@ function guessed(book: Book, shared: Shared, agent: Agent, now: Failed): Templat
   if (grown !== null) return grown;
   for (const before of book.recent) {
     const open = openAt(before.words, callWords);
-    if (open === -1 || errorOf(before) !== error()) continue;
+    if (open === -1 || errorOf(before) !== errorOf(now)) continue;
     const key = templateKey(callWords, open);
     if (book.templates.has(key) || shared.isExempt(agent, key)) continue;
-    const template: Template = { words: callWords, open, error: error(), count: 2 };
+    const template: Template = { words: callWords, open, error: errorOf(now), count: 2 };
     keep(book.templates, own(key), template, GUESS_BOOK_LIMIT);
     return template;
   }
@@ -224,9 +230,16 @@ function learn(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, c
   if (settled.failure === null) {
     // A value that worked ends the guessing in its place, and the failures it would have been guessed with.
     if (book === undefined) return null;
-    for (const [key] of fitting(book, callWords)) book.templates.delete(key);
-    const others = book.recent.filter((failed) => openAt(failed.words, callWords) === -1);
-    book.recent.splice(0, book.recent.length, ...others);
+    // Deleting while iterating is safe: a Map visits no deleted entry, and sameBut reads none of the others.
+    for (const [key, template] of book.templates) if (sameBut(template, callWords)) book.templates.delete(key);
+    // In place: a success ends no guess on most calls, and nothing is copied then.
+    let kept = 0;
+    for (const failed of book.recent) {
+      if (openAt(failed.words, callWords) !== -1) continue;
+      book.recent[kept] = failed;
+      kept += 1;
+    }
+    book.recent.length = kept;
     return null;
   }
   const failed = failedOf(settled, callWords);
