@@ -174,6 +174,9 @@ export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   node: { switches: '', valued: 'r', terminal: 'ep', paths: 'first' },
 };
 
+/** The names of the commands above: a line with none of them has no options or operands `act:` reads. */
+export const COMMAND_NAMES: ReadonlySet<string> = new Set(Object.keys(COMMANDS));
+
 /** The option table of a command name, if `act:` knows it. */
 export function specOf(name: string | null): CommandSpec | undefined {
   // Stryker disable next-line ConditionalExpression: `hasOwn` of a null name is false as well.

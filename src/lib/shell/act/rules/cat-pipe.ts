@@ -74,6 +74,7 @@ export const catPipe: Rule = {
   name: 'cat-pipe',
   reason: 'cat of one file piped into head, tail, wc or grep hands it the lines it would read from the file.',
   apply: (line) => mapPipelines(line, feed),
+  concerns: (outline) => outline.names.includes('cat'),
   folds: [
     ['head -50 src/app.py', 'cat src/app.py | head -50', 'cat ./src/app.py | head -n 50'],
     ['grep -n error app.log', 'cat app.log | grep -n error'],

@@ -108,10 +108,15 @@ function narrowed(command: Command): Command {
   return lower === 'select-string' || lower === 'sls' ? selected(command) : command;
 }
 
+/** grep, rg, and Select-String or its alias in any case. */
+const SELECT_STRING: ReadonlySet<string> = new Set(['select-string', 'sls']);
+const isSearch = (name: string): boolean => name === 'grep' || name === 'rg' || ((name.length === 13 || name.length === 3) && SELECT_STRING.has(name.toLowerCase()));
+
 export const context: Rule = {
   name: 'context',
   reason: 'How many lines are printed around each match leaves the search as it was: the same pattern in the same files, the window on the same sides.',
   apply: (line) => mapCommands(line, narrowed),
+  concerns: (outline) => outline.names.some(isSearch),
   folds: [
     ['grep -n -C 3 raise app/models.py', 'grep -nC8 raise app/models.py', 'grep -n --context=5 raise app/models.py', 'grep -n -5 raise app/models.py', 'grep -n -A 2 -B 4 raise app/models.py'],
     ['grep -A 3 raise app/models.py', 'grep -A10 raise app/models.py', 'grep --after-context=2 raise app/models.py'],

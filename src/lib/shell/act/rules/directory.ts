@@ -9,7 +9,8 @@
  * flags are in directory-flags.ts.
  */
 import type { Rule } from '../rule.js';
-import { splitDirectory } from '../directory-flags.js';
+import { DIRECTORY_TOOLS, splitDirectory } from '../directory-flags.js';
+import { namesAny } from '../outline.js';
 import { copiesDescriptor, lastPipeline, word, type Command, type Line, type Redirect } from '../syntax.js';
 
 /** A redirection that means the same from any directory: a descriptor copy or close, or an absolute path. */
@@ -38,6 +39,7 @@ export const directory: Rule = {
   name: 'directory',
   reason: 'A tool’s own directory flag and a cd just before it run the tool in the same directory.',
   apply: cdForm,
+  concerns: (outline) => namesAny(outline, DIRECTORY_TOOLS),
   reopens: true,
   folds: [
     ['cd /repo && make test', 'make -C /repo test', 'make --directory=/repo test', 'make --directory /repo test', 'make -C/repo test'],

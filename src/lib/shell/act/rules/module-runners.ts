@@ -25,6 +25,7 @@ export const moduleRunners: Rule = {
   name: 'module-runners',
   reason: 'python -m pytest and pytest (pip, mypy, ruff, …) run the same tool.',
   apply: (line) => mapCommands(line, unwrapModule),
+  concerns: (outline) => outline.names.includes('python'),
   folds: [
     ['python -m pytest -q tests', 'pytest -q tests', 'python3 -m pytest -q tests', 'python -mpytest -q tests'],
     ['python -m pip install requests', 'pip install requests'],

@@ -13,6 +13,7 @@
  * command and the rest follows it with `;` or `&&` (it always succeeds). Later
  * in the line it is kept: `a || set +H && b` is not `a || b`.
  */
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, type Command, type Line } from '../syntax.js';
 
@@ -43,6 +44,8 @@ export const noOp: Rule = {
   name: 'no-op',
   reason: '`:` and `true` ignore their arguments, so literal arguments change nothing that runs; `set +H` turns off what a command string never has on.',
   apply: (line) => mapCommands(dropHistoryOff(line), dropArguments),
+  // `set` for `set +H`.
+  concerns: (outline) => namesAny(outline, NO_OPS) || outline.names.includes('set'),
   folds: [
     [':', ': ls -la /app', ': "ls -la"', ": 'test the polyglot'", ': test a few Fibonacci numbers'],
     ['true', 'true ok', 'true "done"'],

@@ -3,6 +3,7 @@
  * at the end of the line pass the output through unchanged, and
  * `git --no-pager` or `GIT_PAGER=cat` only say so explicitly.
  */
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { lastPipeline, mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
 
@@ -39,10 +40,15 @@ function dropTrailingPagers(line: Line): Line {
   return end === last.length ? line : withLastPipeline(line, last.slice(0, end));
 }
 
+/** The names the rule reads: git's flag, and the trailing pagers. */
+const PAGED: ReadonlySet<string | null> = new Set(['git', ...PAGERS]);
+
 export const pager: Rule = {
   name: 'pager',
   reason: 'With no terminal attached, a trailing pager or cat passes the output through unchanged.',
   apply: (line) => dropTrailingPagers(mapCommands(line, quiet)),
+  // `PAGER=cat` is an assignment, whatever the command.
+  concerns: (outline) => outline.assigns > 0 || namesAny(outline, PAGED),
   folds: [
     [
       'git log --oneline -20',

@@ -8,7 +8,8 @@
  * need not be `b`). A path that would start with `-` keeps its `./`.
  */
 import { readArgs } from '../args.js';
-import { specOf } from '../commands.js';
+import { COMMAND_NAMES, specOf } from '../commands.js';
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, mapList, nameOf, withParts, word, type Command, type Redirect, type Word } from '../syntax.js';
 
@@ -68,6 +69,8 @@ export const paths: Rule = {
   name: 'paths',
   reason: './x, x, x/ and a//x name the same file where a word is known to be a path.',
   apply: (line) => mapCommands(line, canonicalPaths),
+  // Paths are known only as the operands of a tabled command, and as redirection targets.
+  concerns: (outline) => outline.redirects || namesAny(outline, COMMAND_NAMES),
   folds: [
     ['cat ./src/app.py', 'cat src/app.py', 'cat src//app.py', 'cat ./src/./app.py'],
     ['ls -la src/', 'ls -la src', 'ls -la ./src/'],

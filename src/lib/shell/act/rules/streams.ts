@@ -42,6 +42,8 @@ export const streams: Rule = {
   name: 'streams',
   reason: 'Merging stderr into stdout or discarding output at the end of the line changes what is read, not what runs.',
   apply: (line) => dropPlumbing(mapCommands(line, defaultFd)),
+  // Only redirections are rewritten.
+  concerns: (outline) => outline.redirects,
   folds: [
     [
       'make build',

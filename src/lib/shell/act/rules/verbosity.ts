@@ -15,6 +15,7 @@
  */
 import { readArgs, writeArgs } from '../args.js';
 import { specOf } from '../commands.js';
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, type Command, type Word } from '../syntax.js';
 
@@ -128,6 +129,7 @@ export const verbosity: Rule = {
   name: 'verbosity',
   reason: 'Options that set how much a run prints (verbosity, traceback style, colours, a summary) leave what runs as it was.',
   apply: (line) => mapCommands(line, quieted),
+  concerns: (outline) => namesAny(outline, TABLED) || namesAny(outline, LISTED),
   folds: [
     ['pytest -q tests/test_api.py', 'pytest -v tests/test_api.py', 'pytest -vv --tb=short tests/test_api.py', 'pytest tests/test_api.py -rA --tb line --no-header', 'pytest --quiet --color=no tests/test_api.py'],
     ['pytest -x -q tests', 'pytest -xvv tests', 'pytest -x --showlocals tests'],

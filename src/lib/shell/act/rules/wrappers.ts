@@ -11,6 +11,7 @@
  * (`timeout 5 cd d` fails; `nice time make` runs /usr/bin/time, if installed).
  */
 import { isDuration } from '../../command.js';
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, type Command, type Word } from '../syntax.js';
 
@@ -176,6 +177,8 @@ export const wrappers: Rule = {
   name: 'wrappers',
   reason: 'A wrapper that bounds, times, reprioritises or unbuffers a command runs the same command.',
   apply: (line) => mapCommands(line, unwrap),
+  // `time` is a keyword, not in the map of programs.
+  concerns: (outline) => namesAny(outline, WRAPPERS) || outline.names.includes('time'),
   folds: [
     [
       'make test',
