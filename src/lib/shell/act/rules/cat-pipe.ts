@@ -8,7 +8,7 @@
 import { readArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapPipelines, nameOf, type Command, type Redirect, type Word } from '../syntax.js';
+import { mapPipelines, nameOf, withWords, type Command, type Redirect, type Word } from '../syntax.js';
 
 /** The commands that read their input as they read a file operand (a name that expands is none of them). */
 const READERS = new Set<string | null>(['head', 'tail', 'wc', 'grep']);
@@ -58,7 +58,7 @@ function withFile(reader: Command, file: Word): Command | null {
   // Each option by its name: a switch letter as `-r`, `--exclude=*.log` as `--exclude`.
   const options = [...[...args.switches].map((letter) => `-${letter}`), ...args.options.map((option) => option.value?.split('=')[0])];
   if (options.some((option) => READS_OTHERWISE.has(`${name} ${option}`))) return null;
-  return { ...reader, words };
+  return withWords(reader, words);
 }
 
 function feed(pipeline: readonly Command[]): readonly Command[] {

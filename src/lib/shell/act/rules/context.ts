@@ -16,7 +16,7 @@
 import { readArgs, writeArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, valueOf, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, valueOf, withWords, word, type Command, type Word } from '../syntax.js';
 
 /** Which sides of a match a window shows. */
 interface Sides {
@@ -75,7 +75,7 @@ function searched(command: Command, name: string): Command {
   }
   if (!found) return command;
   if (sides.before || sides.after) options.push(sidesWord(sides));
-  return { ...command, words: writeArgs(command.words[0] as Word, rest, args, { switches: args.switches, longs: args.longs, options }) };
+  return withWords(command, writeArgs(command.words[0] as Word, rest, args, { switches: args.switches, longs: args.longs, options }));
 }
 
 /** `-Context`, by any prefix that names it alone among Select-String's parameters; `-C` is ambiguous (`-CaseSensitive`, `-Culture`). */
@@ -96,7 +96,7 @@ function selected(command: Command): Command {
   const before = Number(counts[1]) > 0;
   const after = Number(counts[2] ?? counts[1]) > 0;
   const window = before || after ? [sidesWord({ before, after })] : [];
-  return { ...command, words: [...words.slice(0, at), ...window, ...words.slice(at + (colon === -1 ? 2 : 1))] };
+  return withWords(command, [...words.slice(0, at), ...window, ...words.slice(at + (colon === -1 ? 2 : 1))]);
 }
 
 function narrowed(command: Command): Command {

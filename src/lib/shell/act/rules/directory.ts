@@ -11,7 +11,7 @@
 import type { Rule } from '../rule.js';
 import { DIRECTORY_TOOLS, splitDirectory } from '../directory-flags.js';
 import { namesAny } from '../outline.js';
-import { copiesDescriptor, lastPipeline, word, type Command, type Line, type Redirect } from '../syntax.js';
+import { commandOf, copiesDescriptor, lastPipeline, lineWith, withWords, word, type Line, type Redirect } from '../syntax.js';
 
 /** A redirection that means the same from any directory: a descriptor copy or close, or an absolute path. */
 function placeless(r: Redirect): boolean {
@@ -27,12 +27,8 @@ function cdForm(line: Line): Line {
   if (only === undefined || line.connectors[line.connectors.length - 1] === '||' || !only.redirects.every(placeless)) return line;
   const split = splitDirectory(only);
   if (split === null) return line;
-  const cd: Command = { assigns: [], words: [word('cd'), split.dir], redirects: [] };
-  return {
-    ...line,
-    pipelines: [...line.pipelines.slice(0, -1), [cd], [{ ...only, words: split.words }]],
-    connectors: [...line.connectors, '&&'],
-  };
+  const cd = commandOf([], [word('cd'), split.dir], []);
+  return lineWith([...line.pipelines.slice(0, -1), [cd], [withWords(only, split.words)]], [...line.connectors, '&&'], line.background);
 }
 
 export const directory: Rule = {

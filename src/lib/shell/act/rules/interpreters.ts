@@ -4,7 +4,7 @@
  * Only bare names are folded: a path (`.venv/bin/python`) names one binary.
  */
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, word, type Command } from '../syntax.js';
+import { mapCommands, nameOf, withWords, word, type Command } from '../syntax.js';
 
 const ALIASES: readonly (readonly [RegExp, string])[] = [
   [/^python3(?:\.\d+)?$/, 'python'],
@@ -27,7 +27,7 @@ function aliasOf(name: string): string | undefined {
 function alias(command: Command): Command {
   const name = nameOf(command);
   const canonical = name === null ? undefined : aliasOf(name);
-  return canonical === undefined ? command : { ...command, words: [word(canonical), ...command.words.slice(1)] };
+  return canonical === undefined ? command : withWords(command, [word(canonical), ...command.words.slice(1)]);
 }
 
 const isAlias = (name: string): boolean => aliasOf(name) !== undefined;

@@ -9,7 +9,7 @@
  */
 import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, withWords, word, type Command, type Word } from '../syntax.js';
 
 // Flags of head and tail whose value is the next word: a value is never an option (`head -c --lines=5`).
 const VALUED: ReadonlySet<string | null> = new Set(['-n', '-c', '-s', '--bytes', '--sleep-interval', '--pid']);
@@ -57,7 +57,7 @@ function countForm(command: Command): Command {
       words.push(w);
     }
   }
-  return { ...command, words };
+  return withWords(command, words);
 }
 
 const COUNTED: ReadonlySet<string> = new Set(['head', 'tail']);

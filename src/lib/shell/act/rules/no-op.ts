@@ -15,7 +15,7 @@
  */
 import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, valueOf, type Command, type Line } from '../syntax.js';
+import { lineWith, mapCommands, nameOf, valueOf, withWords, type Command, type Line } from '../syntax.js';
 
 const NO_OPS: ReadonlySet<string | null> = new Set([':', 'true']);
 
@@ -23,7 +23,7 @@ function dropArguments(command: Command): Command {
   if (command.words.length < 2 || command.redirects.length > 0 || command.assigns.length > 0 || !NO_OPS.has(nameOf(command))) return command;
   // A word the shell would expand is kept as written (value null): it may run something.
   if (command.words.some((w) => w.value === null)) return command;
-  return { ...command, words: command.words.slice(0, 1) };
+  return withWords(command, command.words.slice(0, 1));
 }
 
 /** `set +H` or `set +o histexpand`, alone. */
@@ -37,7 +37,7 @@ function dropHistoryOff(line: Line): Line {
   const first = line.pipelines[0];
   const joined = line.connectors[0];
   if (first?.length !== 1 || (joined !== ';' && joined !== '&&') || !turnsHistoryOff(first[0] as Command)) return line;
-  return { ...line, pipelines: line.pipelines.slice(1), connectors: line.connectors.slice(1) };
+  return lineWith(line.pipelines.slice(1), line.connectors.slice(1), line.background);
 }
 
 export const noOp: Rule = {

@@ -5,7 +5,7 @@
  */
 import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { lastPipeline, mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
+import { commandOf, lastPipeline, mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
 
 const PAGERS: ReadonlySet<string | null> = new Set(['cat', 'less', 'more']);
 const PAGER_VARIABLES = new Set(['PAGER', 'GIT_PAGER']);
@@ -26,11 +26,11 @@ function quiet(command: Command): Command {
   const flag = command.words[1]?.value;
   const noPagerFlag = nameOf(command) === 'git' && (flag === '--no-pager' || flag === '-P');
   if (!noPagerFlag && !command.assigns.some(isNoPager)) return command;
-  return {
-    ...command,
-    assigns: command.assigns.filter((w) => !isNoPager(w)),
-    words: noPagerFlag ? [command.words[0] as Word, ...command.words.slice(2)] : command.words,
-  };
+  return commandOf(
+    command.assigns.filter((w) => !isNoPager(w)),
+    noPagerFlag ? [command.words[0] as Word, ...command.words.slice(2)] : command.words,
+    command.redirects,
+  );
 }
 
 function dropTrailingPagers(line: Line): Line {

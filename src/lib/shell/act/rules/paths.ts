@@ -11,7 +11,7 @@ import { readArgs } from '../args.js';
 import { COMMAND_NAMES, specOf } from '../commands.js';
 import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, mapList, nameOf, withParts, word, type Command, type Redirect, type Word } from '../syntax.js';
+import { mapCommands, mapList, nameOf, withParts, withTarget, word, type Command, type Redirect, type Word } from '../syntax.js';
 
 /** The path in its one spelling, or the text unchanged when it is not plainly a path. */
 export function canonicalPath(path: string): string {
@@ -58,7 +58,7 @@ function respellOperands(command: Command): readonly Word[] {
 function respellTarget(r: Redirect): Redirect {
   if (r.op === '>&' || r.op === '<&') return r;
   const target = respell(r.target, false);
-  return target === r.target ? r : { ...r, target };
+  return target === r.target ? r : withTarget(r, target);
 }
 
 function canonicalPaths(command: Command): Command {

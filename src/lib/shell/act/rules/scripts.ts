@@ -8,7 +8,7 @@
  */
 import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, valueOf, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, valueOf, withWords, word, type Command, type Word } from '../syntax.js';
 
 /** A manager's subcommands that mean `run <script>` (with the script's name) or `run` itself (`''`). */
 type Spellings = ReadonlyMap<string | null, string>;
@@ -28,7 +28,7 @@ function runForm(command: Command): Command {
   const script = MANAGERS.get(valueOf(command.words[0]))?.get(valueOf(command.words[1]));
   if (script === undefined) return command;
   const run = script === '' ? [word('run')] : [word('run'), word(script)];
-  return { ...command, words: [command.words[0] as Word, ...run, ...command.words.slice(2)] };
+  return withWords(command, [command.words[0] as Word, ...run, ...command.words.slice(2)]);
 }
 
 export const scripts: Rule = {

@@ -9,7 +9,7 @@ import { readArgs, sortedSwitches, writeArgs } from '../args.js';
 import { COMMAND_NAMES, specOf } from '../commands.js';
 import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, sameWords, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, sameWords, withWords, type Command, type Word } from '../syntax.js';
 
 function canonicalFlags(command: Command): Command {
   const spec = specOf(nameOf(command));
@@ -22,7 +22,7 @@ function canonicalFlags(command: Command): Command {
   if (args.switches === '' && args.longs.length === 0 && args.options.length === 0 && args.dashdash === -1) return command;
   const words = writeArgs(command.words[0] as Word, rest, args, { switches: sortedSwitches(args.switches), longs: [...args.longs].sort(), options: args.options });
   // Already canonical (the common case): the command itself.
-  return sameWords(words, command.words) ? command : { ...command, words };
+  return sameWords(words, command.words) ? command : withWords(command, words);
 }
 
 export const switches: Rule = {

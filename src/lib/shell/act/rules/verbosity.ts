@@ -17,7 +17,7 @@ import { readArgs, writeArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, valueOf, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, valueOf, withWords, type Command, type Word } from '../syntax.js';
 
 /** A program read by its option table: the printing switches' letters, long switches and valued options. */
 interface Tabled {
@@ -86,7 +86,7 @@ function tabled(command: Command, name: string, table: Tabled): Command {
     else if (!named.startsWith('--')) at += 1;
   }
   if (letters.length === args.switches.length && longs.length === args.longs.length && options.length === args.options.length) return command;
-  return { ...command, words: writeArgs(command.words[0] as Word, rest, args, { switches: letters, longs, options }) };
+  return withWords(command, writeArgs(command.words[0] as Word, rest, args, { switches: letters, longs, options }));
 }
 
 /** The flag a word is, for a listed program: the word itself, or its name before `=` for a valued flag. */
@@ -113,7 +113,7 @@ function listed(command: Command, listed: Listed): Command {
     else dropped = true;
     if (flag === 'valued') at += 1;
   }
-  return dropped ? { ...command, words: [...kept, ...words.slice(at)] } : command;
+  return dropped ? withWords(command, [...kept, ...words.slice(at)]) : command;
 }
 
 function quieted(command: Command): Command {

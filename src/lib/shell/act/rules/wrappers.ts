@@ -13,7 +13,7 @@
 import { isDuration } from '../../command.js';
 import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, type Command, type Word } from '../syntax.js';
+import { mapCommands, withWords, type Command, type Word } from '../syntax.js';
 
 /** Given the words and the wrapper's index, the index of the command it wraps; `-1` when the wrapper is not read. */
 type Skip = (words: readonly Word[], from: number) => number;
@@ -170,7 +170,7 @@ function unwrap(command: Command, place: number): Command {
     if (wrapped === null || wrapped.startsWith('-') || KEYWORDS.has(wrapped) || (wrapper.program && BUILTINS.has(wrapped))) break;
     start = at;
   }
-  return start === 0 ? command : { ...command, words: words.slice(start) };
+  return start === 0 ? command : withWords(command, words.slice(start));
 }
 
 export const wrappers: Rule = {
