@@ -15,13 +15,22 @@ import { mapCommands, mapList, nameOf, withParts, withTarget, word, type Command
 
 /** The path in its one spelling, or the text unchanged when it is not plainly a path. */
 export function canonicalPath(path: string): string {
-  if (path === '' || path.startsWith('-') || path.includes(':')) return path;
+  if (path === '' || path.startsWith('-') || path.includes(':') || isTidy(path)) return path;
   const absolute = path.startsWith('/');
   const kept = path.split('/').filter((segment) => segment !== '' && segment !== '.');
   const joined = kept.join('/');
   if (absolute) return `/${joined}`;
   if (joined === '') return '.';
   return joined.startsWith('-') ? `./${joined}` : joined;
+}
+
+/**
+ * Whether the path is already in its one spelling: no empty or `.` segment,
+ * no trailing slash. Most operands are; they are not split and joined again.
+ */
+function isTidy(path: string): boolean {
+  if (path.includes('//') || path.includes('/./') || path.startsWith('./') || path.endsWith('/.')) return false;
+  return !path.endsWith('/') || path === '/';
 }
 
 /** A pytest node id keeps its `::test` suffix as written. */
