@@ -31,8 +31,8 @@ export function outlineOf(line: Line): Outline {
   return { names, assigns, redirects };
 }
 
-/** Whether a command of the outline has one of these names. */
-export function namesAny(outline: Outline, names: { has(name: string): boolean }): boolean {
+/** Whether a command of the outline has one of these names (a set: one kind of table keeps the lookup fast). */
+export function namesAny(outline: Outline, names: ReadonlySet<string | null>): boolean {
   for (const name of outline.names) if (names.has(name)) return true;
   return false;
 }

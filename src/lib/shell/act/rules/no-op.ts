@@ -40,12 +40,14 @@ function dropHistoryOff(line: Line): Line {
   return lineWith(line.pipelines.slice(1), line.connectors.slice(1), line.background);
 }
 
+// `set` for `set +H`.
+const NO_OPS_AND_SET: ReadonlySet<string | null> = new Set([...NO_OPS, 'set']);
+
 export const noOp: Rule = {
   name: 'no-op',
   reason: '`:` and `true` ignore their arguments, so literal arguments change nothing that runs; `set +H` turns off what a command string never has on.',
   apply: (line) => mapCommands(dropHistoryOff(line), dropArguments),
-  // `set` for `set +H`.
-  concerns: (outline) => namesAny(outline, NO_OPS) || outline.names.includes('set'),
+  concerns: (outline) => namesAny(outline, NO_OPS_AND_SET),
   folds: [
     [':', ': ls -la /app', ': "ls -la"', ": 'test the polyglot'", ': test a few Fibonacci numbers'],
     ['true', 'true ok', 'true "done"'],

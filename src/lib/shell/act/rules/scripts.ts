@@ -31,11 +31,13 @@ function runForm(command: Command): Command {
   return withWords(command, [command.words[0] as Word, ...run, ...command.words.slice(2)]);
 }
 
+const MANAGER_NAMES: ReadonlySet<string | null> = new Set(MANAGERS.keys());
+
 export const scripts: Rule = {
   name: 'scripts',
   reason: 'npm test, npm t and npm run test (yarn build and yarn run build, …) run the same package script.',
   apply: (line) => mapCommands(line, runForm),
-  concerns: (outline) => namesAny(outline, MANAGERS),
+  concerns: (outline) => namesAny(outline, MANAGER_NAMES),
   folds: [
     ['npm test', 'npm run test', 'npm t', 'npm run-script test', 'npm tst'],
     ['yarn test', 'yarn run test'],

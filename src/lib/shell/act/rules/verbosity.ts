@@ -125,11 +125,13 @@ function quieted(command: Command): Command {
   return list === undefined ? command : listed(command, list);
 }
 
+const QUIETED: ReadonlySet<string> = new Set([...TABLED.keys(), ...LISTED.keys()]);
+
 export const verbosity: Rule = {
   name: 'verbosity',
   reason: 'Options that set how much a run prints (verbosity, traceback style, colours, a summary) leave what runs as it was.',
   apply: (line) => mapCommands(line, quieted),
-  concerns: (outline) => namesAny(outline, TABLED) || namesAny(outline, LISTED),
+  concerns: (outline) => namesAny(outline, QUIETED),
   folds: [
     ['pytest -q tests/test_api.py', 'pytest -v tests/test_api.py', 'pytest -vv --tb=short tests/test_api.py', 'pytest tests/test_api.py -rA --tb line --no-header', 'pytest --quiet --color=no tests/test_api.py'],
     ['pytest -x -q tests', 'pytest -xvv tests', 'pytest -x --showlocals tests'],

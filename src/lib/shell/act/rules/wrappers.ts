@@ -173,12 +173,14 @@ function unwrap(command: Command, place: number): Command {
   return start === 0 ? command : withWords(command, words.slice(start));
 }
 
+// The wrappers' names; `time` is a keyword, not in the map of programs.
+const WRAPPED: ReadonlySet<string> = new Set([...WRAPPERS.keys(), 'time']);
+
 export const wrappers: Rule = {
   name: 'wrappers',
   reason: 'A wrapper that bounds, times, reprioritises or unbuffers a command runs the same command.',
   apply: (line) => mapCommands(line, unwrap),
-  // `time` is a keyword, not in the map of programs.
-  concerns: (outline) => namesAny(outline, WRAPPERS) || outline.names.includes('time'),
+  concerns: (outline) => namesAny(outline, WRAPPED),
   folds: [
     [
       'make test',
