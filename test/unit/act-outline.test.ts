@@ -46,7 +46,7 @@ describe('act: outlines', () => {
 
   test('the outline holds the literal command names, the most assignments of a command, and whether any redirects', () => {
     const line = readLine('A=1 B=2 make -C d | $PAGER >log; git status', 'posix');
-    assert.ok(line !== null);
+    assert.ok(line !== null, 'the line reads');
     assert.deepEqual(outlineOf(line), { names: ['make', 'git'], assigns: 2, redirects: true });
   });
 });
