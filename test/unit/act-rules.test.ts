@@ -148,6 +148,22 @@ describe('act: the option table and path spelling', () => {
     assert.equal(canonicalPath('https://a.com//x'), 'https://a.com//x');
     assert.equal(canonicalPath('host:dir/'), 'host:dir/');
   });
+
+  test('canonicalPath gives every path of /, ., .. and names as splitting and joining it would', () => {
+    // Every path of up to 6 such pieces: the shortcut for a path already in its spelling agrees with the full reading.
+    const pieces = ['/', '.', '..', 'a', '-b', '/.'];
+    let paths = [''];
+    for (let length = 1; length <= 6; length += 1) {
+      paths = paths.flatMap((p) => pieces.map((piece) => p + piece));
+      for (const path of paths) {
+        if (path.startsWith('-')) continue;
+        const absolute = path.startsWith('/');
+        const joined = path.split('/').filter((segment) => segment !== '' && segment !== '.').join('/');
+        const full = absolute ? `/${joined}` : joined === '' ? '.' : joined.startsWith('-') ? `./${joined}` : joined;
+        assert.equal(canonicalPath(path), full, path);
+      }
+    }
+  });
 });
 
 test('act: fourteen spellings of one pytest run share one fingerprint', () => {

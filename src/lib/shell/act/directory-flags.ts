@@ -17,6 +17,9 @@ const DIRECTORY_FLAGS: Readonly<Record<string, { readonly separate: readonly str
   go: { separate: ['-C'], glued: ['-C='] },
 };
 
+/** The tools that have a directory flag. */
+export const DIRECTORY_TOOLS: ReadonlySet<string> = new Set(Object.keys(DIRECTORY_FLAGS));
+
 /** The directory a flag at this word gives, and how many words the flag takes; `null` when it is not one. */
 function flagAt(flags: (typeof DIRECTORY_FLAGS)[string], v: string, next: Word | undefined): { dir: Word; width: number } | null {
   if (flags.separate.includes(v)) return next === undefined ? null : { dir: next, width: 2 };

@@ -12,6 +12,7 @@
 import type { Dialect, Lexed } from '../lex.js';
 import { hasEntity } from './entities.js';
 import { lineOf, readLine } from './line.js';
+import { outlineOf, type Outline } from './outline.js';
 import type { Rule } from './rule.js';
 import { assignments } from './rules/assignments.js';
 import { catPipe } from './rules/cat-pipe.js';
@@ -31,7 +32,7 @@ import { switches } from './rules/switches.js';
 import { views } from './rules/views.js';
 import { verbosity } from './rules/verbosity.js';
 import { wrappers } from './rules/wrappers.js';
-import { renderLine } from './syntax.js';
+import { renderLine, type Line } from './syntax.js';
 
 export type { Dialect } from '../lex.js';
 export type { Rule } from './rule.js';
@@ -78,14 +79,30 @@ export function actOf(command: string, dialect: Dialect = 'posix', rules: readon
   // A line that spells an operator as an HTML entity is read again from its text, the entity read back.
   let line = lexed === undefined || (dialect === 'posix' && hasEntity(command)) ? readLine(command, dialect) : lineOf(lexed, dialect);
   if (line === null) return command.trim();
+  return renderLine(rewritten(line, rules));
+}
+
+/** The line after the rules' passes; a rule the line's outline does not concern is passed by. */
+function rewritten(read: Line, rules: readonly Rule[]): Line {
+  let line = read;
+  // The outline is read again only after a rule changed the line.
+  let outlined: Line | null = null;
+  let outline: Outline | null = null;
   for (let pass = 0; pass < PASSES; pass += 1) {
     let reopened = false;
     for (const rule of rules) {
+      if (rule.concerns !== undefined) {
+        if (outlined !== line) {
+          outline = outlineOf(line);
+          outlined = line;
+        }
+        if (!rule.concerns(outline as Outline)) continue;
+      }
       const next = rule.apply(line);
       if (rule.reopens === true && next !== line) reopened = true;
       line = next;
     }
     if (!reopened) break;
   }
-  return renderLine(line);
+  return line;
 }

@@ -3,6 +3,7 @@
  * the line, and the examples that specify it. The engine knows nothing about
  * any single rule; the unit tests run every rule's examples.
  */
+import type { Outline } from './outline.js';
 import type { Line } from './syntax.js';
 
 export interface Rule {
@@ -22,4 +23,10 @@ export interface Rule {
    * returns the very line it was given when it rewrites nothing.
    */
   readonly reopens?: boolean;
+  /**
+   * Whether the rule can rewrite a line of this outline. `false` promises that
+   * `apply` would give the line back as it is (or a line written alike), so the
+   * engine passes the rule by. Absent: the rule reads every line.
+   */
+  readonly concerns?: (outline: Outline) => boolean;
 }

@@ -100,7 +100,7 @@ export function mapList<T>(items: readonly T[], rewrite: (item: T, at: number) =
 /** Applies `rewrite` to every pipeline of the line; the same line back when no pipeline changed. */
 export function mapPipelines(line: Line, rewrite: (pipeline: readonly Command[]) => readonly Command[]): Line {
   const pipelines = mapList(line.pipelines, rewrite);
-  return pipelines === line.pipelines ? line : { ...line, pipelines };
+  return pipelines === line.pipelines ? line : lineWith(pipelines, line.connectors, line.background);
 }
 
 /**
@@ -117,12 +117,37 @@ export function mapCommands(line: Line, rewrite: (command: Command, place: numbe
     if (pipelines === null && next !== pipeline) pipelines = line.pipelines.slice(0, at);
     if (pipelines !== null) pipelines.push(next);
   }
-  return pipelines === null ? line : { ...line, pipelines };
+  return pipelines === null ? line : lineWith(pipelines, line.connectors, line.background);
+}
+
+/**
+ * A command of these parts. Commands, lines and redirections are made in one
+ * property order each (here and by the reader, line.ts), never by spreading
+ * one into another: a spread object has a shape of its own, and every rule
+ * reading commands of several shapes reads them slower.
+ */
+export function commandOf(assigns: readonly Word[], words: readonly Word[], redirects: readonly Redirect[]): Command {
+  return { assigns, words, redirects };
+}
+
+/** The command with these words. */
+export function withWords(command: Command, words: readonly Word[]): Command {
+  return { assigns: command.assigns, words, redirects: command.redirects };
+}
+
+/** A line of these parts (see `commandOf`). */
+export function lineWith(pipelines: readonly (readonly Command[])[], connectors: readonly Connector[], background: boolean): Line {
+  return { pipelines, connectors, background };
+}
+
+/** A redirection to this target. */
+export function withTarget(r: Redirect, target: Word): Redirect {
+  return { fd: r.fd, op: r.op, target };
 }
 
 /** A command with these parts, or the command itself when each part is the one it has: rules that change nothing allocate nothing. */
 export function withParts(command: Command, assigns: readonly Word[], words: readonly Word[], redirects: readonly Redirect[]): Command {
-  return assigns === command.assigns && words === command.words && redirects === command.redirects ? command : { ...command, assigns, words, redirects };
+  return assigns === command.assigns && words === command.words && redirects === command.redirects ? command : commandOf(assigns, words, redirects);
 }
 
 /** Whether two word lists read alike: the same text and value at every place. */
@@ -144,7 +169,7 @@ export function lastPipeline(line: Line): readonly Command[] {
 
 /** The line with its last pipeline replaced. */
 export function withLastPipeline(line: Line, pipeline: readonly Command[]): Line {
-  return { ...line, pipelines: [...line.pipelines.slice(0, -1), pipeline] };
+  return lineWith([...line.pipelines.slice(0, -1), pipeline], line.connectors, line.background);
 }
 
 /** A command's text after `text`: its assignments, words and redirections, one space apart (written out directly, no lists in between). */

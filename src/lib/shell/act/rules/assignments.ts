@@ -4,7 +4,7 @@
  */
 import { isAssignment } from '../../command.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, type Command, type Word } from '../syntax.js';
+import { commandOf, mapCommands, type Command, type Word } from '../syntax.js';
 
 /** `env A=1 B=2 cmd …` as `A=1 B=2 cmd …`; `env` with options, or with nothing to run, stays. */
 function unwrapEnv(command: Command): Command {
@@ -19,7 +19,7 @@ function unwrapEnv(command: Command): Command {
   }
   const next = command.words[at];
   if (next === undefined || next.value === null || next.value.startsWith('-')) return command;
-  return { ...command, assigns: [...command.assigns, ...moved], words: command.words.slice(at) };
+  return commandOf([...command.assigns, ...moved], command.words.slice(at), command.redirects);
 }
 
 const nameOfAssignment = (w: Word): string => (w.value as string).slice(0, (w.value as string).indexOf('='));
@@ -36,13 +36,15 @@ function sortAssignments(command: Command): Command {
     return x > y ? 1 : 0;
   });
   // Already in order (the common case, one or none): the command itself.
-  return sorted.every((w, at) => w === command.assigns[at]) ? command : { ...command, assigns: sorted };
+  return sorted.every((w, at) => w === command.assigns[at]) ? command : commandOf(sorted, command.words, command.redirects);
 }
 
 export const assignments: Rule = {
   name: 'assignments',
   reason: 'The environment a command gets does not depend on whether env or the shell sets it, nor on the order of literal assignments.',
   apply: (line) => mapCommands(line, (command) => sortAssignments(unwrapEnv(command))),
+  // One assignment is already in order.
+  concerns: (outline) => outline.assigns >= 2 || outline.names.includes('env'),
   folds: [
     ['NODE_ENV=test CI=1 make test', 'CI=1 NODE_ENV=test make test', 'env CI=1 NODE_ENV=test make test', 'CI=1 env NODE_ENV=test make test'],
     ['env PYTHONPATH=src pytest', 'PYTHONPATH=src pytest'],

@@ -8,7 +8,7 @@
 import { readArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapPipelines, nameOf, type Command, type Redirect, type Word } from '../syntax.js';
+import { mapPipelines, nameOf, withWords, type Command, type Redirect, type Word } from '../syntax.js';
 
 /** The commands that read their input as they read a file operand (a name that expands is none of them). */
 const READERS = new Set<string | null>(['head', 'tail', 'wc', 'grep']);
@@ -58,7 +58,7 @@ function withFile(reader: Command, file: Word): Command | null {
   // Each option by its name: a switch letter as `-r`, `--exclude=*.log` as `--exclude`.
   const options = [...[...args.switches].map((letter) => `-${letter}`), ...args.options.map((option) => option.value?.split('=')[0])];
   if (options.some((option) => READS_OTHERWISE.has(`${name} ${option}`))) return null;
-  return { ...reader, words };
+  return withWords(reader, words);
 }
 
 function feed(pipeline: readonly Command[]): readonly Command[] {
@@ -74,6 +74,7 @@ export const catPipe: Rule = {
   name: 'cat-pipe',
   reason: 'cat of one file piped into head, tail, wc or grep hands it the lines it would read from the file.',
   apply: (line) => mapPipelines(line, feed),
+  concerns: (outline) => outline.names.includes('cat'),
   folds: [
     ['head -50 src/app.py', 'cat src/app.py | head -50', 'cat ./src/app.py | head -n 50'],
     ['grep -n error app.log', 'cat app.log | grep -n error'],

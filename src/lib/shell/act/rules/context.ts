@@ -16,7 +16,7 @@
 import { readArgs, writeArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, valueOf, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, valueOf, withWords, word, type Command, type Word } from '../syntax.js';
 
 /** Which sides of a match a window shows. */
 interface Sides {
@@ -75,7 +75,7 @@ function searched(command: Command, name: string): Command {
   }
   if (!found) return command;
   if (sides.before || sides.after) options.push(sidesWord(sides));
-  return { ...command, words: writeArgs(command.words[0] as Word, rest, args, { switches: args.switches, longs: args.longs, options }) };
+  return withWords(command, writeArgs(command.words[0] as Word, rest, args, { switches: args.switches, longs: args.longs, options }));
 }
 
 /** `-Context`, by any prefix that names it alone among Select-String's parameters; `-C` is ambiguous (`-CaseSensitive`, `-Culture`). */
@@ -96,7 +96,7 @@ function selected(command: Command): Command {
   const before = Number(counts[1]) > 0;
   const after = Number(counts[2] ?? counts[1]) > 0;
   const window = before || after ? [sidesWord({ before, after })] : [];
-  return { ...command, words: [...words.slice(0, at), ...window, ...words.slice(at + (colon === -1 ? 2 : 1))] };
+  return withWords(command, [...words.slice(0, at), ...window, ...words.slice(at + (colon === -1 ? 2 : 1))]);
 }
 
 function narrowed(command: Command): Command {
@@ -108,10 +108,15 @@ function narrowed(command: Command): Command {
   return lower === 'select-string' || lower === 'sls' ? selected(command) : command;
 }
 
+/** grep, rg, and Select-String or its alias in any case. */
+const SELECT_STRING: ReadonlySet<string> = new Set(['select-string', 'sls']);
+const isSearch = (name: string): boolean => name === 'grep' || name === 'rg' || ((name.length === 13 || name.length === 3) && SELECT_STRING.has(name.toLowerCase()));
+
 export const context: Rule = {
   name: 'context',
   reason: 'How many lines are printed around each match leaves the search as it was: the same pattern in the same files, the window on the same sides.',
   apply: (line) => mapCommands(line, narrowed),
+  concerns: (outline) => outline.names.some(isSearch),
   folds: [
     ['grep -n -C 3 raise app/models.py', 'grep -nC8 raise app/models.py', 'grep -n --context=5 raise app/models.py', 'grep -n -5 raise app/models.py', 'grep -n -A 2 -B 4 raise app/models.py'],
     ['grep -A 3 raise app/models.py', 'grep -A10 raise app/models.py', 'grep --after-context=2 raise app/models.py'],

@@ -9,8 +9,9 @@
  * flags are in directory-flags.ts.
  */
 import type { Rule } from '../rule.js';
-import { splitDirectory } from '../directory-flags.js';
-import { copiesDescriptor, lastPipeline, word, type Command, type Line, type Redirect } from '../syntax.js';
+import { DIRECTORY_TOOLS, splitDirectory } from '../directory-flags.js';
+import { namesAny } from '../outline.js';
+import { commandOf, copiesDescriptor, lastPipeline, lineWith, withWords, word, type Line, type Redirect } from '../syntax.js';
 
 /** A redirection that means the same from any directory: a descriptor copy or close, or an absolute path. */
 function placeless(r: Redirect): boolean {
@@ -26,18 +27,15 @@ function cdForm(line: Line): Line {
   if (only === undefined || line.connectors[line.connectors.length - 1] === '||' || !only.redirects.every(placeless)) return line;
   const split = splitDirectory(only);
   if (split === null) return line;
-  const cd: Command = { assigns: [], words: [word('cd'), split.dir], redirects: [] };
-  return {
-    ...line,
-    pipelines: [...line.pipelines.slice(0, -1), [cd], [{ ...only, words: split.words }]],
-    connectors: [...line.connectors, '&&'],
-  };
+  const cd = commandOf([], [word('cd'), split.dir], []);
+  return lineWith([...line.pipelines.slice(0, -1), [cd], [withWords(only, split.words)]], [...line.connectors, '&&'], line.background);
 }
 
 export const directory: Rule = {
   name: 'directory',
   reason: 'A tool’s own directory flag and a cd just before it run the tool in the same directory.',
   apply: cdForm,
+  concerns: (outline) => namesAny(outline, DIRECTORY_TOOLS),
   reopens: true,
   folds: [
     ['cd /repo && make test', 'make -C /repo test', 'make --directory=/repo test', 'make --directory /repo test', 'make -C/repo test'],

@@ -41,10 +41,14 @@ function unwrap(line: Line): Line {
   return inner === null || (shell === 'sh' && !readsAlike(inner)) ? line : inner;
 }
 
+const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh']);
+
 export const inlineShell: Rule = {
   name: 'inline-shell',
   reason: 'bash -c (or a login bash -lc, or sh -c on a line both shells read alike) runs its string as the command line it is.',
   apply: unwrap,
+  // Only a line that is one shell and its string.
+  concerns: (outline) => outline.names.length === 1 && SHELLS.has(outline.names[0] as string),
   reopens: true,
   folds: [
     ['bash -c "pytest -q"', "bash -c 'pytest -q'", 'pytest -q', 'bash -lc "pytest -q"', 'bash -l -c "pytest -q"', 'bash --login -c "pytest -q"', "sh -c 'pytest -q'"],

@@ -4,7 +4,7 @@
  * Only bare names are folded: a path (`.venv/bin/python`) names one binary.
  */
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, word, type Command } from '../syntax.js';
+import { mapCommands, nameOf, withWords, word, type Command } from '../syntax.js';
 
 const ALIASES: readonly (readonly [RegExp, string])[] = [
   [/^python3(?:\.\d+)?$/, 'python'],
@@ -16,20 +16,27 @@ const ALIASES: readonly (readonly [RegExp, string])[] = [
 /** The first letters of the spellings above (`p`, `n`): any other name is none of them, and is not tested four times. */
 const FIRST_LETTERS: ReadonlySet<number> = new Set([0x70, 0x6e]);
 
+/** The one name of an interpreter spelled `name`, or `undefined` when it is no alias. */
+function aliasOf(name: string): string | undefined {
+  // Stryker disable next-line ConditionalExpression: a shortcut: a name that starts otherwise matches no spelling
+  if (name.length > 16 || !FIRST_LETTERS.has(name.charCodeAt(0))) return undefined;
+  for (const [spelling, canonical] of ALIASES) if (spelling.test(name)) return canonical;
+  return undefined;
+}
+
 function alias(command: Command): Command {
   const name = nameOf(command);
-  // Stryker disable next-line ConditionalExpression: a shortcut: a name that starts otherwise matches no spelling
-  if (name === null || name.length > 16 || !FIRST_LETTERS.has(name.charCodeAt(0))) return command;
-  for (const [spelling, canonical] of ALIASES) {
-    if (spelling.test(name)) return { ...command, words: [word(canonical), ...command.words.slice(1)] };
-  }
-  return command;
+  const canonical = name === null ? undefined : aliasOf(name);
+  return canonical === undefined ? command : withWords(command, [word(canonical), ...command.words.slice(1)]);
 }
+
+const isAlias = (name: string): boolean => aliasOf(name) !== undefined;
 
 export const interpreters: Rule = {
   name: 'interpreters',
   reason: 'python and python3 (pip and pip3, py.test and pytest, nodejs and node) are one program under two names.',
   apply: (line) => mapCommands(line, alias),
+  concerns: (outline) => outline.names.some(isAlias),
   folds: [
     ['python3 manage.py test', 'python manage.py test', 'python3.12 manage.py test'],
     ['pip3 install -r requirements.txt', 'pip install -r requirements.txt'],

@@ -5,7 +5,7 @@
  * when `-m` is the interpreter's first argument.
  */
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, valueOf, word, type Command } from '../syntax.js';
+import { mapCommands, nameOf, valueOf, withWords, word, type Command } from '../syntax.js';
 
 const RUNNERS: ReadonlySet<string | null> = new Set(['pytest', 'pip', 'mypy', 'ruff', 'black', 'flake8', 'pylint', 'isort', 'tox']);
 
@@ -18,13 +18,14 @@ function unwrapModule(command: Command): Command {
   // `-m pytest`, or glued: `-mpytest`.
   const module = flag === '-m' ? valueOf(words[2]) : flag?.startsWith('-m') === true ? flag.slice(2) : null;
   if (!isRunner(module)) return command;
-  return { ...command, words: [word(module), ...words.slice(flag === '-m' ? 3 : 2)] };
+  return withWords(command, [word(module), ...words.slice(flag === '-m' ? 3 : 2)]);
 }
 
 export const moduleRunners: Rule = {
   name: 'module-runners',
   reason: 'python -m pytest and pytest (pip, mypy, ruff, …) run the same tool.',
   apply: (line) => mapCommands(line, unwrapModule),
+  concerns: (outline) => outline.names.includes('python'),
   folds: [
     ['python -m pytest -q tests', 'pytest -q tests', 'python3 -m pytest -q tests', 'python -mpytest -q tests'],
     ['python -m pip install requests', 'pip install requests'],

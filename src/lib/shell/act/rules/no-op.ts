@@ -13,8 +13,9 @@
  * command and the rest follows it with `;` or `&&` (it always succeeds). Later
  * in the line it is kept: `a || set +H && b` is not `a || b`.
  */
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, valueOf, type Command, type Line } from '../syntax.js';
+import { lineWith, mapCommands, nameOf, valueOf, withWords, type Command, type Line } from '../syntax.js';
 
 const NO_OPS: ReadonlySet<string | null> = new Set([':', 'true']);
 
@@ -22,7 +23,7 @@ function dropArguments(command: Command): Command {
   if (command.words.length < 2 || command.redirects.length > 0 || command.assigns.length > 0 || !NO_OPS.has(nameOf(command))) return command;
   // A word the shell would expand is kept as written (value null): it may run something.
   if (command.words.some((w) => w.value === null)) return command;
-  return { ...command, words: command.words.slice(0, 1) };
+  return withWords(command, command.words.slice(0, 1));
 }
 
 /** `set +H` or `set +o histexpand`, alone. */
@@ -36,13 +37,17 @@ function dropHistoryOff(line: Line): Line {
   const first = line.pipelines[0];
   const joined = line.connectors[0];
   if (first?.length !== 1 || (joined !== ';' && joined !== '&&') || !turnsHistoryOff(first[0] as Command)) return line;
-  return { ...line, pipelines: line.pipelines.slice(1), connectors: line.connectors.slice(1) };
+  return lineWith(line.pipelines.slice(1), line.connectors.slice(1), line.background);
 }
+
+// `set` for `set +H`.
+const NO_OPS_AND_SET: ReadonlySet<string | null> = new Set([...NO_OPS, 'set']);
 
 export const noOp: Rule = {
   name: 'no-op',
   reason: '`:` and `true` ignore their arguments, so literal arguments change nothing that runs; `set +H` turns off what a command string never has on.',
   apply: (line) => mapCommands(dropHistoryOff(line), dropArguments),
+  concerns: (outline) => namesAny(outline, NO_OPS_AND_SET),
   folds: [
     [':', ': ls -la /app', ': "ls -la"', ": 'test the polyglot'", ': test a few Fibonacci numbers'],
     ['true', 'true ok', 'true "done"'],

@@ -3,8 +3,9 @@
  * at the end of the line pass the output through unchanged, and
  * `git --no-pager` or `GIT_PAGER=cat` only say so explicitly.
  */
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { lastPipeline, mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
+import { commandOf, lastPipeline, mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
 
 const PAGERS: ReadonlySet<string | null> = new Set(['cat', 'less', 'more']);
 const PAGER_VARIABLES = new Set(['PAGER', 'GIT_PAGER']);
@@ -25,11 +26,11 @@ function quiet(command: Command): Command {
   const flag = command.words[1]?.value;
   const noPagerFlag = nameOf(command) === 'git' && (flag === '--no-pager' || flag === '-P');
   if (!noPagerFlag && !command.assigns.some(isNoPager)) return command;
-  return {
-    ...command,
-    assigns: command.assigns.filter((w) => !isNoPager(w)),
-    words: noPagerFlag ? [command.words[0] as Word, ...command.words.slice(2)] : command.words,
-  };
+  return commandOf(
+    command.assigns.filter((w) => !isNoPager(w)),
+    noPagerFlag ? [command.words[0] as Word, ...command.words.slice(2)] : command.words,
+    command.redirects,
+  );
 }
 
 function dropTrailingPagers(line: Line): Line {
@@ -39,10 +40,15 @@ function dropTrailingPagers(line: Line): Line {
   return end === last.length ? line : withLastPipeline(line, last.slice(0, end));
 }
 
+/** The names the rule reads: git's flag, and the trailing pagers. */
+const PAGED: ReadonlySet<string | null> = new Set(['git', ...PAGERS]);
+
 export const pager: Rule = {
   name: 'pager',
   reason: 'With no terminal attached, a trailing pager or cat passes the output through unchanged.',
   apply: (line) => dropTrailingPagers(mapCommands(line, quiet)),
+  // `PAGER=cat` is an assignment, whatever the command.
+  concerns: (outline) => outline.assigns > 0 || namesAny(outline, PAGED),
   folds: [
     [
       'git log --oneline -20',

@@ -8,19 +8,29 @@
  * need not be `b`). A path that would start with `-` keeps its `./`.
  */
 import { readArgs } from '../args.js';
-import { specOf } from '../commands.js';
+import { COMMAND_NAMES, specOf } from '../commands.js';
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, mapList, nameOf, withParts, word, type Command, type Redirect, type Word } from '../syntax.js';
+import { mapCommands, mapList, nameOf, withParts, withTarget, word, type Command, type Redirect, type Word } from '../syntax.js';
 
 /** The path in its one spelling, or the text unchanged when it is not plainly a path. */
 export function canonicalPath(path: string): string {
-  if (path === '' || path.startsWith('-') || path.includes(':')) return path;
+  if (path === '' || path.startsWith('-') || path.includes(':') || isTidy(path)) return path;
   const absolute = path.startsWith('/');
   const kept = path.split('/').filter((segment) => segment !== '' && segment !== '.');
   const joined = kept.join('/');
   if (absolute) return `/${joined}`;
   if (joined === '') return '.';
   return joined.startsWith('-') ? `./${joined}` : joined;
+}
+
+/**
+ * Whether the path is already in its one spelling: no empty or `.` segment,
+ * no trailing slash. Most operands are; they are not split and joined again.
+ */
+function isTidy(path: string): boolean {
+  if (path.includes('//') || path.includes('/./') || path.startsWith('./') || path.endsWith('/.')) return false;
+  return !path.endsWith('/') || path === '/';
 }
 
 /** A pytest node id keeps its `::test` suffix as written. */
@@ -57,7 +67,7 @@ function respellOperands(command: Command): readonly Word[] {
 function respellTarget(r: Redirect): Redirect {
   if (r.op === '>&' || r.op === '<&') return r;
   const target = respell(r.target, false);
-  return target === r.target ? r : { ...r, target };
+  return target === r.target ? r : withTarget(r, target);
 }
 
 function canonicalPaths(command: Command): Command {
@@ -68,6 +78,8 @@ export const paths: Rule = {
   name: 'paths',
   reason: './x, x, x/ and a//x name the same file where a word is known to be a path.',
   apply: (line) => mapCommands(line, canonicalPaths),
+  // Paths are known only as the operands of a tabled command, and as redirection targets.
+  concerns: (outline) => outline.redirects || namesAny(outline, COMMAND_NAMES),
   folds: [
     ['cat ./src/app.py', 'cat src/app.py', 'cat src//app.py', 'cat ./src/./app.py'],
     ['ls -la src/', 'ls -la src', 'ls -la ./src/'],

@@ -6,7 +6,7 @@
  */
 import { isAssignment } from '../../command.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, mapList, quote, withParts, type Command, type Redirect, type Word } from '../syntax.js';
+import { mapCommands, mapList, quote, withParts, withTarget, type Command, type Redirect, type Word } from '../syntax.js';
 
 /** A word with this text: the word itself when it already has it (a rule that changes nothing allocates nothing). */
 function written(w: Word, text: string): Word {
@@ -28,7 +28,7 @@ function respellAssignment(w: Word): Word {
 
 function respellRedirect(r: Redirect): Redirect {
   const target = respell(r.target, false);
-  return target === r.target ? r : { ...r, target };
+  return target === r.target ? r : withTarget(r, target);
 }
 
 const respellWord = (w: Word, at: number): Word => respell(w, at === 0);

@@ -6,8 +6,9 @@
  * (bun's own test runner, not the script), and names that are also built-in
  * commands of the manager (`yarn install` is not `yarn run install`).
  */
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, valueOf, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, valueOf, withWords, word, type Command, type Word } from '../syntax.js';
 
 /** A manager's subcommands that mean `run <script>` (with the script's name) or `run` itself (`''`). */
 type Spellings = ReadonlyMap<string | null, string>;
@@ -27,13 +28,16 @@ function runForm(command: Command): Command {
   const script = MANAGERS.get(valueOf(command.words[0]))?.get(valueOf(command.words[1]));
   if (script === undefined) return command;
   const run = script === '' ? [word('run')] : [word('run'), word(script)];
-  return { ...command, words: [command.words[0] as Word, ...run, ...command.words.slice(2)] };
+  return withWords(command, [command.words[0] as Word, ...run, ...command.words.slice(2)]);
 }
+
+const MANAGER_NAMES: ReadonlySet<string | null> = new Set(MANAGERS.keys());
 
 export const scripts: Rule = {
   name: 'scripts',
   reason: 'npm test, npm t and npm run test (yarn build and yarn run build, …) run the same package script.',
   apply: (line) => mapCommands(line, runForm),
+  concerns: (outline) => namesAny(outline, MANAGER_NAMES),
   folds: [
     ['npm test', 'npm run test', 'npm t', 'npm run-script test', 'npm tst'],
     ['yarn test', 'yarn run test'],

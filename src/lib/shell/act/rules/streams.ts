@@ -7,14 +7,14 @@
  * `>&log 2>/dev/null` and `>&log` (bash's `>&log` is `&>log`).
  */
 import type { Rule } from '../rule.js';
-import { copiesDescriptor, lastPipeline, mapCommands, mapList, withLastPipeline, withParts, type Command, type Line, type Redirect } from '../syntax.js';
+import { commandOf, copiesDescriptor, lastPipeline, mapCommands, mapList, withLastPipeline, withParts, type Command, type Line, type Redirect } from '../syntax.js';
 
 const DEFAULT_FD: Readonly<Record<string, string>> = { '>': '1', '>>': '1', '>|': '1', '>&': '1', '<': '0', '<&': '0' };
 const WRITES = new Set(['>', '>>', '>|', '&>', '&>>']);
 
 /** `1>` as `>` and `0<` as `<`. */
 const defaultFd = (command: Command): Command =>
-  withParts(command, command.assigns, command.words, mapList(command.redirects, (r) => (DEFAULT_FD[r.op] === r.fd ? { ...r, fd: '' } : r)));
+  withParts(command, command.assigns, command.words, mapList(command.redirects, (r) => (DEFAULT_FD[r.op] === r.fd ? { fd: '', op: r.op, target: r.target } : r)));
 
 /** A redirection that writes a file: `>`, `>>`, `&>`, and `>&` before a file (bash's `&>`). */
 const writesFile = (r: Redirect): boolean => WRITES.has(r.op) || (r.op === '>&' && !copiesDescriptor(r));
@@ -35,13 +35,15 @@ function dropPlumbing(line: Line): Line {
   if (command.redirects.some((r) => !isPlumbing(r) && writesFile(r))) return line;
   // Nothing to drop: the line itself.
   if (!command.redirects.some(isPlumbing)) return line;
-  return withLastPipeline(line, [...last.slice(0, -1), { ...command, redirects: command.redirects.filter((r) => !isPlumbing(r)) }]);
+  return withLastPipeline(line, [...last.slice(0, -1), commandOf(command.assigns, command.words, command.redirects.filter((r) => !isPlumbing(r)))]);
 }
 
 export const streams: Rule = {
   name: 'streams',
   reason: 'Merging stderr into stdout or discarding output at the end of the line changes what is read, not what runs.',
   apply: (line) => dropPlumbing(mapCommands(line, defaultFd)),
+  // Only redirections are rewritten.
+  concerns: (outline) => outline.redirects,
   folds: [
     [
       'make build',

@@ -6,9 +6,10 @@
  * order given (`-A 3`, `--tb=short`), then the operands in order.
  */
 import { readArgs, sortedSwitches, writeArgs } from '../args.js';
-import { specOf } from '../commands.js';
+import { COMMAND_NAMES, specOf } from '../commands.js';
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, sameWords, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, sameWords, withWords, type Command, type Word } from '../syntax.js';
 
 function canonicalFlags(command: Command): Command {
   const spec = specOf(nameOf(command));
@@ -21,13 +22,14 @@ function canonicalFlags(command: Command): Command {
   if (args.switches === '' && args.longs.length === 0 && args.options.length === 0 && args.dashdash === -1) return command;
   const words = writeArgs(command.words[0] as Word, rest, args, { switches: sortedSwitches(args.switches), longs: [...args.longs].sort(), options: args.options });
   // Already canonical (the common case): the command itself.
-  return sameWords(words, command.words) ? command : { ...command, words };
+  return sameWords(words, command.words) ? command : withWords(command, words);
 }
 
 export const switches: Rule = {
   name: 'switches',
   reason: 'Boolean short flags of getopt and argparse commands may be bundled and come in any order.',
   apply: (line) => mapCommands(line, canonicalFlags),
+  concerns: (outline) => namesAny(outline, COMMAND_NAMES),
   folds: [
     ['ls -la /tmp', 'ls -al /tmp', 'ls -l -a /tmp', 'ls -a -l /tmp', 'ls --all -l /tmp'],
     ['grep -rn TODO src', 'grep -nr TODO src', 'grep -r -n TODO src', 'grep --recursive --line-number TODO src'],

@@ -15,8 +15,9 @@
  */
 import { readArgs, writeArgs } from '../args.js';
 import { specOf } from '../commands.js';
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, valueOf, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, valueOf, withWords, type Command, type Word } from '../syntax.js';
 
 /** A program read by its option table: the printing switches' letters, long switches and valued options. */
 interface Tabled {
@@ -85,7 +86,7 @@ function tabled(command: Command, name: string, table: Tabled): Command {
     else if (!named.startsWith('--')) at += 1;
   }
   if (letters.length === args.switches.length && longs.length === args.longs.length && options.length === args.options.length) return command;
-  return { ...command, words: writeArgs(command.words[0] as Word, rest, args, { switches: letters, longs, options }) };
+  return withWords(command, writeArgs(command.words[0] as Word, rest, args, { switches: letters, longs, options }));
 }
 
 /** The flag a word is, for a listed program: the word itself, or its name before `=` for a valued flag. */
@@ -112,7 +113,7 @@ function listed(command: Command, listed: Listed): Command {
     else dropped = true;
     if (flag === 'valued') at += 1;
   }
-  return dropped ? { ...command, words: [...kept, ...words.slice(at)] } : command;
+  return dropped ? withWords(command, [...kept, ...words.slice(at)]) : command;
 }
 
 function quieted(command: Command): Command {
@@ -124,10 +125,13 @@ function quieted(command: Command): Command {
   return list === undefined ? command : listed(command, list);
 }
 
+const QUIETED: ReadonlySet<string> = new Set([...TABLED.keys(), ...LISTED.keys()]);
+
 export const verbosity: Rule = {
   name: 'verbosity',
   reason: 'Options that set how much a run prints (verbosity, traceback style, colours, a summary) leave what runs as it was.',
   apply: (line) => mapCommands(line, quieted),
+  concerns: (outline) => namesAny(outline, QUIETED),
   folds: [
     ['pytest -q tests/test_api.py', 'pytest -v tests/test_api.py', 'pytest -vv --tb=short tests/test_api.py', 'pytest tests/test_api.py -rA --tb line --no-header', 'pytest --quiet --color=no tests/test_api.py'],
     ['pytest -x -q tests', 'pytest -xvv tests', 'pytest -x --showlocals tests'],

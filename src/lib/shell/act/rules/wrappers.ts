@@ -11,8 +11,9 @@
  * (`timeout 5 cd d` fails; `nice time make` runs /usr/bin/time, if installed).
  */
 import { isDuration } from '../../command.js';
+import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, type Command, type Word } from '../syntax.js';
+import { mapCommands, withWords, type Command, type Word } from '../syntax.js';
 
 /** Given the words and the wrapper's index, the index of the command it wraps; `-1` when the wrapper is not read. */
 type Skip = (words: readonly Word[], from: number) => number;
@@ -169,13 +170,17 @@ function unwrap(command: Command, place: number): Command {
     if (wrapped === null || wrapped.startsWith('-') || KEYWORDS.has(wrapped) || (wrapper.program && BUILTINS.has(wrapped))) break;
     start = at;
   }
-  return start === 0 ? command : { ...command, words: words.slice(start) };
+  return start === 0 ? command : withWords(command, words.slice(start));
 }
+
+// The wrappers' names; `time` is a keyword, not in the map of programs.
+const WRAPPED: ReadonlySet<string> = new Set([...WRAPPERS.keys(), 'time']);
 
 export const wrappers: Rule = {
   name: 'wrappers',
   reason: 'A wrapper that bounds, times, reprioritises or unbuffers a command runs the same command.',
   apply: (line) => mapCommands(line, unwrap),
+  concerns: (outline) => namesAny(outline, WRAPPED),
   folds: [
     [
       'make test',
