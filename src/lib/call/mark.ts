@@ -108,18 +108,21 @@ function rankOf(measure: string): number {
 
 type MarkConfig = Pick<CoreConfig, 'limits' | 'previewChars'>;
 
-/** The mark of one fingerprint under a configuration; `measure`, when the caller knows it (`exact` for every call), spares reading it. */
-export function markOne(fp: string, cfg: MarkConfig, measure = measureOf(fp)): Mark {
-  return new LazyMark(identityKey(fp), measure, capOf(capsOf(cfg.limits), fp, measure), rankOf(measure), fp, cfg.previewChars);
+/** The mark of one fingerprint, its caps table already looked up. */
+function markIn(fp: string, caps: Caps, previewChars: MarkConfig['previewChars'], measure: string): Mark {
+  return new LazyMark(identityKey(fp), measure, capOf(caps, fp, measure), rankOf(measure), fp, previewChars);
 }
 
+/** The mark of one fingerprint under a configuration; `measure`, when the caller knows it (`exact` for every call), spares reading it. */
+export function markOne(fp: string, cfg: MarkConfig, measure = measureOf(fp)): Mark {
+  return markIn(fp, capsOf(cfg.limits), cfg.previewChars, measure);
+}
+
+/** The marks of a call's fingerprints: the caps table is looked up once for all of them. */
 export function markAll(fps: readonly string[], cfg: MarkConfig): Mark[] {
   const caps = capsOf(cfg.limits);
   const marks: Mark[] = [];
-  for (const fp of fps) {
-    const measure = measureOf(fp);
-    marks.push(new LazyMark(identityKey(fp), measure, capOf(caps, fp, measure), rankOf(measure), fp, cfg.previewChars));
-  }
+  for (const fp of fps) marks.push(markIn(fp, caps, cfg.previewChars, measureOf(fp)));
   return marks;
 }
 
