@@ -13,12 +13,11 @@
  * the main table's. With more than two lanes in lockstep (the reference and
  * all three configs at once), two copies of one build read up to 9 % apart.
  */
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { cloneData, type Session } from '../../test/parity/session.js';
 import { captureHooks, type Hooks, type PluginLike } from '../../test/robustness/hooks.js';
-import { prepare, usableSessions, withAct, withPreset, type Prepared } from './sessions.js';
+import { prepare, stepThrough, usableSessions, withAct, withPreset, type Prepared } from './sessions.js';
 
 const CONFIGS: readonly [string, (config: unknown) => unknown][] = [
   ['defaults', (config) => config],
@@ -30,7 +29,6 @@ const CONFIGS: readonly [string, (config: unknown) => unknown][] = [
 const CLIP_MS = 2;
 
 interface Contestant {
-  readonly label: string;
   readonly plugin: PluginLike;
   readonly configure: (config: unknown) => unknown;
 }
@@ -40,32 +38,6 @@ interface Lane {
   readonly hooks: Hooks;
   readonly agents: object[];
   readonly steps: Prepared[];
-}
-
-/** One step through one lane's hooks, in the host's order; the time inside them (ms). */
-async function stepThrough(lane: Lane, at: number): Promise<number> {
-  const step = lane.steps[at] as Prepared;
-  if (step.kind === 'step') {
-    const payload = { agent: lane.agents[step.agent], messages: step.messages };
-    const t = performance.now();
-    lane.hooks.step(payload);
-    return performance.now() - t;
-  }
-  const exec: Record<string, unknown> = { name: step.name, arguments: step.args };
-  if (step.agent !== null) exec.agent = lane.agents[step.agent];
-  let t = performance.now();
-  const gate = (await lane.hooks.pre(exec)) as { kind: string };
-  let ms = performance.now() - t;
-  let denial: unknown = 'the operator declined';
-  if (gate.kind !== 'ask' || step.answer === 'approve') {
-    t = performance.now();
-    denial = lane.hooks.guard(exec);
-    ms += performance.now() - t;
-  }
-  const result = denial === undefined ? step.result : { isError: true, content: [{ type: 'text', text: `Error: ${String(denial)}` }], error: { message: String(denial) } };
-  t = performance.now();
-  await lane.hooks.post(exec, result);
-  return ms + performance.now() - t;
 }
 
 /** Adds each contestant's time for one session, run in lockstep; returns the steps counted and left out. */
@@ -80,7 +52,10 @@ async function lockstep(contestants: readonly Contestant[], session: Session, fl
   for (let at = 0; at < session.steps.length; at += 1) {
     const order = (at + flip) % 2 === 0 ? lanes.map((_, i) => i) : lanes.map((_, i) => lanes.length - 1 - i);
     const took = new Array<number>(lanes.length).fill(0);
-    for (const i of order) took[i] = await stepThrough(lanes[i] as Lane, at);
+    for (const i of order) {
+      const lane = lanes[i] as Lane;
+      took[i] = await stepThrough(lane.hooks, lane.steps[at] as Prepared, lane.agents);
+    }
     if (took.some((t) => t > CLIP_MS)) {
       clipped += 1;
       continue;
@@ -102,8 +77,8 @@ export async function compare(self: PluginLike, reference: PluginLike, other: st
   console.log('|---|---:|---|---:|');
   for (const [name, configure] of CONFIGS) {
     const pair: Contestant[] = [
-      { label: 'this', plugin: self, configure },
-      { label: 'other', plugin: that, configure },
+      { plugin: self, configure },
+      { plugin: that, configure },
     ];
     const perRound: number[] = [];
     let mine = 0;

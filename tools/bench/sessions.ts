@@ -27,36 +27,38 @@ export function prepare(session: Session): Prepared[] {
   });
 }
 
+/** One prepared step through the hooks, in the host's order; the time spent inside them (ms). */
+export async function stepThrough(hooks: Hooks, step: Prepared, agents: object[]): Promise<number> {
+  if (step.kind === 'step') {
+    const payload = { agent: agents[step.agent], messages: step.messages };
+    const t = performance.now();
+    hooks.step(payload);
+    return performance.now() - t;
+  }
+  const exec: Record<string, unknown> = { name: step.name, arguments: step.args };
+  if (step.agent !== null) exec.agent = agents[step.agent];
+  let t = performance.now();
+  const gate = (await hooks.pre(exec)) as { kind: string };
+  let ms = performance.now() - t;
+  let denial: unknown = 'the operator declined';
+  if (gate.kind !== 'ask' || step.answer === 'approve') {
+    t = performance.now();
+    denial = hooks.guard(exec);
+    ms += performance.now() - t;
+  }
+  const result = denial === undefined ? step.result : { isError: true, content: [{ type: 'text', text: `Error: ${String(denial)}` }], error: { message: String(denial) } };
+  t = performance.now();
+  await hooks.post(exec, result);
+  return ms + performance.now() - t;
+}
+
 /** Runs prepared steps through the hooks; returns the time spent inside them (ms) and the calls made. */
 export async function drive(hooks: Hooks, steps: Prepared[], agents: object[]): Promise<{ ms: number; calls: number }> {
   let ms = 0;
   let calls = 0;
   for (const step of steps) {
-    if (step.kind === 'step') {
-      const payload = { agent: agents[step.agent], messages: step.messages };
-      const t = performance.now();
-      hooks.step(payload);
-      ms += performance.now() - t;
-      continue;
-    }
-    calls += 1;
-    const exec: Record<string, unknown> = { name: step.name, arguments: step.args };
-    if (step.agent !== null) exec.agent = agents[step.agent];
-    let t = performance.now();
-    const gate = (await hooks.pre(exec)) as { kind: string };
-    ms += performance.now() - t;
-    let denial: unknown;
-    if (gate.kind === 'ask' && step.answer !== 'approve') {
-      denial = 'the operator declined';
-    } else {
-      t = performance.now();
-      denial = hooks.guard(exec);
-      ms += performance.now() - t;
-    }
-    const result = denial === undefined ? step.result : { isError: true, content: [{ type: 'text', text: `Error: ${String(denial)}` }], error: { message: String(denial) } };
-    t = performance.now();
-    await hooks.post(exec, result);
-    ms += performance.now() - t;
+    if (step.kind === 'call') calls += 1;
+    ms += await stepThrough(hooks, step, agents);
   }
   return { ms, calls };
 }
