@@ -13,6 +13,7 @@
  *   npm run bench -- --sessions  # the realistic sessions only
  *   npm run bench -- --sessions --port .tmp/before  # another build of the port (a copy of dist/, inside the project)
  *   npm run bench -- --compare .tmp/before  # this build against another, interleaved session by session (compare.ts)
+ *   npm run bench -- --cold    # the first calls of a fresh process, port against reference (cold.ts)
  *
  * The realistic sessions also run the port with `preset: recommended` under each session's config.
  *
@@ -25,6 +26,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cloneData, type Session } from '../../test/parity/session.js';
 import { captureHooks, type Hooks, type PluginLike } from '../../test/robustness/hooks.js';
+import { cold } from './cold.js';
 import { compare } from './compare.js';
 import { prepare, runSession, usableSessions, withAct, withPreset } from './sessions.js';
 
@@ -250,6 +252,8 @@ if (against >= 0) {
   const other = process.argv[against + 1];
   if (other === undefined || other.startsWith('--')) throw new Error('--compare needs a directory: a copy of dist/ inside the project, e.g. --compare .tmp/before');
   await compare((PLUGINS[0] as [string, PluginLike])[1], (PLUGINS[1] as [string, PluginLike])[1], other, quick ? 2 : 6, quick ? 100 : 300);
+} else if (process.argv.includes('--cold')) {
+  cold(portBuild(), quick ? 4 : 12);
 } else {
   await realistic();
   if (!process.argv.includes('--sessions')) await curves();
