@@ -30,13 +30,19 @@ interface ColdRun {
   readonly late: number;
 }
 
+const REFERENCE = 'reference-breaker';
+
+async function load(specifier: string): Promise<PluginLike> {
+  return ((await import(specifier)) as { default: PluginLike }).default;
+}
+
 /** In the child: one plugin, fresh, through the first sessions until `LATE` calls have run. */
 async function child(which: Contestant, build: string): Promise<ColdRun> {
-  const plugin = ((await import(which === 'reference' ? 'reference-breaker' : build)) as { default: PluginLike }).default;
+  const plugin = await load(which === 'reference' ? REFERENCE : build);
   const configure = which === 'port, preset' ? withPreset : (config: unknown): unknown => config;
   // The same sessions for every contestant: those both plugins accept.
-  const reference = which === 'reference' ? plugin : ((await import('reference-breaker')) as { default: PluginLike }).default;
-  const port = which === 'reference' ? ((await import(build)) as { default: PluginLike }).default : plugin;
+  const reference = which === 'reference' ? plugin : await load(REFERENCE);
+  const port = which === 'reference' ? await load(build) : plugin;
   const counted = { early: { ms: 0, calls: 0 }, late: { ms: 0, calls: 0 } };
   for (const session of usableSessions(80, [port, reference])) {
     if (counted.early.calls + counted.late.calls >= LATE) break;
@@ -75,7 +81,7 @@ export function cold(build: string, pairs: number): void {
   for (let round = 0; round < pairs; round += 1) {
     const order = round % 2 === 0 ? CONTESTANTS : [...CONTESTANTS].reverse();
     imports.port.push(importMs(build));
-    imports.reference.push(importMs('reference-breaker'));
+    imports.reference.push(importMs(REFERENCE));
     for (const which of order) {
       const out = spawnSync(process.execPath, ['--import', 'tsx', script, '--child', which, build], { encoding: 'utf8' });
       if (out.status !== 0) throw new Error(`the cold run of ${which} failed: ${out.stderr}`);
