@@ -3,11 +3,13 @@
  * read exactly what the slow paths read: WHATWG `new URL`, `URLSearchParams`
  * and the label split. Thousands of seeded URL-like strings, built from the
  * characters where the two could part (case, dots, digits, `%`, `+`, `@`,
- * `:`, backslashes, `xn--`, hex and numeric labels), are read both ways.
+ * `:`, ports, backslashes, `xn--`, hex and numeric labels, IPv4 spellings),
+ * are read both ways.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normUrl, plainUrl, siteOf } from '../../src/lib/call/url.js';
+import { normUrl, siteOf } from '../../src/lib/call/url.js';
+import { plainUrl } from '../../src/lib/call/plain-url.js';
 import { createRecent, RECENT_LIMIT, RECENT_TEXT_LIMIT } from '../../src/lib/call/recent.js';
 import { mulberry32 as prng } from '../support/prng.js';
 
@@ -21,14 +23,23 @@ function pick<T>(random: () => number, from: readonly T[]): T {
 }
 
 const PLAIN_HOSTS = ['example', 'EXAMPLE', 'api', 'b-c', 'x1', 'www', 'co', 'uk'];
+// Number labels: four of them make an IPv4 address, which the fast path takes only as the parser writes it.
+const NUMBER_LABELS = ['0', '1', '10', '255', '256', '00', '01', '099', '1000', '0x1', ''];
+const PORTS = ['', '', '', ':', ':0', ':80', ':8080', ':65535', ':65536', ':08443', ':123456', ':8a', ':-1', '::1'];
 const PLAIN_PATHS = ['', '/', '/a', '/A/b', '/x:y', '/@z', '/~u', '/a.', '/a+b', '/a/b/c/', '/v1/items;x=1'];
-const PLAIN_QUERIES = ['', '?', '?a=1', '?a=1&b=2', '?utm_source=x&q=1', '?a', '?&&a=&', '?a=b=c', '?a=1#f', '#frag', '?q=a/b?c'];
+const PLAIN_QUERIES = ['', '?', '?a=1', '?a=1&b=2', '?utm_source=x&q=1', '?a', '?&&a=&', '?a=b=c', '?a=1#f', '#frag', '?q=a/b?c', '?x=%20', '?a=%2B&b=c+d', '?%zz', '?%', '?%5Fga=1'];
+
+/** A host of plain labels, or of number labels (mostly four, an address or a near miss). */
+function plainHost(random: () => number): string {
+  if (random() < 0.7) return Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(random, PLAIN_HOSTS)).join('.');
+  const count = random() < 0.8 ? 4 : 3 + Math.floor(random() * 3);
+  return Array.from({ length: count }, () => (random() < 0.85 ? String(Math.floor(random() * 256)) : pick(random, NUMBER_LABELS))).join('.');
+}
 
 function urlLike(random: () => number): string {
   // Half the texts are spelled as the fast path expects, so it is taken often enough to prove something.
   if (random() < 0.5) {
-    const labels = Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(random, PLAIN_HOSTS));
-    return `${random() < 0.5 ? 'https://' : 'http://'}${labels.join('.')}${random() < 0.1 ? '.' : ''}${pick(random, PLAIN_PATHS)}${pick(random, PLAIN_QUERIES)}`;
+    return `${random() < 0.5 ? 'https://' : 'http://'}${plainHost(random)}${random() < 0.1 ? '.' : ''}${pick(random, PORTS)}${pick(random, PLAIN_PATHS)}${pick(random, PLAIN_QUERIES)}`;
   }
   const labels = Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(random, HOST_PARTS));
   const tail = random() < 0.1 ? '.' : random() < 0.05 ? ':8080' : random() < 0.05 ? '@evil' : '';

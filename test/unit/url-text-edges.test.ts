@@ -11,7 +11,8 @@ import { askMessage } from '../../src/lib/text/ask.js';
 import { denyMessage, preview, quoteResult, renderHead, renderResult, ceilingMessage, type HitFacts, type HitWords } from '../../src/lib/text/message.js';
 import { cycleSummary, countedSummary, repeatSummary, summaryLabel } from '../../src/lib/text/notice.js';
 import { add, BOOK_LIMIT, keep } from '../../src/lib/memory/book.js';
-import { extractUrls, isLocalHost, normUrl, plainUrl, siteOf, siteSlice } from '../../src/lib/call/url.js';
+import { extractUrls, isLocalHost, normUrl, siteOf, siteSlice } from '../../src/lib/call/url.js';
+import { plainUrl } from '../../src/lib/call/plain-url.js';
 import { loadOracleModule } from '../parity/oracle.js';
 
 /** A track's words as the gate's texts use them; what each says is marked with the track's name. */
@@ -294,16 +295,21 @@ describe("plainUrl's fast path", () => {
     'https://example.com/.well-known/a./..b', // dots that are no dot-segment
     'https://example.com/~!$&()*+,;=:@',
     'https://example.com/',
+    'https://example.com:8080/', 'https://example.com:/x', 'https://example.com:0', 'https://example.com:65535?q', 'https://example.com:08443#f', // ports the parser takes and drops
+    'https://10.0.0.5/x', 'http://0.0.0.0', 'https://255.255.255.255:9200/a', 'https://169.254.170.251?a=1', // IPv4 as the parser writes it
+    'https://example.com/a?%41', 'https://example.com/?a=%20b&c=d+e', 'https://example.com/?%zz%', // a query keeps its `%` as written
   ];
   // Hosts, paths and queries the URL parser rewrites, rejects or reads as an address, and spellings it is merely not sure to read as they are.
   const HANDED_OVER = [
     'https://xn--bcher-kva.example', 'https://XN--a.example', 'https://a.Xn--b', 'https://a.xN--b',
     'https://1.2', 'https://a.0x1f', 'https://a.0X', 'https://a.1.', 'https://a.0xg',
     'https://-x.example', 'https://x-.example', 'https://a.b-', 'https://a..b', 'https://.a', 'https://.', 'https://',
-    'https://a_b.example', 'https://\u00e4.example', 'https://u@example.com', 'https://example.com:8080/',
+    'https://a_b.example', 'https://\u00e4.example', 'https://u@example.com', 'https://u:1@example.com',
+    'https://example.com:65536', 'https://example.com:123456', 'https://example.com:8a', 'https://example.com:-1', 'https://example.com::1', 'https://:80/',
+    'https://1.2.3', 'https://1.2.3.4.5', 'https://1.2.3.256', 'https://1.2.3.04', 'https://01.2.3.4', 'https://1.2.3.4.', 'https://1..3.4', 'https://0x1.2.3.4', 'https://1.2.3.4:99999',
     'ftp://example.com', 'HTTPS://example.com', 'example.com', 'a.com/x',
     'https://example.com/a b', 'https://example.com/%7e', "https://example.com/q'", 'https://example.com/./x', 'https://example.com/a/..', 'https://example.com/a/.',
-    'https://example.com/a?b c', 'https://example.com/a?%41',
+    'https://example.com/a?b c', 'https://example.com/%2e%2e/a', 'https://example.com/a%20b',
   ];
 
   test('reads the common spellings directly, as new URL reads them', () => {

@@ -3,7 +3,8 @@
  * raw material of the `net:`, `site:` and `host:` fingerprints.
  */
 
-import { isSpaceCode } from '../shell/tokenize.js';
+import { isDigitCode, isSpaceCode } from '../shell/tokenize.js';
+import { plainUrl, type Parts } from './plain-url.js';
 
 /** The identity of one URL: `href` is host + path + cleaned, sorted query. */
 export interface NormalizedUrl {
@@ -77,6 +78,17 @@ export function extractUrls(text: unknown): string[] {
 export const TRACKING_KEY = /^(?:utm_\w+|fbclid|gclid|msclkid|mc_eid|_ga|ref_src|igshid)$/i;
 const HAS_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 
+/**
+ * `TRACKING_KEY.test(key)`, the pattern tried only on a key that starts as one
+ * of its names does (u, f, g, m, `_`, r, i in either case): most keys do not.
+ */
+function isTrackingKey(key: string): boolean {
+  const first = key.charCodeAt(0) | 0x20;
+  // `_` (0x5f) reads as 0x7f here.
+  if (first !== 0x75 && first !== 0x66 && first !== 0x67 && first !== 0x6d && first !== 0x7f && first !== 0x72 && first !== 0x69) return false;
+  return TRACKING_KEY.test(key);
+}
+
 /** `key=value` pairs of the query without tracking keys, sorted as whole strings. */
 function cleanQuery(search: string): string {
   // A parsed query is ASCII with non-ASCII percent-encoded: without `%` or `+` nothing decodes, so it is split as is.
@@ -92,8 +104,8 @@ function plainPairs(search: string): string[] {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
     if (eq < 0) {
-      if (!TRACKING_KEY.test(pair)) pairs.push(`${pair}=`);
-    } else if (!TRACKING_KEY.test(pair.slice(0, eq))) {
+      if (!isTrackingKey(pair)) pairs.push(`${pair}=`);
+    } else if (!isTrackingKey(pair.slice(0, eq))) {
       pairs.push(pair);
     }
   }
@@ -104,7 +116,7 @@ function plainPairs(search: string): string[] {
 function decodedPairs(search: string): string[] {
   const pairs: string[] = [];
   for (const [key, value] of new URLSearchParams(search)) {
-    if (!TRACKING_KEY.test(key)) pairs.push(`${key}=${value}`);
+    if (!isTrackingKey(key)) pairs.push(`${key}=${value}`);
   }
   return pairs;
 }
@@ -129,86 +141,12 @@ function aliased(host: string, hostAliases: unknown): string {
   }
 }
 
-/** The three parts of a parsed URL the identity reads. */
-interface Parts {
-  readonly hostname: string;
-  readonly pathname: string;
-  readonly search: string;
-}
-
 function parsed(text: string): Parts | null {
   try {
     return new URL(text);
   } catch {
     return null;
   }
-}
-
-function isAlnum(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-}
-
-/** Whether the label at `at` starts with `xn--`, in any case (the parser decodes those). */
-function isPunycodeLabel(host: string, at: number): boolean {
-  return (host.charCodeAt(at) | 0x20) === 0x78 && (host.charCodeAt(at + 1) | 0x20) === 0x6e && host.startsWith('--', at + 2);
-}
-
-/**
- * A DNS name the URL parser only lowercases: labels of letters, digits and
- * inner hyphens, optionally a trailing dot; no `xn--` label (punycode is
- * checked) and no number as the last label (it would be read as IPv4).
- */
-function isPlainHost(host: string): boolean {
-  const end = host.endsWith('.') ? host.length - 1 : host.length;
-  let label = 0;
-  let digitsOnly = true;
-  for (let at = 0; at <= end; at += 1) {
-    if (at === end || host.charCodeAt(at) === 0x2e) {
-      // An empty label fails the first test: a dot or the end of the host is where its first character would be.
-      if (!isAlnum(host.charCodeAt(label)) || !isAlnum(host.charCodeAt(at - 1))) return false;
-      if (isPunycodeLabel(host, label)) return false;
-      label = at + 1;
-      if (at < end) digitsOnly = true;
-      continue;
-    }
-    const code = host.charCodeAt(at);
-    if (code !== 0x2d && !isAlnum(code)) return false;
-    if (code < 0x30 || code > 0x39) digitsOnly = false;
-  }
-  const last = host.slice(host.lastIndexOf('.', end - 1) + 1, end);
-  return !digitsOnly && !/^0x/i.test(last);
-}
-
-// Path and query characters the parser keeps as they are: nothing to percent-encode, and no `%`, backslash or quote.
-const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&()*+,;=:@/]*$/;
-const PLAIN_QUERY = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?]*$/;
-const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
-
-/**
- * The parts `new URL` would give, read directly for the common spelling:
- * `http(s)://`, a plain DNS name, no port or user, a path and query that need
- * no encoding or dot-segment removal. Anything else is `null` and goes to the
- * URL parser; url-fuzz in the tests keeps the two equal.
- */
-export function plainUrl(text: string): Parts | null {
-  const start = text.startsWith('https://') ? 8 : text.startsWith('http://') ? 7 : 0;
-  if (start === 0) return null;
-  const hash = text.indexOf('#', start);
-  const end = hash === -1 ? text.length : hash;
-  const question = text.indexOf('?', start);
-  // Stryker disable next-line EqualityOperator: a `?` is never where the `#` or the end of the text is
-  const queryAt = question !== -1 && question < end ? question : end;
-  const slash = text.indexOf('/', start);
-  // Stryker disable next-line EqualityOperator: a `/` is never where the `?`, the `#` or the end of the text is
-  const pathAt = slash !== -1 && slash < queryAt ? slash : queryAt;
-  const host = text.slice(start, pathAt);
-  if (!isPlainHost(host)) return null;
-  const path = text.slice(pathAt, queryAt);
-  if (!PLAIN_PATH.test(path) || DOT_SEGMENT.test(path)) return null;
-  // Without a query, queryAt is end and the slice is empty.
-  const query = text.slice(queryAt + 1, end);
-  if (!PLAIN_QUERY.test(query)) return null;
-  return { hostname: host.toLowerCase(), pathname: path === '' ? '/' : path, search: query === '' ? '' : `?${query}` };
 }
 
 /**
@@ -221,7 +159,9 @@ export function normUrl(raw: unknown, hostAliases: Readonly<Record<string, strin
   if (typeof raw !== 'string') return null;
   // A blank text becomes `https://`, which has no host.
   let text = raw.trim();
-  if (!HAS_SCHEME.test(text)) text = `https://${text}`;
+  // Tried only when the text does not start `http(s)://`: a pattern that matches keeps its subject
+  // alive until the next match, and a URL here is often a slice of a 1 MB command (P6).
+  if (!text.startsWith('https://') && !text.startsWith('http://') && !HAS_SCHEME.test(text)) text = `https://${text}`;
   const url = plainUrl(text) ?? parsed(text);
   if (url === null) return null;
   let host = url.hostname.toLowerCase();
@@ -248,7 +188,10 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
  */
 export function siteOf(host: string): string {
   if (typeof host !== 'string') return '';
-  if (IPV4.test(host) || host.includes(':')) return host;
+  // An IPv4 address ends in a digit: only then is the pattern tried.
+  if ((isDigitCode(host.charCodeAt(host.length - 1)) && IPV4.test(host)) || host.includes(':')) return host;
+  // One dot or none is two labels or fewer, empty ones included: the host itself.
+  if (host.indexOf('.') === host.lastIndexOf('.')) return host;
   return siteSlice(host) ?? siteOfLabels(host);
 }
 
@@ -289,6 +232,9 @@ export function isLocalHost(host: unknown): boolean {
   if (typeof host !== 'string') return false;
   if (host.startsWith('[') && host.endsWith(']')) return isLocalIpv6(host.slice(1, -1));
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  // Every address below starts with 0, 1, `:` or f: a name such as `example.com` skips the patterns.
+  const first = host.charCodeAt(0);
+  if (first !== 0x30 && first !== 0x31 && first !== 0x3a && (first | 0x20) !== 0x66) return false;
   if (host === '0.0.0.0' || isLocalIpv6(host)) return true;
   return LOCAL_PREFIXES.some((prefix) => prefix.test(host));
 }
