@@ -190,6 +190,20 @@ describe('the stale track', () => {
     assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5 }, onLimit: 'deny' }), {}, lines.map((line) => ({ ...bash(line), body: failing })))), [], 'without backToBack, nothing');
   });
 
+  test('`backToBack`: a run respelled in its options only joins the run only with a result that says something', async () => {
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
+    const empty = ['git diff', 'git diff --stat', 'git diff --cached', 'git diff -w'].map((line) => ({ ...bash(line), body: () => bashResult(0, '') }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, empty)), [], 'four empty answers: what an option changed cannot be told');
+  });
+
+  test('`backToBack`: exit 124 is `timeout`\'s time-out: killed further on each time, the job is no repeat; killed at the same place, it is', async () => {
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
+    const further: Call[] = [1, 2, 3, 4].map((n) => ({ ...bash('timeout 600 go test ./...'), body: () => bashResult(124, Array.from({ length: 3 * n }, (_, j) => `ok  \tacme/p${j}\t4${j}.1s`).join('\n')) }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, further)), []);
+    const same: Call[] = [1, 2, 3, 4].map(() => ({ ...bash('timeout 600 go test ./...'), body: () => bashResult(124, 'ok  \tacme/p0\t40.1s') }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, same)), [4]);
+  });
+
   test('`backToBack`: a time-out whose output moves is a job getting further, not the same answer', async () => {
     const host = newHost({ stale: { backToBack: 3 }, onLimit: 'deny' });
     const resumed: Call[] = [400, 200, 100, 50, 25].map((left) => ({ ...bash('ninja -C build'), body: () => ({ isError: false, content: [{ type: 'text', text: `[${401 - left}/400] Building` }], value: { exitCode: null, timedOut: true } }) }));

@@ -42,6 +42,7 @@ import { STALE, staleMeta } from './stale.meta.js';
 import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
+import { resultText } from '../host/result.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** Stale stage 1: the call keeps returning what it returned before. */
@@ -222,15 +223,19 @@ function judge(runs: WeakMap<Agent, Run>, rounds: WeakMap<Agent, Round>, shared:
   return hits === null ? NO_HITS : { hits };
 }
 
+/** `timeout`'s own exit code when the command it runs runs out of time (GNU coreutils). */
+const TIMED_OUT_EXIT = '124';
+
 /**
  * How a call was answered, for the back-to-back run: a failure that says why
  * (an exit code, a tool's error) by how it failed, as its words may vary with
  * what it quotes; anything else, a time-out included (its output says how far
- * the job got), by its outcome.
+ * the job got), by its outcome. Exit 124 is a time-out too, as `timeout 600
+ * make` reports one: a resumable job killed further on each time is no repeat.
  */
 function answerOf(settled: Settled): string | null {
   const { failure } = settled;
-  if (failure !== null && failure.reason !== 'timeout') return `\u0000${failure.reason}:${failure.detail}`;
+  if (failure !== null && failure.reason !== 'timeout' && !(failure.reason === 'exit' && failure.detail === TIMED_OUT_EXIT)) return `\u0000${failure.reason}:${failure.detail}`;
   return settled.outcome();
 }
 
@@ -253,8 +258,9 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   // The same failure is the same answer for the very same call; a respelled one (another value, a new
   // option) must return the very same result: a run that tries values and fails differently is exploring.
   const answered = before !== undefined && before.outcome === outcome && (before.exact === exact.lookup || before.digest === digest);
-  // A call that shares no action joins only with the very same result, its options aside the same line.
-  const aside = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && joinsAside(before, call);
+  // A call that shares no action joins only with the very same result, one that says something (an empty
+  // answer says nothing of what an option changed: `git diff --cached`), its options aside the same line.
+  const aside = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '' && joinsAside(before, call);
   if (before !== undefined && (common.length > 0 || aside) && answered && before.changes === changes) {
     // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
     before.lookups = aside ? lookups : common;
