@@ -179,7 +179,8 @@ describe('the stale track', () => {
   });
 
   test('`backToBack`: a run respelled in its options only (logging, shell options, a shell by its path) continues the run with the very same result', async () => {
-    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
+    // Read from the line's action, as the preset measures it (`act:`); without it, from the line as written.
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, limits: { act: 12 }, onLimit: 'deny' };
     const failing = () => bashResult(1, 'FAILED tests/test_orders.py::test_total - assert 6 == 7\n1 failed, 9 passed in 0.31s');
     const lines = ['pytest tests/test_orders.py', 'pytest tests/test_orders.py --log-cli-level=DEBUG', 'set -o pipefail; pytest tests/test_orders.py', "/bin/bash -c 'pytest tests/test_orders.py --log-level=INFO'"];
     assert.deepEqual(deniedAt(await run(newHost(config), {}, lines.map((line) => ({ ...bash(line), body: failing })))), [4]);
@@ -187,7 +188,9 @@ describe('the stale track', () => {
     assert.deepEqual(deniedAt(await run(newHost(config), {}, moving)), [], 'an option that changes the result ends the run');
     const selecting = ['TestTotal', 'TestTax', 'TestRefund', 'TestShipping'].map((name) => ({ ...bash(`go test -run=${name} ./orders`), body: () => bashResult(0, 'ok  \tacme/orders\t0.01s') }));
     assert.deepEqual(deniedAt(await run(newHost(config), {}, selecting)), [], 'an attached selector is no option set aside');
-    assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5 }, onLimit: 'deny' }), {}, lines.map((line) => ({ ...bash(line), body: failing })))), [], 'without backToBack, nothing');
+    assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5 }, limits: { act: 12 }, onLimit: 'deny' }), {}, lines.map((line) => ({ ...bash(line), body: failing })))), [], 'without backToBack, nothing');
+    const unwrapped = lines.slice(0, 3).concat('pytest tests/test_orders.py -x');
+    assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' }), {}, unwrapped.map((line) => ({ ...bash(line), body: failing })))), [4], 'without act:, read from the line as written');
   });
 
   test('`backToBack`: a run respelled in its options only joins the run only with a result that says something', async () => {

@@ -1,6 +1,7 @@
 /**
  * A shell line with its options aside: the programs it runs and the operands
- * it runs them on, the line read as its action first (`act:`). It is no
+ * it runs them on, the line read as its action first (`act:`, when that
+ * measure is on). It is no
  * identity of its own. The stale track's back-to-back run reads it only
  * between two calls that returned the very same result: then an option that
  * was added, dropped or respelled (`--log-cli-level=DEBUG`, `-count=1`,
@@ -77,14 +78,15 @@ function shellByName(line: Line): Line | null {
   return mapCommands(line, (command) => (command === first ? renamed : command));
 }
 
-/** The line's programs and operands, its options aside; `null` when its syntax is not modelled. */
-export function optionsAside(command: string, dialect: Dialect): string | null {
-  let act = actOf(command, dialect);
-  let line = readLine(act, dialect);
+/**
+ * The line's programs and operands, its options aside; `null` when its syntax
+ * is not modelled. `acted`: read from the line's action (`act:`), as when that
+ * measure is on; without it, from the line as written.
+ */
+export function optionsAside(command: string, dialect: Dialect, acted = true): string | null {
+  const read = (text: string): Line | null => readLine(acted ? actOf(text, dialect) : text, dialect);
+  let line = read(command);
   const renamed = line === null ? null : shellByName(line);
-  if (renamed !== null) {
-    act = actOf(renderLine(renamed), dialect);
-    line = readLine(act, dialect);
-  }
+  if (renamed !== null) line = read(renderLine(renamed));
   return line === null ? null : renderLine(aside(line));
 }

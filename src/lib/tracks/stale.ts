@@ -106,6 +106,8 @@ interface Run {
   /** The last call's tool and shell line (`undefined`: not a shell call), for its reading with the options aside (call/respelled.ts). */
   tool: string;
   command: string | undefined;
+  /** Whether that reading starts from the line's action: the `act:` measure was on for it. */
+  acted: boolean;
   /** That reading, once read (`null`: not read yet, or not modelled). */
   aside: string | null;
   /** Whether a call joined the run by that reading alone: then no action of it counts the run's results, and the run advises itself. */
@@ -139,8 +141,11 @@ function runLookups(actions: readonly Mark[], folded: string | null): readonly s
 /** Each call's back-to-back actions (`runLookups`), made once: it is judged twice, then learned from. */
 const LOOKUPS = slot<readonly string[]>();
 
-/** A shell line's reading with its options aside (call/respelled.ts). */
-const asideOf = (tool: string, command: string): string | null => optionsAside(command, tool === 'pwsh' ? 'pwsh' : 'posix');
+/** A shell line's reading with its options aside (call/respelled.ts), from its action when `act:` is measured. */
+const asideOf = (tool: string, command: string, acted: boolean): string | null => optionsAside(command, tool === 'pwsh' ? 'pwsh' : 'posix', acted);
+
+/** Whether the call's actions include its `act:` reading (the measure is on). */
+const acts = (actions: readonly Mark[]): boolean => actions.some((action) => action.measure === 'act');
 
 /**
  * Whether a shell call joins the run by its options-aside reading alone: it
@@ -148,10 +153,10 @@ const asideOf = (tool: string, command: string): string | null => optionsAside(c
  * operands. Asked only at the run's gate or after the very same result, so
  * lines are read again only there.
  */
-function joinsAside(run: Run, call: TrackedCall): boolean {
+function joinsAside(run: Run, call: TrackedCall, actions: readonly Mark[]): boolean {
   if (call.command === undefined || run.command === undefined) return false;
-  run.aside ??= asideOf(run.tool, run.command);
-  return run.aside !== null && run.aside === asideOf(call.name, call.command);
+  run.aside ??= asideOf(run.tool, run.command, run.acted);
+  return run.aside !== null && run.aside === asideOf(call.name, call.command, acts(actions));
 }
 
 /** The back-to-back gate: the very call that returned the same result `backToBack` times with no call between. */
@@ -160,7 +165,7 @@ function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, ac
   const exact = actions[0];
   if (backToBack === null || run === undefined || exact === undefined) return null;
   if (run.count < backToBack || run.changes !== shared.changes(call.agent)) return null;
-  if (!lookups.some((lookup) => run.lookups.includes(lookup)) && !joinsAside(run, call)) return null;
+  if (!lookups.some((lookup) => run.lookups.includes(lookup)) && !joinsAside(run, call, actions)) return null;
   // The hit names the first action the run shares, the call itself when only its folded write does.
   const mark = actions.find((action) => run.lookups.includes(action.lookup)) ?? exact;
   return { key: mark.key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
@@ -260,7 +265,7 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   const answered = before !== undefined && before.outcome === outcome && (before.exact === exact.lookup || before.digest === digest);
   // A call that shares no action joins only with the very same result, one that says something (an empty
   // answer says nothing of what an option changed: `git diff --cached`), its options aside the same line.
-  const aside = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '' && joinsAside(before, call);
+  const aside = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '' && joinsAside(before, call, actions);
   if (before !== undefined && (common.length > 0 || aside) && answered && before.changes === changes) {
     // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
     before.lookups = aside ? lookups : common;
@@ -269,11 +274,12 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
     if (!aside) before.aside = null;
     before.tool = call.name;
     before.command = call.command;
+    before.acted = acts(actions);
     before.respelled ||= aside;
     before.count += 1;
     return before.respelled ? before.count : 0;
   }
-  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, aside: null, respelled: false });
+  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, respelled: false });
   return 0;
 }
 
