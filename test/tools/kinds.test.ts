@@ -38,6 +38,8 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: '40.3: an environment variable name guessed in front of the same failing run', loop: 'environment-names-guessed', twins: ['environment-read-and-answering'], gateWithin: 6 },
   { kind: '40.4: the same failing run five times, then through tail', loop: 'same-failure-then-tail', twins: ['failure-fixed-then-tail'], gateWithin: 5 },
   { kind: '40.5: a window of one file re-read with its context respelled', loop: 'window-reread-with-context', twins: ['windows-of-different-patterns'], gateWithin: 7 },
+  { kind: 'issue 40: a run respelled in its options only (logging, shell options, a shell by its path), the very same result', loop: 'run-respelled-by-options', twins: ['options-that-select-what-runs'], gateWithin: 3 },
+  { kind: 'issue 40: a suite under `timeout` killed at the same place each time (exit 124)', loop: 'timeout-killed-at-same-place', twins: ['timeout-killed-further-each-time'], gateWithin: 3 },
   { kind: 'issue 40: a round of calls each answered as the last, one of them stale', loop: 'open-search-round', twins: ['open-search-resolved'], gateWithin: 9 },
   // Issue 40: the same edit sent again, after it landed or after it was rejected, the file unchanged.
   { kind: 'issue 40: the same edits re-applied at drifting ranges, each accepted', loop: 'same-edit-reapplied', twins: ['same-fix-at-several-sites', 'same-block-placed-by-line', 'edit-undone-and-redone', 'file-recreated-after-rm'], gateWithin: 6 },

@@ -178,6 +178,35 @@ describe('the stale track', () => {
     assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny', limits: { act: 12 } }), {}, same)), [4, 5], 'the very same result each time: the 4th is gated');
   });
 
+  test('`backToBack`: a run respelled in its options only (logging, shell options, a shell by its path) continues the run with the very same result', async () => {
+    // Read from the line's action, as the preset measures it (`act:`); without it, from the line as written.
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, limits: { act: 12 }, onLimit: 'deny' };
+    const failing = () => bashResult(1, 'FAILED tests/test_orders.py::test_total - assert 6 == 7\n1 failed, 9 passed in 0.31s');
+    const lines = ['pytest tests/test_orders.py', 'pytest tests/test_orders.py --log-cli-level=DEBUG', 'set -o pipefail; pytest tests/test_orders.py', "/bin/bash -c 'pytest tests/test_orders.py --log-level=INFO'"];
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, lines.map((line) => ({ ...bash(line), body: failing })))), [4]);
+    const moving = lines.map((line, i) => ({ ...bash(line), body: () => bashResult(1, `FAILED tests/test_orders.py::test_total - assert ${i} == 7`) }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, moving)), [], 'an option that changes the result ends the run');
+    const selecting = ['TestTotal', 'TestTax', 'TestRefund', 'TestShipping'].map((name) => ({ ...bash(`go test -run=${name} ./orders`), body: () => bashResult(0, 'ok  \tacme/orders\t0.01s') }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, selecting)), [], 'an attached selector is no option set aside');
+    assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5 }, limits: { act: 12 }, onLimit: 'deny' }), {}, lines.map((line) => ({ ...bash(line), body: failing })))), [], 'without backToBack, nothing');
+    const unwrapped = lines.slice(0, 3).concat('pytest tests/test_orders.py -x');
+    assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' }), {}, unwrapped.map((line) => ({ ...bash(line), body: failing })))), [4], 'without act:, read from the line as written');
+  });
+
+  test('`backToBack`: a run respelled in its options only joins the run only with a result that says something', async () => {
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
+    const empty = ['git diff', 'git diff --stat', 'git diff --cached', 'git diff -w'].map((line) => ({ ...bash(line), body: () => bashResult(0, '') }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, empty)), [], 'four empty answers: what an option changed cannot be told');
+  });
+
+  test('`backToBack`: exit 124 is `timeout`\'s time-out: killed further on each time, the job is no repeat; killed at the same place, it is', async () => {
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
+    const further: Call[] = [1, 2, 3, 4].map((n) => ({ ...bash('timeout 600 go test ./...'), body: () => bashResult(124, Array.from({ length: 3 * n }, (_, j) => `ok  \tacme/p${j}\t4${j}.1s`).join('\n')) }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, further)), []);
+    const same: Call[] = [1, 2, 3, 4].map(() => ({ ...bash('timeout 600 go test ./...'), body: () => bashResult(124, 'ok  \tacme/p0\t40.1s') }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, same)), [4]);
+  });
+
   test('`backToBack`: a time-out whose output moves is a job getting further, not the same answer', async () => {
     const host = newHost({ stale: { backToBack: 3 }, onLimit: 'deny' });
     const resumed: Call[] = [400, 200, 100, 50, 25].map((left) => ({ ...bash('ninja -C build'), body: () => ({ isError: false, content: [{ type: 'text', text: `[${401 - left}/400] Building` }], value: { exitCode: null, timedOut: true } }) }));

@@ -41,6 +41,8 @@ import { countedSummary, createNotice } from '../text/notice.js';
 import { STALE, staleMeta } from './stale.meta.js';
 import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
+import { optionsAside } from '../call/respelled.js';
+import { resultText } from '../host/result.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** Stale stage 1: the call keeps returning what it returned before. */
@@ -101,6 +103,15 @@ interface Run {
   /** The last call's identity (`exact:`) and its result's digest: a respelled call continues the run only with the very same result. */
   exact: string;
   digest: string | null;
+  /** The last call's tool and shell line (`undefined`: not a shell call), for its reading with the options aside (call/respelled.ts). */
+  tool: string;
+  command: string | undefined;
+  /** Whether that reading starts from the line's action: the `act:` measure was on for it. */
+  acted: boolean;
+  /** That reading, once read (`null`: not read yet, or not modelled). */
+  aside: string | null;
+  /** Whether a call joined the run by that reading alone: then no action of it counts the run's results, and the run advises itself. */
+  respelled: boolean;
   /** `Shared.changes` when it last settled: another agent's change in between ends the run. */
   readonly changes: number;
   /** How many times in a row it returned `outcome`. */
@@ -130,12 +141,31 @@ function runLookups(actions: readonly Mark[], folded: string | null): readonly s
 /** Each call's back-to-back actions (`runLookups`), made once: it is judged twice, then learned from. */
 const LOOKUPS = slot<readonly string[]>();
 
+/** A shell line's reading with its options aside (call/respelled.ts), from its action when `act:` is measured. */
+const asideOf = (tool: string, command: string, acted: boolean): string | null => optionsAside(command, tool === 'pwsh' ? 'pwsh' : 'posix', acted);
+
+/** Whether the call's actions include its `act:` reading (the measure is on). */
+const acts = (actions: readonly Mark[]): boolean => actions.some((action) => action.measure === 'act');
+
+/**
+ * Whether a shell call joins the run by its options-aside reading alone: it
+ * shares none of the run's actions, but runs the same programs on the same
+ * operands. Asked only at the run's gate or after the very same result, so
+ * lines are read again only there.
+ */
+function joinsAside(run: Run, call: TrackedCall, actions: readonly Mark[]): boolean {
+  if (call.command === undefined || run.command === undefined) return false;
+  run.aside ??= asideOf(run.tool, run.command, run.acted);
+  return run.aside !== null && run.aside === asideOf(call.name, call.command, acts(actions));
+}
+
 /** The back-to-back gate: the very call that returned the same result `backToBack` times with no call between. */
 function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], backToBack: number | null): Hit | null {
   const run = runs.get(call.agent);
   const exact = actions[0];
-  if (backToBack === null || run === undefined || exact === undefined || !lookups.some((lookup) => run.lookups.includes(lookup))) return null;
+  if (backToBack === null || run === undefined || exact === undefined) return null;
   if (run.count < backToBack || run.changes !== shared.changes(call.agent)) return null;
+  if (!lookups.some((lookup) => run.lookups.includes(lookup)) && !joinsAside(run, call, actions)) return null;
   // The hit names the first action the run shares, the call itself when only its folded write does.
   const mark = actions.find((action) => run.lookups.includes(action.lookup)) ?? exact;
   return { key: mark.key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
@@ -198,26 +228,33 @@ function judge(runs: WeakMap<Agent, Run>, rounds: WeakMap<Agent, Round>, shared:
   return hits === null ? NO_HITS : { hits };
 }
 
+/** `timeout`'s own exit code when the command it runs runs out of time (GNU coreutils). */
+const TIMED_OUT_EXIT = '124';
+
 /**
  * How a call was answered, for the back-to-back run: a failure that says why
  * (an exit code, a tool's error) by how it failed, as its words may vary with
  * what it quotes; anything else, a time-out included (its output says how far
- * the job got), by its outcome.
+ * the job got), by its outcome. Exit 124 is a time-out too, as `timeout 600
+ * make` reports one: a resumable job killed further on each time is no repeat.
  */
 function answerOf(settled: Settled): string | null {
   const { failure } = settled;
-  if (failure !== null && failure.reason !== 'timeout') return `\u0000${failure.reason}:${failure.detail}`;
+  if (failure !== null && failure.reason !== 'timeout' && !(failure.reason === 'exit' && failure.detail === TIMED_OUT_EXIT)) return `\u0000${failure.reason}:${failure.detail}`;
   return settled.outcome();
 }
 
-/** The run goes on when the call is the last one again, answered the same, nothing changed; any other call that ran starts another. */
-function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], settled: Settled): void {
+/**
+ * The run goes on when the call is the last one again, answered the same, nothing changed; any other call that ran starts another.
+ * Returns the run's count when a call joined it by its options-aside reading (the run advises at `warnAt`), else 0.
+ */
+function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], settled: Settled): number {
   const { agent } = call;
   const exact = actions[0];
   const outcome = answerOf(settled);
   if (exact === undefined || outcome === null || shared.isExempt(agent, exact.key)) {
     runs.delete(agent);
-    return;
+    return 0;
   }
   const before = runs.get(agent);
   const changes = shared.changes(agent);
@@ -226,15 +263,28 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   // The same failure is the same answer for the very same call; a respelled one (another value, a new
   // option) must return the very same result: a run that tries values and fails differently is exploring.
   const answered = before !== undefined && before.outcome === outcome && (before.exact === exact.lookup || before.digest === digest);
-  if (before !== undefined && common.length > 0 && answered && before.changes === changes) {
-    before.lookups = common;
+  // A call that shares no action joins only with the very same result, one that says something (an empty
+  // answer says nothing of what an option changed: `git diff --cached`), its options aside the same line.
+  const aside = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '' && joinsAside(before, call, actions);
+  if (before !== undefined && (common.length > 0 || aside) && answered && before.changes === changes) {
+    // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
+    before.lookups = aside ? lookups : common;
     before.exact = exact.lookup;
     before.digest = digest;
+    if (!aside) before.aside = null;
+    before.tool = call.name;
+    before.command = call.command;
+    before.acted = acts(actions);
+    before.respelled ||= aside;
     before.count += 1;
-  } else runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest });
+    return before.respelled ? before.count : 0;
+  }
+  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, respelled: false });
+  return 0;
 }
 
-function learn(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled): Notice | null {
+/** `respelled`: the back-to-back run's count when a call joined it by its options-aside reading (learnRun), else 0. */
+function learn(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled, respelled: number): Notice | null {
   const { agent } = call;
   const stale = STALE.of(call.cfg);
   const warnAt = stale?.warnAt;
@@ -257,6 +307,8 @@ function learn(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall,
   // Rounds are followed only while a policy asks for them.
   if (cycle === null) rounds.delete(agent);
   else learnRound(rounds, shared, call, actions[0], exactSame, cycle);
+  // A run respelled in its options only is counted by no action: it advises as its own count reaches the advisory.
+  if (top === null && respelled === warnAt && actions[0] !== undefined) [top, topSame] = [actions[0], respelled];
   if (top === null) return null;
   return createNotice(staleMessage(top.quote, topSame), countedSummary(top.label, SUMMARY, topSame));
 }
@@ -280,9 +332,10 @@ export const staleTrack = {
       judge: (call) => judge(runs, rounds, shared, call, actionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {
         // Runs are followed only while a policy asks for them.
-        if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) learnRun(runs, shared, call, actionsOf(call), lookupsOf(call), settled);
+        let respelled = 0;
+        if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) respelled = learnRun(runs, shared, call, actionsOf(call), lookupsOf(call), settled);
         else runs.delete(call.agent);
-        return learn(rounds, shared, call, actionsOf(call), settled);
+        return learn(rounds, shared, call, actionsOf(call), settled, respelled);
       },
       // The outcome memory is cleared with the agent's turn; the back-to-back run and the round here.
       clear: (agent) => {

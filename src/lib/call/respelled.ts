@@ -1,0 +1,92 @@
+/**
+ * A shell line with its options aside: the programs it runs and the operands
+ * it runs them on, the line read as its action first (`act:`, when that
+ * measure is on). It is no
+ * identity of its own. The stale track's back-to-back run reads it only
+ * between two calls that returned the very same result: then an option that
+ * was added, dropped or respelled (`--log-cli-level=DEBUG`, `-count=1`,
+ * `--nologo`, `set -e;` in front) demonstrably changed nothing the model sees,
+ * and the same run answered the same way again is a repeat however its options
+ * are spelled. An option that did change something changes the result, and
+ * the run ends there.
+ *
+ * What is set aside: every word of a command past its name that starts with
+ * `-` and has no value attached, the word after it kept (`-k login` keeps
+ * `login`: a value may select what runs); an option with a value attached
+ * (`--x=v`) only when its name is about how the run reports (logging,
+ * verbosity, colour, format), as an attached value may select too
+ * (`-run=TestA`), and so is a reporting setting given as a short option's value
+ * (`-o log_cli=true`); a leading `set` of shell options (`set -e`, `set -o
+ * pipefail`); and whether two commands are joined by `;` or `&&` (the same
+ * when the first succeeds, which the result tells). A shell named by its path
+ * (`/bin/bash -c '…'`) is read as the shell.
+ */
+import { actOf, type Dialect } from '../shell/act/index.js';
+import { readLine } from '../shell/act/line.js';
+import { lineWith, mapCommands, nameOf, renderLine, valueOf, withWords, word, type Command, type Line, type Word } from '../shell/act/syntax.js';
+
+/** An attached option's name that says it sets how the run reports. */
+const REPORTING = /log|verbos|colou?r|quiet|silent|format|report|progress|console|header|summary/i;
+
+/** Whether a word is an option set aside: a flag alone, or a reporting option with its value attached. */
+function asideWord(w: Word): boolean {
+  const v = w.value;
+  if (v === null || v.length < 2 || v[0] !== '-') return false;
+  const eq = v.indexOf('=');
+  return eq < 0 || REPORTING.test(v.slice(0, eq));
+}
+
+/** `set -e`, `set -o pipefail`, `set -eux`: shell options alone, no operands (which would set `$1`…). */
+function setsOptions(command: Command): boolean {
+  if (command.assigns.length > 0 || command.redirects.length > 0 || nameOf(command) !== 'set' || command.words.length < 2) return false;
+  const words = command.words.slice(1).map(valueOf);
+  return words.every((v, at) => v !== null && (/^[-+][a-zA-Z]+$/.test(v) || (/^[a-z]+$/.test(v) && /^[-+][a-zA-Z]*o$/.test(words[at - 1] ?? ''))));
+}
+
+/** `-o log_cli=true`: a reporting setting given as the value of the option before it (set aside with it). */
+function asideSetting(w: Word, before: Word | undefined): boolean {
+  const v = w.value;
+  const eq = v === null ? -1 : v.indexOf('=');
+  return v !== null && eq > 0 && v[0] !== '-' && REPORTING.test(v.slice(0, eq)) && /^-[a-zA-Z]$/.test(before?.value ?? '');
+}
+
+function withoutOptions(command: Command): Command {
+  const kept = command.words.filter((w, at) => at === 0 || !(asideWord(w) || asideSetting(w, command.words[at - 1])));
+  return kept.length === command.words.length ? command : withWords(command, kept);
+}
+
+/** The line without its leading `set` of options, its options aside, `;` read as `&&`. */
+function aside(line: Line): Line {
+  let { pipelines, connectors } = line;
+  while (pipelines.length > 1 && pipelines[0]?.length === 1 && setsOptions(pipelines[0][0] as Command)) {
+    pipelines = pipelines.slice(1);
+    connectors = connectors.slice(1);
+  }
+  const joined = lineWith(pipelines, connectors.map((c) => (c === ';' ? '&&' : c)), line.background);
+  return mapCommands(joined, withoutOptions);
+}
+
+/** `/bin/bash`, `/usr/bin/sh`: a shell named by its path, as its name. */
+const SHELL_PATH = /^\/(?:usr\/)?(?:local\/)?bin\/((?:ba|da|z)?sh)$/;
+
+/** A line whose first command is a shell named by its path, written again with the shell's name. */
+function shellByName(line: Line): Line | null {
+  const first = line.pipelines[0]?.[0];
+  const path = first === undefined ? null : (nameOf(first) ?? '').match(SHELL_PATH);
+  if (first === undefined || path === null) return null;
+  const renamed = withWords(first, [word(path[1] as string), ...first.words.slice(1)]);
+  return mapCommands(line, (command) => (command === first ? renamed : command));
+}
+
+/**
+ * The line's programs and operands, its options aside; `null` when its syntax
+ * is not modelled. `acted`: read from the line's action (`act:`), as when that
+ * measure is on; without it, from the line as written.
+ */
+export function optionsAside(command: string, dialect: Dialect, acted = true): string | null {
+  const read = (text: string): Line | null => readLine(acted ? actOf(text, dialect) : text, dialect);
+  let line = read(command);
+  const renamed = line === null ? null : shellByName(line);
+  if (renamed !== null) line = read(renderLine(renamed));
+  return line === null ? null : renderLine(aside(line));
+}

@@ -1,0 +1,40 @@
+/**
+ * A shell line with its options aside (call/respelled.ts): what the stale
+ * track's back-to-back run compares between two calls that returned the very
+ * same result. It sets aside what only says how a run reports or fails, and
+ * keeps every word that may say what runs.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { optionsAside } from '../../src/lib/call/respelled.js';
+
+const aside = (line: string): string | null => optionsAside(line, 'posix');
+
+describe('a shell line with its options aside', () => {
+  test('flags alone, reporting options with a value attached and a reporting setting given to a short option are set aside', () => {
+    const base = aside('python -m pytest tests/test_orders.py');
+    for (const line of ['python -m pytest tests/test_orders.py --log-cli-level=DEBUG', 'python -m pytest -x tests/test_orders.py', 'pytest tests/test_orders.py -o log_cli=true', "pytest --log-format='%(message)s' tests/test_orders.py", 'python3 -m pytest --color=no tests/test_orders.py']) {
+      assert.equal(aside(line), base, line);
+    }
+  });
+
+  test('a leading `set` of shell options, `;` against `&&`, and a shell named by its path read as the same line', () => {
+    const base = aside('cd /work && make check');
+    for (const line of ['set -e; cd /work && make check', 'set -euo pipefail && cd /work && make check', 'set -o pipefail; cd /work; make check', "/bin/bash -c 'cd /work && make check'", "/usr/bin/sh -c 'cd /work; make check'"]) {
+      assert.equal(aside(line), base, line);
+    }
+  });
+
+  test('operands, option values given apart, attached values of other options and `set` with operands are kept', () => {
+    assert.notEqual(aside('pytest -k login tests'), aside('pytest -k logout tests'), 'a -k value selects what runs');
+    assert.notEqual(aside('go test -run=TestTotal ./orders'), aside('go test -run=TestTax ./orders'), 'an attached selector');
+    assert.notEqual(aside('pytest tests/test_a.py'), aside('pytest tests/test_b.py'));
+    assert.notEqual(aside('set -- a b; run'), aside('run'), '`set` with operands sets $1 and $2');
+    assert.notEqual(aside('pytest -o addopts=-x tests'), aside('pytest tests'), 'a setting not about reporting');
+    assert.notEqual(aside('a || b'), aside('a && b'));
+  });
+
+  test('a line whose syntax is not modelled has no reading', () => {
+    assert.equal(aside('echo "unterminated'), null);
+  });
+});
