@@ -39,6 +39,16 @@ describe('the hooks\u2019 helpers', () => {
     assert.deepEqual(withNotices(downstream, ['ours']), { kind: 'accept', additionalContexts: ['ours', 'later'] });
     assert.deepEqual(withNotices(undefined as never, ['ours']), { additionalContexts: ['ours'] }, 'a later plugin that resolved nothing');
   });
+
+  test('withNotices copies a decision as a spread would: its keys in order, an own __proto__ key kept as a key', () => {
+    const later = { kind: 'accept' as const, note: 1, additionalContexts: ['later'], extra: 2 };
+    assert.deepEqual(Object.keys(withNotices(later, ['ours'])), ['kind', 'note', 'additionalContexts', 'extra']);
+    const parsed = JSON.parse('{"kind":"accept","__proto__":{"polluted":true}}') as never;
+    const noticed = withNotices(parsed, ['ours']);
+    assert.equal(Object.getPrototypeOf(noticed), Object.prototype);
+    assert.deepEqual(Object.keys(noticed), ['kind', '__proto__', 'additionalContexts']);
+    assert.equal((noticed as { polluted?: boolean }).polluted, undefined);
+  });
 });
 
 interface Offered {

@@ -27,11 +27,24 @@ export function passOn<T>(next: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * `{ ...decision, [key]: value }`, written out: on Node 20 a key added to a
+ * spread copy takes a slow path (several µs a call). `Object.assign` copies
+ * the same keys in the same order; only an own `__proto__` key, which it
+ * would set as the prototype, keeps the spread.
+ */
+function withKey(decision: PostToolDecision, key: string, value: unknown): PostToolDecision {
+  if (typeof decision === 'object' && decision !== null && Object.hasOwn(decision, '__proto__')) return { ...decision, [key]: value };
+  const copy: Record<string, unknown> = Object.assign({}, decision);
+  copy[key] = value;
+  return copy as PostToolDecision;
+}
+
 /** The downstream decision with the call's notices ahead of any a later plugin attached. */
 export function withNotices(downstream: PostToolDecision, owed: readonly unknown[]): PostToolDecision {
   if (owed.length === 0) return downstream;
   const later = Array.isArray(downstream?.additionalContexts) ? downstream.additionalContexts : [];
-  return { ...downstream, additionalContexts: [...owed, ...later] };
+  return withKey(downstream, 'additionalContexts', [...owed, ...later]);
 }
 
 /**
@@ -50,5 +63,5 @@ export function withExplanation(downstream: PostToolDecision, result: unknown, e
   const text = member(last, 'text');
   if (member(last, 'type') === 'text' && typeof text === 'string') blocks[blocks.length - 1] = { type: 'text', text: `${text}\n${explanation}` };
   else blocks.push({ type: 'text', text: explanation });
-  return { ...downstream, content: blocks };
+  return withKey(downstream, 'content', blocks);
 }

@@ -84,7 +84,9 @@ function askHit(hit: HitFacts, call: AskedCall, locale: Locale): AskHit {
     const at = folded === '' || /^-?\d+(?:ms)?$/.test(folded) ? -1 : failed.lastIndexOf(folded);
     if (at !== -1) failed = `${failed.slice(0, at)}${quoted(folded, ASK_QUOTE_CHARS)}${failed.slice(at + folded.length)}`;
   }
-  return { ...hit, subject: subjectOf(hit.quote, call, locale), shown: quoted(body.replace(INNER_CUTS, '\u2026'), ASK_QUOTE_CHARS, cut), failed };
+  const shown = quoted(body.replace(INNER_CUTS, '\u2026'), ASK_QUOTE_CHARS, cut);
+  // The facts written out, not `{ ...hit, … }`: on Node 20 a key added to a spread copy takes a slow path (about 10 µs a hit).
+  return { words: hit.words, quote: hit.quote, count: hit.count, cap: hit.cap, detail: hit.detail, failure: hit.failure, subject: subjectOf(hit.quote, call, locale), shown, failed };
 }
 
 /** Each track's hits, in the order its first hit comes (gate order). */
