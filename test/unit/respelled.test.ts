@@ -7,6 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { optionsAside } from '../../src/lib/call/respelled.js';
+import { ACT_READ_LIMIT } from '../../src/lib/shell/act/index.js';
 
 const aside = (line: string): string | null => optionsAside(line, 'posix');
 
@@ -36,5 +37,16 @@ describe('a shell line with its options aside', () => {
 
   test('a line whose syntax is not modelled has no reading', () => {
     assert.equal(aside('echo "unterminated'), null);
+  });
+
+  test('a line longer than act: reads has no reading, so a megabyte of words never stalls the guard', () => {
+    const words = (n: number): string => `pytest ${'tests -v '.repeat(n)}`.trimEnd();
+    const atLimit = words(Math.floor((ACT_READ_LIMIT - 7) / 9));
+    assert.ok(atLimit.length <= ACT_READ_LIMIT);
+    assert.notEqual(aside(atLimit), null, 'a line within the limit is read');
+    const past = `${atLimit} ${'x'.repeat(ACT_READ_LIMIT - atLimit.length)}`;
+    assert.equal(past.length, ACT_READ_LIMIT + 1);
+    assert.equal(aside(past), null);
+    assert.equal(optionsAside(words(200_000), 'posix', false), null);
   });
 });

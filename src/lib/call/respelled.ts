@@ -2,7 +2,7 @@
  * A shell line with its options aside: the programs it runs and the operands
  * it runs them on, the line read as its action first (`act:`, when that
  * measure is on). It is no
- * identity of its own. The stale track's back-to-back run reads it only
+ * identity of its own. A line past `act:`'s read limit has none. The stale track's back-to-back run reads it only
  * between two calls that returned the very same result: then an option that
  * was added, dropped or respelled (`--log-cli-level=DEBUG`, `-count=1`,
  * `--nologo`, `set -e;` in front) demonstrably changed nothing the model sees,
@@ -21,7 +21,7 @@
  * when the first succeeds, which the result tells). A shell named by its path
  * (`/bin/bash -c '…'`) is read as the shell.
  */
-import { actOf, type Dialect } from '../shell/act/index.js';
+import { ACT_READ_LIMIT, actOf, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
 import { lineWith, mapCommands, nameOf, renderLine, valueOf, withWords, word, type Command, type Line, type Word } from '../shell/act/syntax.js';
 
@@ -84,6 +84,8 @@ function shellByName(line: Line): Line | null {
  * measure is on; without it, from the line as written.
  */
 export function optionsAside(command: string, dialect: Dialect, acted = true): string | null {
+  // A line longer than `act:` reads is not read here either: a model's megabyte of words would stall the guard (P5).
+  if (command.length > ACT_READ_LIMIT) return null;
   const read = (text: string): Line | null => readLine(acted ? actOf(text, dialect) : text, dialect);
   let line = read(command);
   const renamed = line === null ? null : shellByName(line);
