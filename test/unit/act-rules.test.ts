@@ -129,6 +129,19 @@ describe('act: PowerShell (pwsh) is read with its own quoting', () => {
   test('the rules still apply to what is read', () => {
     assert.equal(actOf('python3  build.py', 'pwsh'), actOf('python build.py', 'pwsh'));
   });
+
+  test('a rule of one dialect is passed by in the other: in sh, cat, ls, type, gc and select read exactly as without it', () => {
+    const shRules = RULES.filter((rule) => rule.dialect === undefined);
+    assert.ok(shRules.length < RULES.length, 'some rule reads one dialect only');
+    const examples = [...RULES.flatMap((rule) => [...rule.folds.flat(), ...rule.keeps.flat()]), ...GROUPS.flatMap((g) => g.commands), ...CONTRASTS.flatMap((c) => c.pair)];
+    for (const command of examples) assert.equal(actOf(command, 'posix'), actOf(command, 'posix', shRules), command);
+    assert.equal(actOf('cat ./app.log'), 'cat app.log');
+    assert.equal(actOf('ls -la src/'), 'ls -al src');
+    assert.equal(actOf('type gc'), 'type gc');
+    assert.equal(actOf('pytest | select -last 5'), 'pytest | select -last 5');
+    assert.equal(actOf('cat ./app.log', 'pwsh'), 'Get-Content -Path app.log');
+    assert.equal(actOf('pytest | select -last 5', 'pwsh'), 'pytest');
+  });
 });
 
 describe('act: the option table and path spelling', () => {

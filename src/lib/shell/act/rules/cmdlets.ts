@@ -9,6 +9,9 @@
  * canonical form names every parameter bound, in the table's order
  * (../cmdlets.ts). A word the table does not know (a parameter, a second
  * binding, a splat, a switch given a value) leaves the command as written.
+ * Outside Windows `cat` and `ls` run the native programs: without options they
+ * print the file and list the directory the cmdlets would, and any option
+ * (`ls -la`, `cat -n`) is unknown to the table, so the command stays.
  *
  * `| Select-Object -Last N` and `-First N` after a run are PowerShell's
  * `tail` and `head`: as the views rule drops those, this rule drops them after
