@@ -42,7 +42,7 @@ describe('a shell line with its options aside', () => {
   test('a line longer than act: reads has no reading, so a megabyte of words never stalls the guard', () => {
     const words = (n: number): string => `pytest ${'tests -v '.repeat(n)}`.trimEnd();
     const atLimit = words(Math.floor((ACT_READ_LIMIT - 7) / 9));
-    assert.ok(atLimit.length <= ACT_READ_LIMIT);
+    assert.ok(atLimit.length <= ACT_READ_LIMIT, `the line at the limit is ${atLimit.length} characters`);
     assert.notEqual(aside(atLimit), null, 'a line within the limit is read');
     const past = `${atLimit} ${'x'.repeat(ACT_READ_LIMIT - atLimit.length)}`;
     assert.equal(past.length, ACT_READ_LIMIT + 1);
