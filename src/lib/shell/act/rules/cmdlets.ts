@@ -31,8 +31,10 @@ function parameterOf(cmdlet: Cmdlet, spelled: string): Parameter | null {
   let ambiguous = false;
   for (const p of cmdlet.parameters) {
     if (p.names.includes(spelled)) return p;
-    if (match === null && p.names.some((n) => n.startsWith(spelled))) match = p;
-    else if (p.names.some((n) => n.startsWith(spelled))) ambiguous = true;
+    if (!p.names.some((n) => n.startsWith(spelled))) continue;
+    // A second parameter it is a prefix of: PowerShell refuses the spelling, unless it names one exactly (read on).
+    if (match === null) match = p;
+    else ambiguous = true;
   }
   return ambiguous ? null : match;
 }
