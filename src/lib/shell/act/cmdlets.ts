@@ -27,6 +27,8 @@ export interface Cmdlet {
   readonly parameters: readonly Parameter[];
   /** The parameters positional arguments bind to, first position first. */
   readonly positions: readonly string[];
+  /** An alias the canonical form uses when at most the first positional parameter is bound (`cd dir`, which other rules read). */
+  readonly short?: string;
 }
 
 /** `Name`, `-Name` (a switch, `!`), aliases after `/`, a path value after `@`: `Path@`, `LiteralPath@/PSPath/LP`, `Recurse!/s`. */
@@ -42,8 +44,8 @@ function parameters(spec: string): Parameter[] {
 const COMMON = ' Verbose!/vb Debug!/db ErrorAction/ea WarningAction/wa InformationAction/infa ProgressAction/proga ErrorVariable/ev WarningVariable/wv InformationVariable/iv OutVariable/ov OutBuffer/ob PipelineVariable/pv';
 const LITERAL = 'LiteralPath@/PSPath/LP';
 
-function cmdlet(name: string, spec: string, positions: readonly string[]): Cmdlet {
-  return { name, parameters: parameters(spec + COMMON), positions };
+function cmdlet(name: string, spec: string, positions: readonly string[], short?: string): Cmdlet {
+  return short === undefined ? { name, parameters: parameters(spec + COMMON), positions } : { name, parameters: parameters(spec + COMMON), positions, short };
 }
 
 export const CMDLETS: readonly Cmdlet[] = [
@@ -51,16 +53,16 @@ export const CMDLETS: readonly Cmdlet[] = [
   cmdlet('Select-String', `Pattern Path@ ${LITERAL} InputObject SimpleMatch! CaseSensitive! Quiet! List! NoEmphasis! Include Exclude NotMatch! AllMatches! Encoding Context Raw! Culture`, ['Pattern', 'Path']),
   cmdlet('Select-Object', 'InputObject Property ExcludeProperty ExpandProperty Unique! CaseInsensitive! Last First Skip SkipLast Wait! Index SkipIndex', ['Property']),
   cmdlet('Get-ChildItem', `Path@ ${LITERAL} Filter Include Exclude Recurse!/s Depth Force! Name! Attributes FollowSymlink! Directory!/ad/d File!/af Hidden!/ah/h ReadOnly!/ar System!/as`, ['Path', 'Filter']),
-  cmdlet('Set-Location', `Path@ ${LITERAL} PassThru! StackName`, ['Path']),
+  cmdlet('Set-Location', `Path@ ${LITERAL} PassThru! StackName`, ['Path'], 'cd'),
   cmdlet('Test-Path', `Path@ ${LITERAL} Filter Include Exclude PathType/Type IsValid! Credential OlderThan NewerThan`, ['Path']),
   cmdlet('Get-Item', `Path@ ${LITERAL} Filter Include Exclude Force! Credential Stream`, ['Path']),
 ];
 
 /**
- * Built-in aliases, by lower-case name. `cd` is left out on purpose: it stays
- * `cd`, which the directory rule reads (`cd DIR && tool`); so is `foreach`, a
- * keyword where a statement starts. The last five name cmdlets whose
- * parameters are not tabled: only their name is read.
+ * Built-in aliases, by lower-case name. Set-Location is written `cd DIR` when
+ * only its path is bound, as the directory rule reads it (`cd DIR && tool`).
+ * `foreach` is left out: it is a keyword where a statement starts. The last
+ * names are of cmdlets whose parameters are not tabled: only the name is read.
  */
 const ALIASES: Readonly<Record<string, string>> = {
   gc: 'Get-Content',
@@ -71,6 +73,7 @@ const ALIASES: Readonly<Record<string, string>> = {
   gci: 'Get-ChildItem',
   ls: 'Get-ChildItem',
   dir: 'Get-ChildItem',
+  cd: 'Set-Location',
   sl: 'Set-Location',
   chdir: 'Set-Location',
   gi: 'Get-Item',
@@ -79,12 +82,13 @@ const ALIASES: Readonly<Record<string, string>> = {
   '%': 'ForEach-Object',
   '?': 'Where-Object',
   where: 'Where-Object',
+  oh: 'Out-Host',
 };
 
 /** Every name above in lower case, to the cmdlet's documented name. */
 export const CMDLET_NAMES: ReadonlyMap<string, string> = new Map([
   ...CMDLETS.map((c): [string, string] => [c.name.toLowerCase(), c.name]),
-  ...['Format-Table', 'Format-List', 'ForEach-Object', 'Where-Object'].map((n): [string, string] => [n.toLowerCase(), n]),
+  ...['Format-Table', 'Format-List', 'ForEach-Object', 'Where-Object', 'Out-String', 'Out-Host'].map((n): [string, string] => [n.toLowerCase(), n]),
   ...Object.entries(ALIASES),
 ]);
 

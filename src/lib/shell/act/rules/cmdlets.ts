@@ -18,6 +18,9 @@
  * a run (and after the same run either end folds, as `tail` and `head` do:
  * the run is the action, the view only which of its lines are read). After a
  * file or a listing they stay: the first lines of a file are not its last.
+ * A bare `| Out-String` or `| Out-Host` after a run passes its lines on as
+ * they are, like a trailing `| cat`. Set-Location with only its path bound is
+ * written `cd DIR`, as the directory rule reads it.
  */
 import { CMDLET_NAMES, CMDLET_TABLE, type Cmdlet, type Parameter } from '../cmdlets.js';
 import type { Rule } from '../rule.js';
@@ -98,6 +101,12 @@ function pathValue(w: Word): Word {
 function bound(command: Command, cmdlet: Cmdlet): Command {
   const bindings = bindingsOf(cmdlet, command.words);
   if (bindings === null) return command;
+  const first = cmdlet.positions[0];
+  const path = first === undefined ? undefined : cmdlet.parameters.find((p) => p.name === first);
+  if (cmdlet.short !== undefined && path !== undefined && [...bindings.keys()].every((name) => name === first)) {
+    const value = bindings.get(path.name);
+    return withWords(command, value === null || value === undefined ? [word(cmdlet.short)] : [word(cmdlet.short), path.path ? pathValue(value) : value]);
+  }
   const words: Word[] = [word(cmdlet.name)];
   for (const p of cmdlet.parameters) {
     if (!bindings.has(p.name)) continue;
@@ -119,10 +128,16 @@ function canonical(command: Command): Command {
 
 const COUNT = /^\d+$/;
 
-/** `Select-Object -Last N` or `-First N`, as the canonical form writes it: a view of the lines before it. (`head`, `tail` are the views rule's.) */
+/**
+ * `Select-Object -Last N` or `-First N`, as the canonical form writes it: a
+ * view of the lines before it (`head`, `tail` are the views rule's). So is a
+ * bare `Out-String` or `Out-Host`: the same lines, as one string or to the host.
+ */
 function isPwshView(command: Command): boolean {
+  if (command.assigns.length > 0 || command.redirects.length > 0) return false;
   const [name, end, count, ...more] = command.words.map((w) => w.value);
-  return name === 'Select-Object' && (end === '-Last' || end === '-First') && count !== undefined && count !== null && COUNT.test(count) && more.length === 0 && command.assigns.length === 0 && command.redirects.length === 0;
+  if (end === undefined) return name === 'Out-String' || name === 'Out-Host';
+  return name === 'Select-Object' && (end === '-Last' || end === '-First') && count !== undefined && count !== null && COUNT.test(count) && more.length === 0;
 }
 
 /** A run: one the views rule knows, or a script by relative path (`.\build.ps1`). */
@@ -149,7 +164,8 @@ export const cmdlets: Rule = {
     ['Get-Content -Path src/Program.cs -Tail 20', 'gc src/Program.cs -Tail 20', 'get-content -tail 20 -path ./src/Program.cs', 'type -Ta:20 src/Program.cs', 'cat src/Program.cs -Last 20'],
     ['Select-String -Path Foo.cs -Pattern Save', 'Select-String -Pattern Save -Path Foo.cs', 'sls Save Foo.cs', 'sls -path Foo.cs Save', 'SELECT-STRING -Patt Save -Path Foo.cs'],
     ['Get-ChildItem -Path src -Recurse -Filter *.cs', 'gci src *.cs -Recurse', 'ls -rec src -filt *.cs', 'dir -s src *.cs'],
-    ['dotnet test | Select-Object -Last 30', 'dotnet test | Select-Object -Last 50', 'dotnet test | select -last 40', 'dotnet test 2>&1 | select -l 30', 'dotnet test | Select-Object -First 20'],
+    ['dotnet test | Select-Object -Last 30', 'dotnet test | Select-Object -Last 50', 'dotnet test | select -last 40', 'dotnet test 2>&1 | select -l 30', 'dotnet test | Select-Object -First 20', 'dotnet test *>&1 | Select-Object -Last 30', 'dotnet test | Out-String', 'dotnet test 2>&1 | select -last 40 | oh'],
+    ['cd C:\\repo; pytest -x tests', 'Set-Location C:\\repo; pytest -x tests', 'sl -Path C:\\repo; pytest -x tests', 'chdir C:\\repo; pytest -x tests'],
     ['Test-Path -Path out.txt', 'test-path .\\out.txt', 'Test-Path out.txt'],
   ],
   keeps: [
@@ -167,6 +183,9 @@ export const cmdlets: Rule = {
     ['gc -Path a.cs -Path b.cs', 'gc -Path a.cs'],
     ['gc Env:PATH', 'gc ./Env:PATH'],
     ['gci src -Recurse', 'gci src'],
+    ['cd C:\\repo; pytest', 'Set-Location -LiteralPath C:\\repo; pytest'],
+    ['cd C:\\repo; pytest', 'Push-Location C:\\repo; pytest'],
+    ['gci src | Out-String', 'gci src'],
     ['Test-Path -Pa out.txt', 'Test-Path -Path out.txt'],
     ['gc src/Program.cs -Tail 20', 'gc src/Program.cs -Tail:$n'],
   ],
