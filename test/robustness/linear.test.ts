@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import port from '../../src/index.js';
 import { captureHooks, type PluginLike } from './hooks.js';
-import { ACT_HOSTILE_COMMANDS, deepArray, deepObject, HOSTILE_COMMANDS, HOSTILE_RESULTS } from './shapes.js';
+import { ACT_HOSTILE_COMMANDS, deepArray, deepObject, HOSTILE_COMMANDS, HOSTILE_RESULTS, PWSH_HOSTILE_COMMANDS } from './shapes.js';
 
 const hooks = captureHooks(port as PluginLike);
 const SLACK = 3;
@@ -147,5 +147,9 @@ describe('linear time in the command, act: on', () => {
   }
   for (const [label, make] of ACT_HOSTILE_COMMANDS.slice(0, 3)) {
     linear(`${label}, above the read limit`, 65_536, (n) => ({ name: 'bash', args: { command: make(n) }, result: OK, hooks: actHooks }));
+  }
+  // PowerShell's reading: the cmdlets rule runs on pwsh lines only.
+  for (const [label, make] of PWSH_HOSTILE_COMMANDS) {
+    linear(`${label}, read whole as pwsh`, 1_920, (n) => ({ name: 'pwsh', args: { command: make(n) }, result: OK, hooks: actHooks }));
   }
 });

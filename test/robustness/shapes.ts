@@ -163,6 +163,15 @@ export const HOSTILE_RESULTS: ReadonlyArray<readonly [string, (n: number) => unk
  * redirections, many operands to respell, a nested `bash -c`, and syntax the
  * reader gives up on at the very end.
  */
+/** Shapes aimed at the PowerShell cmdlets rule (read under pwsh; sh reads them too). */
+export const PWSH_HOSTILE_COMMANDS: ReadonlyArray<readonly [string, (n: number) => string]> = [
+  ['cmdlet arguments left over after binding', (n) => `gc ${'x '.repeat(n / 2)}`],
+  ['a long parameter prefix', (n) => `Get-Content -${'Ta'.repeat(n / 2)} 5 x`],
+  ['cmdlet parameters bound by prefix', (n) => `sls -Patt x ${'-Path:a.cs '.repeat(n / 11)}`],
+  ['Select-Object views after a run', (n) => `dotnet test${' | select -last 5'.repeat(n / 17)}`],
+  ['cmdlets piped', (n) => `${'gc x -Tail 5 | '.repeat(n / 16)}sls y`],
+];
+
 export const ACT_HOSTILE_COMMANDS: ReadonlyArray<readonly [string, (n: number) => string]> = [
   ['a long pipeline', (n) => `${'a | '.repeat(n / 4)}a`],
   ['a long && list', (n) => `${'cd d && '.repeat(n / 8)}make -C x test`],
@@ -180,4 +189,5 @@ export const ACT_HOSTILE_COMMANDS: ReadonlyArray<readonly [string, (n: number) =
   ['a substitution at the very end', (n) => `grep -rn ${'x '.repeat(n / 2)}$(date)`],
   ['unclosed ${', (n) => `echo ${'${'.repeat(n / 2)}`],
   ['newlines and semicolons', (n) => `${'ls\n;'.repeat(n / 3)}`],
+  ...PWSH_HOSTILE_COMMANDS,
 ];

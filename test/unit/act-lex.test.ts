@@ -258,6 +258,18 @@ describe('act: the lexer splits operators and redirections', () => {
 });
 
 describe('act: the PowerShell (pwsh) dialect', () => {
+  test('`*>` redirects every stream (a descriptor of its own); in sh `*` is a word before `>`', () => {
+    const all = only('dotnet test *>&1', 'pwsh');
+    assert.deepEqual(all.redirects.map((r) => [r.fd, r.op, r.target.value]), [['*', '>&', '1']]);
+    assert.deepEqual(all.words.map((w) => w.value), ['dotnet', 'test']);
+    assert.deepEqual(only('dotnet test *> log.txt', 'pwsh').redirects.map((r) => [r.fd, r.op, r.target.value]), [['*', '>', 'log.txt']]);
+    const sh = only('ls *>&1');
+    assert.deepEqual([sh.words.map((w) => w.text), sh.redirects.map((r) => r.fd)], [['ls', '*'], ['']]);
+    // Every stream merged at the end of a run is plumbing, as `2>&1` is; a file written is not.
+    assert.equal(actOf('dotnet test *>&1', 'pwsh'), 'dotnet test');
+    assert.notEqual(actOf('dotnet test *> log.txt', 'pwsh'), 'dotnet test');
+  });
+
   test('a quoted string with no doubled quote is read', () => {
     assert.deepEqual(wordsOf("Write-Output 'a b'", 'pwsh'), [
       ['Write-Output', 'Write-Output'],

@@ -16,17 +16,19 @@ import { RESPELLED_PYTEST, RESPELLED_PYTEST_ACT } from '../support/respellings.j
 for (const rule of RULES) {
   describe(`act rule ${rule.name}: ${rule.reason}`, () => {
     const without = RULES.filter((r) => r !== rule);
+    // A rule of one dialect is specified in it; the others' examples are sh.
+    const dialect = rule.dialect ?? 'posix';
     for (const group of rule.folds) {
       test(`folds ${group.map((c) => JSON.stringify(c)).join(', ')}`, () => {
-        const acts = group.map((command) => actOf(command));
+        const acts = group.map((command) => actOf(command, dialect));
         assert.equal(new Set(acts).size, 1, acts.join('\n'));
-        const bare = group.map((command) => actOf(command, 'posix', without));
+        const bare = group.map((command) => actOf(command, dialect, without));
         assert.ok(new Set(bare).size > 1, `the group folds without ${rule.name} too: ${bare.join(' | ')}`);
       });
     }
     for (const [a, b] of rule.keeps) {
       test(`never folds ${JSON.stringify(a)} with ${JSON.stringify(b)}`, () => {
-        assert.notEqual(actOf(a), actOf(b));
+        assert.notEqual(actOf(a, dialect), actOf(b, dialect));
       });
     }
     test('has examples both ways', () => {
@@ -35,7 +37,7 @@ for (const rule of RULES) {
     // A blank or unreadable example would pass "never folds" while saying nothing.
     test('every example is a command line the reader reads', () => {
       for (const example of [...rule.folds.flat(), ...rule.keeps.flat()]) {
-        const line = readLine(example, 'posix');
+        const line = readLine(example, dialect);
         assert.ok(line !== null && line.pipelines.flat().some((command) => command.words.length > 0), JSON.stringify(example));
       }
     });
@@ -115,7 +117,7 @@ describe('act: reading a command line', () => {
 describe('act: PowerShell (pwsh) is read with its own quoting', () => {
   test('a backslash is part of a word, not an escape', () => {
     assert.notEqual(actOf('Get-Content C:\\logs\\a.txt', 'pwsh'), actOf('Get-Content C:logsa.txt', 'pwsh'));
-    assert.equal(actOf('Get-Content C:\\logs\\a.txt', 'pwsh'), "Get-Content 'C:\\logs\\a.txt'");
+    assert.equal(actOf('Get-Content C:\\logs\\a.txt', 'pwsh'), "Get-Content -Path 'C:\\logs\\a.txt'");
   });
 
   test('backticks, doubled quotes, the call operator and script blocks are kept as written', () => {
@@ -126,6 +128,19 @@ describe('act: PowerShell (pwsh) is read with its own quoting', () => {
 
   test('the rules still apply to what is read', () => {
     assert.equal(actOf('python3  build.py', 'pwsh'), actOf('python build.py', 'pwsh'));
+  });
+
+  test('a rule of one dialect is passed by in the other: in sh, cat, ls, type, gc and select read exactly as without it', () => {
+    const shRules = RULES.filter((rule) => rule.dialect === undefined);
+    assert.ok(shRules.length < RULES.length, 'some rule reads one dialect only');
+    const examples = [...RULES.flatMap((rule) => [...rule.folds.flat(), ...rule.keeps.flat()]), ...GROUPS.flatMap((g) => g.commands), ...CONTRASTS.flatMap((c) => c.pair)];
+    for (const command of examples) assert.equal(actOf(command, 'posix'), actOf(command, 'posix', shRules), command);
+    assert.equal(actOf('cat ./app.log'), 'cat app.log');
+    assert.equal(actOf('ls -la src/'), 'ls -al src');
+    assert.equal(actOf('type gc'), 'type gc');
+    assert.equal(actOf('pytest | select -last 5'), 'pytest | select -last 5');
+    assert.equal(actOf('cat ./app.log', 'pwsh'), 'Get-Content -Path app.log');
+    assert.equal(actOf('pytest | select -last 5', 'pwsh'), 'pytest');
   });
 });
 

@@ -76,6 +76,7 @@ const DOUBLE = 0x22;
 const HASH = 0x23;
 const DOLLAR = 0x24;
 const AMP = 0x26;
+const STAR = 0x2a;
 const SINGLE = 0x27;
 const OPEN = 0x28;
 const CLOSE = 0x29;
@@ -206,6 +207,12 @@ function descriptorAt(text: string, at: number): number {
 }
 
 function readWordOrRedirect(r: Reader): void {
+  // PowerShell's `*>&1`, `*>`, `*>>`: every stream at once, as a descriptor.
+  if (r.pwsh && r.text.charCodeAt(r.i) === STAR && r.text.charCodeAt(r.i + 1) === GREATER) {
+    r.i += 1;
+    readOperator(r, '*');
+    return;
+  }
   const digits = descriptorAt(r.text, r.i);
   if (digits > 0) {
     const fd = r.text.slice(r.i, r.i + digits);

@@ -16,6 +16,7 @@ import { outlineOf, type Outline } from './outline.js';
 import type { Rule } from './rule.js';
 import { assignments } from './rules/assignments.js';
 import { catPipe } from './rules/cat-pipe.js';
+import { cmdlets } from './rules/cmdlets.js';
 import { context } from './rules/context.js';
 import { directory } from './rules/directory.js';
 import { inlineShell } from './rules/inline-shell.js';
@@ -47,6 +48,7 @@ export const RULES: readonly Rule[] = [
   interpreters,
   moduleRunners,
   scripts,
+  cmdlets,
   views,
   streams,
   directory,
@@ -79,11 +81,11 @@ export function actOf(command: string, dialect: Dialect = 'posix', rules: readon
   // A line that spells an operator as an HTML entity is read again from its text, the entity read back.
   let line = lexed === undefined || (dialect === 'posix' && hasEntity(command)) ? readLine(command, dialect) : lineOf(lexed, dialect);
   if (line === null) return command.trim();
-  return renderLine(rewritten(line, rules));
+  return renderLine(rewritten(line, rules, dialect));
 }
 
-/** The line after the rules' passes; a rule the line's outline does not concern is passed by. */
-function rewritten(read: Line, rules: readonly Rule[]): Line {
+/** The line after the rules' passes; a rule of another dialect, or one the line's outline does not concern, is passed by. */
+function rewritten(read: Line, rules: readonly Rule[], dialect: Dialect): Line {
   let line = read;
   // The outline is read again only after a rule changed the line.
   let outlined: Line | null = null;
@@ -91,6 +93,7 @@ function rewritten(read: Line, rules: readonly Rule[]): Line {
   for (let pass = 0; pass < PASSES; pass += 1) {
     let reopened = false;
     for (const rule of rules) {
+      if (rule.dialect !== undefined && rule.dialect !== dialect) continue;
       if (rule.concerns !== undefined) {
         if (outlined !== line) {
           outline = outlineOf(line);

@@ -19,7 +19,9 @@ import { unescapeOperators } from './entities.js';
 import type { Command, Connector, Line, Redirect, Word } from './syntax.js';
 
 // Words that open or close compound commands: such a line is kept as written.
-const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'function', 'select', 'coproc', '!', '{', '}', '[[', ']]']);
+const RESERVED: ReadonlySet<string> = new Set(['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'function', 'select', 'coproc', '!', '{', '}', '[[', ']]']);
+// PowerShell has no `select` loop: `select` is Select-Object's alias (`… | select -Last 20`).
+const PWSH_RESERVED: ReadonlySet<string> = new Set([...RESERVED].filter((w) => w !== 'select'));
 
 /** The redirections a line may hold: here-documents, here-strings, `<>` and process substitution are not read. */
 const REDIRECTIONS: ReadonlySet<string> = new Set(['<', '<&', '>', '>>', '>&', '>|', '&>', '&>>']);
@@ -39,6 +41,7 @@ const isEmpty = (b: Building): boolean => b.assigns.length === 0 && b.words.leng
  * one line in seven that is not more than reading it.
  */
 interface Reading {
+  readonly reserved: ReadonlySet<string>;
   readonly pipelines: Command[][];
   readonly connectors: Connector[];
   pipeline: Command[];
@@ -48,7 +51,7 @@ interface Reading {
 function endCommand(a: Reading): boolean {
   if (isEmpty(a.command)) return false;
   const first = a.command.words[0];
-  if (first !== undefined && RESERVED.has(first.text)) return false;
+  if (first !== undefined && a.reserved.has(first.text)) return false;
   a.pipeline.push(a.command);
   a.command = empty();
   return true;
@@ -93,7 +96,7 @@ function take(a: Reading, token: Token, dialect: Dialect): boolean {
 /** The line of a lexed command, or `null` when it uses syntax `act:` does not model. */
 export function lineOf(lexed: Lexed, dialect: Dialect): Line | null {
   if (!lexed.complete) return null;
-  const a: Reading = { pipelines: [], connectors: [], pipeline: [], command: empty() };
+  const a: Reading = { reserved: dialect === 'pwsh' ? PWSH_RESERVED : RESERVED, pipelines: [], connectors: [], pipeline: [], command: empty() };
   for (const token of lexed.tokens) if (!take(a, token, dialect)) return null;
   if (!isEmpty(a.command)) {
     if (!endPipeline(a, null)) return null;

@@ -3,6 +3,7 @@
  * the line, and the examples that specify it. The engine knows nothing about
  * any single rule; the unit tests run every rule's examples.
  */
+import type { Dialect } from '../lex.js';
 import type { Outline } from './outline.js';
 import type { Line } from './syntax.js';
 
@@ -29,4 +30,10 @@ export interface Rule {
    * engine passes the rule by. Absent: the rule reads every line.
    */
   readonly concerns?: (outline: Outline) => boolean;
+  /**
+   * The one dialect whose lines the rule reads (its examples are read in it
+   * too); the engine passes the rule by on a line of any other. Absent: every
+   * dialect. A PowerShell alias such as `cat` is another program in sh.
+   */
+  readonly dialect?: Dialect;
 }

@@ -19,9 +19,9 @@ const defaultFd = (command: Command): Command =>
 /** A redirection that writes a file: `>`, `>>`, `&>`, and `>&` before a file (bash's `&>`). */
 const writesFile = (r: Redirect): boolean => WRITES.has(r.op) || (r.op === '>&' && !copiesDescriptor(r));
 
-/** `2>&1`, or any output redirection to /dev/null. */
+/** `2>&1` (PowerShell's `*>&1`: every stream), or any output redirection to /dev/null. */
 function isPlumbing(r: Redirect): boolean {
-  if (r.fd === '2' && r.op === '>&' && r.target.value === '1') return true;
+  if ((r.fd === '2' || r.fd === '*') && r.op === '>&' && r.target.value === '1') return true;
   return WRITES.has(r.op) && (r.fd === '' || r.fd === '2') && r.target.value === '/dev/null';
 }
 

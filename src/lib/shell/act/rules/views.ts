@@ -52,7 +52,8 @@ const RUNNERS: ReadonlyMap<string, ReadonlySet<string | null> | null> = new Map(
 // Inline code prints whatever it likes (`python -c 'print(sorted(x))' | head -1` is a listing), and these list.
 const NOT_A_RUN = new Set<string | null>(['-c', '-e', '-p', '--co', '--collect-only', '--help', '-h', '--version', '-V']);
 
-function isRunner(command: Command): boolean {
+/** Whether the command is a run: its output is the log of a test run, a build or a script. */
+export function isRunner(command: Command): boolean {
   const name = nameOf(command);
   if (name === null) return false;
   // A project script by relative path (`./run_tests.sh`, `scripts/check.py`).
