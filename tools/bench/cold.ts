@@ -14,8 +14,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { cloneData } from '../../test/parity/session.js';
-import type { PluginLike } from '../../test/robustness/hooks.js';
-import { prepare, runSession, usableSessions, withPreset } from './sessions.js';
+import { median } from './median.js';
+import { loadPlugin, prepare, runSession, usableSessions, withPreset } from './sessions.js';
 
 /** Calls per child: about the first `EARLY` (whole sessions) are reported apart, as a short DSH session; the rest up to `LATE` beside them. */
 const EARLY = 100;
@@ -32,17 +32,13 @@ interface ColdRun {
 
 const REFERENCE = 'reference-breaker';
 
-async function load(specifier: string): Promise<PluginLike> {
-  return ((await import(specifier)) as { default: PluginLike }).default;
-}
-
 /** In the child: one plugin, fresh, through the first sessions until `LATE` calls have run. */
 async function child(which: Contestant, build: string): Promise<ColdRun> {
-  const plugin = await load(which === 'reference' ? REFERENCE : build);
+  const plugin = await loadPlugin(which === 'reference' ? REFERENCE : build);
   const configure = which === 'port, preset' ? withPreset : (config: unknown): unknown => config;
   // The same sessions for every contestant: those both plugins accept.
-  const reference = which === 'reference' ? plugin : await load(REFERENCE);
-  const port = which === 'reference' ? await load(build) : plugin;
+  const reference = which === 'reference' ? plugin : await loadPlugin(REFERENCE);
+  const port = which === 'reference' ? await loadPlugin(build) : plugin;
   const counted = { early: { ms: 0, calls: 0 }, late: { ms: 0, calls: 0 } };
   for (const session of usableSessions(80, [port, reference])) {
     if (counted.early.calls + counted.late.calls >= LATE) break;
@@ -65,12 +61,6 @@ function importMs(specifier: string): number {
   const out = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', cwd: process.cwd() });
   if (out.status !== 0) throw new Error(`importing ${specifier} failed: ${out.stderr}`);
   return Number(out.stdout.trim());
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** In the parent: `pairs` rounds of one fresh process per contestant, the order alternating; prints the table. */

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { cloneData, type Session } from '../../test/parity/session.js';
 import { captureHooks, type Hooks, type PluginLike } from '../../test/robustness/hooks.js';
-import { prepare, stepThrough, usableSessions, withAct, withPreset, type Prepared } from './sessions.js';
+import { loadPlugin, prepare, stepThrough, usableSessions, withAct, withPreset, type Prepared } from './sessions.js';
 
 const CONFIGS: readonly [string, (config: unknown) => unknown][] = [
   ['defaults', (config) => config],
@@ -69,7 +69,7 @@ async function lockstep(contestants: readonly Contestant[], session: Session, fl
 
 /** Runs the comparison and prints its table; `other` is the directory of the other build. */
 export async function compare(self: PluginLike, reference: PluginLike, other: string, rounds: number, sessionCount: number): Promise<void> {
-  const that = ((await import(pathToFileURL(resolve(other, 'index.js')).href)) as { default: PluginLike }).default;
+  const that = await loadPlugin(pathToFileURL(resolve(other, 'index.js')).href);
   const sessions = usableSessions(sessionCount, [self, that, reference]);
   console.log(`## This build against ${other}\n`);
   console.log(`${sessions.length} generated sessions, ${rounds} rounds per config; the two builds step through each session in lockstep (order alternating). A step that took either over ${CLIP_MS} ms is left out for both.\n`);

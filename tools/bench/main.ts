@@ -28,14 +28,11 @@ import { cloneData, type Session } from '../../test/parity/session.js';
 import { captureHooks, type Hooks, type PluginLike } from '../../test/robustness/hooks.js';
 import { cold } from './cold.js';
 import { compare } from './compare.js';
-import { prepare, runSession, usableSessions, withAct, withPreset } from './sessions.js';
+import { median } from './median.js';
+import { loadPlugin, prepare, runSession, usableSessions, withAct, withPreset } from './sessions.js';
 
 const quick = process.argv.includes('--quick');
 const gc = (globalThis as { gc?: () => void }).gc ?? ((): void => undefined);
-
-async function load(specifier: string): Promise<PluginLike> {
-  return ((await import(specifier)) as { default: PluginLike }).default;
-}
 
 /** The build under test: `dist/`, or the copy of one named by `--port <dir>`. */
 function portBuild(): string {
@@ -46,8 +43,8 @@ function portBuild(): string {
 }
 
 const PLUGINS: [string, PluginLike][] = [
-  ['port', await load(portBuild())],
-  ['reference', await load('reference-breaker')],
+  ['port', await loadPlugin(portBuild())],
+  ['reference', await loadPlugin('reference-breaker')],
 ];
 
 /**
@@ -73,12 +70,6 @@ function withSettingsChanged(port: PluginLike): PluginLike {
 
 /** Realistic sessions only: the port as above, against the same reference. */
 const LIVE: [string, PluginLike] = ['port, settings changed', withSettingsChanged((PLUGINS[0] as [string, PluginLike])[1])];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 const fmt = (us: number): string => (us >= 100 ? us.toFixed(0) : us >= 10 ? us.toFixed(1) : us.toFixed(2));
 

@@ -18,6 +18,11 @@ function resultOf(body: BodySpec): unknown {
   return { isError: true, content: [{ type: 'text', text: `Error: ${body.message}` }], error: { message: body.message, ...(body.info === undefined ? {} : { info: body.info }) } };
 }
 
+/** A plugin's default export, from a module specifier or file URL (the built port, a copy of it, the reference). */
+export async function loadPlugin(specifier: string): Promise<PluginLike> {
+  return ((await import(specifier)) as { default: PluginLike }).default;
+}
+
 /** A session's steps with their inputs cloned, so one run's mutations never reach another's. */
 export function prepare(session: Session): Prepared[] {
   return session.steps.map((step): Prepared => {
