@@ -140,10 +140,9 @@ function isPwshView(command: Command): boolean {
   return name === 'Select-Object' && (end === '-Last' || end === '-First') && count !== undefined && count !== null && COUNT.test(count) && more.length === 0;
 }
 
-/** A run: one the views rule knows, or a script by relative path (`.\build.ps1`). */
+/** A run: one the views rule knows (`./build.sh` among them), or a script by a Windows relative path (`.\build.ps1`). */
 function isRun(command: Command): boolean {
-  const name = nameOf(command);
-  return isRunner(command) || (name !== null && (name.startsWith('.\\') || name.startsWith('./')));
+  return isRunner(command) || (nameOf(command)?.startsWith('.\\') ?? false);
 }
 
 function rewrite(read: Line): Line {
