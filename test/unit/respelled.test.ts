@@ -35,6 +35,32 @@ describe('a shell line with its options aside', () => {
     assert.notEqual(aside('a || b'), aside('a && b'));
   });
 
+  test('a reporting option whose value is the next word is set aside with it, when the option is known and the word one it takes', () => {
+    const dotnet = aside('dotnet test tests/Cart.Tests');
+    for (const line of ['dotnet test tests/Cart.Tests -v q', 'dotnet test --verbosity minimal tests/Cart.Tests', 'dotnet test tests/Cart.Tests -v:n', 'dotnet test tests/Cart.Tests --logger "console;verbosity=detailed"', 'dotnet test -l console tests/Cart.Tests', 'dotnet test tests/Cart.Tests -nologo -v DIAG']) {
+      assert.equal(aside(line), dotnet, line);
+    }
+    assert.equal(aside('npm test --loglevel silent'), aside('npm test'));
+    assert.equal(aside('npx vitest run --reporter verbose'), aside('npx vitest run --reporter=dot'));
+    assert.equal(aside('./gradlew test --console plain'), aside('./gradlew test'));
+    assert.equal(aside('pytest --tb short --color no tests'), aside('pytest tests'));
+    const pwsh = (line: string): string | null => optionsAside(line, 'pwsh');
+    assert.equal(pwsh('dotnet test tests\\Cart.Tests --verbosity quiet'), pwsh('dotnet test tests\\Cart.Tests -l "console;verbosity=detailed"'));
+  });
+
+  test('a value given apart stays when its option is unknown, the word is not one the option takes, the short option is another program\'s, or it follows --', () => {
+    assert.notEqual(aside('dotnet test --filter Total'), aside('dotnet test --filter Tax'), 'a filter selects what runs');
+    assert.notEqual(aside('dotnet test -c Release'), aside('dotnet test -c Debug'));
+    assert.notEqual(aside('dotnet test --framework net6.0'), aside('dotnet test --framework net8.0'));
+    assert.notEqual(aside('dotnet test --logger trx'), aside('dotnet test'), 'a file logger writes a file');
+    assert.notEqual(aside('dotnet test -v tests/A'), aside('dotnet test -v tests/B'), 'not a verbosity: an operand');
+    assert.notEqual(aside('grep -v n notes.txt'), aside('grep -v q notes.txt'), "dotnet's -v is dotnet's only");
+    assert.notEqual(aside('grep --color Total cart.cs'), aside('grep --color Tax cart.cs'), 'a pattern, not a colour mode');
+    assert.notEqual(aside('dotnet run -- -v q'), aside('dotnet run -- -v n'), "past --, the program's own words");
+    assert.notEqual(aside('npm test --loglevel silent -- -t total'), aside('npm test --loglevel silent -- -t tax'));
+    assert.equal(aside('dotnet test --verbosity'), aside('dotnet test'), 'an option at the end of the line, its value missing');
+  });
+
   test('a line whose syntax is not modelled has no reading', () => {
     assert.equal(aside('echo "unterminated'), null);
   });

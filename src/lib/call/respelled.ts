@@ -16,10 +16,15 @@
  * (`--x=v`) only when its name is about how the run reports (logging,
  * verbosity, colour, format), as an attached value may select too
  * (`-run=TestA`), and so is a reporting setting given as a short option's value
- * (`-o log_cli=true`); a leading `set` of shell options (`set -e`, `set -o
- * pipefail`); and whether two commands are joined by `;` or `&&` (the same
- * when the first succeeds, which the result tells). A shell named by its path
- * (`/bin/bash -c '…'`) is read as the shell.
+ * (`-o log_cli=true`); a reporting option whose value is the next word
+ * (`--verbosity minimal`, `--logger "console;verbosity=detailed"`, dotnet's
+ * `-v q`), with that word, only when the option is one known to set how a run
+ * reports and the word one of the values it takes (`REPORTING_VALUES`): an
+ * unknown option's word, or a word the option does not take, may be an
+ * operand (`grep --color Total`), so it stays; a leading `set` of shell
+ * options (`set -e`, `set -o pipefail`); and whether two commands are joined
+ * by `;` or `&&` (the same when the first succeeds, which the result tells). A
+ * shell named by its path (`/bin/bash -c '…'`) is read as the shell.
  */
 import { ACT_READ_LIMIT, actOf, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
@@ -50,9 +55,55 @@ function asideSetting(w: Word, before: Word | undefined): boolean {
   return v !== null && eq > 0 && v[0] !== '-' && REPORTING.test(v.slice(0, eq)) && /^-[a-zA-Z]$/.test(before?.value ?? '');
 }
 
+/** MSBuild's verbosity levels (dotnet's `-v`/`--verbosity`), in full or by their letter. */
+const LEVELS = /^(?:q(?:uiet)?|m(?:inimal)?|n(?:ormal)?|d(?:etailed)?|diag(?:nostic)?)$/i;
+const CONSOLE_LOGGER = /^console(?:;[^\s]*)?$/i;
+const COLOURS = /^(?:always|never|auto|yes|no)$/;
+
+/**
+ * Reporting options whose value is the next word, by name, whatever the runner,
+ * with the values each takes: a verbosity, a console logger (a file logger
+ * writes a file), npm's log level, pytest's traceback style, a colour mode,
+ * Gradle's console, a terminal reporter.
+ */
+const REPORTING_VALUES: ReadonlyMap<string, RegExp> = new Map([
+  ['--verbosity', LEVELS],
+  ['--logger', CONSOLE_LOGGER],
+  ['--loglevel', /^(?:silent|error|warn|notice|http|timing|info|verbose|silly)$/],
+  ['--tb', /^(?:auto|long|short|line|native|no)$/],
+  ['--color', COLOURS],
+  ['--colour', COLOURS],
+  ['--console', /^(?:plain|auto|rich|verbose|colored)$/],
+  ['--reporter', /^(?:default|verbose|basic|dot|dots|spec|list|line|tap|min|progress|summary)$/],
+]);
+
+/** A runner's own short spellings of them: a short letter means something else in every other program (`grep -v n`). */
+const SHORT_REPORTING: ReadonlyMap<string, ReadonlyMap<string, RegExp>> = new Map([
+  ['dotnet', new Map([['-v', LEVELS], ['-l', CONSOLE_LOGGER]])],
+]);
+
+/** Whether the word at `at` is a reporting option whose value is the next word, and that word one it takes. */
+function asidePair(words: readonly Word[], at: number, short: ReadonlyMap<string, RegExp> | undefined): boolean {
+  const option = words[at]?.value;
+  const value = words[at + 1]?.value;
+  if (option === null || option === undefined || value === null || value === undefined) return false;
+  const takes = REPORTING_VALUES.get(option) ?? short?.get(option);
+  return takes !== undefined && takes.test(value);
+}
+
 function withoutOptions(command: Command): Command {
-  const kept = command.words.filter((w, at) => at === 0 || !(asideWord(w) || asideSetting(w, command.words[at - 1])));
-  return kept.length === command.words.length ? command : withWords(command, kept);
+  const { words } = command;
+  const short = SHORT_REPORTING.get(nameOf(command) ?? '');
+  const kept: Word[] = [];
+  // Past a `--`, the words belong to another program: none is read as a reporting option's value there.
+  let own = true;
+  for (let at = 0; at < words.length; at += 1) {
+    const w = words[at] as Word;
+    if (w.value === '--') own = false;
+    if (at > 0 && own && asidePair(words, at, short)) at += 1;
+    else if (at === 0 || !(asideWord(w) || asideSetting(w, words[at - 1]))) kept.push(w);
+  }
+  return kept.length === words.length ? command : withWords(command, kept);
 }
 
 /** The line without its leading `set` of options, its options aside, `;` read as `&&`. */
