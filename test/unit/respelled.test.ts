@@ -40,6 +40,8 @@ describe('a shell line with its options aside', () => {
     for (const line of ['dotnet test tests/Cart.Tests -v q', 'dotnet test --verbosity minimal tests/Cart.Tests', 'dotnet test tests/Cart.Tests -v:n', 'dotnet test tests/Cart.Tests --logger "console;verbosity=detailed"', 'dotnet test -l console tests/Cart.Tests', 'dotnet test tests/Cart.Tests -nologo -v DIAG']) {
       assert.equal(aside(line), dotnet, line);
     }
+    assert.equal(aside('dotnet build /v:m /nologo src/Cart'), aside('dotnet build src/Cart -v q'), "MSBuild's slash spelling");
+    assert.equal(aside('msbuild Shop.sln /verbosity:minimal /clp:ErrorsOnly'), aside('msbuild Shop.sln'));
     assert.equal(aside('npm test --loglevel silent'), aside('npm test'));
     assert.equal(aside('npx vitest run --reporter verbose'), aside('npx vitest run --reporter=dot'));
     assert.equal(aside('./gradlew test --console plain'), aside('./gradlew test'));
@@ -57,6 +59,9 @@ describe('a shell line with its options aside', () => {
     assert.notEqual(aside('grep -v n notes.txt'), aside('grep -v q notes.txt'), "dotnet's -v is dotnet's only");
     assert.notEqual(aside('grep --color Total cart.cs'), aside('grep --color Tax cart.cs'), 'a pattern, not a colour mode');
     assert.notEqual(aside('dotnet run -- -v q'), aside('dotnet run -- -v n'), "past --, the program's own words");
+    assert.notEqual(aside('ls /v:m'), aside('ls'), 'a slash switch is read for dotnet and msbuild only: elsewhere a path');
+    assert.notEqual(aside('dotnet build /p:Configuration=Release'), aside('dotnet build /p:Configuration=Debug'), 'a property is behaviour');
+    assert.notEqual(aside('dotnet test /src/Cart.Tests'), aside('dotnet test /src/Orders.Tests'), 'a path');
     assert.notEqual(aside('npm test --loglevel silent -- -t total'), aside('npm test --loglevel silent -- -t tax'));
     assert.equal(aside('dotnet test --verbosity'), aside('dotnet test'), 'an option at the end of the line, its value missing');
   });

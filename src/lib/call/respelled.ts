@@ -4,7 +4,7 @@
  * measure is on). It is no
  * identity of its own. A line past `act:`'s read limit has none. The stale track's back-to-back run reads it only
  * between two calls that returned the very same result: then an option that
- * was added, dropped or respelled (`--log-cli-level=DEBUG`, `-count=1`,
+ * was added, dropped or respelled (`--log-cli-level=DEBUG`, `-v q`,
  * `--nologo`, `set -e;` in front) demonstrably changed nothing the model sees,
  * and the same run answered the same way again is a repeat however its options
  * are spelled. An option that did change something changes the result, and
@@ -21,7 +21,9 @@
  * `-v q`), with that word, only when the option is one known to set how a run
  * reports and the word one of the values it takes (`REPORTING_VALUES`): an
  * unknown option's word, or a word the option does not take, may be an
- * operand (`grep --color Total`), so it stays; a leading `set` of shell
+ * operand (`grep --color Total`), so it stays; MSBuild's slash spelling of
+ * its reporting switches (`/v:m`, `/nologo`), for dotnet and msbuild only
+ * (elsewhere `/x` is a path); a leading `set` of shell
  * options (`set -e`, `set -o pipefail`); and whether two commands are joined
  * by `;` or `&&` (the same when the first succeeds, which the result tells). A
  * shell named by its path (`/bin/bash -c '…'`) is read as the shell.
@@ -82,6 +84,10 @@ const SHORT_REPORTING: ReadonlyMap<string, ReadonlyMap<string, RegExp>> = new Ma
   ['dotnet', new Map([['-v', LEVELS], ['-l', CONSOLE_LOGGER]])],
 ]);
 
+/** MSBuild's slash spelling of its reporting switches (`/v:m`, `/nologo`, `/clp:…`), read for dotnet and msbuild only: elsewhere `/x` is a path. */
+const MSBUILD_SLASHED = /^\/(?:(?:v|verbosity):(?:q(?:uiet)?|m(?:inimal)?|n(?:ormal)?|d(?:etailed)?|diag(?:nostic)?)|nologo|(?:clp|consoleloggerparameters):\S*)$/i;
+const MSBUILDS: ReadonlySet<string> = new Set(['dotnet', 'msbuild']);
+
 /** Whether the word at `at` is a reporting option whose value is the next word, and that word one it takes. */
 function asidePair(words: readonly Word[], at: number, short: ReadonlyMap<string, RegExp> | undefined): boolean {
   const option = words[at]?.value;
@@ -93,7 +99,9 @@ function asidePair(words: readonly Word[], at: number, short: ReadonlyMap<string
 
 function withoutOptions(command: Command): Command {
   const { words } = command;
-  const short = SHORT_REPORTING.get(nameOf(command) ?? '');
+  const name = nameOf(command) ?? '';
+  const short = SHORT_REPORTING.get(name);
+  const slashed = MSBUILDS.has(name);
   const kept: Word[] = [];
   // Past a `--`, the words belong to another program: none is read as a reporting option's value there.
   let own = true;
@@ -101,7 +109,7 @@ function withoutOptions(command: Command): Command {
     const w = words[at] as Word;
     if (w.value === '--') own = false;
     if (at > 0 && own && asidePair(words, at, short)) at += 1;
-    else if (at === 0 || !(asideWord(w) || asideSetting(w, words[at - 1]))) kept.push(w);
+    else if (at === 0 || !(asideWord(w) || asideSetting(w, words[at - 1]) || (slashed && MSBUILD_SLASHED.test(w.value ?? '')))) kept.push(w);
   }
   return kept.length === words.length ? command : withWords(command, kept);
 }
