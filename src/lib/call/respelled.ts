@@ -19,10 +19,13 @@
  * (`-o log_cli=true`); a leading `set` of shell options (`set -e`, `set -o
  * pipefail`); and whether two commands are joined by `;` or `&&` (the same
  * when the first succeeds, which the result tells). A shell named by its path
- * (`/bin/bash -c '…'`) is read as the shell.
+ * (`/bin/bash -c '…'`) is read as the shell, and a run by the environment it
+ * runs in, not the front-end that starts it (front-end.ts: a venv activated or
+ * its binary named, `conda run`, `npx`).
  */
 import { ACT_READ_LIMIT, actOf, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
+import { withFrontEndsRead } from './front-end.js';
 import { lineWith, mapCommands, nameOf, renderLine, valueOf, withWords, word, type Command, type Line, type Word } from '../shell/act/syntax.js';
 
 /** An attached option's name that says it sets how the run reports. */
@@ -90,5 +93,7 @@ export function optionsAside(command: string, dialect: Dialect, acted = true): s
   let line = read(command);
   const renamed = line === null ? null : shellByName(line);
   if (renamed !== null) line = read(renderLine(renamed));
+  const fronted = line === null ? null : withFrontEndsRead(line, dialect);
+  if (fronted !== null) line = read(renderLine(fronted));
   return line === null ? null : renderLine(aside(line));
 }
