@@ -28,8 +28,8 @@ const ENV_TOOL = /^(?:\.[/\\])?(.+?)[/\\](?:bin|Scripts)[/\\]([A-Za-z][\w.-]*?)(
 /** The environment's activation script (`activate`, `Activate.ps1`, `activate.bat`). */
 const ACTIVATE = /^activate(?:\.ps1|\.bat)?$/i;
 
-/** Directories that are the system's, not an environment's: `/usr/bin/python3` stays as written. */
-const SYSTEM = /^(?:\/|\/usr|\/usr\/local|\/opt\/homebrew)?$/;
+/** Directories that are the system's or the project's scripts, not an environment's: `/usr/bin/python3`, `./bin/rails` stay as written. */
+const SYSTEM = /^(?:\/|\/usr|\/usr\/local|\/opt\/homebrew|\.)?$/;
 
 /** `npx T`, `pnpm exec T`, `yarn exec T`, `npm exec T`: the project's own T (npx's install options aside). */
 const NPX_OPTIONS: ReadonlySet<string> = new Set(['-y', '--yes', '--no', '--no-install']);
