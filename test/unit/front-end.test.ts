@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { optionsAside } from '../../src/lib/call/respelled.js';
 import { readLine } from '../../src/lib/shell/act/line.js';
 import { withFrontEndsRead } from '../../src/lib/call/front-end.js';
+import { ACT_READ_LIMIT } from '../../src/lib/shell/act/index.js';
 
 const aside = (line: string): string | null => optionsAside(line, 'posix');
 const pwsh = (line: string): string | null => optionsAside(line, 'pwsh');
@@ -75,5 +76,12 @@ describe('a run read by its environment, not its front-end', () => {
     const line = readLine(long, 'posix');
     assert.ok(line !== null);
     assert.equal(withFrontEndsRead(line, 'posix'), null);
+  });
+
+  test('a line within the read limit whose environments, written out, outgrow it has no reading', () => {
+    const line = Array.from({ length: 900 }, (_, i) => `e${i % 2}/bin/t`).join(' && ');
+    assert.ok(line.length <= ACT_READ_LIMIT, `${line.length} characters`);
+    assert.equal(aside(line), null);
+    assert.notEqual(aside(line.slice(0, 2000).replace(/ &&[^&]*$/, '')), null, 'a shorter one is read');
   });
 });

@@ -94,6 +94,8 @@ export function optionsAside(command: string, dialect: Dialect, acted = true): s
   const renamed = line === null ? null : shellByName(line);
   if (renamed !== null) line = read(renderLine(renamed));
   const fronted = line === null ? null : withFrontEndsRead(line, dialect);
-  if (fronted !== null) line = read(renderLine(fronted));
+  // Written with its environments activated, a line may outgrow what `act:` reads: then it has no reading either.
+  const written = fronted === null ? null : renderLine(fronted);
+  if (written !== null) line = written.length > ACT_READ_LIMIT ? null : read(written);
   return line === null ? null : renderLine(aside(line));
 }
