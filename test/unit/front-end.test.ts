@@ -74,7 +74,7 @@ describe('a run read by its environment, not its front-end', () => {
   test('a long tool path is no environment: the reading stays linear', () => {
     const long = `${'a/'.repeat(5000)}bin/pytest tests`;
     const line = readLine(long, 'posix');
-    assert.ok(line !== null);
+    assert.ok(line !== null, 'the line is read');
     assert.equal(withFrontEndsRead(line, 'posix'), null);
   });
 

@@ -19,9 +19,7 @@
  * (`-o log_cli=true`); a leading `set` of shell options (`set -e`, `set -o
  * pipefail`); and whether two commands are joined by `;` or `&&` (the same
  * when the first succeeds, which the result tells). A shell named by its path
- * (`/bin/bash -c '…'`) is read as the shell, and a run by the environment it
- * runs in, not the front-end that starts it (front-end.ts: a venv activated or
- * its binary named, `conda run`, `npx`).
+ * (`/bin/bash -c '…'`) is read as the shell.
  */
 import { ACT_READ_LIMIT, actOf, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
@@ -93,6 +91,7 @@ export function optionsAside(command: string, dialect: Dialect, acted = true): s
   let line = read(command);
   const renamed = line === null ? null : shellByName(line);
   if (renamed !== null) line = read(renderLine(renamed));
+  // A run by the environment it runs in, not the front-end that starts it (front-end.ts: a venv activated or its binary named, `conda run`, `npx`).
   const fronted = line === null ? null : withFrontEndsRead(line, dialect);
   // Written with its environments activated, a line may outgrow what `act:` reads: then it has no reading either.
   const written = fronted === null ? null : renderLine(fronted);
