@@ -30,6 +30,7 @@
  */
 import { ACT_READ_LIMIT, actOf, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
+import { withFrontEndsRead } from './front-end.js';
 import { lineWith, mapCommands, nameOf, renderLine, valueOf, withWords, word, type Command, type Line, type Word } from '../shell/act/syntax.js';
 
 /** An attached option's name that says it sets how the run reports. */
@@ -149,5 +150,10 @@ export function optionsAside(command: string, dialect: Dialect, acted = true): s
   let line = read(command);
   const renamed = line === null ? null : shellByName(line);
   if (renamed !== null) line = read(renderLine(renamed));
+  // A run by the environment it runs in, not the front-end that starts it (front-end.ts: a venv activated or its binary named, `conda run`, `npx`).
+  const fronted = line === null ? null : withFrontEndsRead(line, dialect);
+  // Written with its environments activated, a line may outgrow what `act:` reads: then it has no reading either.
+  const written = fronted === null ? null : renderLine(fronted);
+  if (written !== null) line = written.length > ACT_READ_LIMIT ? null : read(written);
   return line === null ? null : renderLine(aside(line));
 }

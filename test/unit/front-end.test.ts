@@ -1,0 +1,87 @@
+/**
+ * A run read by the environment it runs in, not by the front-end that starts
+ * it (call/front-end.ts), as the options-aside reading (call/respelled.ts)
+ * compares two calls that returned the very same result.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { optionsAside } from '../../src/lib/call/respelled.js';
+import { readLine } from '../../src/lib/shell/act/line.js';
+import { withFrontEndsRead } from '../../src/lib/call/front-end.js';
+import { ACT_READ_LIMIT } from '../../src/lib/shell/act/index.js';
+
+const aside = (line: string): string | null => optionsAside(line, 'posix');
+const pwsh = (line: string): string | null => optionsAside(line, 'pwsh');
+
+function sameReading(lines: readonly string[], read: (line: string) => string | null = aside): void {
+  const first = read(lines[0] as string);
+  assert.notEqual(first, null);
+  for (const line of lines) assert.equal(read(line), first, line);
+}
+
+describe('a run read by its environment, not its front-end', () => {
+  test('a venv activated (source or .), its tool named by path, or run as python -m: one run', () => {
+    sameReading([
+      'source .venv/bin/activate && pytest tests/test_cart.py',
+      '. .venv/bin/activate; pytest tests/test_cart.py',
+      '.venv/bin/pytest tests/test_cart.py',
+      './.venv/bin/pytest tests/test_cart.py',
+      '.venv/bin/python -m pytest tests/test_cart.py',
+      '.venv/bin/python3 -m pytest tests/test_cart.py',
+      'source .venv/bin/activate && python -m pytest tests/test_cart.py',
+      'uv run pytest tests/test_cart.py',
+      "bash -lc 'source .venv/bin/activate && pytest tests/test_cart.py'",
+    ]);
+  });
+
+  test('what comes before the activation, and an environment activated twice, read as written once', () => {
+    sameReading(['cd /work && source .venv/bin/activate && pytest tests', 'cd /work && .venv/bin/pytest tests']);
+    sameReading(['source .venv/bin/activate && pytest && mypy src', '.venv/bin/pytest && .venv/bin/mypy src', '. .venv/bin/activate && pytest && . .venv/bin/activate && mypy src']);
+  });
+
+  test('conda run -n and conda activate; npx, pnpm exec, npm exec and node_modules/.bin', () => {
+    sameReading(['conda run -n shop pytest tests', 'conda activate shop && pytest tests', 'conda run --name shop python -m pytest tests']);
+    sameReading(['npx jest src/cart.test.js', 'pnpm exec jest src/cart.test.js', 'npm exec -- jest src/cart.test.js', './node_modules/.bin/jest src/cart.test.js', 'npx --yes jest src/cart.test.js']);
+  });
+
+  test('PowerShell: the activation script run, or the tool named under Scripts', () => {
+    sameReading(['.venv\\Scripts\\activate; pytest tests', '.venv\\Scripts\\python.exe -m pytest tests', '.\\.venv\\Scripts\\pytest.exe tests', '. .venv\\Scripts\\Activate.ps1; pytest tests'], pwsh);
+  });
+
+  test('the environment stays: two venvs, two conda environments, poetry against .venv are other runs', () => {
+    assert.notEqual(aside('.venv39/bin/pytest tests'), aside('.venv312/bin/pytest tests'));
+    assert.notEqual(aside('source venv/bin/activate && pytest tests'), aside('.venv/bin/pytest tests'));
+    assert.notEqual(aside('conda run -n py39 pytest tests'), aside('conda run -n py312 pytest tests'));
+    assert.notEqual(aside('poetry run pytest tests'), aside('.venv/bin/pytest tests'));
+    assert.notEqual(aside('pipenv run pytest tests'), aside('poetry run pytest tests'));
+  });
+
+  test('the tool, its operands and a package version stay', () => {
+    assert.notEqual(aside('.venv/bin/pytest tests/a.py'), aside('source .venv/bin/activate && pytest tests/b.py'));
+    assert.notEqual(aside('.venv/bin/mypy src'), aside('.venv/bin/pytest src'));
+    assert.notEqual(aside('npx prettier@2 --check src'), aside('npx prettier@3 --check src'));
+    assert.notEqual(aside('npm test -- src/cart.test.js'), aside('npx jest src/cart.test.js'), 'npm runs a script the guard cannot read');
+  });
+
+  test('what is no front-end is left as written: system and project scripts, an activation after ||, in a pipe, or run in a child shell', () => {
+    for (const line of ['/usr/bin/python3 x.py', './bin/rails test', 'a || source .venv/bin/activate && pytest', 'echo x | .venv/bin/python -c pass', '.venv/bin/activate; pytest', 'source .venv/bin/activate extra && pytest', 'uv run --with rich pytest', 'npx -p typescript tsc', 'conda run -n shop --live-stream pytest']) {
+      const line0 = readLine(line, 'posix');
+      assert.ok(line0 !== null, line);
+      assert.equal(withFrontEndsRead(line0, 'posix'), null, line);
+    }
+  });
+
+  test('a long tool path is no environment: the reading stays linear', () => {
+    const long = `${'a/'.repeat(5000)}bin/pytest tests`;
+    const line = readLine(long, 'posix');
+    assert.ok(line !== null, 'the line is read');
+    assert.equal(withFrontEndsRead(line, 'posix'), null);
+  });
+
+  test('a line within the read limit whose environments, written out, outgrow it has no reading', () => {
+    const line = Array.from({ length: 900 }, (_, i) => `e${i % 2}/bin/t`).join(' && ');
+    assert.ok(line.length <= ACT_READ_LIMIT, `${line.length} characters`);
+    assert.equal(aside(line), null);
+    assert.notEqual(aside(line.slice(0, 2000).replace(/ &&[^&]*$/, '')), null, 'a shorter one is read');
+  });
+});
