@@ -42,6 +42,7 @@ import { STALE, staleMeta } from './stale.meta.js';
 import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
+import { mayNameOneFile, pathReading, type PathReading } from '../call/path.js';
 import { resultText } from '../host/result.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
@@ -110,13 +111,26 @@ interface Run {
   acted: boolean;
   /** That reading, once read (`null`: not read yet, or not modelled). */
   aside: string | null;
-  /** Whether a call joined the run by that reading alone: then no action of it counts the run's results, and the run advises itself. */
+  /** A file tool's calls: the rest of the call (its path aside) and every spelling of the path the run answered, in its one spelling (call/path.ts); `null` for other calls. */
+  file: RunFile | null;
+  /** Whether a call joined the run by that reading alone, or by its path respelled: then no action of it counts the run's results, and the run advises itself. */
   respelled: boolean;
   /** `Shared.changes` when it last settled: another agent's change in between ends the run. */
   readonly changes: number;
   /** How many times in a row it returned `outcome`. */
   count: number;
 }
+
+/** The file a run of one file tool's calls asks about: the calls with their path aside, and the spellings of the path answered. */
+interface RunFile {
+  readonly rest: string;
+  /** The paths as written, and in their one spelling: at most `SPELLINGS` (a loop tries a few). */
+  readonly paths: string[];
+  readonly spellings: string[];
+}
+
+/** How many spellings of one path a run keeps. */
+const SPELLINGS = 8;
 
 /** Whitespace, and the JSON escapes that spell it, in an identity: what re-indenting an edit changes. */
 const WHITESPACE = /(?:\s|\\[ntr])+/g;
@@ -140,6 +154,37 @@ function runLookups(actions: readonly Mark[], folded: string | null): readonly s
 
 /** Each call's back-to-back actions (`runLookups`), made once: it is judged twice, then learned from. */
 const LOOKUPS = slot<readonly string[]>();
+
+/** Each call's path reading (call/path.ts), made when it is read: the reading needs its identity and arguments. */
+const PATHS = slot<PathReading | null>();
+
+/** The call's path reading, when one was made. */
+const pathOf = (call: TrackedCall): PathReading | null => readOf(call, PATHS, () => null);
+
+/** The run's file after a call of it: its spellings with the call's added. */
+function runFile(before: RunFile | null, reading: PathReading | null): RunFile | null {
+  if (reading === null) return null;
+  if (before === null || before.rest !== reading.rest) return { rest: reading.rest, paths: [reading.path], spellings: [reading.spelling] };
+  if (!before.spellings.includes(reading.spelling) && before.spellings.length < SPELLINGS) {
+    before.paths.push(reading.path);
+    before.spellings.push(reading.spelling);
+  }
+  return before;
+}
+
+/**
+ * Whether a file tool's call asks the run's question of the run's file: the
+ * same call with its path aside, the path in a spelling the run answered
+ * (`./a` after `a`). `mayBe`: or a spelling that may name the same file
+ * (`a/../b`, an absolute path ending with the relative one), which joins only
+ * with the very same result, the answer showing it is the same file.
+ */
+function asksSameFile(run: Run, reading: PathReading | null, mayBe: boolean): boolean {
+  const file = run.file;
+  if (file === null || reading === null || file.rest !== reading.rest) return false;
+  if (file.spellings.includes(reading.spelling)) return true;
+  return mayBe && file.paths.some((path) => mayNameOneFile(path, reading.path));
+}
 
 /** A shell line's reading with its options aside (call/respelled.ts), from its action when `act:` is measured. */
 const asideOf = (tool: string, command: string, acted: boolean): string | null => optionsAside(command, tool === 'pwsh' ? 'pwsh' : 'posix', acted);
@@ -165,7 +210,7 @@ function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, ac
   const exact = actions[0];
   if (backToBack === null || run === undefined || exact === undefined) return null;
   if (run.count < backToBack || run.changes !== shared.changes(call.agent)) return null;
-  if (!lookups.some((lookup) => run.lookups.includes(lookup)) && !joinsAside(run, call, actions)) return null;
+  if (!lookups.some((lookup) => run.lookups.includes(lookup)) && !asksSameFile(run, pathOf(call), false) && !joinsAside(run, call, actions)) return null;
   // The hit names the first action the run shares, the call itself when only its folded write does.
   const mark = actions.find((action) => run.lookups.includes(action.lookup)) ?? exact;
   return { key: mark.key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
@@ -265,7 +310,10 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   const answered = before !== undefined && before.outcome === outcome && (before.exact === exact.lookup || before.digest === digest);
   // A call that shares no action joins only with the very same result, one that says something (an empty
   // answer says nothing of what an option changed: `git diff --cached`), its options aside the same line.
-  const aside = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '' && joinsAside(before, call, actions);
+  const said = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '';
+  const reading = pathOf(call);
+  // A file tool's path respelled: the same file's answer again (call/path.ts).
+  const aside = said && (asksSameFile(before, reading, true) || joinsAside(before, call, actions));
   if (before !== undefined && (common.length > 0 || aside) && answered && before.changes === changes) {
     // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
     before.lookups = aside ? lookups : common;
@@ -275,11 +323,12 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
     before.tool = call.name;
     before.command = call.command;
     before.acted = acts(actions);
+    before.file = runFile(before.file, reading);
     before.respelled ||= aside;
     before.count += 1;
     return before.respelled ? before.count : 0;
   }
-  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, respelled: false });
+  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, file: runFile(null, reading), respelled: false });
   return 0;
 }
 
@@ -324,10 +373,13 @@ export const staleTrack = {
     const rounds = new WeakMap<Agent, Round>();
     const lookupsOf = (call: TrackedCall): readonly string[] => readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), null));
     return {
-      read: (call, fps) => {
-        const folded = (STALE.of(call.cfg)?.backToBack ?? null) === null ? null : foldedWrite(call, fps[0]);
+      read: (call, fps, args) => {
+        const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
+        const folded = backToBack === null ? null : foldedWrite(call, fps[0]);
         // The full fingerprint goes after this: a folded write's lookups are made now.
         if (folded !== null) readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), folded));
+        const exact = fps[0];
+        if (backToBack !== null && exact !== undefined) readOf(call, PATHS, () => pathReading(call.name, args, exact));
       },
       judge: (call) => judge(runs, rounds, shared, call, actionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {
