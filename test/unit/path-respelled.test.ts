@@ -5,7 +5,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { argumentsJson } from '../../src/lib/call/canonical.js';
-import { mayNameOneFile, PATH_READ_LIMIT, pathReading } from '../../src/lib/call/path.js';
+import { mayNameOneFile, mayNameOneFiles, PATH_READ_LIMIT, pathReading, shellPathReading } from '../../src/lib/call/path.js';
+import { ACT_READ_LIMIT } from '../../src/lib/shell/act/index.js';
 
 const exactOf = (name: string, args: Record<string, unknown>): string => `exact:${name}:${argumentsJson(args, new Set())}`;
 const readingOf = (name: string, args: Record<string, unknown>) => pathReading(name, args, exactOf(name, args));
@@ -16,7 +17,7 @@ describe('a file tool call with its path aside', () => {
     const b = readingOf('read', { path: './src//a.py', offset: 40, limit: 10 });
     assert.ok(a !== null && b !== null);
     assert.equal(a.rest, b.rest);
-    assert.deepEqual([a.spelling, b.spelling, b.path], ['src/a.py', 'src/a.py', './src//a.py']);
+    assert.deepEqual([a.spelling, b.spelling, b.paths], ['src/a.py', 'src/a.py', ['./src//a.py']]);
     assert.notEqual(readingOf('read', { path: 'src/a.py', offset: 80, limit: 10 })?.rest, a.rest, 'another window');
     assert.notEqual(readingOf('view_file', { path: 'src/a.py', offset: 40, limit: 10 })?.rest, a.rest, 'another tool');
     const view = readingOf('str_replace_editor', { command: 'view', path: '/testbed//x.py', view_range: [1, 9] });
@@ -38,6 +39,33 @@ describe('a file tool call with its path aside', () => {
   test('a hostile argument object reads as no path, never a throw', () => {
     const hostile = new Proxy({}, { get: () => { throw new Error('boom'); }, ownKeys: () => { throw new Error('boom'); } });
     assert.equal(pathReading('read', hostile, 'exact:read:{}'), null);
+  });
+});
+
+describe('a shell line with its paths aside', () => {
+  test('the operands a tabled command takes as paths, and a tabled cmdlet\'s path parameters, are set aside; patterns, scripts and untabled commands stay', () => {
+    const head = shellPathReading('head -n 60 /work/app/src/a.py', 'posix', true);
+    assert.deepEqual(head?.paths, ['/work/app/src/a.py']);
+    assert.equal(shellPathReading('head -60 ./src//a.py', 'posix', true)?.rest, head?.rest, 'act: reads the count and the spelling first');
+    assert.equal(shellPathReading('head -60 ./src//a.py', 'posix', true)?.spelling, 'src/a.py');
+    assert.notEqual(shellPathReading('tail -n 60 src/a.py', 'posix', true)?.rest, head?.rest);
+    const sed = shellPathReading("sed -n '40,45p' src/a.py", 'posix', true);
+    assert.deepEqual(sed?.paths, ['src/a.py'], "sed's script is no path");
+    assert.notEqual(shellPathReading("sed -n '50,55p' src/a.py", 'posix', true)?.rest, sed?.rest);
+    assert.deepEqual(shellPathReading('grep -n "a/b" src/x.py', 'posix', true)?.paths, ['src/x.py'], "grep's pattern is no path");
+    assert.equal(shellPathReading('./run.sh src/a.py', 'posix', true), null, 'a command not in the table names no path it is known to read');
+    const gc = shellPathReading('Get-Content .\\src\\App.cs -Tail 30', 'pwsh', true);
+    assert.deepEqual(gc?.paths, ['src\\App.cs']);
+    assert.equal(shellPathReading('gc C:\\proj\\src\\App.cs -Tail 30', 'pwsh', true)?.rest, gc?.rest);
+    assert.equal(shellPathReading('head -n 5 src/a.py', 'pwsh', true), null, 'in pwsh, only the cmdlet table names paths');
+    assert.deepEqual(shellPathReading('cat src/a.py', 'pwsh', true)?.paths, ['src/a.py'], 'cat is Get-Content there');
+  });
+
+  test('without act:, the line as written; past act:\'s read limit or unmodelled, no reading', () => {
+    assert.deepEqual(shellPathReading('cat ./src//a.py', 'posix', false)?.paths, ['./src//a.py']);
+    assert.equal(shellPathReading(`cat ${'a'.repeat(ACT_READ_LIMIT)}`, 'posix', true), null);
+    assert.equal(shellPathReading('cat $(ls)', 'posix', true), null);
+    assert.equal(shellPathReading('ls -la', 'posix', true), null, 'no path, no reading');
   });
 });
 
@@ -66,5 +94,8 @@ describe('two spellings that may name one file', () => {
     assert.equal(mayNameOneFile('/a/src/a.py', '/b/src/a.py'), false, 'two absolute paths are compared whole');
     assert.equal(mayNameOneFile('../a.py', 'a.py'), false);
     assert.equal(mayNameOneFile('a/../../b', 'b'), false, 'a `..` with nothing left to take is kept');
+    assert.ok(mayNameOneFiles(['/w/a.py', 'b.py'], ['a.py', './b.py']));
+    assert.equal(mayNameOneFiles(['a.py', 'b.py'], ['b.py', 'a.py']), false, 'place by place');
+    assert.equal(mayNameOneFiles(['a.py'], ['a.py', 'b.py']), false);
   });
 });

@@ -207,6 +207,15 @@ describe('the stale track', () => {
     assert.deepEqual(deniedAt(await run(newHost(config), {}, other)), [], 'another file');
   });
 
+  test('`backToBack`: a shell read of one file by its absolute and its relative path joins by its answer; a file tool and a shell line never join', async () => {
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, limits: { act: 12 }, onLimit: 'deny' };
+    const TEXT = '1\tx = 1\n2\ty = 2';
+    const lines = ['head -n 60 /work/shop/src/a.py', 'head -60 src/a.py', 'head -n 60 /work/shop/src/a.py', 'head -n60 ./src/a.py'];
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, lines.map((line) => ({ ...bash(line), body: answering(TEXT) })))), [4]);
+    const mixed: Call[] = [bash('cat src/a.py'), { name: 'read', arguments: { path: 'src/a.py' } }, bash('cat ./src/a.py'), { name: 'read', arguments: { path: './src/a.py' } }].map((call) => ({ ...call, body: () => (call.name === 'bash' ? bashResult(0, TEXT) : textResult(TEXT)) }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, mixed)), [], 'a tool and a shell line each once in turn');
+  });
+
   test('`backToBack`: a file read in new spellings whose answer moves, another window, or a change between, runs on', async () => {
     const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
     const spellings = ['build.log', './build.log', '/work/app/build.log', 'build.log'];

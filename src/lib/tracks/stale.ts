@@ -42,7 +42,7 @@ import { STALE, staleMeta } from './stale.meta.js';
 import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
-import { mayNameOneFile, pathReading, type PathReading } from '../call/path.js';
+import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from '../call/path.js';
 import { resultText } from '../host/result.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
@@ -111,8 +111,8 @@ interface Run {
   acted: boolean;
   /** That reading, once read (`null`: not read yet, or not modelled). */
   aside: string | null;
-  /** A file tool's calls: the rest of the call (its path aside) and every spelling of the path the run answered, in its one spelling (call/path.ts); `null` for other calls. */
-  file: RunFile | null;
+  /** The run's calls with their paths aside, and every spelling of the paths the run answered (call/path.ts); `null`: none; `undefined`: a shell line's, not read yet. */
+  file: RunFile | null | undefined;
   /** Whether a call joined the run by that reading alone, or by its path respelled: then no action of it counts the run's results, and the run advises itself. */
   respelled: boolean;
   /** `Shared.changes` when it last settled: another agent's change in between ends the run. */
@@ -125,7 +125,7 @@ interface Run {
 interface RunFile {
   readonly rest: string;
   /** The paths as written, and in their one spelling: at most `SPELLINGS` (a loop tries a few). */
-  readonly paths: string[];
+  readonly paths: (readonly string[])[];
   readonly spellings: string[];
 }
 
@@ -158,15 +158,22 @@ const LOOKUPS = slot<readonly string[]>();
 /** Each call's path reading (call/path.ts), made when it is read: the reading needs its identity and arguments. */
 const PATHS = slot<PathReading | null>();
 
-/** The call's path reading, when one was made. */
-const pathOf = (call: TrackedCall): PathReading | null => readOf(call, PATHS, () => null);
+/** The call's path reading: a file tool's, made when it was read; a shell line's, read on first ask. */
+const pathOf = (call: TrackedCall, actions: readonly Mark[]): PathReading | null =>
+  readOf(call, PATHS, (read) => (read.command === undefined ? null : shellPathReading(read.command, read.name === 'pwsh' ? 'pwsh' : 'posix', acts(actions))));
+
+/** The run's file, its last shell line read for it on first ask (only at the run's gate or after the very same result). */
+function fileOf(run: Run): RunFile | null {
+  if (run.file === undefined) run.file = runFile(null, run.command === undefined ? null : shellPathReading(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix', run.acted));
+  return run.file;
+}
 
 /** The run's file after a call of it: its spellings with the call's added. */
 function runFile(before: RunFile | null, reading: PathReading | null): RunFile | null {
   if (reading === null) return null;
-  if (before === null || before.rest !== reading.rest) return { rest: reading.rest, paths: [reading.path], spellings: [reading.spelling] };
+  if (before === null || before.rest !== reading.rest) return { rest: reading.rest, paths: [reading.paths], spellings: [reading.spelling] };
   if (!before.spellings.includes(reading.spelling) && before.spellings.length < SPELLINGS) {
-    before.paths.push(reading.path);
+    before.paths.push(reading.paths);
     before.spellings.push(reading.spelling);
   }
   return before;
@@ -179,11 +186,14 @@ function runFile(before: RunFile | null, reading: PathReading | null): RunFile |
  * (`a/../b`, an absolute path ending with the relative one), which joins only
  * with the very same result, the answer showing it is the same file.
  */
-function asksSameFile(run: Run, reading: PathReading | null, mayBe: boolean): boolean {
-  const file = run.file;
+function asksSameFile(run: Run, call: TrackedCall, actions: readonly Mark[], mayBe: boolean): boolean {
+  // Both calls must name files the same way (tool or line): a file tool's reading with a shell line's never joins.
+  if ((call.command === undefined) !== (run.command === undefined)) return false;
+  const file = fileOf(run);
+  const reading = file === null ? null : pathOf(call, actions);
   if (file === null || reading === null || file.rest !== reading.rest) return false;
   if (file.spellings.includes(reading.spelling)) return true;
-  return mayBe && file.paths.some((path) => mayNameOneFile(path, reading.path));
+  return mayBe && file.paths.some((paths) => mayNameOneFiles(paths, reading.paths));
 }
 
 /** A shell line's reading with its options aside (call/respelled.ts), from its action when `act:` is measured. */
@@ -210,7 +220,7 @@ function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, ac
   const exact = actions[0];
   if (backToBack === null || run === undefined || exact === undefined) return null;
   if (run.count < backToBack || run.changes !== shared.changes(call.agent)) return null;
-  if (!lookups.some((lookup) => run.lookups.includes(lookup)) && !asksSameFile(run, pathOf(call), false) && !joinsAside(run, call, actions)) return null;
+  if (!lookups.some((lookup) => run.lookups.includes(lookup)) && !asksSameFile(run, call, actions, false) && !joinsAside(run, call, actions)) return null;
   // The hit names the first action the run shares, the call itself when only its folded write does.
   const mark = actions.find((action) => run.lookups.includes(action.lookup)) ?? exact;
   return { key: mark.key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
@@ -311,9 +321,9 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   // A call that shares no action joins only with the very same result, one that says something (an empty
   // answer says nothing of what an option changed: `git diff --cached`), its options aside the same line.
   const said = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '';
-  const reading = pathOf(call);
-  // A file tool's path respelled: the same file's answer again (call/path.ts).
-  const aside = said && (asksSameFile(before, reading, true) || joinsAside(before, call, actions));
+  // A file's path respelled: the same file's answer again (call/path.ts).
+  const byPath = said && asksSameFile(before, call, actions, true);
+  const aside = byPath || (said && joinsAside(before, call, actions));
   if (before !== undefined && (common.length > 0 || aside) && answered && before.changes === changes) {
     // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
     before.lookups = aside ? lookups : common;
@@ -323,12 +333,14 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
     before.tool = call.name;
     before.command = call.command;
     before.acted = acts(actions);
-    before.file = runFile(before.file, reading);
+    // A file tool's reading is at hand; a shell line's is kept while the line is the same action, else read again on ask.
+    if (call.command === undefined || byPath) before.file = runFile(before.file ?? null, pathOf(call, actions));
+    else if (aside) before.file = undefined;
     before.respelled ||= aside;
     before.count += 1;
     return before.respelled ? before.count : 0;
   }
-  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, file: runFile(null, reading), respelled: false });
+  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, file: call.command === undefined ? runFile(null, pathOf(call, actions)) : undefined, respelled: false });
   return 0;
 }
 
@@ -379,7 +391,7 @@ export const staleTrack = {
         // The full fingerprint goes after this: a folded write's lookups are made now.
         if (folded !== null) readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), folded));
         const exact = fps[0];
-        if (backToBack !== null && exact !== undefined) readOf(call, PATHS, () => pathReading(call.name, args, exact));
+        if (backToBack !== null && exact !== undefined && call.command === undefined) readOf(call, PATHS, () => pathReading(call.name, args, exact));
       },
       judge: (call) => judge(runs, rounds, shared, call, actionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {
