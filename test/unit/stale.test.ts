@@ -205,6 +205,10 @@ describe('the stale track', () => {
     assert.deepEqual(deniedAt(await run(newHost(config), {}, climbing)), [5], 'a `..` spelling not answered yet runs at the gate (it may name another file); it answered the same, the next is gated');
     const other = [read('src/invoice.py'), read('src/invoice.py'), read('src/invoice.py'), read('/opt/vendor/lib/invoice.py')];
     assert.deepEqual(deniedAt(await run(newHost(config), {}, other)), [], 'another file');
+    // Every spelling refused is one loop: the stop counts them together.
+    const stopping = await run(newHost({ ...config, stopAfter: 3 }), {}, ['src/invoice.py', './src/invoice.py', '/work/shop/src/invoice.py', 'src//invoice.py', '/work/shop/src/invoice.py', 'src/./invoice.py'].map((path) => read(path)));
+    assert.deepEqual(deniedAt(stopping), [4, 5, 6]);
+    assert.match(stopping[5]!.denyReason ?? '', /this loop blocked 3 times/);
   });
 
   test('`backToBack`: a shell read of one file by its absolute and its relative path joins by its answer; a file tool and a shell line never join', async () => {

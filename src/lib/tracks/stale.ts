@@ -104,6 +104,8 @@ interface Run {
   /** The last call's identity (`exact:`) and its result's digest: a respelled call continues the run only with the very same result. */
   exact: string;
   digest: string | null;
+  /** The last call's key (`exact:`): a file's refusals are counted under the key of its first call (`RunFile.key`). */
+  key: string;
   /** The last call's tool and shell line (`undefined`: not a shell call), for its reading with the options aside (call/respelled.ts). */
   tool: string;
   command: string | undefined;
@@ -115,6 +117,8 @@ interface Run {
   file: RunFile | null | undefined;
   /** Whether a call joined the run by that reading alone, or by its path respelled: then no action of it counts the run's results, and the run advises itself. */
   respelled: boolean;
+  /** Whether a call joined the run by its path respelled: then every refusal of the file's is one loop. */
+  byPath: boolean;
   /** `Shared.changes` when it last settled: another agent's change in between ends the run. */
   readonly changes: number;
   /** How many times in a row it returned `outcome`. */
@@ -124,6 +128,8 @@ interface Run {
 /** The file a run of one file tool's calls asks about: the calls with their path aside, and the spellings of the path answered. */
 interface RunFile {
   readonly rest: string;
+  /** The key of the file's first call: every spelling refused is one loop (breaker/knocks.ts), released by one approval. */
+  readonly key: string;
   /** The paths as written, and in their one spelling: at most `SPELLINGS` (a loop tries a few). */
   readonly paths: (readonly string[])[];
   readonly spellings: string[];
@@ -164,14 +170,14 @@ const pathOf = (call: TrackedCall, actions: readonly Mark[]): PathReading | null
 
 /** The run's file, its last shell line read for it on first ask (only at the run's gate or after the very same result). */
 function fileOf(run: Run): RunFile | null {
-  if (run.file === undefined) run.file = runFile(null, run.command === undefined ? null : shellPathReading(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix', run.acted));
+  if (run.file === undefined) run.file = runFile(null, run.command === undefined ? null : shellPathReading(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix', run.acted), run.key);
   return run.file;
 }
 
 /** The run's file after a call of it: its spellings with the call's added. */
-function runFile(before: RunFile | null, reading: PathReading | null): RunFile | null {
+function runFile(before: RunFile | null, reading: PathReading | null, key: string): RunFile | null {
   if (reading === null) return null;
-  if (before === null || before.rest !== reading.rest) return { rest: reading.rest, paths: [reading.paths], spellings: [reading.spelling] };
+  if (before === null || before.rest !== reading.rest) return { rest: reading.rest, key, paths: [reading.paths], spellings: [reading.spelling] };
   if (!before.spellings.includes(reading.spelling) && before.spellings.length < SPELLINGS) {
     before.paths.push(reading.paths);
     before.spellings.push(reading.spelling);
@@ -220,10 +226,14 @@ function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, ac
   const exact = actions[0];
   if (backToBack === null || run === undefined || exact === undefined) return null;
   if (run.count < backToBack || run.changes !== shared.changes(call.agent)) return null;
-  if (!lookups.some((lookup) => run.lookups.includes(lookup)) && !asksSameFile(run, call, actions, false) && !joinsAside(run, call, actions)) return null;
+  const common = lookups.some((lookup) => run.lookups.includes(lookup));
+  // A file asked again in a spelling the run answered: once a spelling joined the run, every call of the file's is one loop.
+  const sameFile = (!common || run.byPath) && asksSameFile(run, call, actions, false);
+  if (!common && !sameFile && !joinsAside(run, call, actions)) return null;
   // The hit names the first action the run shares, the call itself when only its folded write does.
   const mark = actions.find((action) => run.lookups.includes(action.lookup)) ?? exact;
-  return { key: mark.key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
+  const key = sameFile ? (fileOf(run)?.key ?? mark.key) : mark.key;
+  return { key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
 }
 
 /**
@@ -334,13 +344,15 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
     before.command = call.command;
     before.acted = acts(actions);
     // A file tool's reading is at hand; a shell line's is kept while the line is the same action, else read again on ask.
-    if (call.command === undefined || byPath) before.file = runFile(before.file ?? null, pathOf(call, actions));
+    if (call.command === undefined || byPath) before.file = runFile(before.file ?? null, pathOf(call, actions), exact.key);
     else if (aside) before.file = undefined;
+    before.key = exact.key;
+    before.byPath ||= byPath;
     before.respelled ||= aside;
     before.count += 1;
     return before.respelled ? before.count : 0;
   }
-  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, file: call.command === undefined ? runFile(null, pathOf(call, actions)) : undefined, respelled: false });
+  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, key: exact.key, file: call.command === undefined ? runFile(null, pathOf(call, actions), exact.key) : undefined, respelled: false, byPath: false });
   return 0;
 }
 
