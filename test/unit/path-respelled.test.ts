@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { argumentsJson } from '../../src/lib/call/canonical.js';
 import { mayNameOneFile, mayNameOneFiles, PATH_READ_LIMIT, pathReading, shellPathReading } from '../../src/lib/call/path.js';
 import { ACT_READ_LIMIT } from '../../src/lib/shell/act/index.js';
+import { deniedAt, newHost, textResult } from '../support/session.js';
 
 const exactOf = (name: string, args: Record<string, unknown>): string => `exact:${name}:${argumentsJson(args, new Set())}`;
 const readingOf = (name: string, args: Record<string, unknown>) => pathReading(name, args, exactOf(name, args));
@@ -15,7 +16,7 @@ describe('a file tool call with its path aside', () => {
   test('the same call in another spelling of its path has the same rest; another window, another tool or another member value does not', () => {
     const a = readingOf('read', { path: 'src/a.py', offset: 40, limit: 10 });
     const b = readingOf('read', { path: './src//a.py', offset: 40, limit: 10 });
-    assert.ok(a !== null && b !== null);
+    assert.ok(a !== null && b !== null, 'both calls have a path reading');
     assert.equal(a.rest, b.rest);
     assert.deepEqual([a.spelling, b.spelling, b.paths], ['src/a.py', 'src/a.py', ['./src//a.py']]);
     assert.notEqual(readingOf('read', { path: 'src/a.py', offset: 80, limit: 10 })?.rest, a.rest, 'another window');
@@ -71,17 +72,17 @@ describe('a shell line with its paths aside', () => {
 
 describe('two spellings that may name one file', () => {
   test('the same segments read lexically: `.`, empty segments, a trailing slash, `..`, `\\` as `/`, a drive letter in any case', () => {
-    assert.ok(mayNameOneFile('src/a.py', './src//a.py'));
-    assert.ok(mayNameOneFile('src/lib/../a.py', 'src/a.py'));
-    assert.ok(mayNameOneFile('/repo/src/', '/repo/./src'));
-    assert.ok(mayNameOneFile('C:\\proj\\src\\A.cs', 'c:/proj/./src/A.cs'));
+    assert.ok(mayNameOneFile('src/a.py', './src//a.py'), '`./` and an empty segment name nothing');
+    assert.ok(mayNameOneFile('src/lib/../a.py', 'src/a.py'), '`lib/..` read lexically');
+    assert.ok(mayNameOneFile('/repo/src/', '/repo/./src'), 'a trailing slash and `/./`');
+    assert.ok(mayNameOneFile('C:\\proj\\src\\A.cs', 'c:/proj/./src/A.cs'), 'a drive path with `\\` and `/`, the drive in any case');
     assert.ok(mayNameOneFile('/../etc/hosts', '/etc/hosts'), '`..` at the root stays there');
-    assert.ok(mayNameOneFile('C:/../x', 'C:/x'));
+    assert.ok(mayNameOneFile('C:/../x', 'C:/x'), '`..` at a drive\'s root stays there');
   });
 
   test('an absolute path ending with a relative one; never a relative path that climbs out', () => {
-    assert.ok(mayNameOneFile('/work/app/src/a.py', 'src/a.py'));
-    assert.ok(mayNameOneFile('src/a.py', '/work/app/src/a.py'));
+    assert.ok(mayNameOneFile('/work/app/src/a.py', 'src/a.py'), 'an absolute path ending with the relative one');
+    assert.ok(mayNameOneFile('src/a.py', '/work/app/src/a.py'), 'either way round');
     assert.equal(mayNameOneFile('/work/app/src/a.py', '../src/a.py'), false);
     assert.equal(mayNameOneFile('/work/app/src/a.py', '.'), false);
     assert.equal(mayNameOneFile('/work/app/xsrc/a.py', 'src/a.py'), false, 'whole segments only');
@@ -94,8 +95,27 @@ describe('two spellings that may name one file', () => {
     assert.equal(mayNameOneFile('/a/src/a.py', '/b/src/a.py'), false, 'two absolute paths are compared whole');
     assert.equal(mayNameOneFile('../a.py', 'a.py'), false);
     assert.equal(mayNameOneFile('a/../../b', 'b'), false, 'a `..` with nothing left to take is kept');
-    assert.ok(mayNameOneFiles(['/w/a.py', 'b.py'], ['a.py', './b.py']));
+    assert.ok(mayNameOneFiles(['/w/a.py', 'b.py'], ['a.py', './b.py']), 'place by place, each may name one file');
     assert.equal(mayNameOneFiles(['a.py', 'b.py'], ['b.py', 'a.py']), false, 'place by place');
     assert.equal(mayNameOneFiles(['a.py'], ['a.py', 'b.py']), false);
+  });
+});
+
+describe('hostile paths through the back-to-back run', () => {
+  test('a throwing member, a megabyte path, thousands of `..` segments: the calls are judged, nothing throws, the very same call still meets the gate', async () => {
+    const host = newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' });
+    const throwing = new Proxy({ path: 'a.py' }, { get: (target, key) => { if (key === 'path') throw new Error('boom'); return Reflect.get(target, key); } });
+    const huge = `${'a/'.repeat(500_000)}x.py`;
+    const climbing = `${'a/'.repeat(800)}${'../'.repeat(800)}x.py`; // 4,004 characters, within the read limit
+    for (const args of [throwing, { path: huge }, { path: climbing }]) {
+      const outcomes = [];
+      const agent = {};
+      for (let i = 0; i < 4; i += 1) outcomes.push(await host.call({ agent, name: 'read', arguments: args, body: () => textResult('1\tx') }));
+      assert.deepEqual(deniedAt(outcomes), [4]);
+    }
+    const spelled = [];
+    const agent = {};
+    for (const path of [climbing, 'x.py', `./${climbing}`, 'x.py']) spelled.push(await host.call({ agent, name: 'read', arguments: { path }, body: () => textResult('1\tx') }));
+    assert.deepEqual(deniedAt(spelled), [4], '`a/../x.py` read as `x.py` by its answer');
   });
 });
