@@ -1,7 +1,8 @@
 /**
  * A file's path, respelled: `src/a.py`, `./src/a.py`, `src//a.py` and
  * `src/./a.py` name one file, and a call that asks the same of it in another
- * spelling asks the same thing. Read for a file tool's path, and for the
+ * spelling asks the same thing. Read for the path of a file tool that does
+ * not write (tracks/stale.ts asks only those), and for the
  * operands a shell line's commands take as paths (`cat`, `head`, `sed`: act's
  * option table). It is no identity of its own: the stale track's back-to-back
  * run reads it (tracks/stale.ts).
@@ -31,8 +32,8 @@ const PATH_KEYS = ['file_path', 'path', 'filePath'] as const;
 /** A path longer than any file system takes (PATH_MAX is 4,096) is not read: a model's megabyte would be split on every call (P5). */
 export const PATH_READ_LIMIT = 4096;
 
-/** An identity longer than this (an edit's megabyte of text) is not read with its path aside either. */
-const IDENTITY_READ_LIMIT = 65_536;
+/** An identity longer than this (a read names a path and a window; a megabyte of arguments is no read) is not read with its path aside either. */
+const IDENTITY_READ_LIMIT = 16_384;
 
 export interface PathReading {
   /** The call with its paths aside, by its lookup key: the same tool (or line) asked the same of some files. */

@@ -403,7 +403,8 @@ export const staleTrack = {
         // The full fingerprint goes after this: a folded write's lookups are made now.
         if (folded !== null) readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), folded));
         const exact = fps[0];
-        if (backToBack !== null && exact !== undefined && call.command === undefined) readOf(call, PATHS, () => pathReading(call.name, args, exact));
+        // A file tool that reads (a write's text may be a megabyte, and a rejected edit has its own gates: tracks/edit-retry.ts).
+        if (backToBack !== null && exact !== undefined && call.command === undefined && !call.writes) readOf(call, PATHS, () => pathReading(call.name, args, exact));
       },
       judge: (call) => judge(runs, rounds, shared, call, actionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {
