@@ -44,6 +44,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: 'issue 40: a round of calls each answered as the last, one of them stale', loop: 'open-search-round', twins: ['open-search-resolved'], gateWithin: 9 },
   { kind: 'issue 40: a failing run viewed through PowerShell\'s Select-Object, the view respelled (-Last 30, select -last 40, -First 60)', loop: 'dotnet-failure-viewed-by-select', twins: ['dotnet-fixed-between-views'], gateWithin: 5 },
   { kind: 'issue 40: the same run started through front-ends of one environment (a venv activated or its binary named, python -m, uv run), the very same result', loop: 'venv-run-through-front-ends', twins: ['venv-runs-with-changes-between'], gateWithin: 3 },
+  { kind: "issue 40: one file's window read again in a file tool, its path respelled (./, //, /./, the absolute path)", loop: 'file-read-in-new-spellings', twins: ['lookalike-paths-read-between-edits'], gateWithin: 3 },
   // Issue 40: the same edit sent again, after it landed or after it was rejected, the file unchanged.
   { kind: 'issue 40: the same edits re-applied at drifting ranges, each accepted', loop: 'same-edit-reapplied', twins: ['same-fix-at-several-sites', 'same-block-placed-by-line', 'edit-undone-and-redone', 'file-recreated-after-rm'], gateWithin: 6 },
   { kind: 'issue 40: the same rejected edit resent without reading the file', loop: 'same-rejected-edit-resent', twins: ['rejected-edit-placed-after-reading'], gateWithin: 4 },

@@ -193,6 +193,47 @@ describe('the stale track', () => {
     assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' }), {}, unwrapped.map((line) => ({ ...bash(line), body: failing })))), [4], 'without act:, read from the line as written');
   });
 
+  test('`backToBack`: a file read again with its path respelled is the same read; a spelling that may name another file joins only by its answer', async () => {
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
+    const WINDOW = '40\tclass Invoice:\n41\t    def total(self):';
+    const read = (path: string, text = WINDOW): Call => ({ name: 'read', arguments: { path, offset: 40, limit: 2 }, body: () => textResult(text) });
+    const four = ['src/invoice.py', './src/invoice.py', 'src//invoice.py', 'src/./invoice.py', 'src/invoice.py'].map((path) => read(path));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, four)), [4, 5]);
+    const alternating = ['/work/shop/src/invoice.py', 'src/invoice.py', '/work/shop/src/invoice.py', 'src/invoice.py'].map((path) => read(path));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, alternating)), [4], 'the absolute path joined by its answer; at the gate, a spelling the run answered');
+    const climbing = [read('src/invoice.py'), read('src/invoice.py'), read('src/invoice.py'), read('src/lib/../invoice.py'), read('src/invoice.py')];
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, climbing)), [5], 'a `..` spelling not answered yet runs at the gate (it may name another file); it answered the same, the next is gated');
+    const other = [read('src/invoice.py'), read('src/invoice.py'), read('src/invoice.py'), read('/opt/vendor/lib/invoice.py')];
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, other)), [], 'another file');
+    // Every spelling refused is one loop: the stop counts them together.
+    const stopping = await run(newHost({ ...config, stopAfter: 3 }), {}, ['src/invoice.py', './src/invoice.py', '/work/shop/src/invoice.py', 'src//invoice.py', '/work/shop/src/invoice.py', 'src/./invoice.py'].map((path) => read(path)));
+    assert.deepEqual(deniedAt(stopping), [4, 5, 6]);
+    assert.match(stopping[5]!.denyReason ?? '', /this loop blocked 3 times/);
+  });
+
+  test('`backToBack`: a shell read of one file by its absolute and its relative path joins by its answer; a file tool and a shell line never join', async () => {
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, limits: { act: 12 }, onLimit: 'deny' };
+    const TEXT = '1\tx = 1\n2\ty = 2';
+    const lines = ['head -n 60 /work/shop/src/a.py', 'head -60 src/a.py', 'head -n 60 /work/shop/src/a.py', 'head -n60 ./src/a.py'];
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, lines.map((line) => ({ ...bash(line), body: answering(TEXT) })))), [4]);
+    const mixed: Call[] = [bash('cat src/a.py'), { name: 'read', arguments: { path: 'src/a.py' } }, bash('cat ./src/a.py'), { name: 'read', arguments: { path: './src/a.py' } }].map((call) => ({ ...call, body: () => (call.name === 'bash' ? bashResult(0, TEXT) : textResult(TEXT)) }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, mixed)), [], 'a tool and a shell line each once in turn');
+  });
+
+  test('`backToBack`: a file read in new spellings whose answer moves, another window, or a change between, runs on', async () => {
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
+    const spellings = ['build.log', './build.log', '/work/app/build.log', 'build.log'];
+    const growing: Call[] = spellings.map((path, i) => ({ name: 'read', arguments: { path }, body: () => textResult(`step ${i + 1}`) }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, growing)), [], 'a log that grows');
+    const windows: Call[] = spellings.map((path, i) => ({ name: 'read', arguments: { path, offset: i * 40 }, body: () => textResult('same text') }));
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, windows)), [], 'another window each time');
+    const edit: Call = { name: 'edit', arguments: { path: 'src/a.py', old_string: 'a', new_string: 'b' }, body: () => textResult('Edited.') };
+    const between: Call[] = ['src/a.py', './src/a.py', 'src/a.py'].flatMap((path) => [{ name: 'read', arguments: { path }, body: () => textResult('1\tx = 1') }, edit]);
+    assert.deepEqual(deniedAt(await run(newHost(config), {}, between)), []);
+    const without = ['src/a.py', './src/a.py', 'src//a.py', 'src/a.py'].map((path): Call => ({ name: 'read', arguments: { path }, body: () => textResult('1\tx = 1') }));
+    assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5 }, onLimit: 'deny' }), {}, without)), [], 'without backToBack, nothing');
+  });
+
   test('`backToBack`: a run respelled in its options only joins the run only with a result that says something', async () => {
     const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
     const empty = ['git diff', 'git diff --stat', 'git diff --cached', 'git diff -w'].map((line) => ({ ...bash(line), body: () => bashResult(0, '') }));

@@ -42,6 +42,7 @@ import { STALE, staleMeta } from './stale.meta.js';
 import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
+import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from '../call/path.js';
 import { resultText } from '../host/result.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
@@ -103,6 +104,8 @@ interface Run {
   /** The last call's identity (`exact:`) and its result's digest: a respelled call continues the run only with the very same result. */
   exact: string;
   digest: string | null;
+  /** The last call's key (`exact:`): a file's refusals are counted under the key of its first call (`RunFile.key`). */
+  key: string;
   /** The last call's tool and shell line (`undefined`: not a shell call), for its reading with the options aside (call/respelled.ts). */
   tool: string;
   command: string | undefined;
@@ -110,13 +113,30 @@ interface Run {
   acted: boolean;
   /** That reading, once read (`null`: not read yet, or not modelled). */
   aside: string | null;
-  /** Whether a call joined the run by that reading alone: then no action of it counts the run's results, and the run advises itself. */
+  /** The run's calls with their paths aside, and every spelling of the paths the run answered (call/path.ts); `null`: none; `undefined`: a shell line's, not read yet. */
+  file: RunFile | null | undefined;
+  /** Whether a call joined the run by that reading alone, or by its path respelled: then no action of it counts the run's results, and the run advises itself. */
   respelled: boolean;
+  /** Whether a call joined the run by its path respelled: then every refusal of the file's is one loop. */
+  byPath: boolean;
   /** `Shared.changes` when it last settled: another agent's change in between ends the run. */
   readonly changes: number;
   /** How many times in a row it returned `outcome`. */
   count: number;
 }
+
+/** The file a run of one file tool's calls asks about: the calls with their path aside, and the spellings of the path answered. */
+interface RunFile {
+  readonly rest: string;
+  /** The key of the file's first call: every spelling refused is one loop (breaker/knocks.ts), released by one approval. */
+  readonly key: string;
+  /** The paths as written, and in their one spelling: at most `SPELLINGS` (a loop tries a few). */
+  readonly paths: (readonly string[])[];
+  readonly spellings: string[];
+}
+
+/** How many spellings of one path a run keeps. */
+const SPELLINGS = 8;
 
 /** Whitespace, and the JSON escapes that spell it, in an identity: what re-indenting an edit changes. */
 const WHITESPACE = /(?:\s|\\[ntr])+/g;
@@ -140,6 +160,47 @@ function runLookups(actions: readonly Mark[], folded: string | null): readonly s
 
 /** Each call's back-to-back actions (`runLookups`), made once: it is judged twice, then learned from. */
 const LOOKUPS = slot<readonly string[]>();
+
+/** Each call's path reading (call/path.ts), made when it is read: the reading needs its identity and arguments. */
+const PATHS = slot<PathReading | null>();
+
+/** The call's path reading: a file tool's, made when it was read; a shell line's, read on first ask. */
+const pathOf = (call: TrackedCall, actions: readonly Mark[]): PathReading | null =>
+  readOf(call, PATHS, (read) => (read.command === undefined ? null : shellPathReading(read.command, read.name === 'pwsh' ? 'pwsh' : 'posix', acts(actions))));
+
+/** The run's file, its last shell line read for it on first ask (only at the run's gate or after the very same result). */
+function fileOf(run: Run): RunFile | null {
+  if (run.file === undefined) run.file = runFile(null, run.command === undefined ? null : shellPathReading(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix', run.acted), run.key);
+  return run.file;
+}
+
+/** The run's file after a call of it: its spellings with the call's added. */
+function runFile(before: RunFile | null, reading: PathReading | null, key: string): RunFile | null {
+  if (reading === null) return null;
+  if (before === null || before.rest !== reading.rest) return { rest: reading.rest, key, paths: [reading.paths], spellings: [reading.spelling] };
+  if (!before.spellings.includes(reading.spelling) && before.spellings.length < SPELLINGS) {
+    before.paths.push(reading.paths);
+    before.spellings.push(reading.spelling);
+  }
+  return before;
+}
+
+/**
+ * Whether a file tool's call asks the run's question of the run's file: the
+ * same call with its path aside, the path in a spelling the run answered
+ * (`./a` after `a`). `mayBe`: or a spelling that may name the same file
+ * (`a/../b`, an absolute path ending with the relative one), which joins only
+ * with the very same result, the answer showing it is the same file.
+ */
+function asksSameFile(run: Run, call: TrackedCall, actions: readonly Mark[], mayBe: boolean): boolean {
+  // Both calls must name files the same way (tool or line): a file tool's reading with a shell line's never joins.
+  if ((call.command === undefined) !== (run.command === undefined)) return false;
+  const file = fileOf(run);
+  const reading = file === null ? null : pathOf(call, actions);
+  if (file === null || reading === null || file.rest !== reading.rest) return false;
+  if (file.spellings.includes(reading.spelling)) return true;
+  return mayBe && file.paths.some((paths) => mayNameOneFiles(paths, reading.paths));
+}
 
 /** A shell line's reading with its options aside (call/respelled.ts), from its action when `act:` is measured. */
 const asideOf = (tool: string, command: string, acted: boolean): string | null => optionsAside(command, tool === 'pwsh' ? 'pwsh' : 'posix', acted);
@@ -165,10 +226,14 @@ function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, ac
   const exact = actions[0];
   if (backToBack === null || run === undefined || exact === undefined) return null;
   if (run.count < backToBack || run.changes !== shared.changes(call.agent)) return null;
-  if (!lookups.some((lookup) => run.lookups.includes(lookup)) && !joinsAside(run, call, actions)) return null;
+  const common = lookups.some((lookup) => run.lookups.includes(lookup));
+  // A file asked again in a spelling the run answered: once a spelling joined the run, every call of the file's is one loop.
+  const sameFile = (!common || run.byPath) && asksSameFile(run, call, actions, false);
+  if (!common && !sameFile && !joinsAside(run, call, actions)) return null;
   // The hit names the first action the run shares, the call itself when only its folded write does.
   const mark = actions.find((action) => run.lookups.includes(action.lookup)) ?? exact;
-  return { key: mark.key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
+  const key = sameFile ? (fileOf(run)?.key ?? mark.key) : mark.key;
+  return { key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
 }
 
 /**
@@ -265,7 +330,10 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   const answered = before !== undefined && before.outcome === outcome && (before.exact === exact.lookup || before.digest === digest);
   // A call that shares no action joins only with the very same result, one that says something (an empty
   // answer says nothing of what an option changed: `git diff --cached`), its options aside the same line.
-  const aside = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '' && joinsAside(before, call, actions);
+  const said = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '';
+  // A file's path respelled: the same file's answer again (call/path.ts).
+  const byPath = said && asksSameFile(before, call, actions, true);
+  const aside = byPath || (said && joinsAside(before, call, actions));
   if (before !== undefined && (common.length > 0 || aside) && answered && before.changes === changes) {
     // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
     before.lookups = aside ? lookups : common;
@@ -275,11 +343,16 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
     before.tool = call.name;
     before.command = call.command;
     before.acted = acts(actions);
+    // A file tool's reading is at hand; a shell line's is kept while the line is the same action, else read again on ask.
+    if (call.command === undefined || byPath) before.file = runFile(before.file ?? null, pathOf(call, actions), exact.key);
+    else if (aside) before.file = undefined;
+    before.key = exact.key;
+    before.byPath ||= byPath;
     before.respelled ||= aside;
     before.count += 1;
     return before.respelled ? before.count : 0;
   }
-  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, respelled: false });
+  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, key: exact.key, file: call.command === undefined ? runFile(null, pathOf(call, actions), exact.key) : undefined, respelled: false, byPath: false });
   return 0;
 }
 
@@ -324,10 +397,14 @@ export const staleTrack = {
     const rounds = new WeakMap<Agent, Round>();
     const lookupsOf = (call: TrackedCall): readonly string[] => readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), null));
     return {
-      read: (call, fps) => {
-        const folded = (STALE.of(call.cfg)?.backToBack ?? null) === null ? null : foldedWrite(call, fps[0]);
+      read: (call, fps, args) => {
+        const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
+        const folded = backToBack === null ? null : foldedWrite(call, fps[0]);
         // The full fingerprint goes after this: a folded write's lookups are made now.
         if (folded !== null) readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), folded));
+        const exact = fps[0];
+        // A file tool that reads (a write's text may be a megabyte, and a rejected edit has its own gates: tracks/edit-retry.ts).
+        if (backToBack !== null && exact !== undefined && call.command === undefined && !call.writes) readOf(call, PATHS, () => pathReading(call.name, args, exact));
       },
       judge: (call) => judge(runs, rounds, shared, call, actionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {
