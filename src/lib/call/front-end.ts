@@ -88,6 +88,20 @@ function nodeFrom(values: readonly (string | null)[]): number {
   return tool === null || tool === undefined || tool.startsWith('-') ? -1 : at;
 }
 
+const MANAGERS: ReadonlySet<string | null> = new Set(['npm', 'pnpm', 'yarn']);
+
+/**
+ * A package manager's script run (`npm run S`, `yarn run S`, `pnpm run S`,
+ * and `npm test` unread by act:): the script's name and the words after it;
+ * one project's script, whichever manager starts it. `null`: none.
+ */
+function scriptOf(values: readonly (string | null)[]): { name: string; from: number } | null {
+  if (!MANAGERS.has(values[0] ?? null)) return null;
+  if (values[1] === 'test' || values[1] === 't' || values[1] === 'tst') return { name: 'test', from: 2 };
+  const name = values[1] === 'run' || values[1] === 'run-script' ? values[2] : undefined;
+  return name === null || name === undefined || name.startsWith('-') ? null : { name, from: 3 };
+}
+
 /** A run's front-end read: the environment it activates (`null`: the project's own, as `npx T`) and the tool's command; `null` when the command has none. */
 function frontEndOf(command: Command): { env: Command | null; tool: Command } | null {
   const values = command.words.map(valueOf);
@@ -100,6 +114,8 @@ function frontEndOf(command: Command): { env: Command | null; tool: Command } | 
   if ((values[0] === 'uv' || values[0] === 'poetry' || values[0] === 'pipenv') && values[1] === 'run' && values[2] !== null && values[2]?.startsWith('-') === false) {
     return { env: values[0] === 'uv' ? activation('venv', '.venv') : activation(values[0], ''), tool: rest(2) };
   }
+  const script = scriptOf(values);
+  if (script !== null) return { env: null, tool: rest(script.from, 'npm', 'run', script.name) };
   const node = nodeFrom(values);
   if (node > 0) return { env: null, tool: rest(node, 'npx') };
   const bin = NODE_BIN.exec(nameOf(command) ?? '');
