@@ -149,6 +149,8 @@ interface RunAnswer {
   asked: readonly string[] | undefined;
   /** What its runner's banner says it ran, read as the project's tool run by npx (`undefined`: not read yet; `null`: no banner). */
   ran: string | null | undefined;
+  /** Its digest with the banner and the paths aside (`undefined`: not read yet). */
+  bare: string | null | undefined;
 }
 
 /** How many spellings of one path a run keeps (and readings of one run). */
@@ -256,6 +258,7 @@ const keptAnswer = (call: TrackedCall, actions: readonly Mark[], settled: Settle
   status: statusOf(settled),
   asked: call.command === undefined ? (pathOf(call, actions)?.paths ?? []) : undefined,
   ran: undefined,
+  bare: undefined,
 });
 
 /** What an answer's runner banner says it ran (`> jest t.js`: the project's jest, as `npx jest t.js` runs it), with its options aside. */
@@ -269,10 +272,14 @@ function ranOf(answer: RunAnswer): string | null {
 
 /** The digest of an answer with its runner's banner and the paths it asked for aside (result/answer.ts). */
 function bareOf(answer: RunAnswer, tool: string, command: string | undefined): string | null {
+  if (answer.bare !== undefined) return answer.bare;
   answer.asked ??= command === undefined ? [] : (shellPathReading(command, tool === 'pwsh' ? 'pwsh' : 'posix', false)?.paths ?? []);
-  const text = resultText(answer.result, 'all');
-  return text.trim() === '' ? null : answerDigest(text, answer.asked);
+  answer.bare = answerDigest(resultText(answer.result, 'all'), answer.asked);
+  return answer.bare;
 }
+
+/** How many lines a digest (result/digest.ts's outcome: `flag|status|lines.sum`) counted: a quoted path changes none. */
+const linesIn = (digest: string | null): string | undefined => digest?.split('|')[2]?.split('.')[0];
 
 /**
  * Whether a call that asks the run's question (an action in common, its path
@@ -282,8 +289,11 @@ function bareOf(answer: RunAnswer, tool: string, command: string | undefined): s
  * call's own path spellings aside. Read only for a failure or a bannered
  * answer, where the asking shows in the text. `path`/`aside`: how it asks.
  */
-function joinsBare(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer, common: boolean): 'common' | 'path' | 'aside' | null {
-  if (run.answer.status !== answer.status || (answer.status === 'ok' && ranOf(answer) === null && ranOf(run.answer) === null)) return null;
+function joinsBare(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer, digest: string | null, common: boolean): 'common' | 'path' | 'aside' | null {
+  if (run.answer.status !== answer.status) return null;
+  // Without a banner, only a path's spelling may differ: as many lines (a failure only: a success quotes no path it could not find).
+  const bannered = ranOf(answer) !== null || ranOf(run.answer) !== null;
+  if (!bannered && (answer.status === 'ok' || linesIn(digest) !== linesIn(run.digest))) return null;
   let how: 'common' | 'path' | 'aside' | null = common ? 'common' : asksSameFile(run, call, actions, false) ? 'path' : null;
   if (how === null && call.command !== undefined && run.command !== undefined) {
     const ran = ranOf(answer);
@@ -421,7 +431,7 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   let aside = byPath || (said && joinsAside(before, call, actions));
   const answer = keptAnswer(call, actions, settled);
   // Else the same question answered alike once the asking is aside: the runner's banner, the path's spelling quoted.
-  const bare = before === undefined || aside || (common.length > 0 && answered) || before.changes !== changes ? null : joinsBare(before, call, actions, answer, common.length > 0);
+  const bare = before === undefined || aside || (common.length > 0 && answered) || before.changes !== changes ? null : joinsBare(before, call, actions, answer, digest, common.length > 0);
   byPath ||= bare === 'path';
   aside ||= bare === 'path' || bare === 'aside';
   if (before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null) && before.changes === changes) {
