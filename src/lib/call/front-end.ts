@@ -15,9 +15,11 @@
  * reading (respelled.ts), which joins two calls only when they returned the
  * very same result, nothing changed. The environment stays part of the
  * reading: `.venv39/bin/pytest` and `.venv312/bin/pytest` are two runs (a
- * matrix), and `poetry run`/`pipenv run` keep their own. `npm test` is not read
- * as the tool its script names: the guard cannot read package.json, and npm's
- * banner makes its output another result anyway.
+ * matrix), and `poetry run`/`pipenv run` keep their own. A package script is
+ * one script whichever manager runs it (`npm test --`, `yarn test`, `pnpm
+ * run test`), but not read as the tool it names: the guard cannot read
+ * package.json. What a script ran is read from its answer instead, whose
+ * banner says it (`> jest t.js`: result/answer.ts, tracks/stale.ts).
  */
 import type { Dialect } from '../shell/lex.js';
 import { commandOf, lineWith, nameOf, valueOf, word, type Command, type Connector, type Line } from '../shell/act/syntax.js';

@@ -83,7 +83,7 @@ function masked(line: string, path: string): string {
 
 /**
  * The digest of a result's text as an answer (result/digest.ts's lines,
- * noise masked): the runner's banner and its own lines aside, each of `paths`
+ * noise masked): the runner's banner, its own lines and blank lines aside, each of `paths`
  * (the spellings the call asked for) masked; `null` past the read limit, or
  * when nothing is left.
  */
@@ -94,12 +94,8 @@ export function answerDigest(text: string, paths: readonly string[]): string | n
   if (banner !== null) lines = lines.slice(banner.lines).filter((line) => !MANAGER_LINE.test(line.trimEnd()));
   const asked = paths.filter((path) => path.length > 0).slice(0, MASKED_PATHS).sort((a, b) => b.length - a.length);
   if (asked.length > 0) lines = lines.map((line) => asked.reduce(masked, line));
-  // The blank lines at either end are the runner's spacing (npm's after its banner, a last newline or none).
-  let from = 0;
-  let to = lines.length;
-  while (from < to && (lines[from] as string).trim() === '') from += 1;
-  while (to > from && (lines[to - 1] as string).trim() === '') to -= 1;
-  lines = lines.slice(from, to);
+  // Blank lines say nothing, and the runner spaces its banner with them (npm after it, a last newline or none).
+  lines = lines.filter((line) => line.trim() !== '');
   // A banner alone says nothing of what ran (a script that prints nothing): no answer to compare.
   return lines.length === 0 ? null : linesDigest(lines.join('\n'));
 }
