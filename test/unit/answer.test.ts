@@ -127,3 +127,19 @@ describe('the back-to-back run, answers compared with the asking aside (preset)'
     assert.deepEqual(deniedAt(found), []);
   });
 });
+
+describe('hostile answers through the back-to-back run', () => {
+  test('a result whose text throws, and a megabyte under a banner, are judged and learned without a throw; neither joins a run by its answer', async () => {
+    const throwing = { isError: false, value: { kind: 'foreground', exitCode: 1 }, get content(): unknown { throw new Error('boom'); } };
+    const huge = npm(`${JEST}\n${'x'.repeat(1_000_000)}`);
+    const outcomes = await session([
+      { command: 'npm test -- tests/cart.test.js', body: () => throwing },
+      { command: 'npx jest tests/cart.test.js', body: () => throwing },
+      { command: 'npm test -- tests/cart.test.js', body: () => bashResult(1, huge) },
+      { command: 'npx jest tests/cart.test.js', body: () => bashResult(1, huge.slice(huge.indexOf('FAIL'))) },
+      { command: 'yarn jest tests/cart.test.js', body: () => bashResult(1, huge) },
+    ]);
+    assert.equal(outcomes.length, 5);
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+});

@@ -43,8 +43,9 @@ import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
 import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from '../call/path.js';
-import { resultText } from '../host/result.js';
-import { answerDigest, runnerBanner } from '../result/answer.js';
+import { joinedLength, resultBlocks, resultText } from '../host/result.js';
+import { safeMember } from '../host/member.js';
+import { ANSWER_READ_LIMIT, answerDigest, runnerBanner } from '../result/answer.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** Stale stage 1: the call keeps returning what it returned before. */
@@ -261,10 +262,21 @@ const keptAnswer = (call: TrackedCall, actions: readonly Mark[], settled: Settle
   bare: undefined,
 });
 
+/** A result's text, for its answer: `null` past answer.ts's read limit (a longer text is compared by its digest alone) or when it cannot be read. */
+function answerText(result: unknown): string | null {
+  try {
+    const texts = resultBlocks(result, 'all', safeMember, ANSWER_READ_LIMIT + 1);
+    return joinedLength(texts) > ANSWER_READ_LIMIT ? null : texts.join('\n');
+  } catch {
+    return null;
+  }
+}
+
 /** What an answer's runner banner says it ran (`> jest t.js`: the project's jest, as `npx jest t.js` runs it), with its options aside. */
 function ranOf(answer: RunAnswer): string | null {
   if (answer.ran === undefined) {
-    const command = runnerBanner(resultText(answer.result, 'all'))?.command ?? null;
+    const text = answerText(answer.result);
+    const command = text === null ? null : (runnerBanner(text)?.command ?? null);
     answer.ran = command === null ? null : optionsAside(`npx ${command}`, 'posix');
   }
   return answer.ran;
@@ -274,7 +286,8 @@ function ranOf(answer: RunAnswer): string | null {
 function bareOf(answer: RunAnswer, tool: string, command: string | undefined): string | null {
   if (answer.bare !== undefined) return answer.bare;
   answer.asked ??= command === undefined ? [] : (shellPathReading(command, tool === 'pwsh' ? 'pwsh' : 'posix', false)?.paths ?? []);
-  answer.bare = answerDigest(resultText(answer.result, 'all'), answer.asked);
+  const text = answerText(answer.result);
+  answer.bare = text === null ? null : answerDigest(text, answer.asked);
   return answer.bare;
 }
 
