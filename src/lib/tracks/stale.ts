@@ -141,9 +141,10 @@ interface RunFile {
   readonly spellings: string[];
 }
 
-/** A call's answer as the run keeps it: its result, and what is read of it on ask only. */
+/** A call's answer as the run keeps it: its text (not the result: a run outlives it), and what is read of it on ask only. */
 interface RunAnswer {
-  readonly result: unknown;
+  /** The result's text, `null` past answer.ts's read limit or unreadable: it is no answer to compare. */
+  readonly text: string | null;
   /** How it failed (`ok`: it did not): answers compared without their banner and paths must fail alike. */
   readonly status: string;
   /** The paths the call asked for, as written (`undefined`: a shell line's, not read yet). */
@@ -255,7 +256,7 @@ const statusOf = (settled: Settled): string => (settled.failure === null ? 'ok' 
 
 /** A call's answer as the run keeps it: a file tool's paths are at hand, a shell line's are read on ask. */
 const keptAnswer = (call: TrackedCall, actions: readonly Mark[], settled: Settled): RunAnswer => ({
-  result: settled.result,
+  text: answerText(settled.result),
   status: statusOf(settled),
   asked: call.command === undefined ? (pathOf(call, actions)?.paths ?? []) : undefined,
   ran: undefined,
@@ -275,7 +276,7 @@ function answerText(result: unknown): string | null {
 /** What an answer's runner banner says it ran (`> jest t.js`: the project's jest, as `npx jest t.js` runs it), with its options aside. */
 function ranOf(answer: RunAnswer): string | null {
   if (answer.ran === undefined) {
-    const text = answerText(answer.result);
+    const { text } = answer;
     const command = text === null ? null : (runnerBanner(text)?.command ?? null);
     answer.ran = command === null ? null : optionsAside(`npx ${command}`, 'posix');
   }
@@ -286,7 +287,7 @@ function ranOf(answer: RunAnswer): string | null {
 function bareOf(answer: RunAnswer, tool: string, command: string | undefined): string | null {
   if (answer.bare !== undefined) return answer.bare;
   answer.asked ??= command === undefined ? [] : (shellPathReading(command, tool === 'pwsh' ? 'pwsh' : 'posix', false)?.paths ?? []);
-  const text = answerText(answer.result);
+  const { text } = answer;
   answer.bare = text === null ? null : answerDigest(text, answer.asked);
   return answer.bare;
 }
