@@ -56,6 +56,15 @@ describe('a run read by its environment, not its front-end', () => {
     assert.notEqual(aside('pipenv run pytest tests'), aside('poetry run pytest tests'));
   });
 
+  test("a package script run through npm, yarn or pnpm: one project's script; another script, a builtin or an option in place of the name stay apart", () => {
+    sameReading(['npm test -- tests/cart.test.js', 'npm run test -- tests/cart.test.js', 'npm t tests/cart.test.js', 'yarn test tests/cart.test.js', 'yarn run test tests/cart.test.js', 'pnpm test tests/cart.test.js', 'pnpm run test tests/cart.test.js']);
+    sameReading(['npm test', 'yarn test', 'pnpm test'], (line) => optionsAside(line, 'posix', false));
+    assert.notEqual(aside('npm run test:unit'), aside('npm run test'));
+    assert.notEqual(aside('yarn install'), aside('npm run install'));
+    assert.notEqual(aside('npm test -- tests/a.test.js'), aside('yarn test tests/b.test.js'));
+    assert.equal(withFrontEndsRead(readLine('npm run --silent', 'posix') as NonNullable<ReturnType<typeof readLine>>, 'posix'), null);
+  });
+
   test('the tool, its operands and a package version stay', () => {
     assert.notEqual(aside('.venv/bin/pytest tests/a.py'), aside('source .venv/bin/activate && pytest tests/b.py'));
     assert.notEqual(aside('.venv/bin/mypy src'), aside('.venv/bin/pytest src'));

@@ -15,9 +15,11 @@
  * reading (respelled.ts), which joins two calls only when they returned the
  * very same result, nothing changed. The environment stays part of the
  * reading: `.venv39/bin/pytest` and `.venv312/bin/pytest` are two runs (a
- * matrix), and `poetry run`/`pipenv run` keep their own. `npm test` is not read
- * as the tool its script names: the guard cannot read package.json, and npm's
- * banner makes its output another result anyway.
+ * matrix), and `poetry run`/`pipenv run` keep their own. A package script is
+ * one script whichever manager runs it (`npm test --`, `yarn test`, `pnpm
+ * run test`), but not read as the tool it names: the guard cannot read
+ * package.json. What a script ran is read from its answer instead, whose
+ * banner says it (`> jest t.js`: result/answer.ts, tracks/stale.ts).
  */
 import type { Dialect } from '../shell/lex.js';
 import { commandOf, lineWith, nameOf, valueOf, word, type Command, type Connector, type Line } from '../shell/act/syntax.js';
@@ -88,6 +90,20 @@ function nodeFrom(values: readonly (string | null)[]): number {
   return tool === null || tool === undefined || tool.startsWith('-') ? -1 : at;
 }
 
+const MANAGERS: ReadonlySet<string | null> = new Set(['npm', 'pnpm', 'yarn']);
+
+/**
+ * A package manager's script run (`npm run S`, `yarn run S`, `pnpm run S`,
+ * and `npm test` unread by act:): the script's name and the words after it;
+ * one project's script, whichever manager starts it. `null`: none.
+ */
+function scriptOf(values: readonly (string | null)[]): { name: string; from: number } | null {
+  if (!MANAGERS.has(values[0] ?? null)) return null;
+  if (values[1] === 'test' || values[1] === 't' || values[1] === 'tst') return { name: 'test', from: 2 };
+  const name = values[1] === 'run' || values[1] === 'run-script' ? values[2] : undefined;
+  return name === null || name === undefined || name.startsWith('-') ? null : { name, from: 3 };
+}
+
 /** A run's front-end read: the environment it activates (`null`: the project's own, as `npx T`) and the tool's command; `null` when the command has none. */
 function frontEndOf(command: Command): { env: Command | null; tool: Command } | null {
   const values = command.words.map(valueOf);
@@ -100,6 +116,8 @@ function frontEndOf(command: Command): { env: Command | null; tool: Command } | 
   if ((values[0] === 'uv' || values[0] === 'poetry' || values[0] === 'pipenv') && values[1] === 'run' && values[2] !== null && values[2]?.startsWith('-') === false) {
     return { env: values[0] === 'uv' ? activation('venv', '.venv') : activation(values[0], ''), tool: rest(2) };
   }
+  const script = scriptOf(values);
+  if (script !== null) return { env: null, tool: rest(script.from, 'npm', 'run', script.name) };
   const node = nodeFrom(values);
   if (node > 0) return { env: null, tool: rest(node, 'npx') };
   const bin = NODE_BIN.exec(nameOf(command) ?? '');

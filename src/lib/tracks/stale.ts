@@ -43,7 +43,9 @@ import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
 import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from '../call/path.js';
-import { resultText } from '../host/result.js';
+import { joinedLength, resultBlocks, resultText } from '../host/result.js';
+import { safeMember } from '../host/member.js';
+import { ANSWER_READ_LIMIT, answerDigest, runnerBanner } from '../result/answer.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** Stale stage 1: the call keeps returning what it returned before. */
@@ -119,6 +121,10 @@ interface Run {
   respelled: boolean;
   /** Whether a call joined the run by its path respelled: then every refusal of the file's is one loop. */
   byPath: boolean;
+  /** The last call's answer, for comparing it with the runner's banner and the paths it asked for aside (result/answer.ts). */
+  answer: RunAnswer;
+  /** The readings of the run's earlier calls (their options aside, or what their banner says they ran): a call in one of them asks the run's question. */
+  readonly readings: string[];
   /** `Shared.changes` when it last settled: another agent's change in between ends the run. */
   readonly changes: number;
   /** How many times in a row it returned `outcome`. */
@@ -135,7 +141,21 @@ interface RunFile {
   readonly spellings: string[];
 }
 
-/** How many spellings of one path a run keeps. */
+/** A call's answer as the run keeps it: its text (not the result: a run outlives it), and what is read of it on ask only. */
+interface RunAnswer {
+  /** The result's text, `null` past answer.ts's read limit or unreadable: it is no answer to compare. */
+  readonly text: string | null;
+  /** How it failed (`ok`: it did not): answers compared without their banner and paths must fail alike. */
+  readonly status: string;
+  /** The paths the call asked for, as written (`undefined`: a shell line's, not read yet). */
+  asked: readonly string[] | undefined;
+  /** What its runner's banner says it ran, read as the project's tool run by npx (`undefined`: not read yet; `null`: no banner). */
+  ran: string | null | undefined;
+  /** Its digest with the banner and the paths aside (`undefined`: not read yet). */
+  bare: string | null | undefined;
+}
+
+/** How many spellings of one path a run keeps (and readings of one run). */
 const SPELLINGS = 8;
 
 /** Whitespace, and the JSON escapes that spell it, in an identity: what re-indenting an edit changes. */
@@ -208,6 +228,16 @@ const asideOf = (tool: string, command: string, acted: boolean): string | null =
 /** Whether the call's actions include its `act:` reading (the measure is on). */
 const acts = (actions: readonly Mark[]): boolean => actions.some((action) => action.measure === 'act');
 
+/** Each shell call's reading with its options aside, read on first ask (judged twice, then learned from). */
+const READING = slot<string | null>();
+const readingOf = (call: TrackedCall, actions: readonly Mark[]): string | null =>
+  readOf(call, READING, (read) => (read.command === undefined ? null : asideOf(read.name, read.command, acts(actions))));
+
+/** Adds a reading the run answered to its readings (at most `SPELLINGS`). */
+function remember(run: Run, reading: string | null | undefined): void {
+  if (reading !== null && reading !== undefined && !run.readings.includes(reading) && run.readings.length < SPELLINGS) run.readings.push(reading);
+}
+
 /**
  * Whether a shell call joins the run by its options-aside reading alone: it
  * shares none of the run's actions, but runs the same programs on the same
@@ -217,7 +247,86 @@ const acts = (actions: readonly Mark[]): boolean => actions.some((action) => act
 function joinsAside(run: Run, call: TrackedCall, actions: readonly Mark[]): boolean {
   if (call.command === undefined || run.command === undefined) return false;
   run.aside ??= asideOf(run.tool, run.command, run.acted);
-  return run.aside !== null && run.aside === asideOf(call.name, call.command, acts(actions));
+  const reading = readingOf(call, actions);
+  return reading !== null && (run.aside === reading || run.readings.includes(reading) || ranOf(run.answer) === reading);
+}
+
+/** How a call failed, for comparing answers without their banner and paths (`ok`: it did not). */
+const statusOf = (settled: Settled): string => (settled.failure === null ? 'ok' : `${settled.failure.reason}:${settled.failure.detail}`);
+
+/** A call's answer as the run keeps it: a file tool's paths are at hand, a shell line's are read on ask. */
+const keptAnswer = (call: TrackedCall, actions: readonly Mark[], settled: Settled): RunAnswer => ({
+  text: answerText(settled.result),
+  status: statusOf(settled),
+  asked: call.command === undefined ? (pathOf(call, actions)?.paths ?? []) : undefined,
+  ran: undefined,
+  bare: undefined,
+});
+
+/** A result's text, for its answer: `null` past answer.ts's read limit (a longer text is compared by its digest alone) or when it cannot be read. */
+function answerText(result: unknown): string | null {
+  try {
+    const texts = resultBlocks(result, 'all', safeMember, ANSWER_READ_LIMIT + 1);
+    return joinedLength(texts) > ANSWER_READ_LIMIT ? null : texts.join('\n');
+  } catch {
+    return null;
+  }
+}
+
+/** What an answer's runner banner says it ran (`> jest t.js`: the project's jest, as `npx jest t.js` runs it), with its options aside. */
+function ranOf(answer: RunAnswer): string | null {
+  if (answer.ran === undefined) {
+    const { text } = answer;
+    const command = text === null ? null : (runnerBanner(text)?.command ?? null);
+    answer.ran = command === null ? null : optionsAside(`npx ${command}`, 'posix');
+  }
+  return answer.ran;
+}
+
+/** The digest of an answer with its runner's banner and the paths it asked for aside (result/answer.ts). */
+function bareOf(answer: RunAnswer, tool: string, command: string | undefined): string | null {
+  if (answer.bare !== undefined) return answer.bare;
+  answer.asked ??= command === undefined ? [] : (shellPathReading(command, tool === 'pwsh' ? 'pwsh' : 'posix', false)?.paths ?? []);
+  const { text } = answer;
+  answer.bare = text === null ? null : answerDigest(text, answer.asked);
+  return answer.bare;
+}
+
+/** How many lines a digest (result/digest.ts's outcome: `flag|status|lines.sum`) counted: a quoted path changes none. */
+const linesIn = (digest: string | null): string | undefined => digest?.split('|')[2]?.split('.')[0];
+
+/**
+ * Whether a call that asks the run's question (an action in common, its path
+ * in a spelling the run answered, the same reading with its options aside or
+ * by what its banner says it ran) gave the run's answer once the asking is set
+ * aside: failing alike, the same text with the runner's banner and each
+ * call's own path spellings aside. Read only for a failure or a bannered
+ * answer, where the asking shows in the text. `path`/`aside`: how it asks.
+ */
+function joinsBare(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer, digest: string | null, common: boolean): 'common' | 'path' | 'aside' | null {
+  if (run.answer.status !== answer.status) return null;
+  // Without a banner, only a path's spelling may differ: as many lines (a failure only: a success quotes no path it could not find).
+  const bannered = ranOf(answer) !== null || ranOf(run.answer) !== null;
+  if (!bannered && (answer.status === 'ok' || linesIn(digest) !== linesIn(run.digest))) return null;
+  let how: 'common' | 'path' | 'aside' | null = common ? 'common' : asksSameFile(run, call, actions, false) ? 'path' : null;
+  if (how === null && call.command !== undefined && run.command !== undefined) {
+    const ran = ranOf(answer);
+    if (joinsAside(run, call, actions) || (ran !== null && (ran === run.aside || ran === ranOf(run.answer) || run.readings.includes(ran)))) how = 'aside';
+  }
+  if (how === null) return null;
+  const bare = bareOf(answer, call.name, call.command);
+  return bare !== null && bare === bareOf(run.answer, run.tool, run.command) ? how : null;
+}
+
+/** The run goes on with a call: the readings of its last call kept, the call's own (`reading`: its options-aside reading, when it joined by one) and its answer taken. */
+function continueRun(run: Run, call: TrackedCall, actions: readonly Mark[], reading: string | null, answer: RunAnswer): void {
+  if (run.aside !== reading) remember(run, run.aside);
+  if (run.answer.ran !== undefined) remember(run, run.answer.ran);
+  run.aside = reading;
+  run.answer = answer;
+  run.tool = call.name;
+  run.command = call.command;
+  run.acted = acts(actions);
 }
 
 /** The back-to-back gate: the very call that returned the same result `backToBack` times with no call between. */
@@ -332,27 +441,29 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   // answer says nothing of what an option changed: `git diff --cached`), its options aside the same line.
   const said = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '';
   // A file's path respelled: the same file's answer again (call/path.ts).
-  const byPath = said && asksSameFile(before, call, actions, true);
-  const aside = byPath || (said && joinsAside(before, call, actions));
-  if (before !== undefined && (common.length > 0 || aside) && answered && before.changes === changes) {
+  let byPath = said && asksSameFile(before, call, actions, true);
+  let aside = byPath || (said && joinsAside(before, call, actions));
+  const answer = keptAnswer(call, actions, settled);
+  // Else the same question answered alike once the asking is aside: the runner's banner, the path's spelling quoted.
+  const bare = before === undefined || aside || (common.length > 0 && answered) || before.changes !== changes ? null : joinsBare(before, call, actions, answer, digest, common.length > 0);
+  byPath ||= bare === 'path';
+  aside ||= bare === 'path' || bare === 'aside';
+  if (before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null) && before.changes === changes) {
+    continueRun(before, call, actions, aside && !byPath ? readingOf(call, actions) : null, answer);
     // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
     before.lookups = aside ? lookups : common;
     before.exact = exact.lookup;
     before.digest = digest;
-    if (!aside) before.aside = null;
-    before.tool = call.name;
-    before.command = call.command;
-    before.acted = acts(actions);
     // A file tool's reading is at hand; a shell line's is kept while the line is the same action, else read again on ask.
     if (call.command === undefined || byPath) before.file = runFile(before.file ?? null, pathOf(call, actions), exact.key);
     else if (aside) before.file = undefined;
     before.key = exact.key;
     before.byPath ||= byPath;
-    before.respelled ||= aside;
+    before.respelled ||= aside || bare !== null;
     before.count += 1;
     return before.respelled ? before.count : 0;
   }
-  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, key: exact.key, file: call.command === undefined ? runFile(null, pathOf(call, actions), exact.key) : undefined, respelled: false, byPath: false });
+  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, key: exact.key, file: call.command === undefined ? runFile(null, pathOf(call, actions), exact.key) : undefined, respelled: false, byPath: false, answer, readings: [] });
   return 0;
 }
 
