@@ -16,7 +16,9 @@
  * again, as does any other call.
  */
 import type { Agent } from '../host/types.js';
+import { own } from '../host/own.js';
 import { defang, type HitWords } from '../text/message.js';
+import { staleMeta } from './stale.meta.js';
 
 /** One call that ran: its identity, its answer, and the workspace's change count when it settled. */
 interface Answered {
@@ -32,7 +34,7 @@ const ROUNDS_KEPT = 16;
 
 /** The words of the gate: the call goes round with one other, each answered as before. */
 export const alternationWords: HitWords = {
-  track: 'stale',
+  track: staleMeta.name,
   listed: 3,
   why: (hit) => `this call and ${defang(hit.detail)} went in turn ${hit.count} times, each answered as before, nothing changed in between (limit ${hit.cap})`,
   line: (hit) => `${defang(hit.quote)} \u2014 in turn with ${defang(hit.detail)} ${hit.count} times, each answered as before, nothing changed in between (limit ${hit.cap})`,
@@ -80,7 +82,8 @@ export function createAlternation(): Alternation {
       }
       let history = histories.get(agent);
       if (history === undefined) histories.set(agent, (history = []));
-      history.push({ lookup: call.lookup, quote: call.quote, answer, changes });
+      // Kept for rounds to come: a quote cut from a 1 MB call, or a failure's words, must not hold their parent (P6).
+      history.push({ lookup: call.lookup, quote: own(call.quote), answer: own(answer), changes });
       if (history.length > 2 * rounds) history.splice(0, history.length - 2 * rounds);
     },
     partner(agent, lookup, changes, rounds) {
