@@ -64,6 +64,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/stale.test.ts',
   'test/unit/real-loop-tracks.test.ts',
   'test/unit/edit-resend.test.ts',
+  'test/unit/alternation.test.ts',
   'test/unit/outcome-tracks.test.ts',
   'test/unit/persistent-shell.test.ts',
   'test/unit/outcome.test.ts',

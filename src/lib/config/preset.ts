@@ -34,7 +34,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = deepFreeze({
     parts: [
       {
         name: 'stale',
-        what: 'the same call returning the same result, nothing changed in between: advised at the 3rd, gated after the 5th, or after the 3rd when the same action (however spelled, an edit however indented) came back to back; once one call went stale 5 times, every call whose answer the model already has, until something new comes back',
+        what: 'the same call returning the same result, nothing changed in between: advised at the 3rd, gated after the 5th, or after the 3rd when the same action (however spelled, an edit however indented) came back to back, or two calls went in turn 3 rounds, each answered as before; once one call went stale 5 times, every call whose answer the model already has, until something new comes back',
         config: { stale: { warnAt: 3, limit: 5, backToBack: 3, cycle: 5 } },
       },
       {

@@ -38,13 +38,13 @@ export const STALE = stagesSetting('stale', { order: 5, cardOrder: 1 }, { warnAt
 }, [{
   key: 'backToBack',
   meaning: {
-    en: 'how many times the same action (however spelled; an edit however indented) may return the same result back to back, no other call between, before the next one meets the gate; {off} leaves it to the limit',
-    zh: '同一动作（无论怎么写；编辑无论怎么缩进）在中间没有别的调用的情况下接连返回相同结果多少次之后，下一次遇到闸门；填 {off} 表示交给闸门阈值',
+    en: 'how many times the same action (however spelled; an edit however indented) may return the same result back to back, no other call between (or two calls in turn, each answered as the round before, that many rounds), before the next one meets the gate; {off} leaves it to the limit',
+    zh: '同一动作（无论怎么写；编辑无论怎么缩进）在中间没有别的调用的情况下接连返回相同结果多少次（或两个调用交替、每轮的结果都与上一轮相同，达到这么多轮）之后，下一次遇到闸门；填 {off} 表示交给闸门阈值',
   },
-  schema: 'Times the same action (however spelled; an edit however indented) returns the same result back to back, no other call between, after which the next one meets the gate; null leaves it to limit.',
+  schema: 'Times the same action (however spelled; an edit however indented) returns the same result back to back, no other call between (or two calls in turn, each answered as the round before, that many rounds), after which the next one meets the gate; null leaves it to limit.',
   card: {
-    en: { label: 'Back to back', hint: 'The same action (however spelled, an edit however indented) answered the same way this many times with no call between: the next one meets the gate; off leaves it to the gate above.' },
-    zh: { label: '接连阈值', hint: '同一动作（无论怎么写，编辑无论怎么缩进）中间不隔别的调用、接连这么多次得到相同的回答：下一次遇到闸门；off 表示交给上面的闸门阈值。' },
+    en: { label: 'Back to back', hint: 'The same action (however spelled, an edit however indented) answered the same way this many times with no call between, or two calls in turn answered as the round before this many rounds: the next one meets the gate; off leaves it to the gate above.' },
+    zh: { label: '接连阈值', hint: '同一动作（无论怎么写，编辑无论怎么缩进）中间不隔别的调用、接连这么多次得到相同的回答，或两个调用交替这么多轮、每轮的回答都与上一轮相同：下一次遇到闸门；off 表示交给上面的闸门阈值。' },
   },
 }, {
   key: 'cycle',

@@ -46,6 +46,7 @@ import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from
 import { joinedLength, resultBlocks, resultText } from '../host/result.js';
 import { safeMember } from '../host/member.js';
 import { ANSWER_READ_LIMIT, answerDigest, runnerBanner } from '../result/answer.js';
+import { alternationWords, createAlternation, type Alternation } from './alternation.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** Stale stage 1: the call keeps returning what it returned before. */
@@ -380,10 +381,17 @@ function learnRound(rounds: WeakMap<Agent, Round>, shared: Shared, call: Tracked
   else if (same >= cycle) rounds.set(agent, { key: exact.key, quote: exact.quote, count: same, changes: shared.changes(agent) });
 }
 
-function judge(runs: WeakMap<Agent, Run>, rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[]): Judgement {
+/** The back-to-back gate over a round of two (alternation.ts): the very call that would start the next round of two calls gone in turn `backToBack` times. */
+function turnHit(pairs: Alternation, shared: Shared, call: TrackedCall, exact: Mark | undefined, backToBack: number | null): Hit | null {
+  if (backToBack === null || exact === undefined) return null;
+  const partner = pairs.partner(call.agent, exact.lookup, shared.changes(call.agent), backToBack);
+  return partner === null ? null : { key: exact.key, words: alternationWords, quote: exact.quote, count: backToBack, cap: backToBack, detail: partner };
+}
+
+function judge(runs: WeakMap<Agent, Run>, rounds: WeakMap<Agent, Round>, pairs: Alternation, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[]): Judgement {
   const stale = STALE.of(call.cfg);
   const limit = stale?.limit ?? null;
-  const back = runHit(runs, shared, call, actions, lookups, stale?.backToBack ?? null);
+  const back = runHit(runs, shared, call, actions, lookups, stale?.backToBack ?? null) ?? turnHit(pairs, shared, call, actions[0], stale?.backToBack ?? null);
   let hits: Hit[] | null = back === null ? null : [back];
   if (limit !== null) {
     const changes = shared.changes(call.agent);
@@ -467,6 +475,12 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   return 0;
 }
 
+/** The call joins the history of calls in turn (alternation.ts) by its identity and answer; an exempt one starts it again. */
+function learnTurn(pairs: Alternation, shared: Shared, call: TrackedCall, exact: Mark | undefined, settled: Settled, backToBack: number): void {
+  const known = exact === undefined || shared.isExempt(call.agent, exact.key) ? null : exact;
+  pairs.learn(call.agent, known === null ? null : { lookup: known.lookup, quote: known.quote }, answerOf(settled), shared.changes(call.agent), backToBack);
+}
+
 /** `respelled`: the back-to-back run's count when a call joined it by its options-aside reading (learnRun), else 0. */
 function learn(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled, respelled: number): Notice | null {
   const { agent } = call;
@@ -506,6 +520,7 @@ export const staleTrack = {
   create(shared) {
     const runs = new WeakMap<Agent, Run>();
     const rounds = new WeakMap<Agent, Round>();
+    const pairs = createAlternation();
     const lookupsOf = (call: TrackedCall): readonly string[] => readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), null));
     return {
       read: (call, fps, args) => {
@@ -517,18 +532,25 @@ export const staleTrack = {
         // A file tool that reads (a write's text may be a megabyte, and a rejected edit has its own gates: tracks/edit-retry.ts).
         if (backToBack !== null && exact !== undefined && call.command === undefined && !call.writes) readOf(call, PATHS, () => pathReading(call.name, args, exact));
       },
-      judge: (call) => judge(runs, rounds, shared, call, actionsOf(call), lookupsOf(call)),
+      judge: (call) => judge(runs, rounds, pairs, shared, call, actionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {
         // Runs are followed only while a policy asks for them.
         let respelled = 0;
-        if ((STALE.of(call.cfg)?.backToBack ?? null) !== null) respelled = learnRun(runs, shared, call, actionsOf(call), lookupsOf(call), settled);
-        else runs.delete(call.agent);
+        const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
+        if (backToBack !== null) {
+          respelled = learnRun(runs, shared, call, actionsOf(call), lookupsOf(call), settled);
+          learnTurn(pairs, shared, call, actionsOf(call)[0], settled, backToBack);
+        } else {
+          runs.delete(call.agent);
+          pairs.clear(call.agent);
+        }
         return learn(rounds, shared, call, actionsOf(call), settled, respelled);
       },
       // The outcome memory is cleared with the agent's turn; the back-to-back run and the round here.
       clear: (agent) => {
         runs.delete(agent);
         rounds.delete(agent);
+        pairs.clear(agent);
       },
     };
   },

@@ -1,0 +1,97 @@
+/**
+ * Two calls in turn, each answered as it was the round before: the stale
+ * track's `backToBack` over a round of two. A file viewer makes this loop
+ * more than any other: SWE-agent's `goto 120` then the same rejected
+ * `edit 130:132`, or `scroll_up` then `scroll_down` over the same two
+ * windows, again and again. Neither call comes back to back, so the
+ * back-to-back run never grows, and each is too rare for the stale limit
+ * until its fifth answer; the field (OpenHands) stops the alternation at its
+ * sixth step.
+ *
+ * The rule asks what `backToBack` asks of one call, of each of the two: the
+ * very same call (its `exact:` identity), answered the same way (stale.ts
+ * `answerOf`) that many rounds, with nothing changed in the workspace and no
+ * third call between; the call that would start the next round meets the
+ * gate. A poll, an exempt call or a call with no answer starts the history
+ * again, as does any other call.
+ */
+import type { Agent } from '../host/types.js';
+import { own } from '../host/own.js';
+import { defang, type HitWords } from '../text/message.js';
+import { staleMeta } from './stale.meta.js';
+
+/** One call that ran: its identity, its answer, and the workspace's change count when it settled. */
+interface Answered {
+  readonly lookup: string;
+  /** How the texts quote it (`Mark.quote`, already cut). */
+  readonly quote: string;
+  readonly answer: string;
+  readonly changes: number;
+}
+
+/** Most rounds looked back over: past it (a `backToBack` set higher), the rounds of two are not followed. */
+const ROUNDS_KEPT = 16;
+
+/** The words of the gate: the call goes round with one other, each answered as before. */
+export const alternationWords: HitWords = {
+  track: staleMeta.name,
+  listed: 3,
+  why: (hit) => `this call and ${defang(hit.detail)} went in turn ${hit.count} times, each answered as before, nothing changed in between (limit ${hit.cap})`,
+  line: (hit) => `${defang(hit.quote)} \u2014 in turn with ${defang(hit.detail)} ${hit.count} times, each answered as before, nothing changed in between (limit ${hit.cap})`,
+  note: 'Only the two calls going round are blocked: a different call, or either of them after a change to the files, will run.',
+  ask: {
+    what: (hit) => `${hit.subject.it} and one other call have gone in turn ${hit.count} times, each answered as before, with nothing changed in between.`,
+    also: (hit) => `in turn with one other call ${hit.count} times, answered as before`,
+  },
+  zh: {
+    what: (hit) => `${hit.subject.it}与另一个调用已交替 ${hit.count} 轮，每次的结果都与上一轮相同，期间没有任何改动。`,
+    also: (hit) => `与另一个调用交替 ${hit.count} 轮，结果相同`,
+  },
+};
+
+export interface Alternation {
+  /** A call settled: its identity (`lookup`, `quote`) and its answer, or `null` (a poll, an exempt call, no answer), which starts the history again. */
+  learn(agent: Agent, call: { readonly lookup: string; readonly quote: string } | null, answer: string | null, changes: number, rounds: number): void;
+  /** When `lookup` would start another round of two calls that went in turn `rounds` times, answered as before, nothing changed since (`changes`): the other call's quote; else `null`. */
+  partner(agent: Agent, lookup: string, changes: number, rounds: number): string | null;
+  clear(agent: Agent): void;
+}
+
+/** Whether the last `2 * rounds` calls of `history` are two calls in turn, each answered as the round before, at `changes`. */
+function inTurn(history: readonly Answered[], rounds: number, changes: number): boolean {
+  const from = history.length - 2 * rounds;
+  if (from < 0) return false;
+  const [last, before] = [history[history.length - 1], history[history.length - 2]];
+  if (last === undefined || before === undefined || last.lookup === before.lookup) return false;
+  for (let at = from; at < history.length; at += 1) {
+    const call = history[at] as Answered;
+    if (call.changes !== changes) return false;
+    const earlier = history[at - 2];
+    if (at >= from + 2 && (earlier === undefined || earlier.lookup !== call.lookup || earlier.answer !== call.answer)) return false;
+  }
+  return true;
+}
+
+export function createAlternation(): Alternation {
+  const histories = new WeakMap<Agent, Answered[]>();
+  return {
+    learn(agent, call, answer, changes, rounds) {
+      if (call === null || answer === null || rounds > ROUNDS_KEPT) {
+        histories.delete(agent);
+        return;
+      }
+      let history = histories.get(agent);
+      if (history === undefined) histories.set(agent, (history = []));
+      // Kept for rounds to come: a quote cut from a 1 MB call, or a failure's words, must not hold their parent (P6).
+      history.push({ lookup: call.lookup, quote: own(call.quote), answer: own(answer), changes });
+      if (history.length > 2 * rounds) history.splice(0, history.length - 2 * rounds);
+    },
+    partner(agent, lookup, changes, rounds) {
+      const history = histories.get(agent);
+      // The call that starts the next round is the one two calls back.
+      if (history === undefined || history[history.length - 2]?.lookup !== lookup) return null;
+      return inTurn(history, rounds, changes) ? (history[history.length - 1] as Answered).quote : null;
+    },
+    clear: (agent) => void histories.delete(agent),
+  };
+}
