@@ -28,10 +28,10 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: '7: a poll that keeps returning the same output', loop: 'poll-that-does-not-move', twins: ['poll-that-moves'], gateWithin: 4 },
   // Issue 40: the plainest loop gated as the field gates it; progress that looks like a loop left alone.
   { kind: 'issue 40: the very same call answered the same way back to back', loop: 'same-call-same-answer-four-times', twins: ['poll-answer-moving'], gateWithin: 3 },
-  { kind: 'issue 40: a build timing out at the same place', loop: 'build-timeouts-same', twins: ['build-timeouts-shrinking'], gateWithin: 10 },
+  { kind: 'issue 40: a build timing out at the same place', loop: 'build-timeouts-same', twins: ['build-timeouts-shrinking'], gateWithin: 6 },
   { kind: 'issue 40: the same action, however spelled, answered the same way back to back', loop: 'no-ops-respelled-back-to-back', twins: ['quiet-commands-each-doing'], gateWithin: 3 },
   { kind: 'issue 40: the same rejected edit re-indented', loop: 'same-edit-reindented', twins: ['edit-reindented-lands'], gateWithin: 3 },
-  { kind: 'issue 40: the same install between the same failing test runs', loop: 'test-then-same-install', twins: ['test-then-installs-different'], gateWithin: 10 },
+  { kind: 'issue 40: the same install between the same failing test runs', loop: 'test-then-same-install', twins: ['test-then-installs-different'], gateWithin: 8 },
   // Issue 40: respelled or wrapped, read as the command it runs (act:), or a value guessed by hand.
   { kind: '40.1: a passing test run respelled by its verbosity options, the same output', loop: 'verbosity-respelled-same-output', twins: ['verbosity-selecting-other-tests'], gateWithin: 6 },
   { kind: '40.2: a failing test run respelled by quoting (&amp;) or wrapped (set +H, bash -lc, sh -c)', loop: 'failing-run-quoted-and-wrapped', twins: ['wrapped-run-fixed-between'], gateWithin: 5 },
