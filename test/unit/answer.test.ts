@@ -143,3 +143,34 @@ describe('hostile answers through the back-to-back run', () => {
     assert.deepEqual(deniedAt(outcomes), []);
   });
 });
+
+describe('masking a hostile answer takes bounded work', () => {
+  test('a line of one letter and eight paths of that letter cost about what an answer without them costs, not a compare at every position', () => {
+    const text = 'a'.repeat(64_000);
+    const paths = Array.from({ length: 8 }, (_, i) => 'a'.repeat(4_000 - i));
+    const least = (run: () => void): number => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 3; i += 1) {
+        const started = performance.now();
+        run();
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    // A ratio within one run, with slack for a busy machine: unbounded, the hostile answer took 600 ms against about 1.
+    const seen: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const plain = least(() => answerDigest(text, ['b'.repeat(4_000)]));
+      const hostile = least(() => answerDigest(text, paths));
+      seen.push(`plain ${plain.toFixed(1)} ms, hostile ${hostile.toFixed(1)} ms`);
+      if (hostile <= 20 * plain + 40) return;
+    }
+    assert.fail(`masking is not bounded: ${seen.join('; ')}`);
+  });
+
+  test('a spelling quoted a few times in a line is masked at each place', () => {
+    const one = answerDigest('cat: ./a.py: No such file (./a.py, ./a.py)', ['./a.py']);
+    const other = answerDigest('cat: a.py: No such file (a.py, a.py)', ['a.py']);
+    assert.equal(one, other);
+  });
+});
