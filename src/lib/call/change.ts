@@ -73,10 +73,16 @@ function installs(command: string, rest: readonly string[]): boolean {
 /** Editors that change a file in place with `-i`. */
 const IN_PLACE: ReadonlySet<string> = new Set(['sed', 'perl', 'gsed']);
 
-/** The file a file tool names, when it names one: DSH's `file_path`, or `path`. */
+/** The members a file tool names its file by, first found first: DSH's `file_path`, then `path`, `filePath`. */
+export const FILE_PATH_KEYS = ['file_path', 'path', 'filePath'] as const;
+
+/** The file a file tool names, when it names one. */
 export function filePathOf(args: unknown): string | undefined {
-  const path = safeMember(args, 'file_path') ?? safeMember(args, 'path') ?? safeMember(args, 'filePath');
-  return typeof path === 'string' && path !== '' ? path : undefined;
+  for (const key of FILE_PATH_KEYS) {
+    const path = safeMember(args, key);
+    if (path !== undefined && path !== null) return typeof path === 'string' && path !== '' ? path : undefined;
+  }
+  return undefined;
 }
 
 /** Whether one simple command (its words) changes files. */

@@ -22,12 +22,10 @@ import { specOf } from '../shell/act/commands.js';
 import { readLine } from '../shell/act/line.js';
 import { canonicalPath } from '../shell/act/rules/paths.js';
 import { mapCommands, nameOf, renderLine, withWords, word, type Command, type Word } from '../shell/act/syntax.js';
+import { FILE_PATH_KEYS } from './change.js';
 import { lookupKey } from './identity.js';
 import { safeMember } from '../host/member.js';
 import { isShell } from './read.js';
-
-/** The members a file tool names its file by, in the order change.ts's `filePathOf` reads them. */
-const PATH_KEYS = ['file_path', 'path', 'filePath'] as const;
 
 /** A path longer than any file system takes (PATH_MAX is 4,096) is not read: a model's megabyte would be split on every call (P5). */
 export const PATH_READ_LIMIT = 4096;
@@ -50,7 +48,7 @@ const ASIDE = '\u0000';
 /** A file tool's path reading, from its `exact:` identity; `null` for a shell call, no path, or a text past the limits. */
 export function pathReading(name: string, args: unknown, exact: string): PathReading | null {
   if (isShell(name) || exact.length > IDENTITY_READ_LIMIT) return null;
-  for (const key of PATH_KEYS) {
+  for (const key of FILE_PATH_KEYS) {
     const path = safeMember(args, key);
     if (path === undefined || path === null) continue;
     if (typeof path !== 'string' || path === '' || path.length > PATH_READ_LIMIT) return null;
