@@ -1,13 +1,14 @@
 /**
  * A build or test tool's pace options: how many jobs, threads or workers it
  * runs at once (`make -j 4`, `cargo test --jobs 4`, `ctest --parallel 4`,
- * `mvn -T 1C`, `./gradlew test --max-workers=4`, `go test -p 4`), and go's
- * `-count=1`, which only turns the test cache off. They change how fast a run
- * goes, not which targets or tests it runs, so a run respelled in them is the
- * same run, as a run respelled in its reporting options is (respelled.ts).
+ * `cmake --build b -j 4`, `mvn -T 1C`, `./gradlew test --max-workers=4`,
+ * `go test -p 4`), and go test's `-count=1`, which only turns the test cache
+ * off. They change how fast a run goes, not which targets or tests it runs,
+ * so a run respelled in them is the same run, as a run respelled in its
+ * reporting options is (respelled.ts).
  *
- * A pace option's value is a number (a count of jobs, `1C` a thread per core,
- * `auto`), read per tool: another program's `-j 4` or `-p 4` may mean
+ * A pace option's value is a number (a count of jobs, Maven's `1C` a thread
+ * per core), read per tool: another program's `-j 4` or `-p 4` may mean
  * anything, and a word the option does not take (`make -j test`: `-j` alone,
  * then the target) stays. `-count` is set aside at 1 only: `-count=3` runs
  * each test three times. A flag alone (`-j4`, `--parallel`, `-T1C`) is set
@@ -45,6 +46,8 @@ const PACES: ReadonlyMap<string, Paces> = new Map([
   ['ninja', new Map([['-j', COUNT], ['-l', /^\d{1,4}(?:\.\d{1,2})?$/]])],
   ['cargo', CARGO],
   ['ctest', CTEST],
+  // `cmake --build build -j 4`, `--parallel 4`: the native build tool's jobs.
+  ['cmake', CTEST],
   ['mvn', MAVEN],
   ['mvnw', MAVEN],
   ['./mvnw', MAVEN],
