@@ -8,6 +8,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { optionsAside } from '../../src/lib/call/respelled.js';
+import { answerDigest } from '../../src/lib/result/answer.js';
 import { bash, bashResult, deniedAt, newHost, type Call, type CallOutcome } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 
@@ -82,5 +83,24 @@ describe('the back-to-back run over pace respellings', () => {
     assert.deepEqual(deniedAt(await run(newHost(config), targets)), [], 'five targets, one answer: five runs');
     const counts = [1, 2, 3, 4, 5].map((n) => ({ ...bash(`go test -count=${n} ./api`), body: () => bashResult(1, '--- FAIL: TestLogin (0.00s)\nFAIL\tacme/api\t0.01s') }));
     assert.deepEqual(deniedAt(await run(newHost(config), counts)), [], 'each -count runs the tests that many times');
+  });
+
+  test("go test's run with its cache on and off (-count=1), the same failure, the passing packages' times read as (cached): one run", async () => {
+    const fresh = '--- FAIL: TestLogin (0.00s)\n    api_test.go:12: got 401 want 200\nFAIL\nFAIL\tacme/api\t0.012s\nok  \tacme/db\t0.020s\nFAIL';
+    const cached = fresh.replace('0.020s', '(cached)');
+    const calls = ['go test ./...', 'go test -count=1 ./...', 'go test ./...', 'go test ./... -count=1', 'go test ./...'].map((line, i) => ({ ...bash(line), body: () => bashResult(1, i % 2 === 0 ? cached : fresh) }));
+    assert.deepEqual(deniedAt(await run(newHost(config), calls)), [4, 5]);
+    const flaky = ['go test ./...', 'go test -count=1 ./...', 'go test ./...', 'go test -count=1 ./...'].map((line, i) => ({ ...bash(line), body: () => bashResult(1, i % 2 === 0 ? cached : fresh.replace('ok  \tacme/db\t0.020s', '--- FAIL: TestQuery (0.01s)\nFAIL\tacme/db\t0.020s')) }));
+    assert.deepEqual(deniedAt(await run(newHost(config), flaky)), [], 'a cached pass that fails when run again is another answer');
+  });
+});
+
+describe("go test's (cached) in an answer", () => {
+  test('reads as the time of the package it replayed, on an ok line only', () => {
+    const fresh = 'FAIL\tacme/api\t0.012s\nok  \tacme/db\t0.020s\nFAIL';
+    assert.equal(answerDigest(fresh.replace('0.020s', '(cached)'), []), answerDigest(fresh, []));
+    assert.notEqual(answerDigest('FAIL\tacme/api\t0.012s\nok  \tacme/web\t(cached)\nFAIL', []), answerDigest(fresh, []), 'another package');
+    assert.notEqual(answerDigest('FAIL\tacme/api\t(cached)\nok  \tacme/db\t0.020s\nFAIL', []), answerDigest(fresh, []), 'a failure is never replayed: no ok line');
+    assert.notEqual(answerDigest('see (cached) results\nok', []), answerDigest('see 0s results\nok', []), 'not an ok line');
   });
 });
