@@ -36,6 +36,8 @@ describe("a build or test tool's pace options set aside", () => {
     sameReading(['mvn test', 'mvn -T 4 test', 'mvn -T 1C test', 'mvn --threads 0.5C test', 'mvn -B -T 4 test']);
     sameReading(['./gradlew test', './gradlew test --max-workers=4', './gradlew --max-workers=2 test']);
     sameReading(['ninja -C build', 'ninja -C build -j 8', 'ninja -j 2 -l 4 -C build']);
+    sameReading(['npx jest tests/api.test.js', 'npx jest --maxWorkers=2 tests/api.test.js', 'npx jest -w 50% tests/api.test.js', './node_modules/.bin/jest --maxWorkers 4 tests/api.test.js']);
+    sameReading(['npx vitest run', 'npx vitest run --maxWorkers 2', 'npx vitest run --minWorkers=1 --maxWorkers=4']);
   });
 
   test("go test's -count=1 (the cache off), -p and -parallel are set aside; -count of more runs the tests more times and stays", () => {
@@ -60,6 +62,8 @@ describe("a build or test tool's pace options set aside", () => {
     assert.notEqual(aside('./gradlew test --max-workers=all'), aside('./gradlew test'));
     assert.notEqual(aside('grep -j 4 notes.txt'), aside('grep -j 5 notes.txt'), "grep's words are grep's");
     assert.notEqual(aside('xargs -P 4 make'), aside('xargs -P 8 make'));
+    assert.notEqual(aside('npx tsc -w 4'), aside('npx tsc -w 5'), "a node tool's own -w only");
+    assert.notEqual(aside('npx make -j 4'), aside('npx make -j 5'), 'through npx, the node runners only');
     assert.notEqual(aside('cargo run -- -j 4'), aside('cargo run -- -j 8'), 'past --, the program\'s');
     assert.notEqual(aside('cargo run -- --jobs=4'), aside('cargo run -- --jobs=8'), 'past --, attached too');
     assert.notEqual(aside('ctest -j 4 -R auth'), aside('ctest -j 4 -R db'), 'a -R selection stays');

@@ -2,10 +2,10 @@
  * A build or test tool's pace options: how many jobs, threads or workers it
  * runs at once (`make -j 4`, `cargo test --jobs 4`, `ctest --parallel 4`,
  * `cmake --build b -j 4`, `mvn -T 1C`, `./gradlew test --max-workers=4`,
- * `go test -p 4`), and go test's `-count=1`, which only turns the test cache
- * off. They change how fast a run goes, not which targets or tests it runs,
- * so a run respelled in them is the same run, as a run respelled in its
- * reporting options is (respelled.ts).
+ * `go test -p 4`, `npx jest --maxWorkers=2`), and go test's `-count=1`,
+ * which only turns the test cache off. They change how fast a run goes, not
+ * which targets or tests it runs, so a run respelled in them is the same
+ * run, as a run respelled in its reporting options is (respelled.ts).
  *
  * A pace option's value is a number (a count of jobs, Maven's `1C` a thread
  * per core), read per tool: another program's `-j 4` or `-p 4` may mean
@@ -40,6 +40,9 @@ const GRADLE: Paces = new Map([['--max-workers', COUNT]]);
 /** go test's: packages at once, parallel tests at once, and the cache turned off (`-count=1`; flags take one dash or two). */
 const GO_TEST: Paces = new Map([['-p', COUNT], ['--p', COUNT], ['-parallel', COUNT], ['--parallel', COUNT], ['-count', /^1$/], ['--count', /^1$/]]);
 
+/** jest's and vitest's workers: a count, or a share of the cores (`50%`). */
+const WORKERS = /^\d{1,4}%?$/;
+
 const PACES: ReadonlyMap<string, Paces> = new Map([
   ['make', MAKE],
   ['gmake', MAKE],
@@ -56,11 +59,18 @@ const PACES: ReadonlyMap<string, Paces> = new Map([
   ['./gradlew', GRADLE],
 ]);
 
-/** The command's pace options (`null`: its program has none we know); go's only on `go test`. */
+/** The project's node test runners, by their name or through `npx`. */
+const NODE_PACES: ReadonlyMap<string, Paces> = new Map([
+  ['jest', new Map([['-w', WORKERS], ['--maxWorkers', WORKERS]])],
+  ['vitest', new Map([['--maxWorkers', WORKERS], ['--minWorkers', WORKERS]])],
+]);
+
+/** The command's pace options (`null`: its program has none we know); go's only on `go test`, a node tool's also by `npx` (front-end.ts writes its front-ends so). */
 export function pacesOf(command: Command): Paces | null {
   const name = nameOf(command);
   if (name === 'go') return valueOf(command.words[1]) === 'test' ? GO_TEST : null;
-  return name === null ? null : (PACES.get(name) ?? null);
+  if (name === 'npx') return NODE_PACES.get(valueOf(command.words[1]) ?? '') ?? null;
+  return name === null ? null : (PACES.get(name) ?? NODE_PACES.get(name) ?? null);
 }
 
 /** Whether a word is one of `paces` with a value it takes attached (`--jobs=4`, `-count=1`, `--max-workers=2`). */
