@@ -58,6 +58,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/operator-terminal.test.ts',
   'test/unit/sequence.test.ts',
   'test/unit/respelled.test.ts',
+  'test/unit/pace.test.ts',
   'test/unit/front-end.test.ts',
   'test/unit/path-respelled.test.ts',
   'test/unit/answer.test.ts',

@@ -40,6 +40,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: '40.5: a window of one file re-read with its context respelled', loop: 'window-reread-with-context', twins: ['windows-of-different-patterns'], gateWithin: 7 },
   { kind: 'issue 40: a run respelled in its options only (logging, shell options, a shell by its path), the very same result', loop: 'run-respelled-by-options', twins: ['options-that-select-what-runs'], gateWithin: 3 },
   { kind: 'issue 40: a run respelled only in reporting options that take a separate value (dotnet -v q, --verbosity minimal, --logger "console;verbosity=detailed")', loop: 'dotnet-run-respelled-by-verbosity', twins: ['dotnet-runs-selecting-by-value'], gateWithin: 3 },
+  { kind: 'issue 40: a failing build-and-test run respelled only in how many jobs it runs at once (make -j 4, -j8, --jobs=4, --jobs 2, -l 2)', loop: 'build-run-respelled-by-jobs', twins: ['build-runs-moving-at-each-pace'], gateWithin: 3 },
   { kind: 'issue 40: a suite under `timeout` killed at the same place each time (exit 124)', loop: 'timeout-killed-at-same-place', twins: ['timeout-killed-further-each-time'], gateWithin: 3 },
   { kind: 'issue 40: a round of calls each answered as the last, one of them stale', loop: 'open-search-round', twins: ['open-search-resolved'], gateWithin: 9 },
   { kind: 'issue 40: a failing run viewed through PowerShell\'s Select-Object, the view respelled (-Last 30, select -last 40, -First 60)', loop: 'dotnet-failure-viewed-by-select', twins: ['dotnet-fixed-between-views'], gateWithin: 5 },

@@ -31,6 +31,7 @@
 import { ACT_READ_LIMIT, actOf, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
 import { withFrontEndsRead } from './front-end.js';
+import { paceAttached, pacesOf } from './pace.js';
 import { lineWith, mapCommands, nameOf, renderLine, valueOf, withWords, word, type Command, type Line, type Word } from '../shell/act/syntax.js';
 
 /** An attached option's name that says it sets how the run reports. */
@@ -80,9 +81,11 @@ const REPORTING_VALUES: ReadonlyMap<string, RegExp> = new Map([
   ['--reporter', /^(?:default|verbose|basic|dot|dots|spec|list|line|tap|min|progress|summary)$/],
 ]);
 
-/** A runner's own short spellings of them: a short letter means something else in every other program (`grep -v n`). */
+/** A runner's own spellings of them: a short letter means something else in every other program (`grep -v n`), a long one may too. */
 const SHORT_REPORTING: ReadonlyMap<string, ReadonlyMap<string, RegExp>> = new Map([
   ['dotnet', new Map([['-v', LEVELS], ['-l', CONSOLE_LOGGER]])],
+  // cargo's diagnostics for a person, long or short (JSON is for a program, and prints another answer).
+  ['cargo', new Map([['--message-format', /^(?:human|short)$/]])],
 ]);
 
 /** MSBuild's slash spelling of its reporting switches (`/v:m`, `/nologo`, `/clp:…`), read for dotnet and msbuild only: elsewhere `/x` is a path. */
@@ -90,11 +93,11 @@ const MSBUILD_SLASHED = /^\/(?:(?:v|verbosity):(?:q(?:uiet)?|m(?:inimal)?|n(?:or
 const MSBUILDS: ReadonlySet<string> = new Set(['dotnet', 'msbuild']);
 
 /** Whether the word at `at` is a reporting option whose value is the next word, and that word one it takes. */
-function asidePair(words: readonly Word[], at: number, short: ReadonlyMap<string, RegExp> | undefined): boolean {
+function asidePair(words: readonly Word[], at: number, short: ReadonlyMap<string, RegExp> | undefined, paces: ReadonlyMap<string, RegExp> | null): boolean {
   const option = words[at]?.value;
   const value = words[at + 1]?.value;
   if (option === null || option === undefined || value === null || value === undefined) return false;
-  const takes = REPORTING_VALUES.get(option) ?? short?.get(option);
+  const takes = REPORTING_VALUES.get(option) ?? short?.get(option) ?? paces?.get(option);
   return takes !== undefined && takes.test(value);
 }
 
@@ -103,14 +106,16 @@ function withoutOptions(command: Command): Command {
   const name = nameOf(command) ?? '';
   const short = SHORT_REPORTING.get(name);
   const slashed = MSBUILDS.has(name);
+  // How fast it runs (`-j 4`, `--max-workers=2`, go's `-count=1`): a build or test tool's own (pace.ts).
+  const paces = pacesOf(command);
   const kept: Word[] = [];
   // Past a `--`, the words belong to another program: none is read as a reporting option's value there.
   let own = true;
   for (let at = 0; at < words.length; at += 1) {
     const w = words[at] as Word;
     if (w.value === '--') own = false;
-    if (at > 0 && own && asidePair(words, at, short)) at += 1;
-    else if (at === 0 || !(asideWord(w) || asideSetting(w, words[at - 1]) || (slashed && MSBUILD_SLASHED.test(w.value ?? '')))) kept.push(w);
+    if (at > 0 && own && asidePair(words, at, short, paces)) at += 1;
+    else if (at === 0 || !(asideWord(w) || asideSetting(w, words[at - 1]) || (slashed && MSBUILD_SLASHED.test(w.value ?? '')) || (own && paces !== null && paceAttached(paces, w.value ?? '')))) kept.push(w);
   }
   return kept.length === words.length ? command : withWords(command, kept);
 }

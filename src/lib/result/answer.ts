@@ -41,6 +41,15 @@ const YARN_HEAD = /^yarn run v\d+\.\d+\.\d+$/;
 /** The package manager's own lines after the run, read only under its banner. */
 const MANAGER_LINE = /^(?:Done in \d+(?:\.\d+)?m?s\.|error Command failed with exit code \d+\.|info Visit https:\/\/yarnpkg\.com\/\S* for documentation about this command\.|npm (?:ERR!|error|warn|notice)(?: .*)?|\s*ELIFECYCLE\s.*)$/;
 
+/**
+ * go test's line for a package whose passing run it replayed from its cache
+ * (`ok  \tacme/db\t(cached)`): `(cached)` stands where the run's time stands
+ * (`ok  \tacme/db\t0.02s`), and `-count=1` only turns the cache off; the
+ * same passing package either way, so it reads as a time (masked as noise).
+ */
+const GO_CACHED = /^(ok\s+\S+\s+)\(cached\)/;
+const asTimed = (line: string): string => line.replace(GO_CACHED, (_, head: string) => `${head}0s`);
+
 export interface Banner {
   /** The command the banner says the runner ran (`jest t.js`); `null`: none, or one of several lines. */
   readonly command: string | null;
@@ -92,8 +101,8 @@ function masked(line: string, path: string): string {
 /**
  * The digest of a result's text as an answer (result/digest.ts's lines,
  * noise masked): the runner's banner, its own lines and blank lines aside, each of `paths`
- * (the spellings the call asked for) masked; `null` past the read limit, or
- * when nothing is left.
+ * (the spellings the call asked for) masked, go test's `(cached)` read as a
+ * time; `null` past the read limit, or when nothing is left.
  */
 export function answerDigest(text: string, paths: readonly string[]): string | null {
   if (text.length > ANSWER_READ_LIMIT) return null;
@@ -102,6 +111,7 @@ export function answerDigest(text: string, paths: readonly string[]): string | n
   if (banner !== null) lines = lines.slice(banner.lines).filter((line) => !MANAGER_LINE.test(line.trimEnd()));
   const asked = paths.filter((path) => path.length > 0).slice(0, MASKED_PATHS).sort((a, b) => b.length - a.length);
   if (asked.length > 0) lines = lines.map((line) => asked.reduce(masked, line));
+  if (text.includes('(cached)')) lines = lines.map(asTimed);
   // Blank lines say nothing, and the runner spaces its banner with them (npm after it, a last newline or none).
   lines = lines.filter((line) => line.trim() !== '');
   // A banner alone says nothing of what ran (a script that prints nothing): no answer to compare.
