@@ -310,7 +310,7 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
     if (head !== '') state.turns.setLastResult(call.agent, head);
     // After the tracks learned: the change is news for the calls after this one.
     // An install answered that it installed nothing changed nothing (result/installed.ts).
-    const changed = call.writes && settled.failure === null && (call.command === undefined || !installedNothing(call.command, call.line, result));
+    const changed = call.writes && settled.failure === null && (call.command === undefined || !installedNothing(call.name, call.command, result));
     if (changed) state.turns.noteChange((call.marks[0] as { key: string }).key);
   }
   return owed;

@@ -62,7 +62,7 @@ const INSTALLING: ReadonlyMap<string, ReadonlySet<string>> = new Map(
 );
 
 /** Whether `manager …` installs: its first word after the options is an installing subcommand (`python -m pip install` is pip's). */
-function installs(command: string, rest: readonly string[]): boolean {
+export function installs(command: string, rest: readonly string[]): boolean {
   if (/^python[0-9.]*$/.test(command) && rest[0] === '-m' && rest[1] !== undefined) return installs(rest[1], rest.slice(2));
   const subcommands = INSTALLING.get(command);
   if (subcommands === undefined) return false;
@@ -85,40 +85,17 @@ export function filePathOf(args: unknown): string | undefined {
   return undefined;
 }
 
-/** Where a simple command's command word is, past assignments and wrappers (`FOO=1 sudo pip …`). */
-function commandAt(words: readonly string[]): number {
-  let at = 0;
-  while (at < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[at] as string) || WRAPPERS.has(words[at] as string))) at += 1;
-  return at;
-}
-
 /** Whether one simple command (its words) changes files. */
 function simpleChanges(words: readonly string[]): boolean {
+  let at = 0;
   // Assignments and wrappers in front (`FOO=1 sudo sed -i …`).
-  const at = commandAt(words);
+  while (at < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[at] as string) || WRAPPERS.has(words[at] as string))) at += 1;
   const command = lastSegment(words[at] ?? '');
   if (CHANGING_COMMANDS.has(command) || installs(command, words.slice(at + 1))) return true;
   if (command === 'git') return words.slice(at + 1).some((word) => CHANGING_GIT.has(word));
   // `-i`, `-i.bak`, `-pi`, `--in-place`: a short cluster holding `i`, or the long form.
   if (IN_PLACE.has(command)) return words.slice(at + 1).some((word) => word === '--in-place' || /^-[A-Za-z]*i/.test(word));
   return false;
-}
-
-/**
- * Whether a shell line, split into its words, changes files by installing
- * only: an install in it, no other change, no file written, nothing piped
- * (a pipe may cut what the install said). result/installed.ts reads its
- * answer then: an install that installed nothing is no change.
- */
-export function changesByInstallsOnly(words: readonly string[]): boolean {
-  if (words.includes('|') || words.includes('|&') || !isGenericSink(extractSink(words))) return false;
-  let installing = false;
-  for (const segment of segmentsOf(words)) {
-    const at = commandAt(segment);
-    if (installs(lastSegment(segment[at] ?? ''), segment.slice(at + 1))) installing = true;
-    else if (simpleChanges(segment)) return false;
-  }
-  return installing;
 }
 
 /** Whether a shell command, split into its words, changes files (see the module comment); `sink`: the words' sink, when the caller has it. */

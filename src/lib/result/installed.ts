@@ -12,14 +12,17 @@
  * Only positive evidence counts: the package manager's own line that nothing
  * was to do, and none that something was done (`Successfully installed`,
  * `added 3 packages`, `1 newly installed`). A quiet install (`pip install -q`)
- * says nothing either way, and stays a change; so does a line whose output is
- * piped (`| tail -3` may cut the line that said it installed) or written to a
- * file, and a line that changes files by anything but an install.
+ * says nothing either way, and stays a change; so does a line that does
+ * anything but install (`pip install x && python gen.py` may write what the
+ * answer does not say), pipes the answer (`| tail -3` may cut the line that
+ * said it installed) or writes it to a file.
  */
 import { resultBlocks, joinedLength } from '../host/result.js';
 import { safeMember } from '../host/member.js';
-import { changesByInstallsOnly } from '../call/change.js';
-import { tokenize } from '../shell/tokenize.js';
+import { installs } from '../call/change.js';
+import { ACT_READ_LIMIT, type Dialect } from '../shell/act/index.js';
+import { readLine } from '../shell/act/line.js';
+import { copiesDescriptor, valueOf, type Command } from '../shell/act/syntax.js';
 import { ANSWER_READ_LIMIT } from './answer.js';
 
 /** A package manager's own line that an install had nothing to do. */
@@ -28,6 +31,41 @@ const NOTHING = /^(?:Requirement already satisfied: |up to date(?:, audited \d+ 
 /** A line that says an install did something: pip's, npm's, uv's, apt's. */
 const DONE =
   /^(?:Successfully (?:installed|uninstalled) |Installing collected packages:|(?:added|removed|changed) \d+ packages?\b|(?:Installed|Uninstalled|Updated) \d+ packages? in |(?:[1-9]\d* upgraded, \d+|\d+ upgraded, [1-9]\d*) newly installed\b|Setting up |Unpacking )/m;
+
+/** Commands that may come beside an install: where it runs (`cd`), and in which environment (a venv's `activate` sourced). */
+const BESIDE: ReadonlySet<string | null> = new Set(['cd', 'pushd']);
+const ACTIVATES = /^(?:source|\.) \S*\bactivate$/;
+
+/** Wrappers in front of an install that leave its answer as it is (without options of their own). */
+const WRAPPERS: ReadonlySet<string | null> = new Set(['sudo', 'doas', 'command', 'env', 'time', 'nice', 'nohup']);
+
+/** Whether a command only says where (a `cd`) or installs: 'install', 'beside', or `null` for anything else. */
+function installing(command: Command): 'install' | 'beside' | null {
+  // A redirection of the answer to a file, or from one, hides or feeds what the install says; `2>&1` copies it.
+  if (command.redirects.some((r) => !copiesDescriptor(r) && valueOf(r.target) !== '/dev/null')) return null;
+  const values = command.words.map(valueOf);
+  let at = 0;
+  while (WRAPPERS.has(values[at] ?? null)) at += 1;
+  const name = values[at];
+  if (name === null || name === undefined || values.some((v) => v === null)) return null;
+  if (at === 0 && (BESIDE.has(name) || ACTIVATES.test(values.join(' ')))) return 'beside';
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  return installs(base, values.slice(at + 1) as string[]) ? 'install' : null;
+}
+
+/** Whether a shell line does nothing but install (with a `cd` or an activation before), no pipe, in the foreground. */
+function installsOnly(command: string, dialect: Dialect): boolean {
+  if (command.length > ACT_READ_LIMIT) return false;
+  const line = readLine(command, dialect);
+  if (line === null || line.background) return false;
+  let found = false;
+  for (const pipeline of line.pipelines) {
+    const read = pipeline.length === 1 ? installing(pipeline[0] as Command) : null;
+    if (read === null) return false;
+    found ||= read === 'install';
+  }
+  return found;
+}
 
 /** The result's text, `null` past answer.ts's read limit or unreadable: a longer answer is no evidence. */
 function textOf(result: unknown): string | null {
@@ -39,9 +77,9 @@ function textOf(result: unknown): string | null {
   }
 }
 
-/** Whether a shell line that changes files only by installing was answered that it installed nothing (`line`: its words, when the call kept them). */
-export function installedNothing(command: string, line: { words(): readonly string[] } | undefined, result: unknown): boolean {
-  if (!changesByInstallsOnly(line?.words() ?? tokenize(command))) return false;
+/** Whether a shell line that does nothing but install was answered that it installed nothing: then it changed nothing. */
+export function installedNothing(tool: string, command: string, result: unknown): boolean {
+  if (!installsOnly(command, tool === 'pwsh' ? 'pwsh' : 'posix')) return false;
   const text = textOf(result);
   return text !== null && NOTHING.test(text) && !DONE.test(text);
 }
