@@ -28,6 +28,10 @@ describe('an install answered that it installed nothing', () => {
     assert.equal(nothing('uv pip install requests', 'Resolved 5 packages in 12ms\nAudited 5 packages in 0.08ms'), true);
     assert.equal(nothing('sudo apt-get install -y curl', APT), true);
     assert.equal(nothing('DEBIAN_FRONTEND=noninteractive apt-get install -y curl', APT), true);
+    assert.equal(nothing('conda install -y numpy', 'Collecting package metadata (current_repodata.json): done\nSolving environment: done\n\n# All requested packages already installed.\n'), true);
+    assert.equal(nothing('yarn install', 'yarn install v1.22.19\n[1/4] Resolving packages...\nsuccess Already up-to-date.\nDone in 0.31s.'), true);
+    assert.equal(nothing('pnpm install', 'Lockfile is up to date, resolution step is skipped\nAlready up to date\n\nDone in 512ms'), true);
+    assert.equal(nothing('brew install jq', 'Warning: jq 1.7.1 is already installed and up-to-date.\nTo reinstall 1.7.1, run:\n  brew reinstall jq'), true);
   });
 
   test('an answer that says something was installed, upgraded or removed is a change', () => {
@@ -38,6 +42,10 @@ describe('an install answered that it installed nothing', () => {
     assert.equal(nothing('uv pip install requests', 'Resolved 5 packages in 12ms\nAudited 4 packages in 0.08ms\nInstalled 1 package in 3ms\n + idna==3.7'), false);
     assert.equal(nothing('apt-get install -y curl jq', 'curl is already the newest version.\n0 upgraded, 1 newly installed, 0 to remove and 12 not upgraded.\nSetting up jq (1.6-2.1ubuntu3) ...'), false);
     assert.equal(nothing('apt-get install -y curl', '1 upgraded, 0 newly installed, 0 to remove and 11 not upgraded.'), false);
+    assert.equal(nothing('conda install -y numpy scipy', '# All requested packages already installed.\nPreparing transaction: done\nExecuting transaction: done'), false);
+    assert.equal(nothing('yarn install', 'yarn install v1.22.19\n[4/4] Building fresh packages...\nsuccess Saved lockfile.\nsuccess Already up-to-date.'), false);
+    assert.equal(nothing('pnpm install', 'Already up to date\nPackages: +2\n++\nProgress: resolved 2, reused 2, downloaded 0, added 2, done'), false);
+    assert.equal(nothing('brew install jq ripgrep', 'Warning: jq 1.7.1 is already installed and up-to-date.\n==> Pouring ripgrep--14.1.0.arm64_sonoma.bottle.tar.gz'), false);
     assert.equal(nothing('apt-get remove -y curl', '0 upgraded, 0 newly installed, 1 to remove and 12 not upgraded.'), false);
   });
 

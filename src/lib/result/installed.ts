@@ -2,8 +2,9 @@
  * An install that says it installed nothing changed nothing. `pip install
  * requests` answered `Requirement already satisfied: requests in …` left the
  * environment as it was, and so did `npm install` answered `up to date,
- * audited 120 packages`, `uv pip install` answered `Audited 1 package` and
- * `apt-get install` answered `0 upgraded, 0 newly installed, 0 to remove`.
+ * audited 120 packages`, `uv pip install` answered `Audited 1 package`,
+ * `apt-get install` answered `0 upgraded, 0 newly installed, 0 to remove`
+ * and `conda install` answered `# All requested packages already installed.`
  * Read as a change (call/change.ts: an install changes what a later run
  * finds), each such call started every count again, and a model reinstalling
  * what it has under another spelling each time (`pip3 install`, `python -m
@@ -25,12 +26,16 @@ import { readLine } from '../shell/act/line.js';
 import { copiesDescriptor, valueOf, type Command } from '../shell/act/syntax.js';
 import { ANSWER_READ_LIMIT } from './answer.js';
 
-/** A package manager's own line that an install had nothing to do. */
-const NOTHING = /^(?:Requirement already satisfied: |up to date(?:, audited \d+ packages?)? in |Audited \d+ packages? in |0 upgraded, 0 newly installed, 0 to remove\b)/m;
+/**
+ * A package manager's own line that an install had nothing to do: pip's, npm's,
+ * uv's, apt's, conda's, yarn's, pnpm's, Homebrew's.
+ */
+const NOTHING =
+  /^(?:Requirement already satisfied: |up to date(?:, audited \d+ packages?)? in |Audited \d+ packages? in |0 upgraded, 0 newly installed, 0 to remove\b|# All requested packages already installed\.|success Already up-to-date\.|Already up to date$|Warning: \S+ \S+ is already installed and up-to-date\.)/m;
 
-/** A line that says an install did something: pip's, npm's, uv's, apt's. */
+/** A line that says an install did something, by the same managers. */
 const DONE =
-  /^(?:Successfully (?:installed|uninstalled) |Installing collected packages:|(?:added|removed|changed) \d+ packages?\b|(?:Installed|Uninstalled|Updated) \d+ packages? in |(?:[1-9]\d* upgraded, \d+|\d+ upgraded, [1-9]\d*) newly installed\b|Setting up |Unpacking )/m;
+  /^(?:Successfully (?:installed|uninstalled) |Installing collected packages:|(?:added|removed|changed) \d+ packages?\b|(?:Installed|Uninstalled|Updated) \d+ packages? in |(?:[1-9]\d* upgraded, \d+|\d+ upgraded, [1-9]\d*) newly installed\b|Setting up |Unpacking |Executing transaction|success Saved |Packages: [+-]|==> (?:Pouring|Installing|Upgrading|Downloading) )/m;
 
 /** Commands that may come beside an install: where it runs (`cd`), and in which environment (a venv's `activate` sourced). */
 const BESIDE: ReadonlySet<string | null> = new Set(['cd', 'pushd']);
