@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { installedNothing } from '../../src/lib/result/installed.js';
 import { commandChanges } from '../../src/lib/call/change.js';
 import { ANSWER_READ_LIMIT } from '../../src/lib/result/answer.js';
+import { bash, bashResult, deniedAt, newHost, type CallOutcome } from '../support/session.js';
 
 const result = (text: string): unknown => ({ content: [{ type: 'text', text }] });
 const nothing = (command: string, text: string): boolean => installedNothing('bash', command, result(text));
@@ -79,4 +80,24 @@ describe('an install answered that it installed nothing', () => {
       assert.equal(nothing(command, SATISFIED), false, command);
     }
   });
+
+  test('through the stale track: a test run between installs that installed nothing is the same run; one that installed starts it again', async () => {
+    const test = (answer: string) => ({ ...bash('python -m pytest -q'), body: () => bashResult(4, answer) });
+    const install = (command: string, answer: string) => ({ ...bash(command), body: () => bashResult(0, answer) });
+    const MISSING = "E   ModuleNotFoundError: No module named 'yaml'";
+    const turn = async (installAnswer: string): Promise<CallOutcome[]> => {
+      const host = newHost({ stale: { limit: 3 }, onLimit: 'deny' });
+      const agent = {};
+      const out: CallOutcome[] = [];
+      for (const command of ['pip install pyyaml', 'pip3 install pyyaml', 'python3 -m pip install pyyaml']) {
+        out.push(await host.call({ agent, ...test(MISSING) }));
+        out.push(await host.call({ agent, ...install(command, installAnswer) }));
+      }
+      out.push(await host.call({ agent, ...test(MISSING) }));
+      return out;
+    };
+    assert.deepEqual(deniedAt(await turn(SATISFIED)), [7], 'the 4th run: its 3 answers came with nothing changed');
+    assert.deepEqual(deniedAt(await turn('Successfully installed PyYAML-6.0.1')), [], 'each install changed the environment');
+  });
 });
+
