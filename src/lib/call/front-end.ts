@@ -15,7 +15,8 @@
  * reading (respelled.ts), which joins two calls only when they returned the
  * very same result, nothing changed. The environment stays part of the
  * reading: `.venv39/bin/pytest` and `.venv312/bin/pytest` are two runs (a
- * matrix), and `poetry run`/`pipenv run` keep their own. A package script is
+ * matrix); `uv run`, `pdm run` and `rye run` run in `.venv`, `poetry run`,
+ * `pipenv run` and `hatch run` each in its own. A package script is
  * one script whichever manager runs it (`npm test --`, `yarn test`, `pnpm
  * run test`), but not read as the tool it names: the guard cannot read
  * package.json. What a script ran is read from its answer instead, whose
