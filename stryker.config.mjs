@@ -62,6 +62,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/front-end.test.ts',
   'test/unit/path-respelled.test.ts',
   'test/unit/answer.test.ts',
+  'test/unit/installed.test.ts',
   'test/unit/stale.test.ts',
   'test/unit/real-loop-tracks.test.ts',
   'test/unit/edit-resend.test.ts',

@@ -31,7 +31,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: 'issue 40: a build timing out at the same place', loop: 'build-timeouts-same', twins: ['build-timeouts-shrinking'], gateWithin: 6 },
   { kind: 'issue 40: the same action, however spelled, answered the same way back to back', loop: 'no-ops-respelled-back-to-back', twins: ['quiet-commands-each-doing'], gateWithin: 3 },
   { kind: 'issue 40: the same rejected edit re-indented', loop: 'same-edit-reindented', twins: ['edit-reindented-lands'], gateWithin: 3 },
-  { kind: 'issue 40: the same install between the same failing test runs', loop: 'test-then-same-install', twins: ['test-then-installs-different'], gateWithin: 8 },
+  { kind: 'issue 40: the same install between the same failing test runs', loop: 'test-then-same-install', twins: ['test-then-installs-different'], gateWithin: 6 },
   // Issue 40: respelled or wrapped, read as the command it runs (act:), or a value guessed by hand.
   { kind: '40.1: a passing test run respelled by its verbosity options, the same output', loop: 'verbosity-respelled-same-output', twins: ['verbosity-selecting-other-tests'], gateWithin: 6 },
   { kind: '40.2: a failing test run respelled by quoting (&amp;) or wrapped (set +H, bash -lc, sh -c)', loop: 'failing-run-quoted-and-wrapped', twins: ['wrapped-run-fixed-between'], gateWithin: 5 },
@@ -49,6 +49,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: 'issue 40: the same test run started through npm, npx, yarn and pnpm, the same answer under each runner\'s banner', loop: 'vitest-run-through-package-managers', twins: ['vitest-runs-moving-through-package-managers'], gateWithin: 3 },
   { kind: 'issue 40: a missing file asked for again in new spellings, each error quoting the spelling asked', loop: 'missing-file-read-in-new-spellings', twins: ['missing-files-each-another'], gateWithin: 3 },
   { kind: "issue 40: two calls in turn, each answered as the round before (SWE-agent's goto and the same rejected edit, the window unchanged)", loop: 'window-and-rejected-edit-in-turn', twins: ['window-and-edit-until-it-lands'], gateWithin: 6 },
+  { kind: 'issue 40: an install of what is there, respelled back to back (pip, pip3, python -m pip, --upgrade), each answered that nothing was to do', loop: 'reinstall-respelled-already-satisfied', twins: ['installs-until-one-lands'], gateWithin: 3 },
   // Issue 40: the same edit sent again, after it landed or after it was rejected, the file unchanged.
   { kind: 'issue 40: the same edits re-applied at drifting ranges, each accepted', loop: 'same-edit-reapplied', twins: ['same-fix-at-several-sites', 'same-block-placed-by-line', 'edit-undone-and-redone', 'file-recreated-after-rm'], gateWithin: 6 },
   { kind: 'issue 40: the same rejected edit resent without reading the file', loop: 'same-rejected-edit-resent', twins: ['rejected-edit-placed-after-reading'], gateWithin: 4 },

@@ -56,6 +56,28 @@ describe('a run read by its environment, not its front-end', () => {
     assert.notEqual(aside('pipenv run pytest tests'), aside('poetry run pytest tests'));
   });
 
+  test("a project manager's run in the environment it uses: uv, pdm and rye the project's .venv; poetry, pipenv and hatch each its own", () => {
+    sameReading(['.venv/bin/pytest tests', 'uv run pytest tests', 'pdm run pytest tests', 'rye run python -m pytest tests', 'pdm run python3 -m pytest tests']);
+    sameReading(['hatch run pytest tests', 'hatch run python -m pytest tests', 'hatch run python3 -m pytest tests']);
+    const own = ['poetry run pytest tests', 'pipenv run pytest tests', 'hatch run pytest tests', '.venv/bin/pytest tests'].map(aside);
+    assert.equal(new Set(own).size, own.length, own.join(' / '));
+    assert.notEqual(aside('pdm run pytest tests/a.py'), aside('pdm run pytest tests/b.py'));
+    const line = readLine('hatch run --env test pytest', 'posix');
+    assert.ok(line !== null, 'the line is read');
+    assert.equal(withFrontEndsRead(line, 'posix'), null, "an option before the tool is hatch's, not read");
+  });
+
+  test('an install by another of its names: npm i, add or isntall is npm install, pnpm i is pnpm install, a bare yarn is yarn install', () => {
+    sameReading(['npm install', 'npm i', 'npm add', 'npm isntall', 'npm install --no-fund']);
+    sameReading(['npm install --save-dev supertest', 'npm i -D supertest', 'npm add --save-dev supertest']);
+    sameReading(['pnpm install', 'pnpm i']);
+    sameReading(['yarn install', 'yarn', 'yarn --frozen-lockfile']);
+    assert.notEqual(aside('npm ci'), aside('npm install'), 'npm ci removes node_modules first');
+    assert.notEqual(aside('pnpm add lodash'), aside('pnpm install lodash'));
+    assert.notEqual(aside('yarn add lodash'), aside('yarn install'));
+    assert.notEqual(aside('npm i supertest'), aside('npm i nock'));
+  });
+
   test("a package script run through npm, yarn or pnpm: one project's script; another script, a builtin or an option in place of the name stay apart", () => {
     sameReading(['npm test -- tests/cart.test.js', 'npm run test -- tests/cart.test.js', 'npm t tests/cart.test.js', 'yarn test tests/cart.test.js', 'yarn run test tests/cart.test.js', 'pnpm test tests/cart.test.js', 'pnpm run test tests/cart.test.js']);
     sameReading(['npm test', 'yarn test', 'pnpm test'], (line) => optionsAside(line, 'posix', false));

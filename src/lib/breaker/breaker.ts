@@ -24,6 +24,7 @@ import type { GateOutcome } from '../text/log-line.js';
 import type { Mark } from '../call/mark.js';
 import { CALL_TRACKS } from '../tracks/index.js';
 import { outcomeDigest } from '../result/digest.js';
+import { installedNothing } from '../result/installed.js';
 import type { Hit, Judgement, Settled, Track } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
 import { createAnswerBook, type AnswerBook } from './answers.js';
@@ -308,7 +309,9 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
     const head = quoteResult(result, call.policy.cfg.resultPreviewChars);
     if (head !== '') state.turns.setLastResult(call.agent, head);
     // After the tracks learned: the change is news for the calls after this one.
-    if (call.writes && settled.failure === null) state.turns.noteChange((call.marks[0] as { key: string }).key);
+    // An install answered that it installed nothing changed nothing (result/installed.ts).
+    const changed = call.writes && settled.failure === null && (call.command === undefined || !installedNothing(call.name, call.command, result));
+    if (changed) state.turns.noteChange((call.marks[0] as { key: string }).key);
   }
   return owed;
 }

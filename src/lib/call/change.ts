@@ -62,7 +62,7 @@ const INSTALLING: ReadonlyMap<string, ReadonlySet<string>> = new Map(
 );
 
 /** Whether `manager …` installs: its first word after the options is an installing subcommand (`python -m pip install` is pip's). */
-function installs(command: string, rest: readonly string[]): boolean {
+export function installs(command: string, rest: readonly string[]): boolean {
   if (/^python[0-9.]*$/.test(command) && rest[0] === '-m' && rest[1] !== undefined) return installs(rest[1], rest.slice(2));
   const subcommands = INSTALLING.get(command);
   if (subcommands === undefined) return false;

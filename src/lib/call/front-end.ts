@@ -15,13 +15,15 @@
  * reading (respelled.ts), which joins two calls only when they returned the
  * very same result, nothing changed. The environment stays part of the
  * reading: `.venv39/bin/pytest` and `.venv312/bin/pytest` are two runs (a
- * matrix), and `poetry run`/`pipenv run` keep their own. A package script is
+ * matrix); `uv run`, `pdm run` and `rye run` run in `.venv`, `poetry run`,
+ * `pipenv run` and `hatch run` each in its own. A package script is
  * one script whichever manager runs it (`npm test --`, `yarn test`, `pnpm
  * run test`), but not read as the tool it names: the guard cannot read
  * package.json. What a script ran is read from its answer instead, whose
  * banner says it (`> jest t.js`: result/answer.ts, tracks/stale.ts).
  */
 import type { Dialect } from '../shell/lex.js';
+import { subcommandAlias } from './subcommands.js';
 import { commandOf, lineWith, nameOf, valueOf, word, type Command, type Connector, type Line } from '../shell/act/syntax.js';
 
 /** `.venv/bin/pytest`, `./venv/bin/python3`, `.venv\Scripts\python.exe`: an environment's directory and the tool it holds. */
@@ -48,10 +50,24 @@ function envTool(name: string | null): { env: string; tool: string } | null {
 /** `./node_modules/.bin/jest`: the project's jest, as `npx jest` runs it. */
 const NODE_BIN = /^(?:\.\/)?node_modules\/\.bin\/([A-Za-z][\w.-]*)$/;
 
+/**
+ * A project manager's `run` and the environment it runs in by default: uv's,
+ * PDM's and Rye's the project's `.venv`; Poetry's, Pipenv's and Hatch's their
+ * own, kept elsewhere (each its own reading, not `.venv`'s).
+ */
+const PROJECT_MANAGERS: ReadonlyMap<string | null, '.venv' | 'poetry' | 'pipenv' | 'hatch'> = new Map([
+  ['uv', '.venv'],
+  ['pdm', '.venv'],
+  ['rye', '.venv'],
+  ['poetry', 'poetry'],
+  ['pipenv', 'pipenv'],
+  ['hatch', 'hatch'],
+]);
+
 const cmd = (...values: string[]): Command => commandOf([], values.map(word), []);
 
 /** The pipeline that activates `key` (`. D/bin/activate`, `conda activate E`), as this module writes it. */
-const activation = (kind: 'venv' | 'conda' | 'poetry' | 'pipenv', name: string): Command =>
+const activation = (kind: 'venv' | 'conda' | 'poetry' | 'pipenv' | 'hatch', name: string): Command =>
   kind === 'venv' ? cmd('.', `${name}/bin/activate`) : kind === 'conda' ? cmd('conda', 'activate', name) : cmd(kind, 'shell');
 
 /**
@@ -112,12 +128,15 @@ function frontEndOf(command: Command): { env: Command | null; tool: Command } | 
   if (path !== null && !ACTIVATE.test(path.tool)) return { env: activation('venv', path.env), tool: rest(1, path.tool) };
   const conda = condaRun(values);
   if (conda !== null) return { env: activation('conda', conda.env), tool: rest(conda.from) };
-  // `uv run` runs in the project's `.venv` (uv's default); poetry's and pipenv's environments are their own.
-  if ((values[0] === 'uv' || values[0] === 'poetry' || values[0] === 'pipenv') && values[1] === 'run' && values[2] !== null && values[2]?.startsWith('-') === false) {
-    return { env: values[0] === 'uv' ? activation('venv', '.venv') : activation(values[0], ''), tool: rest(2) };
+  const manager = PROJECT_MANAGERS.get(values[0] ?? null);
+  if (manager !== undefined && values[1] === 'run' && values[2] !== null && values[2]?.startsWith('-') === false) {
+    return { env: manager === '.venv' ? activation('venv', '.venv') : activation(manager, ''), tool: rest(2) };
   }
   const script = scriptOf(values);
   if (script !== null) return { env: null, tool: rest(script.from, 'npm', 'run', script.name) };
+  // `npm i` is `npm install`: one subcommand by another of its names (subcommands.ts).
+  const alias = subcommandAlias(values);
+  if (alias !== null) return { env: null, tool: rest(alias.from, alias.manager, alias.subcommand) };
   const node = nodeFrom(values);
   if (node > 0) return { env: null, tool: rest(node, 'npx') };
   const bin = NODE_BIN.exec(nameOf(command) ?? '');
