@@ -42,6 +42,7 @@ import { STALE, staleMeta } from './stale.meta.js';
 import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
+import { echoedAside, joinsOutOfContext, suffixOf } from '../call/plumbing.js';
 import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from '../call/path.js';
 import { joinedLength, resultBlocks, resultText } from '../host/result.js';
 import { safeMember } from '../host/member.js';
@@ -249,7 +250,26 @@ function joinsAside(run: Run, call: TrackedCall, actions: readonly Mark[]): bool
   if (call.command === undefined || run.command === undefined) return false;
   run.aside ??= asideOf(run.tool, run.command, run.acted);
   const reading = readingOf(call, actions);
-  return reading !== null && (run.aside === reading || run.readings.includes(reading) || ranOf(run.answer) === reading);
+  if (reading === null) return false;
+  // The run in a context (a `cd D`, an assignment) and in none are one run (call/plumbing.ts).
+  return run.aside === reading || run.readings.includes(reading) || ranOf(run.answer) === reading || joinsOutOfContext(reading, [run.aside, ...run.readings]);
+}
+
+/**
+ * Whether a shell call joins the run through a suffix that says how the run
+ * ended (`|| true`, `; echo $?`: call/plumbing.ts): the same reading, and the
+ * same answer with the echo's own last line aside, its status unread when a
+ * suffix set it.
+ */
+function joinsBySuffix(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer): boolean {
+  if (call.command === undefined || run.command === undefined) return false;
+  const mine = suffixOf(call.command, call.name === 'pwsh' ? 'pwsh' : 'posix');
+  const theirs = suffixOf(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix');
+  if (mine === null && theirs === null) return false;
+  if (mine?.setsStatus !== true && theirs?.setsStatus !== true && answer.status !== run.answer.status) return false;
+  if (answer.text === null || run.answer.text === null || !joinsAside(run, call, actions)) return false;
+  const bare = answerDigest(echoedAside(answer.text, mine?.echo ?? null), []);
+  return bare !== null && bare === answerDigest(echoedAside(run.answer.text, theirs?.echo ?? null), []);
 }
 
 /** How a call failed, for comparing answers without their banner and paths (`ok`: it did not). */
@@ -456,7 +476,10 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   const bare = before === undefined || aside || (common.length > 0 && answered) || before.changes !== changes ? null : joinsBare(before, call, actions, answer, digest, common.length > 0);
   byPath ||= bare === 'path';
   aside ||= bare === 'path' || bare === 'aside';
-  if (before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null) && before.changes === changes) {
+  let joined = before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null);
+  // Else the run with a suffix that says how it ended, answered alike once the suffix's own line is aside.
+  if (before !== undefined && !joined && before.changes === changes && joinsBySuffix(before, call, actions, answer)) joined = aside = true;
+  if (before !== undefined && joined && before.changes === changes) {
     continueRun(before, call, actions, aside && !byPath ? readingOf(call, actions) : null, answer);
     // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
     before.lookups = aside ? lookups : common;
