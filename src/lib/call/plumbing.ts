@@ -75,16 +75,20 @@ function contextOf(pipeline: readonly Command[] | undefined): string | null {
 export function plumbingAside(line: Line): string {
   let { pipelines, connectors } = line;
   // A suffix that only says how the run ended, after `&&` or `||` (`;` is read as `&&` here).
-  if (pipelines.length > 1 && !line.background && saysHowItEnded(pipelines[pipelines.length - 1])) {
+  const before = connectors[connectors.length - 1];
+  if ((before === '&&' || before === '||') && !line.background && saysHowItEnded(pipelines[pipelines.length - 1])) {
     pipelines = pipelines.slice(0, -1);
     connectors = connectors.slice(0, -1);
   }
   const context: string[] = [];
-  for (let part = contextOf(pipelines[0]); part !== null && pipelines.length > 1 && connectors[0] === '&&'; part = contextOf(pipelines[0])) {
+  let from = 0;
+  for (let part = contextOf(pipelines[0]); part !== null && from < pipelines.length - 1 && connectors[from] === '&&'; part = contextOf(pipelines[from])) {
     context.push(part);
-    pipelines = pipelines.slice(1);
-    connectors = connectors.slice(1);
+    from += 1;
   }
+  // Sliced once, past every context: a line of a thousand `cd`s is read in one pass.
+  pipelines = pipelines.slice(from);
+  connectors = connectors.slice(from);
   const only = pipelines.length === 1 && pipelines[0]?.length === 1 ? pipelines[0][0] : undefined;
   // The assignments in front of a line's one command are its context as `export` would set them.
   if (only !== undefined && only.assigns.length > 0 && only.words.length > 0) {
@@ -104,12 +108,16 @@ function echoPattern(command: Command): RegExp | null {
   const words = command.words.slice(1);
   if (words.length === 0 || words.length > 16) return null;
   const parts: string[] = [];
+  let statuses = 0;
   for (const w of words) {
     const literal = w.value ?? (w.text === '$?' ? '$?' : STATUS_WORD.test(w.text) ? w.text.slice(1, -1) : null);
     if (literal === null || literal.length > 256 || (w.value !== null && literal.startsWith('-'))) return null;
-    parts.push(w.value !== null ? escaped(literal) : literal.split('$?').map(escaped).join('\\d+'));
+    const pieces = w.value !== null ? [literal] : literal.split('$?');
+    statuses += pieces.length - 1;
+    parts.push(pieces.map(escaped).join('\\d+'));
   }
-  return new RegExp(`^${parts.join(' ')}$`);
+  // Two numbers at most: the pattern's backtracking stays within a line's length squared.
+  return statuses > 2 ? null : new RegExp(`^${parts.join(' ')}$`);
 }
 
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -139,12 +147,25 @@ export function suffixOf(command: string, dialect: Dialect): Suffix | null {
   return { echo: nameOf(ending) === 'echo' ? echoPattern(ending) : null, setsStatus: joined !== '&&' };
 }
 
-/** A result's text without the line the suffix's echo printed last (its blank lines after it aside). */
-export function echoedAside(text: string, echo: RegExp | null): string {
-  if (echo === null) return text;
-  const end = text.trimEnd();
+/** The host's own last line for a status that is not 0 (DSH's bash: `[exit code: 1]`), which a suffix that sets the status takes away. */
+/** The longest last line read as an echo's. */
+const ECHO_LINE_LIMIT = 1024;
+
+const EXIT_MARK = /\n\[exit code: -?\d+\]\s*$/;
+
+/**
+ * A result's text without what the line's ending printed: the host's exit
+ * marker (the status is compared apart, or not at all when a suffix set it),
+ * then the line the suffix's echo printed last. A last line the echo could
+ * not have printed stays.
+ */
+export function endingAside(text: string, echo: RegExp | null): string {
+  const end = text.replace(EXIT_MARK, '').trimEnd();
+  if (echo === null) return end;
   const from = end.lastIndexOf('\n') + 1;
-  return echo.test(end.slice(from).trimEnd()) ? end.slice(0, from) : text;
+  const last = end.slice(from).trimEnd();
+  // An echo's line is short: a longer last line is the run's own.
+  return last.length <= ECHO_LINE_LIMIT && echo.test(last) ? end.slice(0, from) : end;
 }
 
 /** `( … )`: a line that is one subshell, its inside (read as the line it runs: `null` when it is none). */

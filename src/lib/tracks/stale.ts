@@ -42,7 +42,7 @@ import { STALE, staleMeta } from './stale.meta.js';
 import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
-import { echoedAside, joinsOutOfContext, suffixOf } from '../call/plumbing.js';
+import { endingAside, joinsOutOfContext, suffixOf } from '../call/plumbing.js';
 import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from '../call/path.js';
 import { joinedLength, resultBlocks, resultText } from '../host/result.js';
 import { safeMember } from '../host/member.js';
@@ -268,8 +268,8 @@ function joinsBySuffix(run: Run, call: TrackedCall, actions: readonly Mark[], an
   if (mine === null && theirs === null) return false;
   if (mine?.setsStatus !== true && theirs?.setsStatus !== true && answer.status !== run.answer.status) return false;
   if (answer.text === null || run.answer.text === null || !joinsAside(run, call, actions)) return false;
-  const bare = answerDigest(echoedAside(answer.text, mine?.echo ?? null), []);
-  return bare !== null && bare === answerDigest(echoedAside(run.answer.text, theirs?.echo ?? null), []);
+  const bare = answerDigest(endingAside(answer.text, mine?.echo ?? null), []);
+  return bare !== null && bare === answerDigest(endingAside(run.answer.text, theirs?.echo ?? null), []);
 }
 
 /** How a call failed, for comparing answers without their banner and paths (`ok`: it did not). */
