@@ -127,6 +127,18 @@ describe('the back-to-back run through the plumbing (preset)', () => {
     assert.deepEqual(deniedAt(other), [], 'a last line the echo did not print is part of the answer');
   });
 
+  test('at the gate, with no answer yet, a call in a context the run never answered in runs; once it answers alike, the run goes on', async () => {
+    const outcomes = await session([
+      { command: P, code: 1, text: FAIL },
+      { command: P, code: 1, text: FAIL },
+      { command: P, code: 1, text: FAIL },
+      { command: `cd packages/api && ${P}`, code: 1, text: FAIL },
+      { command: `cd packages/api && ${P} 2>&1`, code: 1, text: FAIL },
+      { command: `cd packages/web && ${P}`, code: 1, text: FAIL.replace('401', '500') },
+    ]);
+    assert.deepEqual(deniedAt(outcomes), [5], 'the 4th call, in a directory of its own, runs; the 5th asks in a context the run answered in');
+  });
+
   test('a run in /repo, then bare, then in /other: the bare call joins, /other starts another run', async () => {
     const outcomes = await session([
       { command: `cd /repo && ${P}`, code: 1, text: FAIL },
