@@ -59,6 +59,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/sequence.test.ts',
   'test/unit/respelled.test.ts',
   'test/unit/front-end.test.ts',
+  'test/unit/plumbing.test.ts',
   'test/unit/path-respelled.test.ts',
   'test/unit/answer.test.ts',
   'test/unit/stale.test.ts',

@@ -64,12 +64,12 @@ describe('a suffix that says how the run ended', () => {
   test("its echo's line and whether it sets the line's status", () => {
     const status = suffixOf(`${P}; echo $?`, 'posix');
     assert.equal(status?.setsStatus, true);
-    assert.ok(status?.echo?.test('1'));
-    assert.ok(!status?.echo?.test('FAILED'));
-    assert.ok(suffixOf(`${P}; echo "exit: $?"`, 'posix')?.echo?.test('exit: 137'));
+    assert.ok(status?.echo?.test('1'), 'echo $? prints the status');
+    assert.ok(!status?.echo?.test('FAILED'), 'and nothing but a number');
+    assert.ok(suffixOf(`${P}; echo "exit: $?"`, 'posix')?.echo?.test('exit: 137'), 'a status among quoted words');
     assert.deepEqual(suffixOf(`${P} || true`, 'posix'), { echo: null, setsStatus: true });
     assert.equal(suffixOf(`${P} && echo done`, 'posix')?.setsStatus, false);
-    assert.ok(suffixOf(`${P} && echo done`, 'posix')?.echo?.test('done'));
+    assert.ok(suffixOf(`${P} && echo done`, 'posix')?.echo?.test('done'), 'a literal echo prints its words');
   });
 
   test('none for a line without one, an echo of anything but literals and $?, PowerShell, a line past the read limit', () => {
@@ -154,11 +154,11 @@ describe('the back-to-back run through the plumbing (preset)', () => {
 describe('hostile plumbing', () => {
   test('a line of two thousand cds, an echo of many statuses, a last line of digits: read to their bounds, no throw', () => {
     const cds = `${'cd a && '.repeat(2000)}pytest`;
-    assert.ok(cds.length < 16_384);
+    assert.ok(cds.length < 16_384, 'within what act: reads');
     assert.equal(aside(cds)?.endsWith(`${CONTEXT_MARK}pytest`), true);
     assert.equal(suffixOf(`${P}; echo "$?$?$?"`, 'posix'), null, 'three statuses in one echo: no suffix read');
     const two = suffixOf(`${P}; echo "$?:$?"`, 'posix')?.echo ?? null;
-    assert.ok(two?.test('1:1'));
+    assert.ok(two?.test('1:1'), 'two statuses in one echo are read');
     const digits = `FAILED\n${'1'.repeat(60_000)}`;
     assert.equal(endingAside(digits, suffixOf(`${P}; echo $?`, 'posix')?.echo ?? null), digits, 'a last line past the echo bound is the run\'s own');
   });
