@@ -23,7 +23,7 @@
  */
 import { ACT_READ_LIMIT, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
-import { copiesDescriptor, lineWith, nameOf, renderLine, valueOf, type Command, type Line, type Redirect } from '../shell/act/syntax.js';
+import { copiesDescriptor, lineWith, mapList, nameOf, renderLine, valueOf, type Command, type Line, type Redirect } from '../shell/act/syntax.js';
 
 /** Between a run's context and the run in a reading (a character no line `act:` writes holds). */
 export const CONTEXT_MARK = '\u0001';
@@ -95,7 +95,8 @@ export function plumbingAside(line: Line): string {
     context.push(only.assigns.map((w) => w.text).join(' '));
     pipelines = [[{ assigns: [], words: only.words, redirects: only.redirects }]];
   }
-  const run = pipelines.map((pipeline, at) => pipeline.map((command, place) => withoutSelfWrites(command, at === pipelines.length - 1 && place === pipeline.length - 1)));
+  const last = pipelines.length - 1;
+  const run = mapList(pipelines, (pipeline, at) => mapList(pipeline, (command, place) => withoutSelfWrites(command, at === last && place === pipeline.length - 1)));
   const written = renderLine(lineWith(run, connectors, line.background));
   return context.length === 0 ? written : `${context.join(' && ')}${CONTEXT_MARK}${written}`;
 }
@@ -137,6 +138,7 @@ function tailOf(command: string): { tail: string; connector: string } {
 /** The suffix a line ends with (`; echo $?`, `|| true`, `|| echo failed`, `&& echo done`); `null`: none, or a line not read. */
 export function suffixOf(command: string, dialect: Dialect): Suffix | null {
   // Most lines end with no such suffix: a look at their end first (no line is read for them).
+  if (command.lastIndexOf('echo') < 0 && !/(?:true|:)\s*$/.test(command.slice(-16))) return null;
   const { tail, connector } = tailOf(command);
   if (dialect !== 'posix' || !(connector.endsWith(';') || connector === '||' || connector === '&&') || !/^(?:true|:|echo)(?:\s|$)/.test(tail)) return null;
   const line = command.length > ACT_READ_LIMIT ? null : readLine(command, dialect);
