@@ -60,6 +60,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/respelled.test.ts',
   'test/unit/pace.test.ts',
   'test/unit/front-end.test.ts',
+  'test/unit/plumbing.test.ts',
   'test/unit/path-respelled.test.ts',
   'test/unit/answer.test.ts',
   'test/unit/installed.test.ts',

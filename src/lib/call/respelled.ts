@@ -32,6 +32,7 @@ import { ACT_READ_LIMIT, actOf, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
 import { withFrontEndsRead } from './front-end.js';
 import { paceAttached, pacesOf } from './pace.js';
+import { plumbingAside, subshellInside } from './plumbing.js';
 import { lineWith, mapCommands, nameOf, renderLine, valueOf, withWords, word, type Command, type Line, type Word } from '../shell/act/syntax.js';
 
 /** An attached option's name that says it sets how the run reports. */
@@ -153,6 +154,9 @@ export function optionsAside(command: string, dialect: Dialect, acted = true): s
   if (command.length > ACT_READ_LIMIT) return null;
   const read = (text: string): Line | null => readLine(acted ? actOf(text, dialect) : text, dialect);
   let line = read(command);
+  // A line that is one subshell runs what is inside it (plumbing.ts).
+  const inside = line === null ? subshellInside(command) : null;
+  if (inside !== null) line = read(inside);
   const renamed = line === null ? null : shellByName(line);
   if (renamed !== null) line = read(renderLine(renamed));
   // A run by the environment it runs in, not the front-end that starts it (front-end.ts: a venv activated or its binary named, `conda run`, `npx`).
@@ -160,5 +164,6 @@ export function optionsAside(command: string, dialect: Dialect, acted = true): s
   // Written with its environments activated, a line may outgrow what `act:` reads: then it has no reading either.
   const written = fronted === null ? null : renderLine(fronted);
   if (written !== null) line = written.length > ACT_READ_LIMIT ? null : read(written);
-  return line === null ? null : renderLine(aside(line));
+  // Its plumbing aside, its context apart (plumbing.ts).
+  return line === null ? null : plumbingAside(aside(line));
 }

@@ -42,6 +42,7 @@ import { STALE, staleMeta } from './stale.meta.js';
 import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
+import { endingAside, joinsOutOfContext, suffixOf } from '../call/plumbing.js';
 import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from '../call/path.js';
 import { joinedLength, resultBlocks, resultText } from '../host/result.js';
 import { safeMember } from '../host/member.js';
@@ -243,13 +244,33 @@ function remember(run: Run, reading: string | null | undefined): void {
  * Whether a shell call joins the run by its options-aside reading alone: it
  * shares none of the run's actions, but runs the same programs on the same
  * operands. Asked only at the run's gate or after the very same result, so
- * lines are read again only there.
+ * lines are read again only there. `answered`: the call gave the run's answer,
+ * and may join the run in no context from one, or back (call/plumbing.ts); at
+ * the gate, with no answer yet, only in a context the run answered in.
  */
-function joinsAside(run: Run, call: TrackedCall, actions: readonly Mark[]): boolean {
+function joinsAside(run: Run, call: TrackedCall, actions: readonly Mark[], answered: boolean): boolean {
   if (call.command === undefined || run.command === undefined) return false;
   run.aside ??= asideOf(run.tool, run.command, run.acted);
   const reading = readingOf(call, actions);
-  return reading !== null && (run.aside === reading || run.readings.includes(reading) || ranOf(run.answer) === reading);
+  if (reading === null) return false;
+  return run.aside === reading || run.readings.includes(reading) || ranOf(run.answer) === reading || (answered && joinsOutOfContext(reading, [run.aside, ...run.readings]));
+}
+
+/**
+ * Whether a shell call joins the run through a suffix that says how the run
+ * ended (`|| true`, `; echo $?`: call/plumbing.ts): the same reading, and the
+ * same answer with the echo's own last line aside, its status unread when a
+ * suffix set it.
+ */
+function joinsBySuffix(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer): boolean {
+  if (call.command === undefined || run.command === undefined) return false;
+  const mine = suffixOf(call.command, call.name === 'pwsh' ? 'pwsh' : 'posix');
+  const theirs = suffixOf(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix');
+  if (mine === null && theirs === null) return false;
+  if (mine?.setsStatus !== true && theirs?.setsStatus !== true && answer.status !== run.answer.status) return false;
+  if (answer.text === null || run.answer.text === null || !joinsAside(run, call, actions, true)) return false;
+  const bare = answerDigest(endingAside(answer.text, mine?.echo ?? null), []);
+  return bare !== null && bare === answerDigest(endingAside(run.answer.text, theirs?.echo ?? null), []);
 }
 
 /** How a call failed, for comparing answers without their banner and paths (`ok`: it did not). */
@@ -312,7 +333,7 @@ function joinsBare(run: Run, call: TrackedCall, actions: readonly Mark[], answer
   let how: 'common' | 'path' | 'aside' | null = common ? 'common' : asksSameFile(run, call, actions, false) ? 'path' : null;
   if (how === null && call.command !== undefined && run.command !== undefined) {
     const ran = ranOf(answer);
-    if (joinsAside(run, call, actions) || (ran !== null && (ran === run.aside || ran === ranOf(run.answer) || run.readings.includes(ran)))) how = 'aside';
+    if (joinsAside(run, call, actions, true) || (ran !== null && (ran === run.aside || ran === ranOf(run.answer) || run.readings.includes(ran)))) how = 'aside';
   }
   if (how === null) return null;
   const bare = bareOf(answer, call.name, call.command);
@@ -339,7 +360,7 @@ function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, ac
   const common = lookups.some((lookup) => run.lookups.includes(lookup));
   // A file asked again in a spelling the run answered: once a spelling joined the run, every call of the file's is one loop.
   const sameFile = (!common || run.byPath) && asksSameFile(run, call, actions, false);
-  if (!common && !sameFile && !joinsAside(run, call, actions)) return null;
+  if (!common && !sameFile && !joinsAside(run, call, actions, false)) return null;
   // The hit names the first action the run shares, the call itself when only its folded write does.
   const mark = actions.find((action) => run.lookups.includes(action.lookup)) ?? exact;
   const key = sameFile ? (fileOf(run)?.key ?? mark.key) : mark.key;
@@ -450,13 +471,16 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   const said = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '';
   // A file's path respelled: the same file's answer again (call/path.ts).
   let byPath = said && asksSameFile(before, call, actions, true);
-  let aside = byPath || (said && joinsAside(before, call, actions));
+  let aside = byPath || (said && joinsAside(before, call, actions, true));
   const answer = keptAnswer(call, actions, settled);
   // Else the same question answered alike once the asking is aside: the runner's banner, the path's spelling quoted.
   const bare = before === undefined || aside || (common.length > 0 && answered) || before.changes !== changes ? null : joinsBare(before, call, actions, answer, digest, common.length > 0);
   byPath ||= bare === 'path';
   aside ||= bare === 'path' || bare === 'aside';
-  if (before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null) && before.changes === changes) {
+  let joined = before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null);
+  // Else the run with a suffix that says how it ended, answered alike once the suffix's own line is aside.
+  if (before !== undefined && !joined && before.changes === changes && joinsBySuffix(before, call, actions, answer)) joined = aside = true;
+  if (before !== undefined && joined && before.changes === changes) {
     continueRun(before, call, actions, aside && !byPath ? readingOf(call, actions) : null, answer);
     // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
     before.lookups = aside ? lookups : common;
