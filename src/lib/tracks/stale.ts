@@ -220,7 +220,8 @@ function asksSameFile(run: Run, call: TrackedCall, actions: readonly Mark[], may
   const reading = file === null ? null : pathOf(call, actions);
   if (file === null || reading === null || file.rest !== reading.rest) return false;
   if (file.spellings.includes(reading.spelling)) return true;
-  return mayBe && file.paths.some((paths) => mayNameOneFiles(paths, reading.paths));
+  // A search's answer names the place it resolved (call/aci-search.ts): the very same answer shows one place.
+  return mayBe && (reading.answerNames === true || file.paths.some((paths) => mayNameOneFiles(paths, reading.paths)));
 }
 
 /** A shell line's reading with its options aside (call/respelled.ts), from its action when `act:` is measured. */
