@@ -46,6 +46,7 @@ import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from
 import { joinedLength, resultBlocks, resultText } from '../host/result.js';
 import { safeMember } from '../host/member.js';
 import { ANSWER_READ_LIMIT, answerDigest, runnerBanner } from '../result/answer.js';
+import { sameTextBesideGutters } from '../result/gutter.js';
 import { alternationWords, createAlternation, type Alternation } from './alternation.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
@@ -320,6 +321,26 @@ function joinsBare(run: Run, call: TrackedCall, actions: readonly Mark[], answer
   return bare !== null && bare === bareOf(run.answer, run.tool, run.command) ? how : null;
 }
 
+/** How many actions a run joined by its gutter keeps: two ways of reading one file, a few actions each. */
+const LOOKUPS_KEPT = 16;
+
+/**
+ * Whether a call reads the run's file the other way, a file tool's read after
+ * a shell read of its path or the reverse (`read app/config.py`, `cat -n
+ * app/config.py`): paths that may name one file (call/path.ts), each
+ * succeeding, the very same text with each answer's line-number gutter aside
+ * (result/gutter.ts). Likely, not certain: the answer shows it.
+ */
+function joinsGutter(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer): boolean {
+  if ((call.command === undefined) === (run.command === undefined) || answer.status !== 'ok' || run.answer.status !== 'ok') return false;
+  const { text } = answer;
+  const ran = run.answer.text;
+  if (text === null || ran === null || !sameTextBesideGutters(text, ran)) return false;
+  const file = fileOf(run);
+  const reading = pathOf(call, actions);
+  return file !== null && reading !== null && reading.paths.length === 1 && file.paths.some((paths) => mayNameOneFiles(paths, reading.paths));
+}
+
 /** The run goes on with a call: the readings of its last call kept, the call's own (`reading`: its options-aside reading, when it joined by one) and its answer taken. */
 function continueRun(run: Run, call: TrackedCall, actions: readonly Mark[], reading: string | null, answer: RunAnswer): void {
   if (run.aside !== reading) remember(run, run.aside);
@@ -457,10 +478,13 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   const bare = before === undefined || aside || (common.length > 0 && answered) || before.changes !== changes ? null : joinsBare(before, call, actions, answer, digest, common.length > 0);
   byPath ||= bare === 'path';
   aside ||= bare === 'path' || bare === 'aside';
-  if (before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null) && before.changes === changes) {
+  // Else the run's file read the other way (a file tool, a shell read), the very same text with each gutter aside.
+  const gutter = before !== undefined && !aside && bare === null && !(common.length > 0 && answered) && before.changes === changes && joinsGutter(before, call, actions, answer);
+  if (before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null || gutter) && before.changes === changes) {
     continueRun(before, call, actions, aside && !byPath ? readingOf(call, actions) : null, answer);
-    // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
-    before.lookups = aside ? lookups : common;
+    // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them);
+    // by its gutter, with both ways of reading the file, the next call in either way being the run's.
+    before.lookups = gutter ? [...before.lookups, ...lookups].slice(-LOOKUPS_KEPT) : aside ? lookups : common;
     before.exact = exact.lookup;
     before.digest = digest;
     // A file tool's reading is at hand; a shell line's is kept while the line is the same action, else read again on ask.
@@ -468,7 +492,7 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
     else if (aside) before.file = undefined;
     before.key = exact.key;
     before.byPath ||= byPath;
-    before.respelled ||= aside || bare !== null;
+    before.respelled ||= aside || bare !== null || gutter;
     before.count += 1;
     return before.respelled ? before.count : 0;
   }
