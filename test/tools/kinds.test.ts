@@ -48,6 +48,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: 'issue 40: the same test run started through npm, npx, yarn and pnpm, the same answer under each runner\'s banner', loop: 'vitest-run-through-package-managers', twins: ['vitest-runs-moving-through-package-managers'], gateWithin: 3 },
   { kind: 'issue 40: a missing file asked for again in new spellings, each error quoting the spelling asked', loop: 'missing-file-read-in-new-spellings', twins: ['missing-files-each-another'], gateWithin: 3 },
   { kind: "issue 40: two calls in turn, each answered as the round before (SWE-agent's goto and the same rejected edit, the window unchanged)", loop: 'window-and-rejected-edit-in-turn', twins: ['window-and-edit-until-it-lands'], gateWithin: 6 },
+  { kind: "issue 40: SWE-agent's find_file with its directory left out, written as . or ./, or as the repository's path (joined by the answer that names it)", loop: 'search-place-written-out', twins: ['search-places-each-another'], gateWithin: 4 },
   // Issue 40: the same edit sent again, after it landed or after it was rejected, the file unchanged.
   { kind: 'issue 40: the same edits re-applied at drifting ranges, each accepted', loop: 'same-edit-reapplied', twins: ['same-fix-at-several-sites', 'same-block-placed-by-line', 'edit-undone-and-redone', 'file-recreated-after-rm'], gateWithin: 6 },
   { kind: 'issue 40: the same rejected edit resent without reading the file', loop: 'same-rejected-edit-resent', twins: ['rejected-edit-placed-after-reading'], gateWithin: 4 },

@@ -31,13 +31,21 @@ function linesOf(text: string): readonly string[] {
   return bare;
 }
 
+/** A text's last line, its gutter aside if it has one: two texts whose last lines differ are not read in full. */
+function lastLine(text: string): string {
+  const end = text.endsWith('\n') ? text.length - 1 : text.length;
+  const line = text.slice(text.lastIndexOf('\n', end - 1) + 1, end);
+  const gutter = GUTTER.exec(line);
+  return gutter === null ? line : line.slice(gutter[0].length);
+}
+
 /**
  * Whether two answers are one file's text once each one's gutter is aside:
  * the same lines, at least one of them not blank. Texts past answer.ts's read
  * limit are not read.
  */
 export function sameTextBesideGutters(a: string, b: string): boolean {
-  if (a.length > ANSWER_READ_LIMIT || b.length > ANSWER_READ_LIMIT) return false;
+  if (a.length > ANSWER_READ_LIMIT || b.length > ANSWER_READ_LIMIT || lastLine(a) !== lastLine(b)) return false;
   const left = linesOf(a);
   const right = linesOf(b);
   if (left.length !== right.length || left.every((line) => line.trim() === '')) return false;
