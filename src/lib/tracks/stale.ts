@@ -42,11 +42,13 @@ import { STALE, staleMeta } from './stale.meta.js';
 import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
+import { maySelectOneTest, pytestSelection } from '../call/pytest-select.js';
 import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from '../call/path.js';
 import { joinedLength, resultBlocks, resultText } from '../host/result.js';
 import { safeMember } from '../host/member.js';
 import { ANSWER_READ_LIMIT, answerDigest, runnerBanner } from '../result/answer.js';
 import { sameTextBesideGutters } from '../result/gutter.js';
+import { selectionAsideDigest } from '../result/pytest-report.js';
 import { alternationWords, createAlternation, type Alternation } from './alternation.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
@@ -341,6 +343,24 @@ function joinsGutter(run: Run, call: TrackedCall, actions: readonly Mark[], answ
   return file !== null && reading !== null && reading.paths.length === 1 && file.paths.some((paths) => mayNameOneFiles(paths, reading.paths));
 }
 
+/**
+ * Whether a pytest run asks the run's question by another selection, a node
+ * id for `-k` or the reverse (call/pytest-select.ts): selections that may
+ * select one test, both failing alike, the very same answer with pytest's
+ * report of the selection aside (result/pytest-report.ts). Likely, not certain.
+ */
+function joinsSelection(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer): boolean {
+  const { command } = call;
+  if (command === undefined || run.command === undefined || answer.status === 'ok' || answer.status !== run.answer.status) return false;
+  const { text } = answer;
+  const ran = run.answer.text;
+  const mine = text === null ? null : pytestSelection(command, call.name === 'pwsh' ? 'pwsh' : 'posix', acts(actions));
+  const theirs = mine === null ? null : pytestSelection(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix', run.acted);
+  if (text === null || ran === null || mine === null || theirs === null || !maySelectOneTest(mine, theirs)) return false;
+  const report = selectionAsideDigest(text);
+  return report !== null && report === selectionAsideDigest(ran);
+}
+
 /** The run goes on with a call: the readings of its last call kept, the call's own (`reading`: its options-aside reading, when it joined by one) and its answer taken. */
 function continueRun(run: Run, call: TrackedCall, actions: readonly Mark[], reading: string | null, answer: RunAnswer): void {
   if (run.aside !== reading) remember(run, run.aside);
@@ -479,11 +499,11 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   byPath ||= bare === 'path';
   aside ||= bare === 'path' || bare === 'aside';
   // Else the run's file read the other way (a file tool, a shell read), the very same text with each gutter aside.
-  const gutter = before !== undefined && !aside && bare === null && !(common.length > 0 && answered) && before.changes === changes && joinsGutter(before, call, actions, answer);
+  const gutter = before !== undefined && !aside && bare === null && !(common.length > 0 && answered) && before.changes === changes && (joinsGutter(before, call, actions, answer) || joinsSelection(before, call, actions, answer));
   if (before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null || gutter) && before.changes === changes) {
     continueRun(before, call, actions, aside && !byPath ? readingOf(call, actions) : null, answer);
     // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them);
-    // by its gutter, with both ways of reading the file, the next call in either way being the run's.
+    // by its gutter or its tests' selection, with both ways of asking, the next call in either way being the run's.
     before.lookups = gutter ? [...before.lookups, ...lookups].slice(-LOOKUPS_KEPT) : aside ? lookups : common;
     before.exact = exact.lookup;
     before.digest = digest;
