@@ -57,7 +57,8 @@ function selectionAside(command: Command, found: { names: string[]; keywords: st
  * line's action (`act:`: `python -m pytest` and `py.test` as `pytest`).
  */
 export function pytestSelection(command: string, dialect: Dialect, acted: boolean): Selection | null {
-  if (command.length > ACT_READ_LIMIT || !command.includes('test')) return null;
+  // The cheap test first: a line that names no node id and no `-k` selects nothing to read.
+  if (command.length > ACT_READ_LIMIT || !command.includes('test') || !(command.includes('::') || command.includes('-k'))) return null;
   const line = readLine(acted ? actOf(command, dialect) : command, dialect);
   if (line === null) return null;
   const found = { names: [] as string[], keywords: [] as string[], unread: false };
