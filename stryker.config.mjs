@@ -60,6 +60,8 @@ export const MUTATION_TEST_FILES = [
   'test/unit/respelled.test.ts',
   'test/unit/front-end.test.ts',
   'test/unit/path-respelled.test.ts',
+  'test/unit/aci-search.test.ts',
+  'test/unit/pytest-select.test.ts',
   'test/unit/answer.test.ts',
   'test/unit/stale.test.ts',
   'test/unit/real-loop-tracks.test.ts',

@@ -30,7 +30,7 @@ describe('a pytest run with its selection aside', () => {
   test('a node id and -k of its name, or of a part of it in any case, may select one test of the same run', () => {
     const id = read(`${RUN}::test_login`);
     assert.deepEqual([id.names, id.keywords], [['test_login'], []]);
-    assert.ok(maySelectOneTest(id, read(`${RUN} -k test_login`)));
+    assert.ok(maySelectOneTest(id, read(`${RUN} -k test_login`)), 'the very name');
     assert.ok(maySelectOneTest(id, read(`${RUN} -k Login`)), 'a part of the name, any case');
     assert.ok(maySelectOneTest(read(`${RUN} -k login`), read(`pytest -k test_login tests/test_api.py`)), 'keywords alone: each a part of the longest');
     assert.ok(maySelectOneTest(read(`${RUN}'::TestApi::test_login[a-1]'`), read(`${RUN} -k test_login`)), 'a class and a parameter in the node id');
