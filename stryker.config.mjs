@@ -62,6 +62,8 @@ export const MUTATION_TEST_FILES = [
   'test/unit/front-end.test.ts',
   'test/unit/plumbing.test.ts',
   'test/unit/path-respelled.test.ts',
+  'test/unit/aci-search.test.ts',
+  'test/unit/pytest-select.test.ts',
   'test/unit/answer.test.ts',
   'test/unit/installed.test.ts',
   'test/unit/stale.test.ts',

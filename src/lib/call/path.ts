@@ -22,6 +22,7 @@ import { specOf } from '../shell/act/commands.js';
 import { readLine } from '../shell/act/line.js';
 import { canonicalPath } from '../shell/act/rules/paths.js';
 import { mapCommands, nameOf, renderLine, withWords, word, type Command, type Word } from '../shell/act/syntax.js';
+import { searchPlace } from './aci-search.js';
 import { FILE_PATH_KEYS } from './change.js';
 import { lookupKey } from './identity.js';
 import { safeMember } from '../host/member.js';
@@ -40,6 +41,8 @@ export interface PathReading {
   readonly paths: readonly string[];
   /** The paths in their one spelling (`./`, `.` and empty segments and a trailing slash aside; `..` kept), joined. */
   readonly spelling: string;
+  /** Whether the answer names the place each path resolved to (SWE-agent's searches, call/aci-search.ts): any spellings are one place when the answer is the very same. */
+  readonly answerNames?: true;
 }
 
 /** What stands for a path set aside, and joins spellings: no literal path holds it. */
@@ -81,8 +84,14 @@ function parameterPaths(command: Command): number[] {
   return at;
 }
 
-/** The command with the words that name paths set aside, each added to `paths`. */
-function pathsAside(command: Command, dialect: Dialect, paths: string[]): Command {
+/** The command with the words that name paths set aside, each added to `paths`; a search's place written out first (aci-search.ts), counted in `searched`. */
+function pathsAside(command: Command, dialect: Dialect, paths: string[], searched: { places: number }): Command {
+  const search = dialect === 'posix' ? searchPlace(command) : null;
+  if (search !== null) {
+    paths.push(search.command.words[search.at]?.value ?? '');
+    searched.places += 1;
+    return withWords(search.command, search.command.words.map((w, at) => (at === search.at ? word(ASIDE) : w)));
+  }
   let words: Word[] | null = null;
   for (const at of dialect === 'pwsh' ? parameterPaths(command) : operandPaths(command)) {
     const path = command.words[at]?.value;
@@ -105,9 +114,11 @@ export function shellPathReading(command: string, dialect: Dialect, acted: boole
   const line = readLine(acted ? actOf(command, dialect) : command, dialect);
   if (line === null) return null;
   const paths: string[] = [];
-  const aside = mapCommands(line, (each) => pathsAside(each, dialect, paths));
+  const searched = { places: 0 };
+  const aside = mapCommands(line, (each) => pathsAside(each, dialect, paths, searched));
   if (paths.length === 0) return null;
-  return { rest: lookupKey(renderLine(aside)), paths, spelling: paths.map(canonicalPath).join(ASIDE) };
+  const reading = { rest: lookupKey(renderLine(aside)), paths, spelling: paths.map(canonicalPath).join(ASIDE) };
+  return searched.places === paths.length ? { ...reading, answerNames: true } : reading;
 }
 
 /** A path's segments read lexically: `\` as `/`, `.` and empty segments aside, `..` taking the segment before it. */

@@ -43,10 +43,13 @@ import { actionsOf } from './actions.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
 import { endingAside, joinsOutOfContext, suffixOf } from '../call/plumbing.js';
+import { maySelectOneTest, pytestSelection } from '../call/pytest-select.js';
 import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from '../call/path.js';
 import { joinedLength, resultBlocks, resultText } from '../host/result.js';
 import { safeMember } from '../host/member.js';
 import { ANSWER_READ_LIMIT, answerDigest, runnerBanner } from '../result/answer.js';
+import { sameTextBesideGutters } from '../result/gutter.js';
+import { selectionAsideDigest } from '../result/pytest-report.js';
 import { alternationWords, createAlternation, type Alternation } from './alternation.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
@@ -221,7 +224,8 @@ function asksSameFile(run: Run, call: TrackedCall, actions: readonly Mark[], may
   const reading = file === null ? null : pathOf(call, actions);
   if (file === null || reading === null || file.rest !== reading.rest) return false;
   if (file.spellings.includes(reading.spelling)) return true;
-  return mayBe && file.paths.some((paths) => mayNameOneFiles(paths, reading.paths));
+  // A search's answer names the place it resolved (call/aci-search.ts): the very same answer shows one place.
+  return mayBe && (reading.answerNames === true || file.paths.some((paths) => mayNameOneFiles(paths, reading.paths)));
 }
 
 /** A shell line's reading with its options aside (call/respelled.ts), from its action when `act:` is measured. */
@@ -338,6 +342,44 @@ function joinsBare(run: Run, call: TrackedCall, actions: readonly Mark[], answer
   if (how === null) return null;
   const bare = bareOf(answer, call.name, call.command);
   return bare !== null && bare === bareOf(run.answer, run.tool, run.command) ? how : null;
+}
+
+/** How many actions a run joined by its gutter keeps: two ways of reading one file, a few actions each. */
+const LOOKUPS_KEPT = 16;
+
+/**
+ * Whether a call reads the run's file the other way, a file tool's read after
+ * a shell read of its path or the reverse (`read app/config.py`, `cat -n
+ * app/config.py`): paths that may name one file (call/path.ts), each
+ * succeeding, the very same text with each answer's line-number gutter aside
+ * (result/gutter.ts). Likely, not certain: the answer shows it.
+ */
+function joinsGutter(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer): boolean {
+  if ((call.command === undefined) === (run.command === undefined) || answer.status !== 'ok' || run.answer.status !== 'ok') return false;
+  const { text } = answer;
+  const ran = run.answer.text;
+  if (text === null || ran === null || !sameTextBesideGutters(text, ran)) return false;
+  const file = fileOf(run);
+  const reading = pathOf(call, actions);
+  return file !== null && reading !== null && reading.paths.length === 1 && file.paths.some((paths) => mayNameOneFiles(paths, reading.paths));
+}
+
+/**
+ * Whether a pytest run asks the run's question by another selection, a node
+ * id for `-k` or the reverse (call/pytest-select.ts): selections that may
+ * select one test, both failing alike, the very same answer with pytest's
+ * report of the selection aside (result/pytest-report.ts). Likely, not certain.
+ */
+function joinsSelection(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer): boolean {
+  const { command } = call;
+  if (command === undefined || run.command === undefined || answer.status === 'ok' || answer.status !== run.answer.status) return false;
+  const { text } = answer;
+  const ran = run.answer.text;
+  const mine = text === null ? null : pytestSelection(command, call.name === 'pwsh' ? 'pwsh' : 'posix', acts(actions));
+  const theirs = mine === null ? null : pytestSelection(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix', run.acted);
+  if (text === null || ran === null || mine === null || theirs === null || !maySelectOneTest(mine, theirs)) return false;
+  const report = selectionAsideDigest(text);
+  return report !== null && report === selectionAsideDigest(ran);
 }
 
 /** The run goes on with a call: the readings of its last call kept, the call's own (`reading`: its options-aside reading, when it joined by one) and its answer taken. */
@@ -480,10 +522,13 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   let joined = before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null);
   // Else the run with a suffix that says how it ended, answered alike once the suffix's own line is aside.
   if (before !== undefined && !joined && before.changes === changes && joinsBySuffix(before, call, actions, answer)) joined = aside = true;
-  if (before !== undefined && joined && before.changes === changes) {
+  // Else the run's file read the other way (a file tool, a shell read), the very same text with each gutter aside.
+  const gutter = before !== undefined && !aside && bare === null && !(common.length > 0 && answered) && before.changes === changes && (joinsGutter(before, call, actions, answer) || joinsSelection(before, call, actions, answer));
+  if (before !== undefined && (joined || gutter) && before.changes === changes) {
     continueRun(before, call, actions, aside && !byPath ? readingOf(call, actions) : null, answer);
-    // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them).
-    before.lookups = aside ? lookups : common;
+    // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them);
+    // by its gutter or its tests' selection, with both ways of asking, the next call in either way being the run's.
+    before.lookups = gutter ? [...before.lookups, ...lookups].slice(-LOOKUPS_KEPT) : aside ? lookups : common;
     before.exact = exact.lookup;
     before.digest = digest;
     // A file tool's reading is at hand; a shell line's is kept while the line is the same action, else read again on ask.
@@ -491,7 +536,7 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
     else if (aside) before.file = undefined;
     before.key = exact.key;
     before.byPath ||= byPath;
-    before.respelled ||= aside || bare !== null;
+    before.respelled ||= aside || bare !== null || gutter;
     before.count += 1;
     return before.respelled ? before.count : 0;
   }
