@@ -13,7 +13,7 @@ import { tokenize } from '../shell/tokenize.js';
 const POLL_TOOL = /(?:^|_)(?:output|outputs|status|poll|wait|list|logs?)$/i;
 
 /** Commands that wait before the line looks again. */
-const WAITS: ReadonlySet<string> = new Set(['sleep', 'wait', 'watch']);
+export const WAITS: ReadonlySet<string> = new Set(['sleep', 'wait', 'watch']);
 
 /** Only the head of a huge line is read: a poll waits near its start. */
 export const POLL_READ_LIMIT = 2048;

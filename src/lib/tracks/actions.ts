@@ -19,6 +19,11 @@ const RESPELLING_MEASURES = new Set(['cmd', 'act', 'net']);
 /** The call's actions; none for a poll. */
 export function actionMarks(call: TrackedCall): Mark[] {
   if (call.line?.polls() ?? isPoll(call.name, call.command)) return [];
+  return lookMarks(call);
+}
+
+/** The call's actions as a look, whether it waits first or not (call/waits.ts: a look with its wait aside). */
+export function lookMarks(call: TrackedCall): Mark[] {
   return call.marks.filter((mark, at) => at === 0 || (isEnabled(mark) && RESPELLING_MEASURES.has(mark.measure)));
 }
 

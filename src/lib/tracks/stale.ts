@@ -39,7 +39,8 @@ import type { Mark } from '../call/mark.js';
 import { defang, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice } from '../text/notice.js';
 import { STALE, staleMeta } from './stale.meta.js';
-import { actionsOf } from './actions.js';
+import { actionsOf, lookMarks } from './actions.js';
+import { waitAside } from '../call/waits.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
 import { endingAside, joinsOutOfContext, suffixOf } from '../call/plumbing.js';
@@ -229,7 +230,16 @@ function asksSameFile(run: Run, call: TrackedCall, actions: readonly Mark[], may
 }
 
 /** A shell line's reading with its options aside (call/respelled.ts), from its action when `act:` is measured. */
-const asideOf = (tool: string, command: string, acted: boolean): string | null => optionsAside(command, tool === 'pwsh' ? 'pwsh' : 'posix', acted);
+const asideOf = (tool: string, command: string, acted: boolean): string | null =>
+  optionsAside(waitAside(command, tool === 'pwsh') ?? command, tool === 'pwsh' ? 'pwsh' : 'posix', acted);
+
+/** With `backToBack`, a poll that only waits in front of its look has the look's actions (call/waits.ts); else the call's own. */
+const WAITED = slot<readonly Mark[]>();
+function staleActionsOf(call: TrackedCall): readonly Mark[] {
+  const actions = actionsOf(call);
+  if (actions.length > 0 || call.command === undefined || (STALE.of(call.cfg)?.backToBack ?? null) === null) return actions;
+  return readOf(call, WAITED, (read) => (waitAside(read.command ?? '', read.name === 'pwsh') === null ? actions : lookMarks(read)));
+}
 
 /** Whether the call's actions include its `act:` reading (the measure is on). */
 const acts = (actions: readonly Mark[]): boolean => actions.some((action) => action.measure === 'act');
@@ -590,30 +600,30 @@ export const staleTrack = {
     const runs = new WeakMap<Agent, Run>();
     const rounds = new WeakMap<Agent, Round>();
     const pairs = createAlternation();
-    const lookupsOf = (call: TrackedCall): readonly string[] => readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), null));
+    const lookupsOf = (call: TrackedCall): readonly string[] => readOf(call, LOOKUPS, (read) => runLookups(staleActionsOf(read), null));
     return {
       read: (call, fps, args) => {
         const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
         const folded = backToBack === null ? null : foldedWrite(call, fps[0]);
         // The full fingerprint goes after this: a folded write's lookups are made now.
-        if (folded !== null) readOf(call, LOOKUPS, (read) => runLookups(actionsOf(read), folded));
+        if (folded !== null) readOf(call, LOOKUPS, (read) => runLookups(staleActionsOf(read), folded));
         const exact = fps[0];
         // A file tool that reads (a write's text may be a megabyte, and a rejected edit has its own gates: tracks/edit-retry.ts).
         if (backToBack !== null && exact !== undefined && call.command === undefined && !call.writes) readOf(call, PATHS, () => pathReading(call.name, args, exact));
       },
-      judge: (call) => judge(runs, rounds, pairs, shared, call, actionsOf(call), lookupsOf(call)),
+      judge: (call) => judge(runs, rounds, pairs, shared, call, staleActionsOf(call), lookupsOf(call)),
       learn: (call, settled) => {
         // Runs are followed only while a policy asks for them.
         let respelled = 0;
         const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
         if (backToBack !== null) {
-          respelled = learnRun(runs, shared, call, actionsOf(call), lookupsOf(call), settled);
-          learnTurn(pairs, shared, call, actionsOf(call)[0], settled, backToBack);
+          respelled = learnRun(runs, shared, call, staleActionsOf(call), lookupsOf(call), settled);
+          learnTurn(pairs, shared, call, staleActionsOf(call)[0], settled, backToBack);
         } else {
           runs.delete(call.agent);
           pairs.clear(call.agent);
         }
-        return learn(rounds, shared, call, actionsOf(call), settled, respelled);
+        return learn(rounds, shared, call, staleActionsOf(call), settled, respelled);
       },
       // The outcome memory is cleared with the agent's turn; the back-to-back run and the round here.
       clear: (agent) => {
