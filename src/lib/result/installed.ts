@@ -84,7 +84,8 @@ function textOf(result: unknown): string | null {
 
 /** Whether a shell line that does nothing but install was answered that it installed nothing: then it changed nothing. */
 export function installedNothing(tool: string, command: string, result: unknown): boolean {
-  if (!installsOnly(command, tool === 'pwsh' ? 'pwsh' : 'posix')) return false;
+  // The answer first: most lines that write are no install, and the manager's own words are rarer than a parse is cheap.
   const text = textOf(result);
-  return text !== null && NOTHING.test(text) && !DONE.test(text);
+  if (text === null || !NOTHING.test(text) || DONE.test(text)) return false;
+  return installsOnly(command, tool === 'pwsh' ? 'pwsh' : 'posix');
 }
