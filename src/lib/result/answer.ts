@@ -19,10 +19,22 @@
  * its banner. pytest's `>   assert …` lines are no banner: they open no text
  * with a package id.
  */
+import { joinedLength, resultBlocks } from '../host/result.js';
+import { safeMember } from '../host/member.js';
 import { linesDigest } from './digest.js';
 
 /** A text longer than this is not read for its answer (a model's megabyte of output is compared by its digest alone). */
 export const ANSWER_READ_LIMIT = 65_536;
+
+/** A result's text, for its answer: `null` past `ANSWER_READ_LIMIT` (a longer text is no evidence; it is compared by its digest alone) or when it cannot be read. */
+export function answerText(result: unknown): string | null {
+  try {
+    const texts = resultBlocks(result, 'all', safeMember, ANSWER_READ_LIMIT + 1);
+    return joinedLength(texts) > ANSWER_READ_LIMIT ? null : texts.join('\n');
+  } catch {
+    return null;
+  }
+}
 
 /** How many path spellings are masked: a call names a few files. */
 const MASKED_PATHS = 8;

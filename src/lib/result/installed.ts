@@ -18,13 +18,11 @@
  * answer does not say), pipes the answer (`| tail -3` may cut the line that
  * said it installed) or writes it to a file.
  */
-import { resultBlocks, joinedLength } from '../host/result.js';
-import { safeMember } from '../host/member.js';
 import { installs } from '../call/change.js';
 import { ACT_READ_LIMIT, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
 import { copiesDescriptor, valueOf, type Command } from '../shell/act/syntax.js';
-import { ANSWER_READ_LIMIT } from './answer.js';
+import { answerText } from './answer.js';
 
 /**
  * A package manager's own line that an install had nothing to do: pip's, npm's,
@@ -72,20 +70,10 @@ function installsOnly(command: string, dialect: Dialect): boolean {
   return found;
 }
 
-/** The result's text, `null` past answer.ts's read limit or unreadable: a longer answer is no evidence. */
-function textOf(result: unknown): string | null {
-  try {
-    const texts = resultBlocks(result, 'all', safeMember, ANSWER_READ_LIMIT + 1);
-    return joinedLength(texts) > ANSWER_READ_LIMIT ? null : texts.join('\n');
-  } catch {
-    return null;
-  }
-}
-
 /** Whether a shell line that does nothing but install was answered that it installed nothing: then it changed nothing. */
 export function installedNothing(tool: string, command: string, result: unknown): boolean {
   // The answer first: most lines that write are no install, and the manager's own words are rarer than a parse is cheap.
-  const text = textOf(result);
+  const text = answerText(result);
   if (text === null || !NOTHING.test(text) || DONE.test(text)) return false;
   return installsOnly(command, tool === 'pwsh' ? 'pwsh' : 'posix');
 }

@@ -46,9 +46,8 @@ import { optionsAside } from '../call/respelled.js';
 import { endingAside, joinsOutOfContext, suffixOf } from '../call/plumbing.js';
 import { maySelectOneTest, pytestSelection } from '../call/pytest-select.js';
 import { mayNameOneFiles, pathReading, shellPathReading, type PathReading } from '../call/path.js';
-import { joinedLength, resultBlocks, resultText } from '../host/result.js';
-import { safeMember } from '../host/member.js';
-import { ANSWER_READ_LIMIT, answerDigest, runnerBanner } from '../result/answer.js';
+import { resultText } from '../host/result.js';
+import { answerDigest, answerText, runnerBanner } from '../result/answer.js';
 import { sameTextBesideGutters } from '../result/gutter.js';
 import { selectionAsideDigest } from '../result/pytest-report.js';
 import { alternationWords, createAlternation, type Alternation } from './alternation.js';
@@ -298,16 +297,6 @@ const keptAnswer = (call: TrackedCall, actions: readonly Mark[], settled: Settle
   ran: undefined,
   bare: undefined,
 });
-
-/** A result's text, for its answer: `null` past answer.ts's read limit (a longer text is compared by its digest alone) or when it cannot be read. */
-function answerText(result: unknown): string | null {
-  try {
-    const texts = resultBlocks(result, 'all', safeMember, ANSWER_READ_LIMIT + 1);
-    return joinedLength(texts) > ANSWER_READ_LIMIT ? null : texts.join('\n');
-  } catch {
-    return null;
-  }
-}
 
 /** What an answer's runner banner says it ran (`> jest t.js`: the project's jest, as `npx jest t.js` runs it), with its options aside. */
 function ranOf(answer: RunAnswer): string | null {
