@@ -165,5 +165,5 @@ export function optionsAside(command: string, dialect: Dialect, acted = true): s
   const written = fronted === null ? null : renderLine(fronted);
   if (written !== null) line = written.length > ACT_READ_LIMIT ? null : read(written);
   // Its plumbing aside, its context apart (plumbing.ts).
-  return line === null ? null : plumbingAside(aside(line));
+  return line === null ? null : plumbingAside(aside(line), dialect);
 }
