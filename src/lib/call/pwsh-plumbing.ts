@@ -41,6 +41,9 @@ function envContext(command: Command): string | null {
 
 const PUSHES: ReadonlySet<string> = new Set(['push-location', 'pushd']);
 
+/** `Push-Location`, `pushd`: a command whose options are kept when a line's are set aside (`-StackName x` pushes no directory `x`). */
+export const keepsItsOptions = (command: Command): boolean => PUSHES.has((nameOf(command) ?? '').toLowerCase());
+
 /** The context a PowerShell command sets (`Push-Location D`, `$env:A=1`), written one way; `null`: none. */
 export function pwshContextOf(command: Command): string | null {
   if (command.assigns.length > 0 || command.redirects.length > 0) return null;
