@@ -99,3 +99,15 @@ describe('the back-to-back run through PowerShell plumbing (preset)', () => {
     assert.deepEqual(deniedAt(moving), []);
   });
 });
+
+describe('hostile PowerShell plumbing', () => {
+  test('a line of a thousand $env: assignments and Push-Locations, a value of quotes, a status line of digits: read to their bounds, no throw', () => {
+    const many = `${'$env:A="1"; Push-Location a; '.repeat(500)}pytest`;
+    assert.ok(many.length < 16_384, 'within what act: reads');
+    assert.equal(aside(many)?.endsWith(`${CONTEXT_MARK}pytest`), true);
+    assert.equal(aside(`$env:A="${'"'.repeat(5000)}"; pytest`)?.includes(CONTEXT_MARK) ?? false, false, 'no context read (or no line)');
+    assert.equal(aside(`$env:A='${"'".repeat(5000)}'; pytest`)?.includes(CONTEXT_MARK) ?? false, false, 'no context read (or no line)');
+    const digits = `Failed!\n${'1'.repeat(60_000)}`;
+    assert.equal(endingAside(digits, suffixOf(`${D}; $LASTEXITCODE`, 'pwsh')?.echo ?? null), digits, "a last line past the echo bound is the run's own");
+  });
+});
