@@ -61,6 +61,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/pace.test.ts',
   'test/unit/front-end.test.ts',
   'test/unit/plumbing.test.ts',
+  'test/unit/pwsh-plumbing.test.ts',
   'test/unit/waits.test.ts',
   'test/unit/path-respelled.test.ts',
   'test/unit/aci-search.test.ts',

@@ -23,6 +23,7 @@
  */
 import { ACT_READ_LIMIT, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
+import { mayEndWithStatus, pwshContextOf, pwshStatusEcho } from './pwsh-plumbing.js';
 import { copiesDescriptor, lineWith, mapList, nameOf, renderLine, valueOf, type Command, type Line, type Redirect } from '../shell/act/syntax.js';
 
 /** Between a run's context and the run in a reading (a character no line `act:` writes holds). */
@@ -43,10 +44,11 @@ function withoutSelfWrites(command: Command, last: boolean): Command {
   return { assigns: command.assigns, words: command.words, redirects: last && !writes ? kept.filter((r) => !merged(r)) : kept };
 }
 
-/** `true`, `:`, or `echo` of literal words and `$?`: a command that only says how the run before it ended. */
-function saysHowItEnded(pipeline: readonly Command[] | undefined): boolean {
+/** `true`, `:`, or `echo` of literal words and `$?` (in PowerShell, `$LASTEXITCODE` printed): a command that only says how the run before it ended. */
+function saysHowItEnded(pipeline: readonly Command[] | undefined, dialect: Dialect): boolean {
   const command = pipeline?.length === 1 ? pipeline[0] : undefined;
   if (command === undefined || command.assigns.length > 0 || command.redirects.length > 0) return false;
+  if (dialect === 'pwsh' && pwshStatusEcho(command) !== null) return true;
   const name = nameOf(command);
   if (name === 'true' || name === ':') return command.words.length === 1;
   return name === 'echo' && echoPattern(command) !== null;
@@ -54,10 +56,12 @@ function saysHowItEnded(pipeline: readonly Command[] | undefined): boolean {
 
 const ASSIGNMENT = /^[A-Za-z_]\w*=/;
 
-/** The context a leading pipeline sets (`cd D`, `export A=1`, `A=1`), written one way; `null`: none. */
-function contextOf(pipeline: readonly Command[] | undefined): string | null {
+/** The context a leading pipeline sets (`cd D`, `export A=1`, `A=1`; PowerShell's own spellings too), written one way; `null`: none. */
+function contextOf(pipeline: readonly Command[] | undefined, dialect: Dialect): string | null {
   const command = pipeline?.length === 1 ? pipeline[0] : undefined;
   if (command === undefined || command.redirects.length > 0) return null;
+  const pwsh = dialect === 'pwsh' ? pwshContextOf(command) : null;
+  if (pwsh !== null) return pwsh;
   const values = command.words.map(valueOf);
   if (values.length === 0) return command.assigns.length > 0 ? command.assigns.map((w) => w.text).join(' ') : null;
   if (command.assigns.length > 0) return null;
@@ -72,17 +76,17 @@ function contextOf(pipeline: readonly Command[] | undefined): string | null {
  * the streams written where they go anyway and a trailing status-setting
  * suffix aside.
  */
-export function plumbingAside(line: Line): string {
+export function plumbingAside(line: Line, dialect: Dialect = 'posix'): string {
   let { pipelines, connectors } = line;
   // A suffix that only says how the run ended, after `&&` or `||` (`;` is read as `&&` here).
   const before = connectors[connectors.length - 1];
-  if ((before === '&&' || before === '||') && !line.background && saysHowItEnded(pipelines[pipelines.length - 1])) {
+  if ((before === '&&' || before === '||') && !line.background && saysHowItEnded(pipelines[pipelines.length - 1], dialect)) {
     pipelines = pipelines.slice(0, -1);
     connectors = connectors.slice(0, -1);
   }
   const context: string[] = [];
   let from = 0;
-  for (let part = contextOf(pipelines[0]); part !== null && from < pipelines.length - 1 && connectors[from] === '&&'; part = contextOf(pipelines[from])) {
+  for (let part = contextOf(pipelines[0], dialect); part !== null && from < pipelines.length - 1 && connectors[from] === '&&'; part = contextOf(pipelines[from], dialect)) {
     context.push(part);
     from += 1;
   }
@@ -138,15 +142,17 @@ function tailOf(command: string): { tail: string; connector: string } {
 /** The suffix a line ends with (`; echo $?`, `|| true`, `|| echo failed`, `&& echo done`); `null`: none, or a line not read. */
 export function suffixOf(command: string, dialect: Dialect): Suffix | null {
   // Most lines end with no such suffix: a look at their end first (no line is read for them).
-  if (command.lastIndexOf('echo') < 0 && !/(?:true|:)\s*$/.test(command.slice(-16))) return null;
+  if (dialect === 'pwsh' ? !mayEndWithStatus(command) : command.lastIndexOf('echo') < 0 && !/(?:true|:)\s*$/.test(command.slice(-16))) return null;
   const { tail, connector } = tailOf(command);
-  if (dialect !== 'posix' || !(connector.endsWith(';') || connector === '||' || connector === '&&') || !/^(?:true|:|echo)(?:\s|$)/.test(tail)) return null;
+  if (!(connector.endsWith(';') || connector === '||' || connector === '&&') || (dialect === 'posix' && !/^(?:true|:|echo)(?:\s|$)/.test(tail))) return null;
   const line = command.length > ACT_READ_LIMIT ? null : readLine(command, dialect);
   const last = line === null || line.background ? undefined : line.pipelines[line.pipelines.length - 1];
   const joined = line?.connectors[line.connectors.length - 1];
-  if (last === undefined || joined === undefined || joined === '&' || !saysHowItEnded(last)) return null;
+  if (last === undefined || joined === undefined || joined === '&' || !saysHowItEnded(last, dialect)) return null;
   const ending = last[0] as Command;
-  return { echo: nameOf(ending) === 'echo' ? echoPattern(ending) : null, setsStatus: joined !== '&&' };
+  // In PowerShell, only a printed `$LASTEXITCODE` is read as a suffix (pwsh-plumbing.ts).
+  const echo = dialect === 'pwsh' ? pwshStatusEcho(ending) : nameOf(ending) === 'echo' ? echoPattern(ending) : null;
+  return dialect === 'pwsh' && echo === null ? null : { echo, setsStatus: joined !== '&&' };
 }
 
 /** The host's own last line for a status that is not 0 (DSH's bash: `[exit code: 1]`), which a suffix that sets the status takes away. */

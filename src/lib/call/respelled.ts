@@ -33,6 +33,7 @@ import { readLine } from '../shell/act/line.js';
 import { withFrontEndsRead } from './front-end.js';
 import { paceAttached, pacesOf } from './pace.js';
 import { plumbingAside, subshellInside } from './plumbing.js';
+import { keepsItsOptions } from './pwsh-plumbing.js';
 import { lineWith, mapCommands, nameOf, renderLine, valueOf, withWords, word, type Command, type Line, type Word } from '../shell/act/syntax.js';
 
 /** An attached option's name that says it sets how the run reports. */
@@ -103,6 +104,8 @@ function asidePair(words: readonly Word[], at: number, short: ReadonlyMap<string
 }
 
 function withoutOptions(command: Command): Command {
+  // A directory pushed is read with its options (pwsh-plumbing.ts): `-StackName x` names no directory.
+  if (keepsItsOptions(command)) return command;
   const { words } = command;
   const name = nameOf(command) ?? '';
   const short = SHORT_REPORTING.get(name);
@@ -165,5 +168,5 @@ export function optionsAside(command: string, dialect: Dialect, acted = true): s
   const written = fronted === null ? null : renderLine(fronted);
   if (written !== null) line = written.length > ACT_READ_LIMIT ? null : read(written);
   // Its plumbing aside, its context apart (plumbing.ts).
-  return line === null ? null : plumbingAside(aside(line));
+  return line === null ? null : plumbingAside(aside(line), dialect);
 }
