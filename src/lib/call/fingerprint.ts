@@ -11,7 +11,7 @@ import { withoutWrittenHeredocs } from '../shell/heredoc.js';
 import { lex } from '../shell/lex.js';
 import { ShellLine } from './line.js';
 import { safeMember } from '../host/member.js';
-import { isShell } from './read.js';
+import { dialectOf, isShell } from './read.js';
 import { RECENT_TEXT_LIMIT, recentPer } from './recent.js';
 import { tokenize } from '../shell/tokenize.js';
 import { extractUrls, isLocalHost, normUrl, type NormalizedUrl } from './url.js';
@@ -149,7 +149,7 @@ function readShell(name: string, command: string, cfg: FingerprintConfig, keepLi
   const urls: NormalizedUrl[] = [];
   const heredocs = command.includes('<<');
   const acts = isActMeasured(cfg.limits);
-  const dialect = name === 'pwsh' ? 'pwsh' : 'posix';
+  const dialect = dialectOf(name);
   // One reading of the shell syntax serves the here-documents and act:, when either needs it.
   const lexed = heredocs || (acts && dialect === 'posix' && command.length <= ACT_READ_LIMIT) ? lex(command) : undefined;
   // P10, P12: a URL inside a here-document that is only written out or recorded is no target of this call.

@@ -24,6 +24,8 @@ import { nameOf, valueOf, type Command } from '../shell/act/syntax.js';
 
 /** A count of jobs. */
 const COUNT = /^\d{1,4}$/;
+/** A load average (`make -l 2.5`). */
+const LOAD = /^\d{1,4}(?:\.\d{1,2})?$/;
 /** Maven's threads: a count, or a count per core (`1C`, `0.5C`). */
 const THREADS = /^\d{1,4}(?:\.\d{1,2})?C?$/;
 /** cargo's jobs: a count, or `default`. */
@@ -32,7 +34,7 @@ const JOBS = /^(?:\d{1,4}|default)$/;
 /** Per tool, its pace options and the values each takes (given as the next word, or after `=`). */
 type Paces = ReadonlyMap<string, RegExp>;
 
-const MAKE: Paces = new Map([['-j', COUNT], ['--jobs', COUNT], ['-l', /^\d{1,4}(?:\.\d{1,2})?$/], ['--load-average', /^\d{1,4}(?:\.\d{1,2})?$/]]);
+const MAKE: Paces = new Map([['-j', COUNT], ['--jobs', COUNT], ['-l', LOAD], ['--load-average', LOAD]]);
 const CARGO: Paces = new Map([['-j', JOBS], ['--jobs', JOBS]]);
 const CTEST: Paces = new Map([['-j', COUNT], ['--parallel', COUNT]]);
 const MAVEN: Paces = new Map([['-T', THREADS], ['--threads', THREADS]]);
@@ -46,7 +48,7 @@ const WORKERS = /^\d{1,4}%?$/;
 const PACES: ReadonlyMap<string, Paces> = new Map([
   ['make', MAKE],
   ['gmake', MAKE],
-  ['ninja', new Map([['-j', COUNT], ['-l', /^\d{1,4}(?:\.\d{1,2})?$/]])],
+  ['ninja', new Map([['-j', COUNT], ['-l', LOAD]])],
   ['cargo', CARGO],
   ['ctest', CTEST],
   // `cmake --build build -j 4`, `--parallel 4`: the native build tool's jobs.

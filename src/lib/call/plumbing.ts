@@ -155,10 +155,10 @@ export function suffixOf(command: string, dialect: Dialect): Suffix | null {
   return dialect === 'pwsh' && echo === null ? null : { echo, setsStatus: joined !== '&&' };
 }
 
-/** The host's own last line for a status that is not 0 (DSH's bash: `[exit code: 1]`), which a suffix that sets the status takes away. */
 /** The longest last line read as an echo's. */
 const ECHO_LINE_LIMIT = 1024;
 
+/** The host's own last line for a status that is not 0 (DSH's bash: `[exit code: 1]`), which a suffix that sets the status takes away. */
 const EXIT_MARK = /\n\[exit code: -?\d+\]\s*$/;
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { Agent } from '../host/types.js';
 import { member } from '../host/member.js';
+import type { Dialect } from '../shell/lex.js';
 
 export interface ToolCall {
   /** The tool name; `''` when absent or not a string (such a call is never tracked). */
@@ -28,6 +29,9 @@ export const SHELLS: ReadonlySet<string> = new Set(['bash', 'pwsh', 'shell']);
 export function isShell(name: string): boolean {
   return SHELLS.has(name);
 }
+
+/** The dialect a shell tool's line is written in: PowerShell's for `pwsh`, the posix shell's for every other. */
+export const dialectOf = (name: string): Dialect => (name === 'pwsh' ? 'pwsh' : 'posix');
 
 const UNREADABLE: ToolCall = Object.freeze({ name: '', args: {}, agent: null });
 

@@ -23,6 +23,7 @@ import { ACT_READ_LIMIT, type Dialect } from '../shell/act/index.js';
 import { readLine } from '../shell/act/line.js';
 import { copiesDescriptor, valueOf, type Command } from '../shell/act/syntax.js';
 import { answerText } from './answer.js';
+import { dialectOf } from '../call/read.js';
 
 /**
  * A package manager's own line that an install had nothing to do: pip's, npm's,
@@ -75,5 +76,5 @@ export function installedNothing(tool: string, command: string, result: unknown)
   // The answer first: most lines that write are no install, and the manager's own words are rarer than a parse is cheap.
   const text = answerText(result);
   if (text === null || !NOTHING.test(text) || DONE.test(text)) return false;
-  return installsOnly(command, tool === 'pwsh' ? 'pwsh' : 'posix');
+  return installsOnly(command, dialectOf(tool));
 }

@@ -19,6 +19,7 @@ import { answerDigest, answerText, runnerBanner } from '../result/answer.js';
 import { sameTextBesideGutters } from '../result/gutter.js';
 import { selectionAsideDigest } from '../result/pytest-report.js';
 import { readOf, slot, type Settled, type Shared, type TrackedCall } from './track.js';
+import { dialectOf } from '../call/read.js';
 
 /**
  * The agent's last call that ran, while it is the same call answered the same
@@ -112,11 +113,11 @@ export const PATHS = slot<PathReading | null>();
 
 /** The call's path reading: a file tool's, made when it was read; a shell line's, read on first ask. */
 export const pathOf = (call: TrackedCall, actions: readonly Mark[]): PathReading | null =>
-  readOf(call, PATHS, (read) => (read.command === undefined ? null : shellPathReading(read.command, read.name === 'pwsh' ? 'pwsh' : 'posix', acts(actions))));
+  readOf(call, PATHS, (read) => (read.command === undefined ? null : shellPathReading(read.command, dialectOf(read.name), acts(actions))));
 
 /** The run's file, its last shell line read for it on first ask (only at the run's gate or after the very same result). */
 export function fileOf(run: Run): RunFile | null {
-  if (run.file === undefined) run.file = runFile(null, run.command === undefined ? null : shellPathReading(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix', run.acted), run.key);
+  if (run.file === undefined) run.file = runFile(null, run.command === undefined ? null : shellPathReading(run.command, dialectOf(run.tool), run.acted), run.key);
   return run.file;
 }
 
@@ -151,7 +152,7 @@ export function asksSameFile(run: Run, call: TrackedCall, actions: readonly Mark
 
 /** A shell line's reading with its options aside (call/respelled.ts), from its action when `act:` is measured. */
 const asideOf = (tool: string, command: string, acted: boolean): string | null =>
-  optionsAside(waitAside(command, tool === 'pwsh') ?? command, tool === 'pwsh' ? 'pwsh' : 'posix', acted);
+  optionsAside(waitAside(command, tool === 'pwsh') ?? command, dialectOf(tool), acted);
 
 /** With `backToBack`, a poll that only waits in front of its look has the look's actions (call/waits.ts); else the call's own. */
 const WAITED = slot<readonly Mark[]>();
@@ -198,8 +199,8 @@ export function joinsAside(run: Run, call: TrackedCall, actions: readonly Mark[]
  */
 export function joinsBySuffix(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer): boolean {
   if (call.command === undefined || run.command === undefined) return false;
-  const mine = suffixOf(call.command, call.name === 'pwsh' ? 'pwsh' : 'posix');
-  const theirs = suffixOf(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix');
+  const mine = suffixOf(call.command, dialectOf(call.name));
+  const theirs = suffixOf(run.command, dialectOf(run.tool));
   if (mine === null && theirs === null) return false;
   if (mine?.setsStatus !== true && theirs?.setsStatus !== true && answer.status !== run.answer.status) return false;
   if (answer.text === null || run.answer.text === null || !joinsAside(run, call, actions, true)) return false;
@@ -232,7 +233,7 @@ function ranOf(answer: RunAnswer): string | null {
 /** The digest of an answer with its runner's banner and the paths it asked for aside (result/answer.ts). */
 function bareOf(answer: RunAnswer, tool: string, command: string | undefined): string | null {
   if (answer.bare !== undefined) return answer.bare;
-  answer.asked ??= command === undefined ? [] : (shellPathReading(command, tool === 'pwsh' ? 'pwsh' : 'posix', false)?.paths ?? []);
+  answer.asked ??= command === undefined ? [] : (shellPathReading(command, dialectOf(tool), false)?.paths ?? []);
   const { text } = answer;
   answer.bare = text === null ? null : answerDigest(text, answer.asked);
   return answer.bare;
@@ -295,8 +296,8 @@ export function joinsSelection(run: Run, call: TrackedCall, actions: readonly Ma
   if (command === undefined || run.command === undefined || answer.status === 'ok' || answer.status !== run.answer.status) return false;
   const { text } = answer;
   const ran = run.answer.text;
-  const mine = text === null ? null : pytestSelection(command, call.name === 'pwsh' ? 'pwsh' : 'posix', acts(actions));
-  const theirs = mine === null ? null : pytestSelection(run.command, run.tool === 'pwsh' ? 'pwsh' : 'posix', run.acted);
+  const mine = text === null ? null : pytestSelection(command, dialectOf(call.name), acts(actions));
+  const theirs = mine === null ? null : pytestSelection(run.command, dialectOf(run.tool), run.acted);
   if (text === null || ran === null || mine === null || theirs === null || !maySelectOneTest(mine, theirs)) return false;
   const report = selectionAsideDigest(text);
   return report !== null && report === selectionAsideDigest(ran);

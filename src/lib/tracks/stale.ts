@@ -304,14 +304,15 @@ export const staleTrack = {
         // Runs are followed only while a policy asks for them.
         let respelled = 0;
         const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
+        const actions = staleActionsOf(call);
         if (backToBack !== null) {
-          respelled = learnRun(runs, shared, call, staleActionsOf(call), lookupsOf(call), settled);
-          learnTurn(pairs, shared, call, staleActionsOf(call)[0], settled, backToBack);
+          respelled = learnRun(runs, shared, call, actions, lookupsOf(call), settled);
+          learnTurn(pairs, shared, call, actions[0], settled, backToBack);
         } else {
           runs.delete(call.agent);
           pairs.clear(call.agent);
         }
-        return learn(rounds, shared, call, staleActionsOf(call), settled, respelled);
+        return learn(rounds, shared, call, actions, settled, respelled);
       },
       // The outcome memory is cleared with the agent's turn; the back-to-back run and the round here.
       clear: (agent) => {
