@@ -6,7 +6,7 @@
 import { ACT_READ_LIMIT, actOf, RULES } from '../shell/act/index.js';
 import type { CoreConfig } from '../setting/core.js';
 import { argumentsJson, decoysFor } from './canonical.js';
-import { extractSink, firstVerb, isGenericSink, stripVolatileFlags } from '../shell/command.js';
+import { isGenericSink, wordsSink, wordsStripped, wordsVerb } from '../shell/command.js';
 import { withoutWrittenHeredocs } from '../shell/heredoc.js';
 import { lex } from '../shell/lex.js';
 import { ShellLine } from './line.js';
@@ -163,12 +163,12 @@ function readShell(name: string, command: string, cfg: FingerprintConfig, keepLi
   const relaxed = local && cfg.localHosts === 'allow';
   // One split serves the three readers: on a 10 MB command it is most of the cost.
   const words = tokenize(command);
-  const verb = firstVerb(words);
+  const verb = wordsVerb(words);
   if (verb !== '' && !relaxed) {
     fps.push(`verb:${verb}`);
     if (HTTP_VERBS.has(verb)) fps.push('family:http-fetch');
   }
-  const stripped = stripVolatileFlags(words);
+  const stripped = wordsStripped(words, verb);
   if (verb !== '' && stripped !== '') fps.push(`cmd:${verb}:${stripped}`);
   // Opt-in (off by default, so the reference's fingerprints are untouched); like cmd:, kept when relaxed.
   if (acts) {
@@ -177,7 +177,7 @@ function readShell(name: string, command: string, cfg: FingerprintConfig, keepLi
   }
   // Stryker disable next-line ConditionalExpression,EqualityOperator: with no URLs addTargets adds nothing; the test only spares the call
   if (!relaxed && urls.length > 0) addTargets(fps, urls, cfg.includeLocal);
-  const sink = extractSink(words);
+  const sink = wordsSink(words);
   // Stryker disable next-line ConditionalExpression: isGenericSink(null) is true, so the null test only spares the call
   if (sink !== null && !isGenericSink(sink) && !relaxed) fps.push(`sink:${sink}`);
   return { fps, local: local && cfg.localHosts !== 'allow', line: keepLine ? new ShellLine(command, words, sink) : undefined };

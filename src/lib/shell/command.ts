@@ -109,8 +109,12 @@ function verbOf(word: string | undefined): string {
  * `timeout`); a command of assignments only gives `''`.
  */
 export function firstVerb(command: string | readonly string[]): string {
-  const tokens = wordsOf(command);
-  return verbOf(tokens[commandWordAt(tokens, 0)]);
+  return wordsVerb(wordsOf(command));
+}
+
+/** `firstVerb` of words tokenize() split: a caller holding them skips the check that every word is a string. */
+export function wordsVerb(words: readonly string[]): string {
+  return verbOf(words[commandWordAt(words, 0)]);
 }
 
 // Flags whose value changes between retries of the same action; they eat the next word.
@@ -206,28 +210,40 @@ export function lastSegment(word: string): string {
  */
 export function stripVolatileFlags(command: string | readonly string[]): string {
   const tokens = wordsOf(command);
-  const kept: string[] = [];
+  return wordsStripped(tokens, wordsVerb(tokens));
+}
+
+/**
+ * `stripVolatileFlags` of words tokenize() split, whose `wordsVerb` is `verb`
+ * (the owner of the first command's flags). The words are copied out only from
+ * the first one dropped: most lines drop none, and are their words joined.
+ */
+export function wordsStripped(tokens: readonly string[], verb: string): string {
   const start = skipAssignmentsAndTimeout(tokens, 0);
-  let owner = verbOf(tokens[commandWordAt(tokens, start)]);
+  let kept: string[] | null = null;
+  let owner = verb;
   for (let i = start; i < tokens.length; i += 1) {
     const token = tokens[i] as string;
     if (SEGMENT_ENDS.has(token)) {
-      kept.push(token);
+      kept?.push(token);
       owner = verbOf(tokens[commandWordAt(tokens, i + 1)]);
       continue;
     }
     if (!VOLATILE_OWNERS.has(owner) || !ownsFlag(owner, token)) {
-      kept.push(token);
+      kept?.push(token);
       continue;
     }
-    if (VOLATILE_VALUE_FLAGS.has(token)) {
-      i += 1;
+    const value = VOLATILE_VALUE_FLAGS.has(token);
+    if (value || VOLATILE_SWITCHES.has(token) || isVolatileCluster(token) || isVolatileGlued(token)) {
+      kept ??= tokens.slice(start, i);
+      // A value flag takes its value with it.
+      if (value) i += 1;
       continue;
     }
-    if (VOLATILE_SWITCHES.has(token) || isVolatileCluster(token) || isVolatileGlued(token)) continue;
-    kept.push(token);
+    kept?.push(token);
   }
-  return kept.join(' ').trim();
+  if (kept !== null) return kept.join(' ').trim();
+  return (start === 0 ? tokens : tokens.slice(start)).join(' ').trim();
 }
 
 // Operators that cannot be a redirection target and that end a `tee` file list.
@@ -266,7 +282,11 @@ function isUrlWord(token: string): boolean {
  * that cleans to nothing gives `null`.
  */
 export function extractSink(command: string | readonly string[]): string | null {
-  const tokens = wordsOf(command);
+  return wordsSink(wordsOf(command));
+}
+
+/** `extractSink` of words tokenize() split. */
+export function wordsSink(tokens: readonly string[]): string | null {
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i] as string;
     const next = tokens[i + 1];
