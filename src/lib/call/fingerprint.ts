@@ -102,7 +102,7 @@ function isActMeasured(limits: FingerprintConfig['limits']): boolean {
 
 const NOTHING: TargetReading = Object.freeze({ fps: Object.freeze([]), local: false });
 
-/** A URL's `net:`, `site:` and `host:` fingerprints, in that order (no `host:` for a local host unless included). */
+/** A URL's `net:`, `site:` and `host:` fingerprints, in that order (no `host:` for a local host unless included); addTargets writes them alike. */
 function targetsOf(url: NormalizedUrl, includeLocal: boolean): string[] {
   const fps = [`net:${url.href}`, `site:${url.site}`];
   if (includeLocal || !isLocalHost(url.host)) fps.push(`host:${url.host}`);
@@ -112,17 +112,28 @@ function targetsOf(url: NormalizedUrl, includeLocal: boolean): string[] {
 /**
  * Appends the URLs' target fingerprints, each once, in order of first appearance
  * (two URLs of one site share `site:`). The other measures cannot collide with
- * them or with each other, so only the targets need the check.
+ * them or with each other, so only the targets need the check: a scan of those
+ * appended when a command names a few URLs (as nearly all do), a set past that,
+ * where comparing each with each would cost quadratic time in long URLs.
  */
 function addTargets(fps: string[], urls: readonly NormalizedUrl[], includeLocal: boolean): void {
-  const seen = new Set<string>();
+  const from = fps.length;
+  const seen = urls.length > FEW_URLS ? new Set<string>() : null;
   for (const url of urls) {
-    for (const fp of targetsOf(url, includeLocal)) {
-      if (seen.has(fp)) continue;
-      seen.add(fp);
-      fps.push(fp);
-    }
+    addTarget(fps, from, seen, `net:${url.href}`);
+    addTarget(fps, from, seen, `site:${url.site}`);
+    if (includeLocal || !isLocalHost(url.host)) addTarget(fps, from, seen, `host:${url.host}`);
   }
+}
+
+/** URLs whose targets are told apart by a scan (at most three each). */
+const FEW_URLS = 4;
+
+/** Appends `fp` unless already appended: `seen` holds the targets when given, else they are `fps` from `from` on. */
+function addTarget(fps: string[], from: number, seen: Set<string> | null, fp: string): void {
+  if (seen === null ? fps.indexOf(fp, from) >= 0 : seen.has(fp)) return;
+  seen?.add(fp);
+  fps.push(fp);
 }
 
 /**
