@@ -177,17 +177,31 @@ function ownsFlag(owner: string, flag: string): boolean {
 }
 
 /**
- * Words that end one simple command: the next word starts another, with its own
- * flags. Only standalone words: `a|b` is one word, as the tokenizer leaves it.
+ * Words that end one simple command (`|`, `||`, `&&`, `;`, `&`): the next word
+ * starts another, with its own flags. Only standalone words: `a|b` is one
+ * word, as the tokenizer leaves it.
  */
-const SEGMENT_ENDS: ReadonlySet<string> = new Set(['|', '||', '&&', ';', '&']);
+function isSegmentEnd(word: string): boolean {
+  // Read by its characters, not looked up in a set: a lookup hashes the whole
+  // word, and most words are new strings whose hash no one has computed yet.
+  const first = word.charCodeAt(0);
+  if (word.length === 1) return first === PIPE || first === SEMI || first === AMP;
+  return word.length === 2 && (first === PIPE || first === AMP) && word.charCodeAt(1) === first;
+}
 
-/** A line's words as its simple commands, split at the `SEGMENT_ENDS` (which belong to none). */
+const DASH = 0x2d;
+const GREATER = 0x3e;
+const LETTER_T = 0x74;
+const PIPE = 0x7c;
+const SEMI = 0x3b;
+const AMP = 0x26;
+
+/** A line's words as its simple commands, split at the words that end one (which belong to none). */
 export function segmentsOf(words: readonly string[]): (readonly string[])[] {
   const segments: (readonly string[])[] = [];
   let start = 0;
   for (let at = 0; at <= words.length; at += 1) {
-    if (at < words.length && !SEGMENT_ENDS.has(words[at] as string)) continue;
+    if (at < words.length && !isSegmentEnd(words[at] as string)) continue;
     segments.push(words.slice(start, at));
     start = at + 1;
   }
@@ -222,14 +236,17 @@ export function wordsStripped(tokens: readonly string[], verb: string): string {
   const start = skipAssignmentsAndTimeout(tokens, 0);
   let kept: string[] | null = null;
   let owner = verb;
+  // Whether the current simple command's verb owns volatile flags: asked once a command, not once a word.
+  let owns = VOLATILE_OWNERS.has(owner);
   for (let i = start; i < tokens.length; i += 1) {
     const token = tokens[i] as string;
-    if (SEGMENT_ENDS.has(token)) {
+    if (isSegmentEnd(token)) {
       kept?.push(token);
       owner = verbOf(tokens[commandWordAt(tokens, i + 1)]);
+      owns = VOLATILE_OWNERS.has(owner);
       continue;
     }
-    if (!VOLATILE_OWNERS.has(owner) || !ownsFlag(owner, token)) {
+    if (!owns || !ownsFlag(owner, token)) {
       kept?.push(token);
       continue;
     }
@@ -289,6 +306,9 @@ export function extractSink(command: string | readonly string[]): string | null 
 export function wordsSink(tokens: readonly string[]): string | null {
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i] as string;
+    // Every word read below starts with `-`, `>` or `t`: the others, most words, are passed by on one character.
+    const first = token.charCodeAt(0);
+    if (first !== DASH && first !== GREATER && first !== LETTER_T) continue;
     const next = tokens[i + 1];
     if (token === '-o' || token === '--output' || token === '--output-document') {
       if (next !== undefined && !next.startsWith('-')) return cleanPath(next);
