@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { extractSink, firstVerb, stripVolatileFlags } from '../../src/lib/shell/command.js';
+import { extractSink, firstVerb, stripVolatileFlags, wordsStripped, wordsVerb } from '../../src/lib/shell/command.js';
+import { tokenize } from '../../src/lib/shell/tokenize.js';
 import { classifyFailure, type Failure } from '../../src/lib/result/failure.js';
 import { describeFailure } from '../../src/lib/text/failure.js';
 import { loadOracleModule } from '../parity/oracle.js';
@@ -47,6 +48,18 @@ test('the command readers agree with the oracle on the edges of assignments, dur
     assert.equal(firstVerb(command), normalize.firstVerb(command), `firstVerb(${JSON.stringify(command)})`);
     assert.equal(stripVolatileFlags(command), normalize.stripVolatileFlags(command), `stripVolatileFlags(${JSON.stringify(command)})`);
     assert.equal(extractSink(command), normalize.extractSink(command), `extractSink(${JSON.stringify(command)})`);
+  }
+});
+
+test('cmd: read with the command it was split from is cmd: read from the words alone, however the command is spaced or quoted', () => {
+  const spellings = (command: string): string[] => [command, ` ${command}`, `${command} `, command.replaceAll(' ', '  '), command.replaceAll(' ', '\t'), command.replaceAll(' ', '\u00a0'), `'${command}'`, command.replaceAll(' ', '" "'), command.replaceAll(' ', '\\ ')];
+  for (const command of [...COMMANDS, '', ' ', 'a', "''", 'a \\', 'echo a\\', '"a b" c']) {
+    for (const spelled of spellings(command)) {
+      const words = tokenize(spelled);
+      const verb = wordsVerb(words);
+      assert.equal(wordsStripped(words, verb, spelled), normalize.stripVolatileFlags(spelled), `wordsStripped(${JSON.stringify(spelled)})`);
+      assert.equal(wordsStripped(words, verb, spelled), wordsStripped(words, verb), JSON.stringify(spelled));
+    }
   }
 });
 

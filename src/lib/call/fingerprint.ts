@@ -179,7 +179,7 @@ function readShell(name: string, command: string, cfg: FingerprintConfig, keepLi
     fps.push(`verb:${verb}`);
     if (HTTP_VERBS.has(verb)) fps.push('family:http-fetch');
   }
-  const stripped = wordsStripped(words, verb);
+  const stripped = wordsStripped(words, verb, command);
   if (verb !== '' && stripped !== '') fps.push(`cmd:${verb}:${stripped}`);
   // Opt-in (off by default, so the reference's fingerprints are untouched); like cmd:, kept when relaxed.
   if (acts) {

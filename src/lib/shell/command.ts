@@ -189,6 +189,7 @@ function isSegmentEnd(word: string): boolean {
   return word.length === 2 && (first === PIPE || first === AMP) && word.charCodeAt(1) === first;
 }
 
+const SPACE = 0x20;
 const DASH = 0x2d;
 const GREATER = 0x3e;
 const LETTER_T = 0x74;
@@ -231,8 +232,10 @@ export function stripVolatileFlags(command: string | readonly string[]): string 
  * `stripVolatileFlags` of words tokenize() split, whose `wordsVerb` is `verb`
  * (the owner of the first command's flags). The words are copied out only from
  * the first one dropped: most lines drop none, and are their words joined.
+ * `spelled`: the command they were split from, which is that join when it is
+ * written with single spaces and no quotes (half the commands are).
  */
-export function wordsStripped(tokens: readonly string[], verb: string): string {
+export function wordsStripped(tokens: readonly string[], verb: string, spelled?: string): string {
   const start = skipAssignmentsAndTimeout(tokens, 0);
   let kept: string[] | null = null;
   let owner = verb;
@@ -260,7 +263,24 @@ export function wordsStripped(tokens: readonly string[], verb: string): string {
     kept?.push(token);
   }
   if (kept !== null) return kept.join(' ').trim();
+  if (start === 0 && spelled !== undefined && isSpelledAlike(tokens, spelled)) return spelled;
   return (start === 0 ? tokens : tokens.slice(start)).join(' ').trim();
+}
+
+/**
+ * Whether `command` is its words one space apart, as written: then it is their
+ * join, and nothing to trim. The words keep a character of the command each,
+ * in order, and at least one character parts two of them; so when the lengths
+ * add up to the command's, nothing else was dropped (no quote, escape or
+ * other space), and what parts them is one character, which must be a space.
+ */
+function isSpelledAlike(words: readonly string[], command: string): boolean {
+  let at = -1;
+  for (const word of words) {
+    if (at >= 0 && command.charCodeAt(at) !== SPACE) return false;
+    at += word.length + 1;
+  }
+  return at === command.length;
 }
 
 // Operators that cannot be a redirection target and that end a `tee` file list.
