@@ -42,8 +42,11 @@ function programOf(words: readonly string[]): string | undefined {
   if (name === '' || QUICK.has(name)) return undefined;
   const flag = words[at + 1];
   if (flag !== undefined && INLINE.has(flag)) return `${name} ${flag}`;
-  const operand = words.slice(at + 1).find(isOperand);
-  return operand === undefined ? name : `${name} ${lastSegment(operand)}`;
+  for (let next = at + 1; next < words.length; next += 1) {
+    const operand = words[next] as string;
+    if (isOperand(operand)) return `${name} ${lastSegment(operand)}`;
+  }
+  return name;
 }
 
 /** Only the head of a huge line is read. */
@@ -86,8 +89,11 @@ export function commandNamesOf(command: string): string[] {
 
 /** The command names of the words of a line's `programText`, in order, each once. */
 export function wordsCommandNames(words: readonly string[]): string[] {
-  return eachOnce(words, (segment) => {
-    const word = segment[commandWordAt(segment, 0)];
-    return word === undefined ? undefined : lastSegment(word);
-  });
+  return eachOnce(words, commandNameOf);
+}
+
+/** The command name of one simple command, quick or not. */
+function commandNameOf(words: readonly string[]): string | undefined {
+  const word = words[commandWordAt(words, 0)];
+  return word === undefined ? undefined : lastSegment(word);
 }
