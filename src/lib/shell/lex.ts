@@ -135,11 +135,26 @@ interface Reader {
   complete: boolean;
 }
 
-/** A word being read: the pieces of its value so far, and where the pending run of plain characters began. */
+/**
+ * A word being read: the pieces of its value so far, and where the pending run
+ * of plain characters began. Most words that take this path (`"a b"`, `'x'`)
+ * have one piece: it is held alone, and a list is made only for a second.
+ */
 interface Piece {
-  readonly parts: string[];
+  /** The first piece, `''` while there is none. */
+  first: string;
+  /** Every piece, once there are two or more. */
+  parts: string[] | null;
   run: number;
   expands: boolean;
+}
+
+/** Adds a piece to the word's value (an empty one adds nothing, and nothing is kept for a word that expands: it has no value). */
+function add(w: Piece, part: string): void {
+  if (part === '' || w.expands) return;
+  if (w.parts !== null) w.parts.push(part);
+  else if (w.first === '') w.first = part;
+  else w.parts = [w.first, part];
 }
 
 /** Stops the reading: what follows cannot be read (left open, too deep, or not the dialect's sh syntax). */
@@ -150,7 +165,7 @@ function stop(r: Reader): void {
 
 /** Ends the pending run of plain characters at `end`. */
 function flush(r: Reader, w: Piece, end: number): void {
-  if (end > w.run) w.parts.push(r.text.slice(w.run, end));
+  if (end > w.run) add(w, r.text.slice(w.run, end));
 }
 
 /** The text of a shell command read into tokens and here-documents (see the module comment). */
@@ -353,7 +368,7 @@ function readWord(r: Reader): Word {
     const plain = text.slice(start, r.i);
     return { text: plain, value: plain };
   }
-  const w: Piece = { parts: [], run: start, expands: false };
+  const w: Piece = { first: '', parts: null, run: start, expands: false };
   while (r.i < n) {
     // The plain run first: the full path would step over each of these one by one.
     r.i = plainRun(text, r.i);
@@ -367,7 +382,7 @@ function readWord(r: Reader): Word {
     else readOther(r, w, c, start);
   }
   flush(r, w, r.i);
-  return { text: text.slice(start, r.i), value: w.expands ? null : w.parts.join('') };
+  return { text: text.slice(start, r.i), value: w.expands ? null : (w.parts?.join('') ?? w.first) };
 }
 
 /** Where the run of PLAIN characters from `at` ends. */
@@ -382,10 +397,10 @@ function readEscape(r: Reader, w: Piece): void {
   flush(r, w, r.i);
   const next = r.text.charCodeAt(r.i + 1);
   if (Number.isNaN(next)) {
-    w.parts.push('\\');
+    add(w, '\\');
     r.i += 1;
   } else {
-    if (next !== NEWLINE) w.parts.push(r.text[r.i + 1] as string);
+    if (next !== NEWLINE) add(w, r.text[r.i + 1] as string);
     r.i += 2;
   }
   w.run = r.i;
@@ -398,7 +413,7 @@ function readSingleQuoted(r: Reader, w: Piece): void {
   if (close < 0) return stop(r);
   // PowerShell doubles a quote to escape it, where sh joins two strings.
   if (r.pwsh && text.charCodeAt(close + 1) === SINGLE) return stop(r);
-  w.parts.push(text.slice(r.i + 1, close));
+  add(w, text.slice(r.i + 1, close));
   r.i = close + 1;
   w.run = r.i;
 }
@@ -428,7 +443,7 @@ function readDoubleQuoted(r: Reader, w: Piece): void {
       readExpansion(r, w, c, true);
     } else if (c === BACKSLASH && !r.pwsh && is(DOUBLE_ESCAPES, text.charCodeAt(r.i + 1))) {
       flush(r, w, r.i);
-      if (text.charCodeAt(r.i + 1) !== NEWLINE) w.parts.push(text[r.i + 1] as string);
+      if (text.charCodeAt(r.i + 1) !== NEWLINE) add(w, text[r.i + 1] as string);
       r.i += 2;
       w.run = r.i;
     } else {
