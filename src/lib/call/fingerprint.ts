@@ -149,6 +149,12 @@ function normalized(spelled: string, command: string, cfg: FingerprintConfig): N
   return urlsNormalized(cfg.hostAliases).get(spelled, () => normUrl(spelled, cfg.hostAliases));
 }
 
+/** Whether every URL's host is local (a loop: the check runs on every new command with a URL). */
+function allLocal(urls: readonly NormalizedUrl[]): boolean {
+  for (const url of urls) if (!isLocalHost(url.host)) return false;
+  return true;
+}
+
 /**
  * A shell command's verb, command, action, target and sink fingerprints. With
  * `keepLine` (a track the configuration turns on reads the line beyond its
@@ -169,7 +175,7 @@ function readShell(name: string, command: string, cfg: FingerprintConfig, keepLi
     const url = normalized(spelled[at] as string, command, cfg);
     if (url !== null) urls.push(url);
   }
-  const local = urls.length > 0 && urls.every((url) => isLocalHost(url.host));
+  const local = urls.length > 0 && allLocal(urls);
   // localHosts: allow relaxes a purely local call to its action identity (exact:, cmd:).
   const relaxed = local && cfg.localHosts === 'allow';
   // One split serves the three readers: on a 10 MB command it is most of the cost.
