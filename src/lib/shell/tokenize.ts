@@ -52,10 +52,21 @@ const SPILL_RUNS = 32;
  * The current word's runs, `[start, end)` pairs, for every call: tokenize calls
  * nothing that could split another command meanwhile, and a word holds at most
  * SPILL_RUNS of them before they are copied out (at most SPILL_RUNS - 1 after a
- * quote or an escape, and one more at the word's end). One fixed table spares a list
+ * quote or an escape, and one more at the word's end): copying out sooner builds
+ * the same word, later would overrun RUNS (the many-runs test in
+ * normalize-oracle.test.ts crosses that size). One fixed table spares a list
  * per word (emptying a list gives up its storage, and the next push allocates it again).
  */
 const RUNS = new Int32Array(2 * SPILL_RUNS);
+/** How many entries of RUNS the current word holds. */
+let runCount = 0;
+
+/** Records the run `[start, end)` in RUNS. */
+function addRun(start: number, end: number): void {
+  RUNS[runCount] = start;
+  RUNS[runCount + 1] = end;
+  runCount += 2;
+}
 
 /** The characters of a word with many runs, copied out as they come; grows by doubling. */
 interface Spill {
@@ -63,12 +74,12 @@ interface Spill {
   used: number;
 }
 
-/** Copies the first `count` entries of RUNS' characters into the spill buffer. */
-function spillRuns(command: string, count: number, spill: Spill | null): Spill {
+/** Copies the characters of the runs in RUNS into the spill buffer, and empties RUNS. */
+function spillRuns(command: string, spill: Spill | null): Spill {
   const into = spill ?? { buffer: new Uint16Array(256), used: 0 };
   let { buffer, used } = into;
   // Stryker disable next-line EqualityOperator: one step more reads a pair past the count: a stale one copies characters of no word, one past the table reads undefined and copies nothing
-  for (let k = 0; k < count; k += 2) {
+  for (let k = 0; k < runCount; k += 2) {
     const start = RUNS[k] as number;
     const end = RUNS[k + 1] as number;
     // Stryker disable next-line EqualityOperator,ArithmeticOperator: growing at an exact fit, or more often, or larger, changes how much room there is, never what is copied
@@ -82,6 +93,7 @@ function spillRuns(command: string, count: number, spill: Spill | null): Spill {
   }
   into.buffer = buffer;
   into.used = used;
+  runCount = 0;
   return into;
 }
 
@@ -94,14 +106,16 @@ function spilledWord(spill: Spill): string {
 }
 
 /**
- * One word from the first `count` entries of RUNS, `[start, end)` pairs of the
- * command it keeps: quotes and escapes drop characters, so a word is one or
- * more stretches of the command. They are joined (one run is its slice); a word
- * with more runs than `SPILL_RUNS` has been copied out as it went.
+ * One word from the runs in RUNS, `[start, end)` pairs of the command it
+ * keeps (RUNS is emptied): quotes and escapes drop characters, so a word is one
+ * or more stretches of the command. They are joined (one run is its slice); a
+ * word with more runs than `SPILL_RUNS` has been copied out as it went.
  */
-function wordOf(command: string, count: number, spill: Spill | null): string {
+function wordOf(command: string, spill: Spill | null): string {
   // Stryker disable next-line ConditionalExpression: copying out a word of few runs gives the same word; the slices only spare the copy
-  if (spill !== null) return spilledWord(spillRuns(command, count, spill));
+  if (spill !== null) return spilledWord(spillRuns(command, spill));
+  const count = runCount;
+  runCount = 0;
   if (count === 2) return command.slice(RUNS[0], RUNS[1]);
   let word = '';
   for (let k = 0; k < count; k += 2) word += command.slice(RUNS[k], RUNS[k + 1]);
@@ -118,8 +132,8 @@ export function tokenize(command: string): string[] {
   if (typeof command !== 'string') return [];
   const length = command.length;
   const tokens: string[] = [];
-  // How many entries of RUNS the current word holds, the start of the run still open (-1: none), and its spilled characters.
-  let count = 0;
+  // The start of the current word's run still open (-1: none), and its spilled characters.
+  runCount = 0;
   let open = -1;
   let spill: Spill | null = null;
   let started = false;
@@ -147,12 +161,8 @@ export function tokenize(command: string): string[] {
     } else if (isSpaceCode(code)) {
       // A word that never started has nothing to reset.
       if (!started) continue;
-      if (open >= 0) {
-        RUNS[count++] = open;
-        RUNS[count++] = i;
-      }
-      tokens.push(wordOf(command, count, spill));
-      count = 0;
+      if (open >= 0) addRun(open, i);
+      tokens.push(wordOf(command, spill));
       open = -1;
       spill = null;
       started = false;
@@ -163,27 +173,17 @@ export function tokenize(command: string): string[] {
     }
     if (!cut) continue;
     // A quote or an escape drops this character: the run before it ends here.
-    if (open >= 0) {
-      RUNS[count++] = open;
-      RUNS[count++] = i;
-    }
+    if (open >= 0) addRun(open, i);
     open = -1;
-    // Copying out sooner builds the same word; later would overrun RUNS (the many-runs test in normalize-oracle.test.ts crosses that size).
     // Stryker disable next-line ArithmeticOperator: `2 / SPILL_RUNS` and `2 - SPILL_RUNS` copy out at every cut, which builds the same word
-    if (count >= 2 * SPILL_RUNS) {
-      spill = spillRuns(command, count, spill);
-      count = 0;
-    }
+    if (runCount >= 2 * SPILL_RUNS) spill = spillRuns(command, spill);
     // An escape (a backslash only cuts as one) keeps the next character, whatever it is, as the start of a new run.
     if (code === BACKSLASH) {
       i += 1;
       open = i;
     }
   }
-  if (open >= 0) {
-    RUNS[count++] = open;
-    RUNS[count++] = length;
-  }
-  if (started) tokens.push(wordOf(command, count, spill));
+  if (open >= 0) addRun(open, length);
+  if (started) tokens.push(wordOf(command, spill));
   return tokens;
 }
