@@ -261,7 +261,7 @@ function guard(state: State, exec: unknown): string | undefined {
   const judged = judgedOf(state, call);
   written(state);
   // The attempt counts whatever the verdict: a denied call is the model going round all the same.
-  for (const track of call.tracks) track.attempted?.(call);
+  for (let at = 0; at < call.tracks.length; at += 1) call.tracks[at]?.attempted?.(call);
   const denial = deny(state, call, judged);
   if (denial !== undefined) return denial;
   for (let at = 0; at < call.tracks.length; at += 1) {
