@@ -72,6 +72,13 @@ function inTurn(history: readonly Answered[], rounds: number, changes: number): 
   return true;
 }
 
+/** `text` with storage of its own: one of the copies at hand when it has the same characters, else a new one. */
+function ownedLike(text: string, one: string | undefined, other: string | undefined): string {
+  if (text === one) return one;
+  if (text === other) return other;
+  return own(text);
+}
+
 export function createAlternation(): Alternation {
   const histories = new WeakMap<Agent, Answered[]>();
   return {
@@ -83,7 +90,10 @@ export function createAlternation(): Alternation {
       let history = histories.get(agent);
       if (history === undefined) histories.set(agent, (history = []));
       // Kept for rounds to come: a quote cut from a 1 MB call, or a failure's words, must not hold their parent (P6).
-      history.push({ lookup: call.lookup, quote: own(call.quote), answer: own(answer), changes });
+      // Calls going round quote and answer as two calls back or the last one did: those copies are owned already.
+      const last = history[history.length - 1];
+      const earlier = history[history.length - 2];
+      history.push({ lookup: call.lookup, quote: ownedLike(call.quote, earlier?.quote, last?.quote), answer: ownedLike(answer, earlier?.answer, last?.answer), changes });
       if (history.length > 2 * rounds) history.splice(0, history.length - 2 * rounds);
     },
     partner(agent, lookup, changes, rounds) {
