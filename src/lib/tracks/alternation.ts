@@ -94,7 +94,8 @@ export function createAlternation(): Alternation {
       const last = history[history.length - 1];
       const earlier = history[history.length - 2];
       history.push({ lookup: call.lookup, quote: ownedLike(call.quote, earlier?.quote, last?.quote), answer: ownedLike(answer, earlier?.answer, last?.answer), changes });
-      if (history.length > 2 * rounds) history.splice(0, history.length - 2 * rounds);
+      // One out for one in, as a rule: no list of the removed made.
+      while (history.length > 2 * rounds) history.shift();
     },
     partner(agent, lookup, changes, rounds) {
       const history = histories.get(agent);

@@ -252,7 +252,7 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
 /** The call joins the history of calls in turn (alternation.ts) by its identity and answer; an exempt one starts it again. */
 function learnTurn(pairs: Alternation, shared: Shared, call: TrackedCall, exact: Mark | undefined, settled: Settled, backToBack: number): void {
   const known = exact === undefined || shared.isExempt(call.agent, exact.key) ? null : exact;
-  pairs.learn(call.agent, known === null ? null : { lookup: known.lookup, quote: known.quote }, answerOf(settled), shared.changes(call.agent), backToBack);
+  pairs.learn(call.agent, known, answerOf(settled), shared.changes(call.agent), backToBack);
 }
 
 /** `respelled`: the back-to-back run's count when a call joined it by its options-aside reading (learnRun), else 0. */
