@@ -28,7 +28,7 @@
 import { canonical, decoysFor, withoutDecoys } from '../call/canonical.js';
 import { member, safeMember } from '../host/member.js';
 import { resultBlocks, type Reader } from '../host/result.js';
-import { maskShellLine, NOISE_LINE_LIMIT, quietLine, quietShown } from './noise.js';
+import { maskShellLine, NOISE_LINE_LIMIT, quietLine } from './noise.js';
 
 /** A notion of "the same result": what of a result its digest reads, and how. */
 export interface DigestNotion {
@@ -125,15 +125,11 @@ function needsMasking(text: string, from: number, to: number): boolean {
  * own: a terminal shows what came before a trailing carriage return.)
  */
 function addLines(lanes: Lanes, text: string): void {
-  // Most texts hold no carriage return: then each line is as shown, and one that needs masking holds a digit or a spinner glyph.
-  const shown = !text.includes('\r');
   for (let start = 0; ; ) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
     if (needsMasking(text, start, end) || (end - start > NOISE_LINE_LIMIT && hasDigit(text, start, end))) {
-      const line = text.slice(start, end);
-      // A longer line is data, not a meter: quietLine gives it back as it is.
-      const quiet = !shown ? quietLine(line) : line.length > NOISE_LINE_LIMIT ? line : quietShown(line);
+      const quiet = quietLine(text.slice(start, end));
       if (quiet !== null) lanes.line(maskShellLine(quiet.trimEnd()));
     } else {
       let last = end;

@@ -107,22 +107,10 @@ function masked(text: string, pattern: RegExp, by: string, needle: string, other
   return text.includes(needle) || (other !== undefined && text.includes(other)) ? text.replace(pattern, by) : text;
 }
 
-/** What a line must hold for noise masking to read it: a digit or a spinner glyph. */
-const MASKABLE = /\d|[\u2800-\u28ff]/;
-
 /** A result line with its noise masked; `null` for a line that is noise whole (a row of curl's meter). */
 export function quietLine(raw: string): string | null {
   const line = lastState(raw);
-  if (line.length > NOISE_LINE_LIMIT || !MASKABLE.test(line)) return line;
-  return quietShown(line);
-}
-
-/**
- * `quietLine` of a line as a terminal shows it (no carriage return), no longer
- * than `NOISE_LINE_LIMIT`, that holds a digit or a spinner glyph: the digest
- * has looked at every character of the line already.
- */
-export function quietShown(line: string): string | null {
+  if (line.length > NOISE_LINE_LIMIT || !/\d|[\u2800-\u28ff]/.test(line)) return line;
   if (CURL_HEADER.test(line) || CURL_ROW.test(line)) return null;
   // Stryker disable next-line ConditionalExpression: a shortcut: a line without a spinner glyph has none to drop
   const bare = hasSpinner(line) ? line.replace(SPINNER, '') : line;
