@@ -305,8 +305,10 @@ describe('progress: outcomes — a poll whose answer moves is progress, one that
 describe('a few recent digests (memory/book.ts)', () => {
   test('remember keeps the newest last, each once, at most `kept`; recalls finds any of them and nothing else', async () => {
     const { recalls, remember } = await import('../../src/lib/memory/book.js');
-    let recent: readonly string[] | undefined;
-    for (const digest of ['a', 'b', 'a', 'c', 'd', 'e']) recent = remember(recent, digest, 4);
+    let recent: string | readonly string[] | undefined;
+    recent = remember(recent, 'a', 4);
+    assert.equal(recent, 'a', 'one digest is kept as it is');
+    for (const digest of ['b', 'a', 'c', 'd', 'e']) recent = remember(recent, digest, 4);
     assert.deepEqual(recent, ['a', 'c', 'd', 'e']);
     assert.equal(remember(recent, 'e', 4), recent, 'the newest again changes nothing');
     assert.deepEqual(remember(recent, 'c', 4), ['a', 'd', 'e', 'c'], 'a known one moves to the end');
@@ -314,7 +316,10 @@ describe('a few recent digests (memory/book.ts)', () => {
     for (const known of ['a', 'c', 'd', 'e']) assert.equal(recalls(recent, known), true, known);
     for (const unknown of ['b', '', 'x', 'ee', 'dd']) assert.equal(recalls(recent, unknown), false, JSON.stringify(unknown));
     assert.equal(recalls(undefined, 'a'), false);
-    assert.deepEqual(remember([], 'z', 4), ['z']);
+    assert.equal(recalls('ab', 'a'), false, 'one digest is found whole');
+    assert.equal(remember('z', 'z', 4), 'z');
+    assert.deepEqual(remember('z', 'y', 4), ['z', 'y']);
+    assert.equal(remember(['z', 'y'], 'x', 1), 'x', 'one kept is one digest');
   });
 
   test('the timeout track\'s spellings are the lines of one string: rememberLine and recallsLine', async () => {

@@ -33,41 +33,44 @@ export function add(book: Set<string>, key: string): void {
 
 /**
  * A few recent digests, newest last: the digests themselves (a call's digest
- * is one string, shared by every book that keeps it), never changed in place,
- * so that keys with the same history share one list. A list changes only
- * when something new comes in: a result that comes back the same, the common
- * case, allocates nothing.
+ * is one string, shared by every book that keeps it), one alone as it is and
+ * more as a list, never changed in place, so that keys with the same history
+ * share it. It changes only when something new comes in: a result that comes
+ * back the same, the common case, allocates nothing.
  */
-export type Recent = readonly string[];
+export type Recent = string | readonly string[];
 
 /** Whether `digest` is among the recent ones. */
 export function recalls(recent: Recent | undefined, digest: string): boolean {
-  if (recent === undefined) return false;
+  if (recent === undefined || typeof recent === 'string') return recent === digest;
   for (let at = recent.length - 1; at >= 0; at -= 1) if (recent[at] === digest) return true;
   return false;
 }
 
 /** Whether `digest` is the newest of the recent ones. */
 export function isNewest(recent: Recent | undefined, digest: string): boolean {
-  return recent !== undefined && recent.length > 0 && recent[recent.length - 1] === digest;
+  if (recent === undefined || typeof recent === 'string') return recent === digest;
+  return recent.length > 0 && recent[recent.length - 1] === digest;
 }
 
 /** The recent digests with `digest` as the newest, at most `kept` of them. */
 export function remember(recent: Recent | undefined, digest: string, kept: number): Recent {
-  if (recent === undefined || recent.length === 0) return [digest];
+  if (recent === undefined || recent.length === 0) return digest;
   // Already the newest: nothing moves (a result that comes back the same, the common case).
   if (isNewest(recent, digest)) return recent;
+  const known: readonly string[] = typeof recent === 'string' ? [recent] : recent;
   let others = 0;
-  for (let at = 0; at < recent.length; at += 1) if (recent[at] !== digest) others += 1;
+  for (let at = 0; at < known.length; at += 1) if (known[at] !== digest) others += 1;
   // The oldest go first: of the others, only the newest `kept - 1` stay.
   let skip = others - (kept - 1);
   const next: string[] = [];
-  for (let at = 0; at < recent.length; at += 1) {
-    const known = recent[at] as string;
-    if (known === digest) continue;
+  for (let at = 0; at < known.length; at += 1) {
+    const one = known[at] as string;
+    if (one === digest) continue;
     if (skip > 0) skip -= 1;
-    else next.push(known);
+    else next.push(one);
   }
+  if (next.length === 0) return digest;
   next.push(digest);
   return next;
 }
