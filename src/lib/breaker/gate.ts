@@ -17,8 +17,9 @@ import type { CallRecord } from './record.js';
 /** Every track's judgement of the call, in gate order. */
 export function judgeAll(call: CallRecord): Judgement[] {
   const { tracks } = call;
-  const judged: Judgement[] = [];
-  for (let at = 0; at < tracks.length; at += 1) judged.push((tracks[at] as Track).judge(call));
+  // Its length is known: one store of that size, not one grown by pushes.
+  const judged = new Array<Judgement>(tracks.length);
+  for (let at = 0; at < tracks.length; at += 1) judged[at] = (tracks[at] as Track).judge(call);
   return judged;
 }
 
