@@ -50,7 +50,10 @@ export const alternationWords: HitWords = {
 };
 
 export interface Alternation {
-  /** A call settled: its identity (`lookup`, `quote`) and its answer, or `null` (a poll, an exempt call, no answer), which starts the history again. */
+  /**
+   * A call settled: its identity (`lookup`, `quote`) and its answer, or `null` (a poll, an exempt call, no answer), which starts the history again.
+   * The answer is kept as given: it must hold no parent of its own (a digest, or a failure's words copied: P6).
+   */
   learn(agent: Agent, call: { readonly lookup: string; readonly quote: string } | null, answer: string | null, changes: number, rounds: number): void;
   /** When `lookup` would start another round of two calls that went in turn `rounds` times, answered as before, nothing changed since (`changes`): the other call's quote; else `null`. */
   partner(agent: Agent, lookup: string, changes: number, rounds: number): string | null;
@@ -89,11 +92,11 @@ export function createAlternation(): Alternation {
       }
       let history = histories.get(agent);
       if (history === undefined) histories.set(agent, (history = []));
-      // Kept for rounds to come: a quote cut from a 1 MB call, or a failure's words, must not hold their parent (P6).
-      // Calls going round quote and answer as two calls back or the last one did: those copies are owned already.
+      // Kept for rounds to come: a quote cut from a 1 MB call must not hold its parent (P6).
+      // Calls going round quote as two calls back or the last one did: those copies are owned already.
       const last = history[history.length - 1];
       const earlier = history[history.length - 2];
-      history.push({ lookup: call.lookup, quote: ownedLike(call.quote, earlier?.quote, last?.quote), answer: ownedLike(answer, earlier?.answer, last?.answer), changes });
+      history.push({ lookup: call.lookup, quote: ownedLike(call.quote, earlier?.quote, last?.quote), answer, changes });
       // One out for one in, as a rule: no list of the removed made.
       while (history.length > 2 * rounds) history.shift();
     },

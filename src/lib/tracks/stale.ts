@@ -36,6 +36,7 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import type { Mark } from '../call/mark.js';
+import { own } from '../host/own.js';
 import { defang, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice } from '../text/notice.js';
 import { STALE, staleMeta } from './stale.meta.js';
@@ -183,7 +184,8 @@ const TIMED_OUT_EXIT = '124';
  */
 function answerOf(settled: Settled): string | null {
   const { failure } = settled;
-  if (failure !== null && failure.reason !== 'timeout' && !(failure.reason === 'exit' && failure.detail === TIMED_OUT_EXIT)) return `\u0000${failure.reason}:${failure.detail}`;
+  // Kept by the run and the round of two: a failure's words, cut from the result, are copied so as not to hold it (P6); a digest is a string of its own.
+  if (failure !== null && failure.reason !== 'timeout' && !(failure.reason === 'exit' && failure.detail === TIMED_OUT_EXIT)) return own(`\u0000${failure.reason}:${failure.detail}`);
   return settled.outcome();
 }
 
@@ -197,10 +199,9 @@ function sharesLookup(run: readonly string[], call: readonly string[]): boolean 
  * The run goes on when the call is the last one again, answered the same, nothing changed; any other call that ran starts another.
  * Returns the run's count when a call joined it by its options-aside reading (the run advises at `warnAt`), else 0.
  */
-function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], settled: Settled): number {
+function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], settled: Settled, outcome: string | null): number {
   const { agent } = call;
   const exact = actions[0];
-  const outcome = answerOf(settled);
   if (exact === undefined || outcome === null || shared.isExempt(agent, exact.key)) {
     runs.delete(agent);
     return 0;
@@ -250,9 +251,9 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
 }
 
 /** The call joins the history of calls in turn (alternation.ts) by its identity and answer; an exempt one starts it again. */
-function learnTurn(pairs: Alternation, shared: Shared, call: TrackedCall, exact: Mark | undefined, settled: Settled, backToBack: number): void {
+function learnTurn(pairs: Alternation, shared: Shared, call: TrackedCall, exact: Mark | undefined, answer: string | null, backToBack: number): void {
   const known = exact === undefined || shared.isExempt(call.agent, exact.key) ? null : exact;
-  pairs.learn(call.agent, known, answerOf(settled), shared.changes(call.agent), backToBack);
+  pairs.learn(call.agent, known, answer, shared.changes(call.agent), backToBack);
 }
 
 /** `respelled`: the back-to-back run's count when a call joined it by its options-aside reading (learnRun), else 0. */
@@ -313,8 +314,10 @@ export const staleTrack = {
         const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
         const actions = staleActionsOf(call);
         if (backToBack !== null) {
-          respelled = learnRun(runs, shared, call, actions, lookupsOf(call), settled);
-          learnTurn(pairs, shared, call, actions[0], settled, backToBack);
+          // How the call was answered, read once for the run and the round of two.
+          const answer = answerOf(settled);
+          respelled = learnRun(runs, shared, call, actions, lookupsOf(call), settled, answer);
+          learnTurn(pairs, shared, call, actions[0], answer, backToBack);
         } else {
           runs.delete(call.agent);
           pairs.clear(call.agent);
