@@ -28,7 +28,7 @@ import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { TIMEOUTS, timeoutMeta } from './timeout.meta.js';
 import { keep, recalls, recallsLine, remember, rememberLine, type Recent, type RecentLines } from '../memory/book.js';
 import { actionsOf } from './actions.js';
-import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Track, type TrackedCall } from './track.js';
+import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
 
 /** Longest program quoted in a message. */
 const PROGRAM_CHARS = 120;
@@ -201,7 +201,7 @@ function learnFit(counts: Map<string, Count> | undefined, programsOfCall: Progra
   }
 }
 
-function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Programs, call: TrackedCall, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
+function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Programs, call: TrackedCall, settled: Settled, shared: Shared): Notice | null {
   if (call.command === undefined) return null;
   if (!timedOut(settled)) {
     learnFit(book.get(call.agent), programsOfCall, call, settled);
@@ -216,7 +216,7 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Program
   let warned: { program: string; count: number; respelled: boolean } | null = null;
   for (const program of programs) {
     const key = programKey(program);
-    if (isExempt(key)) continue;
+    if (shared.isExempt(call.agent, key)) continue;
     const before = counts.get(key);
     const record = timedOutAgain(before, before?.key ?? own(key), call, outcome);
     keep(counts, record.key, record);
@@ -242,7 +242,7 @@ export const timeoutTrack = {
     const programs: Programs = (call) => readOf(call, PROGRAMS, programsRead);
     return {
       judge: (call) => judge(book, programs, call),
-      learn: (call, settled) => learn(book, programs, call, settled, (key) => shared.isExempt(call.agent, key)),
+      learn: (call, settled) => learn(book, programs, call, settled, shared),
       clear: (agent) => void book.delete(agent),
     };
   },
