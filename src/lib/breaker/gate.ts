@@ -11,8 +11,9 @@ import type { Turns } from '../memory/turn.js';
 import type { CeilingBook } from './ceiling.js';
 import type { CallRecord } from './record.js';
 
-// The gate runs twice a call: its loops are indexed, as an array iterator is an object a step
-// wherever the optimiser does not see through it (judgements come in several array shapes).
+// The gate reads a call's judgements in its ask and again in its guard: its loops are indexed, as an
+// array iterator is an object a step wherever the optimiser does not see through it (judgements come in
+// several array shapes: a frozen empty one, a track's own).
 
 /** Every track's judgement of the call, in gate order. */
 export function judgeAll(call: CallRecord): Judgement[] {
