@@ -302,17 +302,101 @@ describe('progress: outcomes — a poll whose answer moves is progress, one that
   });
 });
 
-describe('a few recent digests kept as one string (tracks/book.ts)', () => {
+describe('a few recent digests (memory/book.ts)', () => {
   test('remember keeps the newest last, each once, at most `kept`; recalls finds any of them and nothing else', async () => {
     const { recalls, remember } = await import('../../src/lib/memory/book.js');
-    let recent: string | undefined;
-    for (const digest of ['a', 'b', 'a', 'c', 'd', 'e']) recent = remember(recent, digest, 4);
-    assert.equal(recent, 'a\nc\nd\ne');
+    let recent: string | readonly string[] | undefined;
+    recent = remember(recent, 'a', 4);
+    assert.equal(recent, 'a', 'one digest is kept as it is');
+    for (const digest of ['b', 'a', 'c', 'd', 'e']) recent = remember(recent, digest, 4);
+    assert.deepEqual(recent, ['a', 'c', 'd', 'e']);
     assert.equal(remember(recent, 'e', 4), recent, 'the newest again changes nothing');
-    assert.equal(remember(recent, 'c', 4), 'a\nd\ne\nc', 'a known one moves to the end');
+    assert.deepEqual(remember(recent, 'c', 4), ['a', 'd', 'e', 'c'], 'a known one moves to the end');
+    assert.deepEqual(recent, ['a', 'c', 'd', 'e'], 'a list is never changed in place: keys with one history share it');
     for (const known of ['a', 'c', 'd', 'e']) assert.equal(recalls(recent, known), true, known);
     for (const unknown of ['b', '', 'x', 'ee', 'dd']) assert.equal(recalls(recent, unknown), false, JSON.stringify(unknown));
     assert.equal(recalls(undefined, 'a'), false);
-    assert.equal(remember('', 'z', 4), 'z');
+    assert.equal(recalls('ab', 'a'), false, 'one digest is found whole');
+    assert.equal(remember('z', 'z', 4), 'z');
+    assert.deepEqual(remember('z', 'y', 4), ['z', 'y']);
+    assert.equal(remember(['z', 'y'], 'x', 1), 'x', 'one kept is one digest');
+  });
+
+  test('the timeout track\'s spellings are the lines of one string: rememberLine and recallsLine', async () => {
+    const { recallsLine, rememberLine } = await import('../../src/lib/memory/book.js');
+    let recent: string | undefined;
+    for (const lookup of ['a', 'b', 'a', 'c', 'd', 'e']) recent = rememberLine(recent, lookup, 4);
+    assert.equal(recent, 'a\nc\nd\ne');
+    assert.equal(rememberLine(recent, 'e', 4), recent, 'the newest again changes nothing');
+    assert.equal(rememberLine(recent, 'c', 4), 'a\nd\ne\nc', 'a known one moves to the end');
+    for (const known of ['a', 'c', 'd', 'e']) assert.equal(recallsLine(recent, known), true, known);
+    for (const unknown of ['b', '', 'x', 'ee', 'dd']) assert.equal(recallsLine(recent, unknown), false, JSON.stringify(unknown));
+    assert.equal(recallsLine(undefined, 'a'), false);
+    assert.equal(rememberLine('', 'z', 4), 'z');
+  });
+});
+
+describe('the outcome memory keeps the ACTIONS_KEPT actions touched last (memory/outcomes.ts)', () => {
+  test('the least recently touched action goes first, however the touches repeat the newest ones in their order', async () => {
+    const { ACTIONS_KEPT, AgentOutcomes } = await import('../../src/lib/memory/outcomes.js');
+    // A plain model of the order: touched last, last.
+    let order: string[] = [];
+    const touch = (action: string): void => {
+      order = [...order.filter((known) => known !== action), action];
+      if (order.length > ACTIONS_KEPT) order.shift();
+    };
+    const book = new AgentOutcomes();
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let last = ['a0'];
+    for (let call = 0; call < 3000; call += 1) {
+      // A loop's call again, a part of it, its actions the other way round, or new actions.
+      const kind = random(10);
+      const fresh = (): string[] => Array.from({ length: 1 + random(4) }, () => `a${random(ACTIONS_KEPT + 80)}`);
+      const actions =
+        kind < 4 ? last : kind < 5 ? last.slice(1) : kind < 6 ? [...last.slice(0, -1), ...fresh()] : kind < 7 ? [...last].reverse() : fresh();
+      // A call's actions are distinct.
+      actions.splice(0, actions.length, ...new Set(actions));
+      last = actions.length > 0 ? actions : ['a0'];
+      // The stale track, then the spin track, settle the call's actions in turn.
+      for (const action of actions) {
+        book.settleSame(action, 'same', 0);
+        touch(action);
+      }
+      if (kind % 2 === 0) {
+        for (const action of actions) {
+          book.returned(action, 'same');
+          touch(action);
+        }
+      }
+      // Which actions are kept, after every call.
+      if (order.length === ACTIONS_KEPT) {
+        const kept = new Set(order);
+        for (let n = 0; n < ACTIONS_KEPT + 80; n += 1) assert.equal(book.sameInRow(`a${n}`, 0) > 0, kept.has(`a${n}`), `a${n} after call ${call}`);
+      }
+    }
+  });
+
+  test('a call that starts as the last one did and then goes elsewhere moves what it touched to the newest end', async () => {
+    const { ACTIONS_KEPT, AgentOutcomes } = await import('../../src/lib/memory/outcomes.js');
+    const book = new AgentOutcomes();
+    const settle = (...actions: string[]): void => {
+      for (const action of actions) book.settleSame(action, 'same', 0);
+    };
+    settle('a', 'b', 'c');
+    // `a` again, then `x`: the order is b, c, a, x.
+    settle('a', 'x');
+    for (let n = 0; n < ACTIONS_KEPT - 4; n += 1) settle(`f${n}`);
+    const kept = (action: string): boolean => book.sameInRow(action, 0) > 0;
+    assert.deepEqual(['a', 'b', 'c', 'x'].map(kept), [true, true, true, true], 'all of them, the shelf full');
+    settle('g1');
+    assert.deepEqual(['a', 'b', 'c', 'x'].map(kept), [true, false, true, true], 'b, the least recently touched, goes first');
+    settle('g2');
+    assert.deepEqual(['a', 'b', 'c', 'x'].map(kept), [true, false, false, true], 'then c');
+    settle('g3');
+    assert.deepEqual(['a', 'b', 'c', 'x'].map(kept), [false, false, false, true], 'then a');
   });
 });

@@ -15,7 +15,7 @@ import { safeMember } from '../host/member.js';
 import { own } from '../host/own.js';
 import { createPolicyBook, type Policy, type PolicyBook } from '../policy/policy.js';
 import { isAgent } from '../call/read.js';
-import { classifyFailure } from '../result/failure.js';
+import { classifyFailure, type Failure } from '../result/failure.js';
 import { isShell } from '../call/read.js';
 import type { Locale } from '../text/locale.js';
 import { askMessage } from '../text/ask.js';
@@ -261,7 +261,7 @@ function guard(state: State, exec: unknown): string | undefined {
   const judged = judgedOf(state, call);
   written(state);
   // The attempt counts whatever the verdict: a denied call is the model going round all the same.
-  for (const track of call.tracks) track.attempted?.(call);
+  for (let at = 0; at < call.tracks.length; at += 1) call.tracks[at]?.attempted?.(call);
   const denial = deny(state, call, judged);
   if (denial !== undefined) return denial;
   for (let at = 0; at < call.tracks.length; at += 1) {
@@ -278,14 +278,26 @@ function guard(state: State, exec: unknown): string | undefined {
   return undefined;
 }
 
-/** The result of a call that ran, classified once for every track (and the change count), its digest made on first use. */
-function settledOf(call: CallRecord, result: unknown): Settled {
-  let outcome: string | null | undefined;
-  return {
-    result,
-    failure: classifyFailure(result, { shell: isShell(call.name), command: call.command }),
-    outcome: () => (outcome === undefined ? (outcome = outcomeDigest(result)) : outcome),
-  };
+/**
+ * The result of a call that ran, classified once for every track (and the
+ * change count), its digest made on first use: one object a call, its fields
+ * all set when it is made.
+ */
+class SettledCall implements Settled {
+  readonly failure: Failure | null;
+  #outcome: string | null | undefined = undefined;
+
+  constructor(
+    call: CallRecord,
+    readonly result: unknown,
+  ) {
+    this.failure = classifyFailure(result, { shell: isShell(call.name), command: call.command });
+  }
+
+  outcome(): string | null {
+    if (this.#outcome === undefined) this.#outcome = outcomeDigest(this.result);
+    return this.#outcome;
+  }
 }
 
 /** The notices owed for the call, in gate order: each track's from settling, then its advisory from the guard. */
@@ -296,7 +308,7 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
   const ran = call.asked === null && !call.denied;
   if (call.asked !== null) refuse(state, call);
   const owed: Notice[] = [];
-  const settled = ran ? settledOf(call, result) : null;
+  const settled = ran ? new SettledCall(call, result) : null;
   for (let at = 0; at < call.tracks.length; at += 1) {
     const learned = settled === null ? null : (call.tracks[at]?.learn?.(call, settled) ?? null);
     if (learned !== null) owed.push(learned);

@@ -5,28 +5,46 @@
  * measures take slots in the window; a key of a track's own (a cycle) does not.
  */
 import type { Agent } from '../host/types.js';
-import type { Hit, Judgement } from '../tracks/track.js';
+import type { Mark } from '../call/mark.js';
+import type { Hit, Judgement, Track } from '../tracks/track.js';
 import type { Turns } from '../memory/turn.js';
 import type { CeilingBook } from './ceiling.js';
 import type { CallRecord } from './record.js';
 
+// The gate reads a call's judgements in its ask and again in its guard: its loops are indexed, as an
+// array iterator is an object a step wherever the optimiser does not see through it (judgements come in
+// several array shapes: a frozen empty one, a track's own).
+
 /** Every track's judgement of the call, in gate order. */
 export function judgeAll(call: CallRecord): Judgement[] {
-  return call.tracks.map((track) => track.judge(call));
+  const { tracks } = call;
+  // Its length is known: one store of that size, not one grown by pushes.
+  const judged = new Array<Judgement>(tracks.length);
+  for (let at = 0; at < tracks.length; at += 1) judged[at] = (tracks[at] as Track).judge(call);
+  return judged;
 }
 
 /** Whether a key is one of the call's own measures (a track's own key, such as a cycle's, is not). */
 function isMeasureKey(call: CallRecord, key: string): boolean {
-  return call.marks.some((mark) => mark.key === key);
+  const { marks } = call;
+  for (let at = 0; at < marks.length; at += 1) if ((marks[at] as Mark).key === key) return true;
+  return false;
 }
 
+/** No hit blocks: shared, so that a quiet call allocates no list (it is only read). */
+const NONE: readonly Hit[] = Object.freeze([]);
+
 /** The hits that block, in gate order: every track's, exempt keys taken out. */
-export function blockingHits(turns: Turns, call: CallRecord, judged: readonly Judgement[]): Hit[] {
-  const hits: Hit[] = [];
-  for (const judgement of judged) {
-    for (const hit of judgement.hits) if (!turns.isExempt(call.agent, hit.key)) hits.push(hit);
+export function blockingHits(turns: Turns, call: CallRecord, judged: readonly Judgement[]): readonly Hit[] {
+  let hits: Hit[] | null = null;
+  for (let at = 0; at < judged.length; at += 1) {
+    const found = (judged[at] as Judgement).hits;
+    for (let next = 0; next < found.length; next += 1) {
+      const hit = found[next] as Hit;
+      if (!turns.isExempt(call.agent, hit.key)) (hits ??= []).push(hit);
+    }
   }
-  return hits;
+  return hits ?? NONE;
 }
 
 /**
@@ -36,8 +54,12 @@ export function blockingHits(turns: Turns, call: CallRecord, judged: readonly Ju
  */
 export function keysOf(call: CallRecord, judged: readonly Judgement[]): string[] {
   const keys = call.marks.map((mark) => mark.key);
-  for (const judgement of judged) {
-    for (const hit of judgement.hits) if (!isMeasureKey(call, hit.key)) keys.push(hit.key);
+  for (let at = 0; at < judged.length; at += 1) {
+    const found = (judged[at] as Judgement).hits;
+    for (let next = 0; next < found.length; next += 1) {
+      const { key } = found[next] as Hit;
+      if (!isMeasureKey(call, key)) keys.push(key);
+    }
   }
   return keys;
 }

@@ -50,7 +50,10 @@ export const alternationWords: HitWords = {
 };
 
 export interface Alternation {
-  /** A call settled: its identity (`lookup`, `quote`) and its answer, or `null` (a poll, an exempt call, no answer), which starts the history again. */
+  /**
+   * A call settled: its identity (`lookup`, `quote`) and its answer, or `null` (a poll, an exempt call, no answer), which starts the history again.
+   * The answer is kept as given: it must hold no parent of its own (a digest, or a failure's words copied: P6).
+   */
   learn(agent: Agent, call: { readonly lookup: string; readonly quote: string } | null, answer: string | null, changes: number, rounds: number): void;
   /** When `lookup` would start another round of two calls that went in turn `rounds` times, answered as before, nothing changed since (`changes`): the other call's quote; else `null`. */
   partner(agent: Agent, lookup: string, changes: number, rounds: number): string | null;
@@ -72,6 +75,13 @@ function inTurn(history: readonly Answered[], rounds: number, changes: number): 
   return true;
 }
 
+/** `text` with storage of its own: one of the copies at hand when it has the same characters, else a new one. */
+function ownedLike(text: string, one: string | undefined, other: string | undefined): string {
+  if (text === one) return one;
+  if (text === other) return other;
+  return own(text);
+}
+
 export function createAlternation(): Alternation {
   const histories = new WeakMap<Agent, Answered[]>();
   return {
@@ -82,9 +92,13 @@ export function createAlternation(): Alternation {
       }
       let history = histories.get(agent);
       if (history === undefined) histories.set(agent, (history = []));
-      // Kept for rounds to come: a quote cut from a 1 MB call, or a failure's words, must not hold their parent (P6).
-      history.push({ lookup: call.lookup, quote: own(call.quote), answer: own(answer), changes });
-      if (history.length > 2 * rounds) history.splice(0, history.length - 2 * rounds);
+      // Kept for rounds to come: a quote cut from a 1 MB call must not hold its parent (P6).
+      // Calls going round quote as two calls back or the last one did: those copies are owned already.
+      const last = history[history.length - 1];
+      const earlier = history[history.length - 2];
+      history.push({ lookup: call.lookup, quote: ownedLike(call.quote, earlier?.quote, last?.quote), answer, changes });
+      // One out for one in, as a rule: no list of the removed made.
+      while (history.length > 2 * rounds) history.shift();
     },
     partner(agent, lookup, changes, rounds) {
       const history = histories.get(agent);

@@ -30,7 +30,7 @@ import { EDIT_RETRY, editRetryMeta } from './edit-retry.meta.js';
 import { keep } from '../memory/book.js';
 import { editTextOf, type EditText } from './edits.js';
 import { createEditResend, type EditResend, type ResendGates } from './edit-resend.js';
-import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type TrackedCall } from './track.js';
+import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** Longest file path quoted in a message. */
 const PATH_CHARS = 200;
@@ -87,10 +87,17 @@ function rejectedHit(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCal
   return { key, words, quote: `file:${preview(call.file, PATH_CHARS)}`, count: streak.count, cap: limit, detail: describeFailure(streak.failure), failure: streak.failure };
 }
 
+/** The gates of each configuration, read once: they are asked for three times a call. */
+const GATES = new WeakMap<object, ResendGates>();
+
 /** The gates on one edit sent again (edit-resend.ts), under the policy's settings. */
 function gatesOf(call: TrackedCall): ResendGates {
-  const setting = EDIT_RETRY.of(call.cfg);
-  return { applied: setting?.applied ?? null, resent: setting?.resent ?? null };
+  let gates = GATES.get(call.cfg);
+  if (gates === undefined) {
+    const setting = EDIT_RETRY.of(call.cfg);
+    GATES.set(call.cfg, (gates = { applied: setting?.applied ?? null, resent: setting?.resent ?? null }));
+  }
+  return gates;
 }
 
 /** One hit at most: every gate of the track is the file's, under one key. */
@@ -99,10 +106,10 @@ function judge(book: WeakMap<Agent, Map<string, Streak>>, resend: EditResend, ca
   return hit === null ? NO_HITS : { hits: [hit] };
 }
 
-function learn(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
+function learn(book: WeakMap<Agent, Map<string, Streak>>, call: TrackedCall, settled: Settled, shared: Shared): Notice | null {
   if (call.file === undefined) return null;
   const key = fileKey(call.file);
-  if (isExempt(key)) return null;
+  if (shared.isExempt(call.agent, key)) return null;
   const { failure } = settled;
   let streaks = book.get(call.agent);
   if (streaks === undefined) book.set(call.agent, (streaks = new Map()));
@@ -145,7 +152,7 @@ export const editRetryTrack = {
       },
       judge: (call) => judge(book, resend, call, editOf(call)),
       learn: (call, settled) => {
-        const learned = learn(book, call, settled, (key) => shared.isExempt(call.agent, key));
+        const learned = learn(book, call, settled, shared);
         // The file's key exempted: what its edits do is the operator's call for the turn.
         const exempt = call.file !== undefined && shared.isExempt(call.agent, fileKey(call.file));
         const resent = exempt ? null : resend.learn(call, settled, editOf(call), gatesOf(call));

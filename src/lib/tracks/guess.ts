@@ -184,7 +184,10 @@ function fitting(book: Book, words: readonly string[]): [string, Template][] {
 
 /** Whether the words equal the template's everywhere but its open place (the same value again fits too). */
 function sameBut(template: Template, words: readonly string[]): boolean {
-  return template.words.length === words.length && template.words.every((word, at) => at === template.open || word === words[at]);
+  const mine = template.words;
+  if (mine.length !== words.length) return false;
+  for (let at = 0; at < mine.length; at += 1) if (at !== template.open && mine[at] !== words[at]) return false;
+  return true;
 }
 
 function judge(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, callWords: readonly string[] | null): Judgement {
@@ -192,10 +195,11 @@ function judge(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, c
   const book = books.get(call.agent);
   if (limit === null || book === undefined || callWords === null) return NO_HITS;
   let hits: Hit[] | null = null;
-  for (const [key, template] of fitting(book, callWords)) {
-    if (template.count < limit || shared.isExempt(call.agent, key)) continue;
+  // Judging changes no template: they are looked at where they stand, no list of the fitting ones made.
+  book.templates.forEach((template, key) => {
+    if (template.count < limit || !sameBut(template, callWords) || shared.isExempt(call.agent, key)) return;
     (hits ??= []).push({ key, words, quote: quoteOf(template), count: template.count, cap: limit, detail: '' });
-  }
+  });
   return hits === null ? NO_HITS : { hits };
 }
 
@@ -203,7 +207,8 @@ function judge(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, c
 function guessed(book: Book, shared: Shared, agent: Agent, now: Failed): Template | null {
   const callWords = now.words;
   let grown: Template | null = null;
-  for (const [key, template] of fitting(book, callWords)) {
+  // Listed first: a template that grows moves to the end of the book, and one that fails otherwise leaves it.
+  for (const [key, template] of book.templates.size === 0 ? [] : fitting(book, callWords)) {
     if (shared.isExempt(agent, key)) continue;
     if (template.error === errorOf(now)) {
       template.count += 1;
@@ -212,7 +217,8 @@ function guessed(book: Book, shared: Shared, agent: Agent, now: Failed): Templat
     } else book.templates.delete(key);
   }
   if (grown !== null) return grown;
-  for (const before of book.recent) {
+  for (let at = 0; at < book.recent.length; at += 1) {
+    const before = book.recent[at] as Failed;
     const open = openAt(before.words, callWords);
     if (open === -1 || errorOf(before) !== errorOf(now)) continue;
     const key = templateKey(callWords, open);
@@ -231,10 +237,13 @@ function learn(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, c
     // A value that worked ends the guessing in its place, and the failures it would have been guessed with.
     if (book === undefined) return null;
     // Deleting while iterating is safe: a Map visits no deleted entry, and sameBut reads none of the others.
-    for (const [key, template] of book.templates) if (sameBut(template, callWords)) book.templates.delete(key);
+    book.templates.forEach((template, key, templates) => {
+      if (sameBut(template, callWords)) templates.delete(key);
+    });
     // In place: a success ends no guess on most calls, and nothing is copied then.
     let kept = 0;
-    for (const failed of book.recent) {
+    for (let at = 0; at < book.recent.length; at += 1) {
+      const failed = book.recent[at] as Failed;
       if (openAt(failed.words, callWords) !== -1) continue;
       book.recent[kept] = failed;
       kept += 1;
@@ -264,8 +273,8 @@ export const guessTrack = {
     const read = (call: TrackedCall): readonly string[] | null => readOf(call, WORDS, wordsOf);
     // An agent with no book has no guess to judge and no template to end: its calls' words are not read.
     return {
-      // Stryker disable next-line ConditionalExpression: a shortcut: judge finds no book either
-      judge: (call) => (books.has(call.agent) ? judge(books, shared, call, read(call)) : NO_HITS),
+      // Stryker disable next-line ConditionalExpression: a shortcut: judge finds no book, or no template, either
+      judge: (call) => ((books.get(call.agent)?.templates.size ?? 0) > 0 ? judge(books, shared, call, read(call)) : NO_HITS),
       // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut: learn keeps no success without a book either
       learn: (call, settled) => (settled.failure === null && !books.has(call.agent) ? null : learn(books, shared, call, read(call), settled)),
       clear: (agent) => void books.delete(agent),

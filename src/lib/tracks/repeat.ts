@@ -87,13 +87,15 @@ export interface Stage {
  */
 export function repeatStage(shared: Shared, call: TrackedCall): Stage | null {
   const { warnAt, summarizeAt } = call.cfg;
-  const counting = new Counting(shared, call);
+  const tally = shared.tally(call.agent);
+  const book = bookOf(shared, call);
+  const changes = changesOf(shared, call);
   // A stage is reached only at one of the two counts: below both, no mark's count matters.
   const least = Math.min(warnAt ?? Number.POSITIVE_INFINITY, summarizeAt ?? Number.POSITIVE_INFINITY);
   let best: Stage | null = null;
   for (const mark of call.marks) {
     if (!isEnabled(mark) || shared.isExempt(call.agent, mark.key)) continue;
-    const count = counting.of(mark, least);
+    const count = countOf(call, tally, book, changes, mark, least);
     const level = count === summarizeAt ? 2 : count === warnAt ? 1 : 0;
     if (level === 0) continue;
     // At one level every count is that stage's count, so a tie goes to the more actionable measure.
@@ -116,36 +118,29 @@ function advise(shared: Shared, call: TrackedCall): Notice | null {
  * the cap compare them: the count in the window (0.5.2's); under `progress:
  * changes` no more than the action's runs since the workspace last changed,
  * under `progress: outcomes` no more than its runs since it last returned
- * something new. What it reads is fetched once for all of a call's marks.
+ * something new. What it reads (`tally`, `book`, `changes`) is fetched once
+ * for all of a call's marks (`bookOf`, `changesOf`) and passed as it is: no object a call.
+ *
+ * `least`: the smallest count the caller acts on. Below it the book is not
+ * read (the quiet path): it can only lower the count, so the caller's answer
+ * is the same.
  */
-class Counting {
-  private readonly tally: Tally;
-  /** The agent's outcomes, under `changes` and `outcomes`. */
-  private readonly book: AgentOutcomes | null;
-  private readonly changes: number;
+function countOf(call: TrackedCall, tally: Tally, book: AgentOutcomes | null, changes: number, mark: Mark, least: number): number {
+  const count = (tally.get(mark.key)?.count ?? 0) + 1;
+  if (book === null || count < least) return count;
+  if (call.cfg.progress === 'changes') return renews(call, mark) ? Math.min(count, book.runsSinceChange(mark.lookup, changes) + 1) : count;
+  return answers(call, mark) ? Math.min(count, book.runsSinceNews(mark.lookup) + 1) : count;
+}
 
-  constructor(
-    shared: Shared,
-    private readonly call: TrackedCall,
-  ) {
-    const { agent, cfg } = call;
-    this.tally = shared.tally(agent);
-    this.book = cfg.progress === 'changes' || cfg.progress === 'outcomes' ? shared.outcomes.of(agent) : null;
-    this.changes = cfg.progress === 'changes' ? shared.changes(agent) : 0;
-  }
+/** The agent's outcomes, under `progress: changes` and `outcomes` (`countOf`'s book). */
+function bookOf(shared: Shared, call: TrackedCall): AgentOutcomes | null {
+  const { progress } = call.cfg;
+  return progress === 'changes' || progress === 'outcomes' ? shared.outcomes.of(call.agent) : null;
+}
 
-  /**
-   * `least`: the smallest count the caller acts on. Below it the book is not
-   * read (the quiet path): it can only lower the count, so the caller's
-   * answer is the same.
-   */
-  of(mark: Mark, least: number): number {
-    const count = (this.tally.get(mark.key)?.count ?? 0) + 1;
-    const { book, call } = this;
-    if (book === null || count < least) return count;
-    if (call.cfg.progress === 'changes') return renews(call, mark) ? Math.min(count, book.runsSinceChange(mark.lookup, this.changes) + 1) : count;
-    return answers(call, mark) ? Math.min(count, book.runsSinceNews(mark.lookup) + 1) : count;
-  }
+/** The change count under `progress: changes` (`countOf`'s changes). */
+function changesOf(shared: Shared, call: TrackedCall): number {
+  return call.cfg.progress === 'changes' ? shared.changes(call.agent) : 0;
 }
 
 /** The action measures (progress.ts `isActionKey`) but `net:` and `sink:`: what a run that reads the workspace is counted under. */
@@ -195,10 +190,12 @@ function noteOutcome(shared: Shared, call: TrackedCall, outcome: string | null):
 function repeatHits(shared: Shared, progress: ProgressBook | null, call: TrackedCall): Judgement {
   const { agent, marks } = call;
   const holding = progress !== null && call.cfg.progress === 'results';
-  const counting = new Counting(shared, call);
+  const tally = shared.tally(agent);
+  const book = bookOf(shared, call);
+  const changes = changesOf(shared, call);
   let hits: Hit[] | null = null;
   for (const mark of marks) {
-    const count = counting.of(mark, mark.cap);
+    const count = countOf(call, tally, book, changes, mark, mark.cap);
     if (count >= mark.cap && !(holding && progress.varied(agent, mark.key))) {
       // Stryker disable next-line StringLiteral: the repeat track's words never read a hit's detail
       (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count, cap: mark.cap, detail: '' });

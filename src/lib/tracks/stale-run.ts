@@ -240,7 +240,17 @@ function bareOf(answer: RunAnswer, tool: string, command: string | undefined): s
 }
 
 /** How many lines a digest (result/digest.ts's outcome: `flag|status|lines.sum`) counted: a quoted path changes none. */
-const linesIn = (digest: string | null): string | undefined => digest?.split('|')[2]?.split('.')[0];
+function linesIn(digest: string | null): string | undefined {
+  // The third field as `split('|')[2]` reads it, up to its first `.`: found in place, one short slice.
+  const first = digest === null ? -1 : digest.indexOf('|');
+  const second = first === -1 ? -1 : (digest as string).indexOf('|', first + 1);
+  if (second === -1) return undefined;
+  const text = digest as string;
+  const bar = text.indexOf('|', second + 1);
+  const end = bar === -1 ? text.length : bar;
+  const dot = text.indexOf('.', second + 1);
+  return text.slice(second + 1, dot !== -1 && dot < end ? dot : end);
+}
 
 /**
  * Whether a call that asks the run's question (an action in common, its path

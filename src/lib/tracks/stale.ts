@@ -36,6 +36,7 @@
  */
 import type { Agent, Notice } from '../host/types.js';
 import type { Mark } from '../call/mark.js';
+import { own } from '../host/own.js';
 import { defang, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice } from '../text/notice.js';
 import { STALE, staleMeta } from './stale.meta.js';
@@ -183,18 +184,24 @@ const TIMED_OUT_EXIT = '124';
  */
 function answerOf(settled: Settled): string | null {
   const { failure } = settled;
-  if (failure !== null && failure.reason !== 'timeout' && !(failure.reason === 'exit' && failure.detail === TIMED_OUT_EXIT)) return `\u0000${failure.reason}:${failure.detail}`;
+  // Kept by the run and the round of two: a failure's words, cut from the result, are copied so as not to hold it (P6); a digest is a string of its own.
+  if (failure !== null && failure.reason !== 'timeout' && !(failure.reason === 'exit' && failure.detail === TIMED_OUT_EXIT)) return own(`\u0000${failure.reason}:${failure.detail}`);
   return settled.outcome();
+}
+
+/** Whether two lists of lookup keys share one. */
+function sharesLookup(run: readonly string[], call: readonly string[]): boolean {
+  for (let at = 0; at < run.length; at += 1) if (call.includes(run[at] as string)) return true;
+  return false;
 }
 
 /**
  * The run goes on when the call is the last one again, answered the same, nothing changed; any other call that ran starts another.
  * Returns the run's count when a call joined it by its options-aside reading (the run advises at `warnAt`), else 0.
  */
-function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], settled: Settled): number {
+function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[], settled: Settled, outcome: string | null): number {
   const { agent } = call;
   const exact = actions[0];
-  const outcome = answerOf(settled);
   if (exact === undefined || outcome === null || shared.isExempt(agent, exact.key)) {
     runs.delete(agent);
     return 0;
@@ -202,31 +209,32 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
   const before = runs.get(agent);
   const changes = shared.changes(agent);
   const digest = settled.outcome();
-  const common = before === undefined ? [] : before.lookups.filter((lookup) => lookups.includes(lookup));
+  // Whether it shares an action with the run; the shared ones are listed only when the run goes on with them.
+  const common = before !== undefined && sharesLookup(before.lookups, lookups);
   // The same failure is the same answer for the very same call; a respelled one (another value, a new
   // option) must return the very same result: a run that tries values and fails differently is exploring.
   const answered = before !== undefined && before.outcome === outcome && (before.exact === exact.lookup || before.digest === digest);
   // A call that shares no action joins only with the very same result, one that says something (an empty
   // answer says nothing of what an option changed: `git diff --cached`), its options aside the same line.
-  const said = common.length === 0 && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '';
+  const said = !common && before !== undefined && before.digest === digest && digest !== null && resultText(settled.result, 'all').trim() !== '';
   // A file's path respelled: the same file's answer again (call/path.ts).
   let byPath = said && asksSameFile(before, call, actions, true);
   let aside = byPath || (said && joinsAside(before, call, actions, true));
   const answer = keptAnswer(call, actions, settled);
   // Else the same question answered alike once the asking is aside: the runner's banner, the path's spelling quoted.
-  const bare = before === undefined || aside || (common.length > 0 && answered) || before.changes !== changes ? null : joinsBare(before, call, actions, answer, digest, common.length > 0);
+  const bare = before === undefined || aside || (common && answered) || before.changes !== changes ? null : joinsBare(before, call, actions, answer, digest, common);
   byPath ||= bare === 'path';
   aside ||= bare === 'path' || bare === 'aside';
-  let joined = before !== undefined && (((common.length > 0 || aside) && answered) || bare !== null);
+  let joined = before !== undefined && (((common || aside) && answered) || bare !== null);
   // Else the run with a suffix that says how it ended, answered alike once the suffix's own line is aside.
   if (before !== undefined && !joined && before.changes === changes && joinsBySuffix(before, call, actions, answer)) joined = aside = true;
   // Else the run's file read the other way (a file tool, a shell read), the very same text with each gutter aside.
-  const gutter = before !== undefined && !aside && bare === null && !(common.length > 0 && answered) && before.changes === changes && (joinsGutter(before, call, actions, answer) || joinsSelection(before, call, actions, answer));
+  const gutter = before !== undefined && !aside && bare === null && !(common && answered) && before.changes === changes && (joinsGutter(before, call, actions, answer) || joinsSelection(before, call, actions, answer));
   if (before !== undefined && (joined || gutter) && before.changes === changes) {
     continueRun(before, call, actions, aside && !byPath ? readingOf(call, actions) : null, answer);
     // Joined by its options-aside reading, the run goes on with this call's actions (its exact repeat shares them);
     // by its gutter or its tests' selection, with both ways of asking, the next call in either way being the run's.
-    before.lookups = gutter ? [...before.lookups, ...lookups].slice(-LOOKUPS_KEPT) : aside ? lookups : common;
+    before.lookups = gutter ? [...before.lookups, ...lookups].slice(-LOOKUPS_KEPT) : aside ? lookups : before.lookups.filter((lookup) => lookups.includes(lookup));
     before.exact = exact.lookup;
     before.digest = digest;
     // A file tool's reading is at hand; a shell line's is kept while the line is the same action, else read again on ask.
@@ -243,9 +251,9 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
 }
 
 /** The call joins the history of calls in turn (alternation.ts) by its identity and answer; an exempt one starts it again. */
-function learnTurn(pairs: Alternation, shared: Shared, call: TrackedCall, exact: Mark | undefined, settled: Settled, backToBack: number): void {
+function learnTurn(pairs: Alternation, shared: Shared, call: TrackedCall, exact: Mark | undefined, answer: string | null, backToBack: number): void {
   const known = exact === undefined || shared.isExempt(call.agent, exact.key) ? null : exact;
-  pairs.learn(call.agent, known === null ? null : { lookup: known.lookup, quote: known.quote }, answerOf(settled), shared.changes(call.agent), backToBack);
+  pairs.learn(call.agent, known, answer, shared.changes(call.agent), backToBack);
 }
 
 /** `respelled`: the back-to-back run's count when a call joined it by its options-aside reading (learnRun), else 0. */
@@ -306,8 +314,10 @@ export const staleTrack = {
         const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
         const actions = staleActionsOf(call);
         if (backToBack !== null) {
-          respelled = learnRun(runs, shared, call, actions, lookupsOf(call), settled);
-          learnTurn(pairs, shared, call, actions[0], settled, backToBack);
+          // How the call was answered, read once for the run and the round of two.
+          const answer = answerOf(settled);
+          respelled = learnRun(runs, shared, call, actions, lookupsOf(call), settled, answer);
+          learnTurn(pairs, shared, call, actions[0], answer, backToBack);
         } else {
           runs.delete(call.agent);
           pairs.clear(call.agent);

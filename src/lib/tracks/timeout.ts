@@ -26,9 +26,9 @@ import { programsOf } from '../shell/program.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { TIMEOUTS, timeoutMeta } from './timeout.meta.js';
-import { keep, recalls, remember, type Recent } from '../memory/book.js';
+import { keep, recalls, recallsLine, remember, rememberLine, type Recent, type RecentLines } from '../memory/book.js';
 import { actionsOf } from './actions.js';
-import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Track, type TrackedCall } from './track.js';
+import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
 
 /** Longest program quoted in a message. */
 const PROGRAM_CHARS = 120;
@@ -40,7 +40,7 @@ interface Count {
   last: string;
   outcomes: Recent | undefined;
   /** The spellings of its time-outs (their actions' lookup keys): a time-out of none of them is a new spelling. */
-  spellings: Recent | undefined;
+  spellings: RecentLines | undefined;
   /** Its time-outs that were each a new spelling (new flags, new code). */
   respelled: number;
   /** A run of it finished in time after it first ran out of time: the job was made to fit. */
@@ -86,9 +86,9 @@ function timedOutAgain(before: Count | undefined, stored: string, call: TrackedC
   const spelled = spellingsOf(call);
   // Progress (the count started again) starts the job's record again too.
   const kept = count === 1 ? undefined : before;
-  const fresh = kept === undefined || !spelled.some((lookup) => recalls(kept.spellings, lookup));
+  const fresh = kept === undefined || !spelled.some((lookup) => recallsLine(kept.spellings, lookup));
   let spellings = kept?.spellings;
-  for (const lookup of spelled) spellings = remember(spellings, lookup, SPELLINGS_KEPT);
+  for (const lookup of spelled) spellings = rememberLine(spellings, lookup, SPELLINGS_KEPT);
   const outcomes = outcome === null ? before?.outcomes : remember(before?.last === exact ? before.outcomes : undefined, outcome, OUTCOMES_KEPT);
   const fit = kept?.fit ?? false;
   return { key: stored, count, last: exact, outcomes, spellings, respelled: (kept?.respelled ?? 0) + (fresh ? 1 : 0), fit, grown: (kept?.grown ?? false) || (fit && fresh) };
@@ -201,7 +201,7 @@ function learnFit(counts: Map<string, Count> | undefined, programsOfCall: Progra
   }
 }
 
-function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Programs, call: TrackedCall, settled: Settled, isExempt: (key: string) => boolean): Notice | null {
+function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Programs, call: TrackedCall, settled: Settled, shared: Shared): Notice | null {
   if (call.command === undefined) return null;
   if (!timedOut(settled)) {
     learnFit(book.get(call.agent), programsOfCall, call, settled);
@@ -216,7 +216,7 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Program
   let warned: { program: string; count: number; respelled: boolean } | null = null;
   for (const program of programs) {
     const key = programKey(program);
-    if (isExempt(key)) continue;
+    if (shared.isExempt(call.agent, key)) continue;
     const before = counts.get(key);
     const record = timedOutAgain(before, before?.key ?? own(key), call, outcome);
     keep(counts, record.key, record);
@@ -242,7 +242,7 @@ export const timeoutTrack = {
     const programs: Programs = (call) => readOf(call, PROGRAMS, programsRead);
     return {
       judge: (call) => judge(book, programs, call),
-      learn: (call, settled) => learn(book, programs, call, settled, (key) => shared.isExempt(call.agent, key)),
+      learn: (call, settled) => learn(book, programs, call, settled, shared),
       clear: (agent) => void book.delete(agent),
     };
   },
