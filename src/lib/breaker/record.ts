@@ -49,7 +49,7 @@ function commandOf(args: unknown): string | undefined {
 /** Every fingerprint of the call, `exact:` first. */
 function withExact(exact: string, targets: readonly string[]): string[] {
   const fps = [exact];
-  for (const fp of targets) fps.push(fp);
+  for (let at = 0; at < targets.length; at += 1) fps.push(targets[at] as string);
   return fps;
 }
 
@@ -73,7 +73,10 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   const call: CallRecord = { agent, policy, cfg, name, command, line, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null, judged: null, judgedAt: 0, kept: [] };
   // The full fingerprints and the arguments are dropped after this; a track keeps what it needs of them now.
   let fps: string[] | null = null;
-  for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= withExact(exact, target.fps)), args);
+  for (let at = 0; at < tracks.length; at += 1) {
+    const track = tracks[at] as Track;
+    if (track.read !== undefined) track.read(call, (fps ??= withExact(exact, target.fps)), args);
+  }
   return call;
 }
 

@@ -242,16 +242,18 @@ export function decoysOf(name: string, ignoreArgs: Readonly<Record<string, reado
  * resolved), listed once per table: a tool the table does not name gets the
  * `*` names, so a model inventing tool names adds nothing to it.
  */
-const decoyTables = new WeakMap<object, { readonly star: ReadonlySet<string>; readonly named: ReadonlyMap<string, ReadonlySet<string>> }>();
+const decoyTables = new WeakMap<object, { readonly star: ReadonlySet<string>; readonly named: Map<string, ReadonlySet<string>> }>();
 
 export function decoysFor(name: string, ignoreArgs: Readonly<Record<string, readonly string[]>>): ReadonlySet<string> {
   let table = decoyTables.get(ignoreArgs);
-  if (table === undefined) {
-    const named = new Map<string, ReadonlySet<string>>();
-    for (const key of Object.getOwnPropertyNames(ignoreArgs)) named.set(key, decoysOf(key, ignoreArgs));
-    decoyTables.set(ignoreArgs, (table = { star: decoysOf('*', ignoreArgs), named }));
-  }
-  return table.named.get(name) ?? table.star;
+  if (table === undefined) decoyTables.set(ignoreArgs, (table = { star: decoysOf('*', ignoreArgs), named: new Map() }));
+  const named = table.named.get(name);
+  if (named !== undefined) return named;
+  // A tool the table names is listed when first called, not every tool the table names when it is first met.
+  if (!Object.hasOwn(ignoreArgs, name)) return table.star;
+  const decoys = decoysOf(name, ignoreArgs);
+  table.named.set(name, decoys);
+  return decoys;
 }
 
 /**
@@ -297,6 +299,11 @@ function allPlain(values: readonly unknown[]): boolean {
  */
 function writeFlat(names: readonly string[], values: readonly unknown[]): string {
   const count = names.length;
+  // One member (the commonest call) needs no ordering; `__proto__` is never written.
+  if (count === 1 && names[0] !== '__proto__') {
+    const value = values[0];
+    return isSilent(value) ? '{}' : `{${JSON.stringify(names[0])}:${primitiveJson(value)}}`;
+  }
   const order: number[] = [];
   for (let at = 0; at < count; at += 1) {
     const key = names[at] as string;

@@ -147,7 +147,9 @@ const urlsNormalized = recentPer<NormalizedUrl | null>();
 function normalized(spelled: string, command: string, cfg: FingerprintConfig): NormalizedUrl | null {
   // Stryker disable next-line ConditionalExpression,EqualityOperator: which URLs are remembered changes memory, not a fingerprint; the short-warm heap probe in memory.test.ts pins it (P6)
   if (command.length > RECENT_TEXT_LIMIT) return normUrl(spelled, cfg.hostAliases);
-  return urlsNormalized(cfg.hostAliases).get(spelled, () => normUrl(spelled, cfg.hostAliases));
+  const recent = urlsNormalized(cfg.hostAliases);
+  const known = recent.known(spelled);
+  return known !== undefined ? known : recent.keep(spelled, normUrl(spelled, cfg.hostAliases));
 }
 
 /**
@@ -235,13 +237,17 @@ export function fingerprintParts(call: { readonly name: string; readonly args: u
     const raw = safeMember(args, 'command');
     const command = typeof raw === 'string' ? raw : '';
     // Stryker disable next-line EqualityOperator: swapping the two memories keeps each dialect in one of them; readShell is given the name either way
-    target = (name === 'pwsh' ? pwshReadings : posixReadings)(cfg).get(command, () => sharedReading(readShell(name, command, cfg, keepLine)));
+    const recent = (name === 'pwsh' ? pwshReadings : posixReadings)(cfg);
+    target = recent.known(command) ?? recent.keep(command, sharedReading(readShell(name, command, cfg, keepLine)));
   } else if (URL_TOOL.test(name)) {
     // Stryker disable next-line StringLiteral: any text with a space is no URL either: both read as no target
     const raw = safeMember(args, 'url') ?? safeMember(args, 'href') ?? safeMember(args, 'uri') ?? '';
     // File tools and everything else: identified by exact: alone, which sees position.
     // Stryker disable next-line ConditionalExpression: a non-string normalizes to no URL, so it reads as no target either way
-    if (typeof raw === 'string') target = urlReadings(cfg).get(raw, () => readUrl(raw, cfg) ?? NOTHING);
+    if (typeof raw === 'string') {
+      const recent = urlReadings(cfg);
+      target = recent.known(raw) ?? recent.keep(raw, readUrl(raw, cfg) ?? NOTHING);
+    }
   }
   return { exact, target };
 }

@@ -120,7 +120,10 @@ export function markOne(fp: string, cfg: MarkConfig, measure = measureOf(fp)): M
 export function markAll(fps: readonly string[], cfg: MarkConfig): Mark[] {
   const caps = capsOf(cfg.limits);
   const marks: Mark[] = [];
-  for (const fp of fps) marks.push(markIn(fp, caps, cfg.previewChars, measureOf(fp)));
+  for (let at = 0; at < fps.length; at += 1) {
+    const fp = fps[at] as string;
+    marks.push(markIn(fp, caps, cfg.previewChars, measureOf(fp)));
+  }
   return marks;
 }
 
@@ -147,6 +150,7 @@ export function markTarget(target: SharedReading, cfg: MarkConfig): readonly Mar
 /** A call's marks, `exact:` first and then its target's, in one list made for the call. */
 export function callMarks(exact: string, target: SharedReading, cfg: MarkConfig): Mark[] {
   const marks = [markOne(exact, cfg, 'exact')];
-  for (const mark of markTarget(target, cfg)) marks.push(mark);
+  const targets = markTarget(target, cfg);
+  for (let at = 0; at < targets.length; at += 1) marks.push(targets[at] as Mark);
   return marks;
 }
