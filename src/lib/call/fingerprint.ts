@@ -114,10 +114,16 @@ function isActMeasured(limits: FingerprintConfig['limits']): boolean {
 
 const NOTHING: SharedReading = Object.freeze({ fps: Object.freeze([]), local: false, line: undefined, markedFor: null, marks: null });
 
-/** A URL's `net:`, `site:` and `host:` fingerprints, in that order (no `host:` for a local host unless included). */
-function targetsOf(url: NormalizedUrl, includeLocal: boolean): string[] {
-  const fps = [`net:${url.href}`, `site:${url.site}`];
+/** Appends a URL's `net:`, `site:` and `host:` fingerprints, in that order (no `host:` for a local host unless included). */
+function pushTargets(fps: string[], url: NormalizedUrl, includeLocal: boolean): void {
+  fps.push(`net:${url.href}`, `site:${url.site}`);
   if (includeLocal || !isLocalHost(url.host)) fps.push(`host:${url.host}`);
+}
+
+/** A URL's target fingerprints (`pushTargets`). */
+function targetsOf(url: NormalizedUrl, includeLocal: boolean): string[] {
+  const fps: string[] = [];
+  pushTargets(fps, url, includeLocal);
   return fps;
 }
 
@@ -127,6 +133,11 @@ function targetsOf(url: NormalizedUrl, includeLocal: boolean): string[] {
  * them or with each other, so only the targets need the check.
  */
 function addTargets(fps: string[], urls: readonly NormalizedUrl[], includeLocal: boolean): void {
+  // One URL (the commonest): its targets differ by their measures, so none is checked.
+  if (urls.length === 1) {
+    pushTargets(fps, urls[0] as NormalizedUrl, includeLocal);
+    return;
+  }
   const seen = new Set<string>();
   for (const url of urls) {
     for (const fp of targetsOf(url, includeLocal)) {
