@@ -42,7 +42,8 @@ function schemeLength(text: string, at: number): number {
 export function extractUrls(text: unknown): string[] {
   if (typeof text !== 'string') return [];
   const urls: string[] = [];
-  const seen = new Set<string>();
+  // Made at the second URL: most commands name one or none.
+  let seen: Set<string> | null = null;
   let from = 0;
   // One forward scan: each character is looked at a bounded number of times.
   for (let at = text.indexOf('http'); at >= 0; at = text.indexOf('http', from)) {
@@ -66,8 +67,11 @@ export function extractUrls(text: unknown): string[] {
     let keep = end;
     while (TRAILING_PUNCTUATION.has(text.charCodeAt(keep - 1))) keep -= 1;
     const raw = text.slice(at, keep);
-    if (seen.has(raw)) continue;
-    seen.add(raw);
+    if (urls.length > 0) {
+      seen ??= new Set(urls);
+      if (seen.has(raw)) continue;
+      seen.add(raw);
+    }
     urls.push(raw);
   }
   return urls;
