@@ -27,14 +27,18 @@ export interface Recent<T> {
 
 export function createRecent<T>(): Recent<T> {
   const held = new Map<string, T>();
+  /** The text read last, already last in `held`: a loop reads it again, and it need not be moved. */
+  let newest: string | undefined;
   const known = (text: string): T | undefined => {
     // Stryker disable next-line EqualityOperator: whether a text of exactly the limit is remembered changes memory, not the reading
     if (text.length > RECENT_TEXT_LIMIT) return undefined;
     const found = held.get(text);
-    if (found !== undefined) {
+    // Stryker disable next-line ConditionalExpression: moving the newest text to the end leaves the order as it was
+    if (found !== undefined && text !== newest) {
       // Most recently read goes last: a Map iterates in insertion order.
       held.delete(text);
       held.set(text, found);
+      newest = text;
     }
     return found;
   };
@@ -42,6 +46,7 @@ export function createRecent<T>(): Recent<T> {
     // Stryker disable next-line EqualityOperator: whether a text of exactly the limit is remembered changes memory, not the reading
     if (text.length > RECENT_TEXT_LIMIT) return made;
     held.set(text, made);
+    newest = text;
     if (held.size > RECENT_LIMIT) held.delete(held.keys().next().value as string);
     return made;
   };
