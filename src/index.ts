@@ -6,10 +6,10 @@
  * namespace where the host has a settings service. The step's listener also
  * ends a turn whose loop the gate kept refusing (`stopAfter`, plugin/stop.ts).
  */
-import type { Dispose, HostContext, PreToolDecision, PostToolDecision } from './lib/host/types.js';
+import type { Dispose, HostContext, Notice, PreToolDecision, PostToolDecision } from './lib/host/types.js';
 import { createBreaker } from './lib/breaker/breaker.js';
 import { resolveConfig } from './lib/config/config.js';
-import { passOn, safely, withExplanation, withNotices } from './lib/plugin/hook.js';
+import { passOn, safely, safelyWith, withExplanation, withNotices } from './lib/plugin/hook.js';
 import { PLUGIN_NAME } from './lib/text/notice.js';
 import { createOperatorLocale, offerSettings } from './lib/plugin/settings.js';
 import type { Locale } from './lib/text/locale.js';
@@ -27,6 +27,9 @@ export type { HostContext, Notice, ToolExecution, ToolResult } from './lib/host/
 export const name = PLUGIN_NAME;
 /** cordis defers `apply` until the real `tools` service is up. */
 export const inject = ['tools'];
+
+/** A call whose settling failed owes nothing. */
+const NO_NOTICES: readonly Notice[] = Object.freeze([]);
 
 export interface PluginOptions {
   /** Milliseconds, as `Date.now` gives them; only the tracks of a step's messages read it (the duplicated-context track). */
@@ -57,13 +60,13 @@ export function createApply(options: PluginOptions): (ctx: HostContext, config?:
       // Synchronous, as the session appends: the turns for the terminal, an ask's answer before its call settles.
       ctx.on('session/event', (session, event) => report.record(session, event)),
       ctx.on('tools/pre-execute', (exec, next): Promise<PreToolDecision> => {
-        const decision = safely(() => breaker.ask(exec), undefined);
+        const decision = safelyWith(breaker.ask, exec, undefined, undefined);
         return decision === undefined ? passOn(next) : Promise.resolve(decision);
       }),
-      ctx.tools.guard((exec) => safely(() => breaker.guard(exec), undefined)),
+      ctx.tools.guard((exec) => safelyWith(breaker.guard, exec, undefined, undefined)),
       ctx.on('tools/post-execute', (exec, result, next): Promise<PostToolDecision> => {
-        const owed = safely(() => breaker.settle(exec, result), []);
-        const explanation = safely(() => breaker.explain(exec), undefined);
+        const owed: readonly Notice[] = safelyWith(breaker.settle, exec, result, NO_NOTICES);
+        const explanation = safelyWith(breaker.explain, exec, undefined, undefined);
         if (owed.length > 0) report.advise(safely(() => exec.agent, undefined), owed);
         const downstream = passOn(next);
         if (owed.length === 0 && explanation === undefined) return downstream;

@@ -58,14 +58,20 @@ export interface KnockBook {
   reset(agent: Agent): void;
 }
 
-/** The loops `keys` meet, each once, in the order of the keys. */
-function loopsMet(book: Book, keys: readonly string[]): Loop[] {
+/** The loops the hits' keys meet, each once, in the order of the hits. */
+function loopsMet(book: Book, hits: readonly KnockHit[]): Loop[] {
   const met: Loop[] = [];
-  for (const key of keys) {
-    const loop = book.loops.get(key);
+  for (let at = 0; at < hits.length; at += 1) {
+    const loop = book.loops.get((hits[at] as KnockHit).key);
     if (loop !== undefined && !met.includes(loop)) met.push(loop);
   }
   return met;
+}
+
+/** Whether every hit was refused before (none: no). */
+function allSaid(book: Book, hits: readonly KnockHit[]): boolean {
+  for (let at = 0; at < hits.length; at += 1) if (!book.said.has((hits[at] as KnockHit).said)) return false;
+  return hits.length > 0;
 }
 
 /** Every key of `from` moves to `into`: two loops become one. */
@@ -84,17 +90,18 @@ function forgetOldest(book: Book): void {
 }
 
 function knockOn(book: Book, hits: readonly KnockHit[]): Knocked {
-  const seen = hits.length > 0 && hits.every((hit) => book.said.has(hit.said));
-  const keys = hits.map((hit) => hit.key);
-  const [loop = { knocks: 0, last: 0 }, ...others] = loopsMet(book, keys);
-  for (const other of others) join(book, loop, other);
+  const seen = allSaid(book, hits);
+  const met = loopsMet(book, hits);
+  const loop = met[0] ?? { knocks: 0, last: 0 };
+  // The loops met after the first join it.
+  for (let at = 1; at < met.length; at += 1) join(book, loop, met[at] as Loop);
   book.knocks += 1;
   loop.knocks += 1;
   loop.last = book.knocks;
-  for (const key of keys) keep(book.loops, own(key), loop, BOOK_LIMIT);
-  for (const hit of hits) add(book.said, own(hit.said));
+  for (let at = 0; at < hits.length; at += 1) keep(book.loops, own((hits[at] as KnockHit).key), loop, BOOK_LIMIT);
+  for (let at = 0; at < hits.length; at += 1) add(book.said, own((hits[at] as KnockHit).said));
   // Only a new loop can pass the bound, and only by one: it is never the oldest.
-  if (others.length === 0 && loop.knocks === 1) forgetOldest(book);
+  if (met.length < 2 && loop.knocks === 1) forgetOldest(book);
   return { nth: loop.knocks, seen };
 }
 

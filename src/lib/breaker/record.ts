@@ -12,7 +12,7 @@ import type { Policy, PolicyBook } from '../policy/policy.js';
 import { isShell, readCall } from '../call/read.js';
 import { callChanges, filePathOf, FILE_EDIT_TOOLS, readsFile } from '../call/change.js';
 import { fingerprintParts } from '../call/fingerprint.js';
-import { markOne, markTarget } from '../call/mark.js';
+import { callMarks } from '../call/mark.js';
 import type { CallNeeds, Hit, Judgement, Track, TrackedCall } from '../tracks/track.js';
 
 /** A tracked call as the breaker follows it through the hooks. */
@@ -46,6 +46,13 @@ function commandOf(args: unknown): string | undefined {
   return typeof command === 'string' ? command : undefined;
 }
 
+/** Every fingerprint of the call, `exact:` first. */
+function withExact(exact: string, targets: readonly string[]): string[] {
+  const fps = [exact];
+  for (let at = 0; at < targets.length; at += 1) fps.push(targets[at] as string);
+  return fps;
+}
+
 /** The call's record, or `null` when it is transparent (no agent, untracked, unreadable). */
 function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy) => PolicyTracks): CallRecord | null {
   const { name, args, agent } = readCall(exec);
@@ -56,7 +63,7 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   const { tracks, needs } = tracksOf(policy);
   const { exact, target } = fingerprintParts({ name, args }, cfg, needs.line);
   const command = isShell(name) ? commandOf(args) : undefined;
-  const marks = [markOne(exact, cfg, 'exact'), ...markTarget(target, cfg)];
+  const marks = callMarks(exact, target, cfg);
   // Read only for the tracks that need changes and files: the defaults pay nothing for them.
   const line = command === undefined ? undefined : target.line;
   const writes = needs.changes && callChanges(name, args, command, line);
@@ -65,8 +72,11 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   const file = fileTool === undefined ? undefined : filePathOf(args);
   const call: CallRecord = { agent, policy, cfg, name, command, line, marks, writes, file, reads: fileTool === 'read', tracks, asked: null, denied: false, advised: null, refusal: null, judged: null, judgedAt: 0, kept: [] };
   // The full fingerprints and the arguments are dropped after this; a track keeps what it needs of them now.
-  let fps: readonly string[] | null = null;
-  for (const track of tracks) if (track.read !== undefined) track.read(call, (fps ??= [exact, ...target.fps]), args);
+  let fps: string[] | null = null;
+  for (let at = 0; at < tracks.length; at += 1) {
+    const track = tracks[at] as Track;
+    if (track.read !== undefined) track.read(call, (fps ??= withExact(exact, target.fps)), args);
+  }
   return call;
 }
 

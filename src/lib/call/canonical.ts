@@ -35,7 +35,20 @@ const INTEGER = /^(?:0|[1-9]\d*)$/;
 
 /** Array index keys (`0` … `4294967294`), which JSON.stringify lists first, in numeric order. */
 function isArrayIndex(key: string): boolean {
-  return INTEGER.test(key) && Number(key) <= 4294967294;
+  // Most keys are names: a key that starts with no digit is none, without the pattern.
+  const first = key.charCodeAt(0);
+  return first >= 0x30 && first <= 0x39 && INTEGER.test(key) && Number(key) <= 4294967294;
+}
+
+/**
+ * Whether key `a` goes before key `b` in `orderKeys`' order: indexes first, by
+ * value (canonical decimals: the shorter is smaller, else the text decides),
+ * then names by UTF-16 code units, as `sort()` orders strings. Keys are distinct.
+ */
+function goesBefore(a: string, aIndex: boolean, b: string, bIndex: boolean): boolean {
+  if (aIndex !== bIndex) return aIndex;
+  if (aIndex && a.length !== b.length) return a.length < b.length;
+  return a < b;
 }
 
 /**
@@ -229,16 +242,18 @@ export function decoysOf(name: string, ignoreArgs: Readonly<Record<string, reado
  * resolved), listed once per table: a tool the table does not name gets the
  * `*` names, so a model inventing tool names adds nothing to it.
  */
-const decoyTables = new WeakMap<object, { readonly star: ReadonlySet<string>; readonly named: ReadonlyMap<string, ReadonlySet<string>> }>();
+const decoyTables = new WeakMap<object, { readonly star: ReadonlySet<string>; readonly named: Map<string, ReadonlySet<string>> }>();
 
 export function decoysFor(name: string, ignoreArgs: Readonly<Record<string, readonly string[]>>): ReadonlySet<string> {
   let table = decoyTables.get(ignoreArgs);
-  if (table === undefined) {
-    const named = new Map<string, ReadonlySet<string>>();
-    for (const key of Object.getOwnPropertyNames(ignoreArgs)) named.set(key, decoysOf(key, ignoreArgs));
-    decoyTables.set(ignoreArgs, (table = { star: decoysOf('*', ignoreArgs), named }));
-  }
-  return table.named.get(name) ?? table.star;
+  if (table === undefined) decoyTables.set(ignoreArgs, (table = { star: decoysOf('*', ignoreArgs), named: new Map() }));
+  const named = table.named.get(name);
+  if (named !== undefined) return named;
+  // A tool the table names is listed when first called, not every tool the table names when it is first met.
+  if (!Object.hasOwn(ignoreArgs, name)) return table.star;
+  const decoys = decoysOf(name, ignoreArgs);
+  table.named.set(name, decoys);
+  return decoys;
 }
 
 /**
@@ -268,19 +283,47 @@ export function argumentsJson(args: unknown, decoys: ReadonlySet<string>): strin
   const members = membersOf(args, decoys);
   if (members === null) return canonical(wholeValue(args, decoys));
   const { names, values } = members;
-  const flat = values.every((value) => typeof value !== 'object' || value === null);
-  return flat && names.length <= DIRECT_MEMBERS ? writeFlat(names, values) : canonical(copyOf(names, values));
+  return names.length <= DIRECT_MEMBERS && allPlain(values) ? writeFlat(names, values) : canonical(copyOf(names, values));
 }
 
-/** `flatJson` of the members read: the same order, the silent ones left out. */
+/** Whether no value is an object (each is written as it is). */
+function allPlain(values: readonly unknown[]): boolean {
+  for (const value of values) if (typeof value === 'object' && value !== null) return false;
+  return true;
+}
+
+/**
+ * `flatJson` of the members read: the same order, the silent ones left out.
+ * At most `DIRECT_MEMBERS` of them, so they are ordered in place by insertion,
+ * by their positions, with no lists of keys made and sorted.
+ */
 function writeFlat(names: readonly string[], values: readonly unknown[]): string {
+  const count = names.length;
   // One member (the commonest call) needs no ordering; `__proto__` is never written.
-  const order = names.length === 1 && names[0] !== '__proto__' ? names : orderKeys(names.slice());
+  if (count === 1 && names[0] !== '__proto__') {
+    const value = values[0];
+    return isSilent(value) ? '{}' : `{${JSON.stringify(names[0])}:${primitiveJson(value)}}`;
+  }
+  const order: number[] = [];
+  for (let at = 0; at < count; at += 1) {
+    const key = names[at] as string;
+    // `__proto__` is never written.
+    if (key === '__proto__') continue;
+    const index = isArrayIndex(key);
+    let slot = order.length;
+    order.push(at);
+    for (; slot > 0; slot -= 1) {
+      const before = names[order[slot - 1] as number] as string;
+      if (goesBefore(before, isArrayIndex(before), key, index)) break;
+      order[slot] = order[slot - 1] as number;
+    }
+    order[slot] = at;
+  }
   let out = '{';
-  for (const key of order) {
-    const value = values[names.indexOf(key)];
+  for (const at of order) {
+    const value = values[at];
     if (isSilent(value)) continue;
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${primitiveJson(value)}`;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(names[at])}:${primitiveJson(value)}`;
   }
   return `${out}}`;
 }

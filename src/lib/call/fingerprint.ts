@@ -15,6 +15,7 @@ import { dialectOf, isShell } from './read.js';
 import { RECENT_TEXT_LIMIT, recentPer } from './recent.js';
 import { tokenize } from '../shell/tokenize.js';
 import { extractUrls, isLocalHost, normUrl, type NormalizedUrl } from './url.js';
+import type { Mark } from './mark-type.js';
 
 export interface Fingerprinted {
   /** Distinct fingerprints in emission order, `exact:` first. */
@@ -90,6 +91,17 @@ export interface TargetReading {
   readonly line?: ShellLine | undefined;
 }
 
+/**
+ * A target reading as the calls of its text share it, with the marks of `fps`
+ * (call/mark.ts `markTarget`) and the configuration they were made under, `null`
+ * until first made. Fields the reading is made with, so every reading has one
+ * shape (a property added later gave each a second one).
+ */
+export interface SharedReading extends TargetReading {
+  markedFor: object | null;
+  marks: readonly Mark[] | null;
+}
+
 const actMeasured = new WeakMap<object, boolean>();
 
 /** `isMeasured('act', limits)`, once per `limits` table. */
@@ -100,7 +112,7 @@ function isActMeasured(limits: FingerprintConfig['limits']): boolean {
   return measured;
 }
 
-const NOTHING: TargetReading = Object.freeze({ fps: Object.freeze([]), local: false });
+const NOTHING: SharedReading = Object.freeze({ fps: Object.freeze([]), local: false, line: undefined, markedFor: null, marks: null });
 
 /** A URL's `net:`, `site:` and `host:` fingerprints, in that order (no `host:` for a local host unless included); addTargets writes them alike. */
 function targetsOf(url: NormalizedUrl, includeLocal: boolean): string[] {
@@ -146,7 +158,9 @@ const urlsNormalized = recentPer<NormalizedUrl | null>();
 function normalized(spelled: string, command: string, cfg: FingerprintConfig): NormalizedUrl | null {
   // Stryker disable next-line ConditionalExpression,EqualityOperator: which URLs are remembered changes memory, not a fingerprint; the short-warm heap probe in memory.test.ts pins it (P6)
   if (command.length > RECENT_TEXT_LIMIT) return normUrl(spelled, cfg.hostAliases);
-  return urlsNormalized(cfg.hostAliases).get(spelled, () => normUrl(spelled, cfg.hostAliases));
+  const recent = urlsNormalized(cfg.hostAliases);
+  const known = recent.known(spelled);
+  return known !== undefined ? known : recent.keep(spelled, normUrl(spelled, cfg.hostAliases));
 }
 
 /** Whether every URL's host is local (a loop: the check runs on every new command with a URL). */
@@ -201,14 +215,19 @@ function readShell(name: string, command: string, cfg: FingerprintConfig, keepLi
 }
 
 /** A fetch, search or browse tool's target fingerprints; `null` when its URL does not parse. */
-function readUrl(raw: string, cfg: FingerprintConfig): TargetReading | null {
+function readUrl(raw: string, cfg: FingerprintConfig): SharedReading | null {
   const url = normUrl(raw, cfg.hostAliases);
   if (url === null) return null;
   const local = isLocalHost(url.host);
   if (local && cfg.localHosts === 'allow') return NOTHING;
   const fps = targetsOf(url, cfg.includeLocal);
   fps.push('family:http-fetch');
-  return { fps, local };
+  return { fps, local, line: undefined, markedFor: null, marks: null };
+}
+
+/** A shell command's reading as its calls share it: with room for its marks. */
+function sharedReading(reading: TargetReading): SharedReading {
+  return { fps: reading.fps, local: reading.local, line: reading.line, markedFor: null, marks: null };
 }
 
 /**
@@ -216,14 +235,14 @@ function readUrl(raw: string, cfg: FingerprintConfig): TargetReading | null {
  * loop reads the same text again. Only pwsh reads differently (its act:
  * dialect), so the other shells share one memory; the text itself is the key.
  */
-const posixReadings = recentPer<TargetReading>();
-const pwshReadings = recentPer<TargetReading>();
-const urlReadings = recentPer<TargetReading>();
+const posixReadings = recentPer<SharedReading>();
+const pwshReadings = recentPer<SharedReading>();
+const urlReadings = recentPer<SharedReading>();
 
 /** A call's fingerprints in two parts: `exact:`, and what its target adds (shared with calls of the same text). */
 export interface FingerprintParts {
   readonly exact: string;
-  readonly target: TargetReading;
+  readonly target: SharedReading;
 }
 
 /** `keepLine`: the reading of a shell command keeps its line (line.ts) for the tracks that read it; one configuration always asks the same. */
@@ -235,13 +254,17 @@ export function fingerprintParts(call: { readonly name: string; readonly args: u
     const raw = safeMember(args, 'command');
     const command = typeof raw === 'string' ? raw : '';
     // Stryker disable next-line EqualityOperator: swapping the two memories keeps each dialect in one of them; readShell is given the name either way
-    target = (name === 'pwsh' ? pwshReadings : posixReadings)(cfg).get(command, () => readShell(name, command, cfg, keepLine));
+    const recent = (name === 'pwsh' ? pwshReadings : posixReadings)(cfg);
+    target = recent.known(command) ?? recent.keep(command, sharedReading(readShell(name, command, cfg, keepLine)));
   } else if (URL_TOOL.test(name)) {
     // Stryker disable next-line StringLiteral: any text with a space is no URL either: both read as no target
     const raw = safeMember(args, 'url') ?? safeMember(args, 'href') ?? safeMember(args, 'uri') ?? '';
     // File tools and everything else: identified by exact: alone, which sees position.
     // Stryker disable next-line ConditionalExpression: a non-string normalizes to no URL, so it reads as no target either way
-    if (typeof raw === 'string') target = urlReadings(cfg).get(raw, () => readUrl(raw, cfg) ?? NOTHING);
+    if (typeof raw === 'string') {
+      const recent = urlReadings(cfg);
+      target = recent.known(raw) ?? recent.keep(raw, readUrl(raw, cfg) ?? NOTHING);
+    }
   }
   return { exact, target };
 }

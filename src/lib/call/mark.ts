@@ -7,22 +7,11 @@
 import type { CoreConfig } from '../setting/core.js';
 import { preview } from '../text/message.js';
 import { summaryLabel } from '../text/notice.js';
-import { measureOf, RANKED, type TargetReading } from './fingerprint.js';
+import { measureOf, RANKED, type SharedReading } from './fingerprint.js';
 import { identityKey, lookupKey } from './identity.js';
+import type { Mark } from './mark-type.js';
 
-export interface Mark {
-  readonly key: string;
-  /** The key's measure (`exact`, `cmd`, `host`, …), read once: the tracks ask for it on every judge. */
-  readonly measure: string;
-  readonly cap: number;
-  readonly rank: number;
-  /** The fingerprint through the preview rule, for message bodies. */
-  readonly quote: string;
-  /** The fingerprint cut for a notice summary (P7). */
-  readonly label: string;
-  /** A short stand-in for `key`, for the books that only look keys up (call/identity.ts `lookupKey`). */
-  readonly lookup: string;
-}
+export type { Mark };
 
 /** Finite cap: the measure takes part in advisories and in the failure track. */
 export function isEnabled(mark: Mark): boolean {
@@ -56,6 +45,15 @@ class LazyMark implements Mark {
     return (this.#lookup ??= lookupKey(this.key));
   }
 }
+
+/**
+ * One mark that lives as long as the module. A call's marks die with it, and a
+ * collection that takes every mark takes the shape their fields gave them too;
+ * the optimized code of each function that reads marks was built for that
+ * shape, and V8 throws it away ("weak objects") to build it again, every time.
+ * A mark held here keeps the shape, so the code stays.
+ */
+export const SHAPE_KEEPER: Mark = new LazyMark('', 'exact', Number.POSITIVE_INFINITY, 0, '', 0);
 
 /**
  * The caps of one `limits` table, read fast: a measure's cap from a Map, and the
@@ -122,7 +120,10 @@ export function markOne(fp: string, cfg: MarkConfig, measure = measureOf(fp)): M
 export function markAll(fps: readonly string[], cfg: MarkConfig): Mark[] {
   const caps = capsOf(cfg.limits);
   const marks: Mark[] = [];
-  for (const fp of fps) marks.push(markIn(fp, caps, cfg.previewChars, measureOf(fp)));
+  for (let at = 0; at < fps.length; at += 1) {
+    const fp = fps[at] as string;
+    marks.push(markIn(fp, caps, cfg.previewChars, measureOf(fp)));
+  }
   return marks;
 }
 
@@ -130,26 +131,26 @@ export function markAll(fps: readonly string[], cfg: MarkConfig): Mark[] {
  * The marks of a target reading, made once per reading and configuration. A
  * reading is shared by the calls of one text (recent.ts), and a mark changes
  * nothing once made, so a loop's calls share their target marks as well. They
- * are kept on the reading itself, under a key of this module's: a WeakMap
+ * are kept on the reading itself, in the fields it is made with: a WeakMap
  * entry per distinct text cost more than making the marks.
  */
-const MARKS = Symbol('marks');
-
-interface Marked {
-  [MARKS]?: { readonly cfg: MarkConfig; readonly marks: readonly Mark[] };
-}
-
 const NO_MARKS: readonly Mark[] = Object.freeze([]);
 
-export function markTarget(target: TargetReading, cfg: MarkConfig): readonly Mark[] {
+export function markTarget(target: SharedReading, cfg: MarkConfig): readonly Mark[] {
   // No target (every file tool, and the shared frozen empty reading): nothing to make or keep.
   if (target.fps.length === 0) return NO_MARKS;
-  const slot = target as TargetReading & Marked;
-  const known = slot[MARKS];
   // Stryker disable next-line ConditionalExpression,EqualityOperator: a cache: a reading is made for one configuration, so the marks are the same
-  if (known !== undefined && known.cfg === cfg) return known.marks;
+  if (target.marks !== null && target.markedFor === cfg) return target.marks;
   const marks = markAll(target.fps, cfg);
-  // Stryker disable next-line ObjectLiteral: a cache entry that never matches only means the marks are made again, the same
-  slot[MARKS] = { cfg, marks };
+  target.markedFor = cfg;
+  target.marks = marks;
+  return marks;
+}
+
+/** A call's marks, `exact:` first and then its target's, in one list made for the call. */
+export function callMarks(exact: string, target: SharedReading, cfg: MarkConfig): Mark[] {
+  const marks = [markOne(exact, cfg, 'exact')];
+  const targets = markTarget(target, cfg);
+  for (let at = 0; at < targets.length; at += 1) marks.push(targets[at] as Mark);
   return marks;
 }

@@ -15,26 +15,45 @@ export const RECENT_TEXT_LIMIT = 1024;
 export interface Recent<T> {
   /** The reading of `text`, from memory or made by `read` now. */
   get(text: string, read: () => T): T;
+  /**
+   * `get` in two steps, for a hot caller that would otherwise make a `read`
+   * closure for every text, read or not: the reading held for `text` (now the
+   * most recently read), or `undefined`…
+   */
+  known(text: string): T | undefined;
+  /** …and then the reading made for it, held (a short text's) and handed back. */
+  keep(text: string, made: T): T;
 }
 
 export function createRecent<T>(): Recent<T> {
   const held = new Map<string, T>();
+  /** The text read last, already last in `held`: a loop reads it again, and it need not be moved. */
+  let newest: string | undefined;
+  const known = (text: string): T | undefined => {
+    // Stryker disable next-line EqualityOperator: whether a text of exactly the limit is remembered changes memory, not the reading
+    if (text.length > RECENT_TEXT_LIMIT) return undefined;
+    const found = held.get(text);
+    // Stryker disable next-line ConditionalExpression: moving the newest text to the end leaves the order as it was
+    if (found !== undefined && text !== newest) {
+      // Most recently read goes last: a Map iterates in insertion order.
+      held.delete(text);
+      held.set(text, found);
+      newest = text;
+    }
+    return found;
+  };
+  const keep = (text: string, made: T): T => {
+    // Stryker disable next-line EqualityOperator: whether a text of exactly the limit is remembered changes memory, not the reading
+    if (text.length > RECENT_TEXT_LIMIT) return made;
+    held.set(text, made);
+    newest = text;
+    if (held.size > RECENT_LIMIT) held.delete(held.keys().next().value as string);
+    return made;
+  };
   return {
-    get(text, read) {
-      // Stryker disable next-line EqualityOperator: whether a text of exactly the limit is remembered changes memory, not the reading
-      if (text.length > RECENT_TEXT_LIMIT) return read();
-      const known = held.get(text);
-      if (known !== undefined) {
-        // Most recently read goes last: a Map iterates in insertion order.
-        held.delete(text);
-        held.set(text, known);
-        return known;
-      }
-      const made = read();
-      held.set(text, made);
-      if (held.size > RECENT_LIMIT) held.delete(held.keys().next().value as string);
-      return made;
-    },
+    get: (text, read) => known(text) ?? keep(text, read()),
+    known,
+    keep,
   };
 }
 

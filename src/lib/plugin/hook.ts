@@ -15,6 +15,18 @@ export function safely<T>(step: () => T, fallback: T): T {
 }
 
 /**
+ * `safely(() => step(a, b), fallback)` for the hooks every call passes: the
+ * step and its arguments are handed over, so no closure is made per call.
+ */
+export function safelyWith<A, B, T>(step: (a: A, b: B) => T, a: A, b: B, fallback: T): T {
+  try {
+    return step(a, b);
+  } catch {
+    return fallback;
+  }
+}
+
+/**
  * The rest of the waterfall's decision as a promise, as an `async` listener
  * would hand it on (a throw downstream becomes a rejection), without the two
  * extra turns of the microtask queue an `async` wrapper costs every call.

@@ -236,7 +236,10 @@ export function offerSettings(
 ): Dispose | undefined {
   let fiber: unknown;
   try {
-    fiber = call(ctx, 'inject', ['settings'], (sctx: unknown) => register(sctx, base, yaml, follow, operator, report));
+    const inject = (ctx as Record<string, unknown>).inject;
+    // A host without cordis's `inject` (a bare context) has nothing to offer: said without a TypeError built, stack and all, and thrown on every `apply`.
+    if (typeof inject !== 'function') return undefined;
+    fiber = Reflect.apply(inject, ctx, [['settings'], (sctx: unknown) => register(sctx, base, yaml, follow, operator, report)]);
   } catch {
     return undefined;
   }

@@ -84,7 +84,8 @@ function askHit(hit: HitFacts, call: AskedCall, locale: Locale): AskHit {
     const at = folded === '' || /^-?\d+(?:ms)?$/.test(folded) ? -1 : failed.lastIndexOf(folded);
     if (at !== -1) failed = `${failed.slice(0, at)}${quoted(folded, ASK_QUOTE_CHARS)}${failed.slice(at + folded.length)}`;
   }
-  const shown = quoted(body.replace(INNER_CUTS, '\u2026'), ASK_QUOTE_CHARS, cut);
+  // Only a text `preview` cut holds its mark: most bodies have no `…` to look for.
+  const shown = quoted(body.includes('\u2026') ? body.replace(INNER_CUTS, '\u2026') : body, ASK_QUOTE_CHARS, cut);
   // The facts written out, not `{ ...hit, … }`: on Node 20 a key added to a spread copy takes a slow path (about 10 µs a hit).
   return { words: hit.words, quote: hit.quote, count: hit.count, cap: hit.cap, detail: hit.detail, failure: hit.failure, subject: subjectOf(hit.quote, call, locale), shown, failed };
 }
@@ -151,11 +152,13 @@ const FRAMES: Readonly<Record<Locale, Frame>> = {
  */
 export function askMessage(call: AskedCall, hits: readonly HitFacts[], ceiling: number | null = null, locale: Locale = 'en'): string {
   const frame = FRAMES[locale];
-  // Only the hits that speak for their tracks are worded: a call's other hits are not said.
-  const [first, ...others] = byTrack(hits).map(speaker);
-  const lead = first === undefined ? undefined : askHit(first, call, locale);
+  // Only the hits that speak for their tracks are worded: a call's other hits are not said, nor tracks past ALSO_TRACKS.
+  const tracks = byTrack(hits);
+  const first = tracks[0];
+  const lead = first === undefined ? undefined : askHit(speaker(first), call, locale);
   const sentences = [`${frame.head}${lead === undefined ? frame.none : frame.words(lead.words).what(lead)}`];
-  const also = others.slice(0, ALSO_TRACKS).map((hit) => askHit(hit, call, locale));
+  const also: AskHit[] = [];
+  for (let at = 1; at < tracks.length && at <= ALSO_TRACKS; at += 1) also.push(askHit(speaker(tracks[at] as HitFacts[]), call, locale));
   if (also.length > 0) sentences.push(frame.also(also.map((hit) => frame.words(hit.words).also(hit))));
   sentences.push(frame.allow(ceiling), frame.reject);
   return sentences.join(locale === 'zh' ? '' : ' ');

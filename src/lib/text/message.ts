@@ -231,16 +231,19 @@ export function defang(text: string): string {
   return text.replace(/<(\/?)(tool_call|function=)/g, '\u2039$1$2');
 }
 
-/** The tracks that blocked, named as a denial names them. */
-function tracksOf(hits: readonly HitFacts[]): string {
-  const named = [...new Set(hits.map((hit) => hit.words))].sort((a, b) => a.listed - b.listed).map((words) => words.track);
-  if (named.length < 2) return `the ${named[0] ?? 'repeat'} track`;
+/** The tracks that blocked (each one's words once, `wordsOf`), named as a denial names them. */
+function tracksOf(words: readonly HitWords[]): string {
+  // One track (nearly every denial): nothing to put in order.
+  if (words.length < 2) return `the ${words[0]?.track ?? 'repeat'} track`;
+  const named = [...words].sort((a, b) => a.listed - b.listed).map((each) => each.track);
   return `the ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]} tracks`;
 }
 
 /** Each track's words once, in the order its hits come (failure, repeat, sequence). */
 function wordsOf(hits: readonly HitFacts[]): HitWords[] {
-  return [...new Set(hits.map((hit) => hit.words))];
+  const words: HitWords[] = [];
+  for (const hit of hits) if (!words.includes(hit.words)) words.push(hit.words);
+  return words;
 }
 
 /** Longest tool name a first line quotes: the reason must stay on the one line a blocked row shows. */
@@ -337,14 +340,11 @@ const INSTEAD_SHORT = 'Instead: use the result you have, or take a different act
  */
 function laterRefusal(name: string, what: QuotedHit | undefined, knock: Knock, answer: string | null): string {
   const loop = what === undefined ? 'a loop blocked before' : `a loop blocked before (${hitQuote(what)})`;
-  const lines = [
+  const text =
     `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${loop}, ${knock.nth} of its calls blocked this turn with this one` +
-      `${answer === null ? '' : `; ${answer}`}; ${POINT_BACK}`,
-    INSTEAD_SHORT,
-  ];
+    `${answer === null ? '' : `; ${answer}`}; ${POINT_BACK}\n${INSTEAD_SHORT}`;
   const stop = stopLine(knock);
-  if (stop !== null) lines.push(stop);
-  return lines.join('\n');
+  return stop === null ? text : `${text}\n${stop}`;
 }
 
 /** What a model tries first when a call is refused; 0.5.2's line. */
@@ -368,16 +368,17 @@ export function denyMessage(denial: Denial): string {
   // A refusal is the news: it goes first, before the numbers the model has seen already.
   const headline = refused || asked ? `${ANSWER[answer]}; ${reason}` : reason;
   if (knock !== undefined && knock.nth > 1 && knock.seen) return laterRefusal(name, first, knock, refused || asked ? ANSWER[answer] : null);
+  const words = wordsOf(hits);
   const lines = [
     `REPEAT_TOOL_BLOCKED: ${toolName(name)} call not run: ${headline}. ` +
       (asked
-        ? `The loop breaker's ${tracksOf(hits).slice('the '.length)} asked for approval to run it, for:`
-        : `It was stopped before it ran, by ${tracksOf(hits)} of the loop breaker:`),
-    ...hits.map((hit) => `- ${hit.words.line(hit)}`),
+        ? `The loop breaker's ${tracksOf(words).slice('the '.length)} asked for approval to run it, for:`
+        : `It was stopped before it ran, by ${tracksOf(words)} of the loop breaker:`),
   ];
+  for (const hit of hits) lines.push(`- ${hit.words.line(hit)}`);
   if (hits.some((hit) => hit.words.respelled !== false)) lines.push(RESPELLED);
   if (refused || asked) lines.push(STAYS[answer]);
-  for (const words of wordsOf(hits)) if (words.note !== null) lines.push(words.note);
+  for (const each of words) if (each.note !== null) lines.push(each.note);
   lines.push(previousResult(lastResult), INSTEAD);
   const stop = stopLine(denial.knock);
   if (stop !== null) lines.push(stop);
