@@ -32,6 +32,7 @@ import { createCeilingBook, type CeilingBook } from './ceiling.js';
 import { createKnockBook, type KnockBook } from './knocks.js';
 import { blockingHits, committedKeys, judgeAll, keysAtCeiling, keysOf, quoteOf } from './gate.js';
 import { createCallRecords, type CallRecord, type PolicyTracks } from './record.js';
+import { keepShape } from '../host/shape.js';
 
 export interface Breaker {
   /** `tools/pre-execute`: an ask decision at the gate, or `undefined` to pass on. */
@@ -288,7 +289,7 @@ class SettledCall implements Settled {
   #outcome: string | null | undefined = undefined;
 
   constructor(
-    call: CallRecord,
+    call: Pick<CallRecord, 'name' | 'command'>,
     readonly result: unknown,
   ) {
     this.failure = classifyFailure(result, { shell: isShell(call.name), command: call.command });
@@ -299,6 +300,9 @@ class SettledCall implements Settled {
     return this.#outcome;
   }
 }
+
+// One a call that ran (host/shape.ts).
+keepShape(new SettledCall({ name: '', command: undefined }, null));
 
 /** The notices owed for the call, in gate order: each track's from settling, then its advisory from the guard. */
 function settle(state: State, exec: unknown, result: unknown): Notice[] {

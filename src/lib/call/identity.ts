@@ -5,15 +5,11 @@
  * which are at hand in full, so nothing stored ever needs the whole text.
  */
 import { createHash } from 'node:crypto';
+import { keepShape } from '../host/shape.js';
 
-/**
- * One hash held for the module's life, never finished. `identityKey` is
- * inlined where marks are made, and the hash object's shape with it; when a
- * collection takes every hash made, the shape goes too, and V8 throws that
- * optimized code away ("weak objects": `markIn`, `markOne`, `markAll` after
- * every forced collection of the bench). A live hash keeps the shape.
- */
-export const HASH_SHAPE: object = createHash('sha256').update('', 'utf16le');
+// identityKey is inlined where marks are made, the hash object's shape with it: one hash,
+// never finished, kept for the process's life keeps that shape (host/shape.ts).
+keepShape(createHash('sha256').update('', 'utf16le'));
 
 /** Fingerprints up to this length are their own key. */
 export const KEY_TEXT_LIMIT = 256;

@@ -21,6 +21,7 @@ import { POLL_READ_LIMIT, wordsPoll } from './poll.js';
 import { programText, wordsCommandNames, wordsPrograms } from '../shell/program.js';
 import { RECENT_TEXT_LIMIT } from './recent.js';
 import { tokenize } from '../shell/tokenize.js';
+import { keepShape } from '../host/shape.js';
 
 export class ShellLine {
   #changes: boolean | undefined;
@@ -78,3 +79,6 @@ export class ShellLine {
     return this.#words ?? tokenize(this.command);
   }
 }
+
+// A reading's line goes with its reading (host/shape.ts).
+keepShape(new ShellLine('', [], null));

@@ -10,6 +10,7 @@ import { summaryLabel } from '../text/notice.js';
 import { measureOf, RANKED, type SharedReading } from './fingerprint.js';
 import { identityKey, lookupKey } from './identity.js';
 import type { Mark } from './mark-type.js';
+import { keepShape } from '../host/shape.js';
 
 export type { Mark };
 
@@ -46,14 +47,8 @@ class LazyMark implements Mark {
   }
 }
 
-/**
- * One mark that lives as long as the module. A call's marks die with it, and a
- * collection that takes every mark takes the shape their fields gave them too;
- * the optimized code of each function that reads marks was built for that
- * shape, and V8 throws it away ("weak objects") to build it again, every time.
- * A mark held here keeps the shape, so the code stays.
- */
-export const SHAPE_KEEPER: Mark = new LazyMark('', 'exact', Number.POSITIVE_INFINITY, 0, '', 0);
+// A call's marks die with it: one kept for the process's life keeps their shape (host/shape.ts).
+keepShape(new LazyMark('', 'exact', Number.POSITIVE_INFINITY, 0, '', 0));
 
 /**
  * The caps of one `limits` table, read fast: a measure's cap from a Map, and the

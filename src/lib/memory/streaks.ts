@@ -10,6 +10,7 @@ import type { Agent } from '../host/types.js';
 import { own } from '../host/own.js';
 import type { Failure, FailureReason } from '../result/failure.js';
 import { isNewest, keep, recalls, remember, type Recent } from './book.js';
+import { keepShape } from '../host/shape.js';
 
 export interface Streak {
   readonly count: number;
@@ -70,6 +71,9 @@ export class Stored implements Streak, Failure {
   }
 }
 
+// A book's streaks go with their session (host/shape.ts).
+keepShape(new Stored(0, 'error', '', undefined, undefined));
+
 /** Distinct outcomes a streak remembers: an error that alternates with another is still the same two errors. */
 const OUTCOMES_KEPT = 4;
 
@@ -108,6 +112,9 @@ class Histories {
     return this.#after;
   }
 }
+
+// Made per settled call (host/shape.ts).
+keepShape(new Histories(null));
 
 /**
  * A settled call's failure (or success) for its keys, in a book of streaks;

@@ -29,6 +29,7 @@ import { canonical, decoysFor, withoutDecoys } from '../call/canonical.js';
 import { member, safeMember } from '../host/member.js';
 import { resultBlocks, type Reader } from '../host/result.js';
 import { maskShellLine, NOISE_LINE_LIMIT, quietLine } from './noise.js';
+import { keepShape } from '../host/shape.js';
 
 /** A notion of "the same result": what of a result its digest reads, and how. */
 export interface DigestNotion {
@@ -45,7 +46,9 @@ export interface DigestNotion {
 export const OUTCOME: DigestNotion = { flag: ['E', 'ok'], text: 'lines', value: 'status', read: member };
 export const RESULTS: DigestNotion = { flag: ['error', 'ok'], text: 'blocks', value: 'value', read: safeMember };
 
-const BASIS_A = 0x811c9dc5;
+// The lanes and their sums are held as signed 32-bit integers (what Math.imul gives), written
+// unsigned: V8 keeps them as small integers, so a Lanes never changes shape as its sums grow.
+const BASIS_A = 0x811c9dc5 | 0;
 const BASIS_B = 0x01234567;
 const PRIME = 0x01000193;
 
@@ -74,8 +77,8 @@ class Lanes {
     this.a = BASIS_A;
     this.b = BASIS_B;
     this.feed(text, from, to);
-    this.sumA = (this.sumA + (this.a >>> 0)) >>> 0;
-    this.sumB = (this.sumB + (this.b >>> 0)) >>> 0;
+    this.sumA = (this.sumA + this.a) | 0;
+    this.sumB = (this.sumB + this.b) | 0;
     this.lines += 1;
   }
 
@@ -86,9 +89,12 @@ class Lanes {
 
   /** The multiset of lines, as text. */
   multiset(): string {
-    return `${this.lines}.${written(this.sumA, this.sumB)}`;
+    return `${this.lines}.${written(this.sumA >>> 0, this.sumB >>> 0)}`;
   }
 }
+
+// A digest's lanes die with it (host/shape.ts).
+keepShape(new Lanes());
 
 /**
  * Two 32-bit values as six UTF-16 code units of 14 bits or fewer, from U+4000:
