@@ -23,7 +23,6 @@ import type { Agent } from '../host/types.js';
 import type { Failure } from '../result/failure.js';
 import { keep, recalls, remember, type Recent } from './book.js';
 import { settleKeys, type Evidence, type Stored, type Streak } from './streaks.js';
-import { keepShape } from '../host/shape.js';
 
 /** Actions a shelf keeps per agent: a repeat comes back within tens of calls, a turn is a few hundred. */
 export const ACTIONS_KEPT = 256;
@@ -224,9 +223,6 @@ export class AgentOutcomes {
     return settleKeys((this.#streaks ??= new Map()), keys, failure, evidence);
   }
 }
-
-// An agent's book, its shelves and their entries go with their session (host/shape.ts).
-for (const instance of [new AgentOutcomes(), new Shelf(), new Returned(), new Answers(), new Since()]) keepShape(instance);
 
 export interface OutcomeMemory {
   /** The agent's book, made when first asked for. */

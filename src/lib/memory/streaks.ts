@@ -71,9 +71,6 @@ export class Stored implements Streak, Failure {
   }
 }
 
-// A book's streaks go with their session (host/shape.ts).
-keepShape(new Stored(0, 'error', '', undefined, undefined));
-
 /** Distinct outcomes a streak remembers: an error that alternates with another is still the same two errors. */
 const OUTCOMES_KEPT = 4;
 
