@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import plugin from '../../src/index.js';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { FakeHost, type Answer, type CallOutcome, type HostResult } from './fake-host.js';
+import { bashResult, FakeHost, type Answer, type CallOutcome, type HostResult } from './fake-host.js';
 
 export { FakeHost, bashResult, textResult } from './fake-host.js';
 export type { CallOutcome, HostResult } from './fake-host.js';
@@ -26,6 +26,22 @@ export interface Call {
 /** A bash call; the description is a decoy and never matters. */
 export function bash(command: string, extra: Record<string, unknown> = {}): Call {
   return { name: 'bash', arguments: { command, description: 'run it', ...extra } };
+}
+
+/** One shell command and the exit code and output it answers with. */
+export interface Run {
+  command: string;
+  code?: number;
+  text: string;
+}
+
+/** Shell commands through `tool` for one agent, in order, under `config` (the preset, denying, unless given). */
+export async function runs(tool: string, calls: readonly Run[], config: unknown = { preset: 'recommended', onLimit: 'deny' }): Promise<CallOutcome[]> {
+  const host = newHost(config);
+  const agent = {};
+  const outcomes: CallOutcome[] = [];
+  for (const { command, code = 0, text } of calls) outcomes.push(await host.call({ agent, name: tool, arguments: { command }, body: () => bashResult(code, text) }));
+  return outcomes;
 }
 
 /** Run the same call `n` times for one agent, in order. */

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { optionsAside } from '../../src/lib/call/respelled.js';
 import { CONTEXT_MARK, endingAside, joinsOutOfContext, subshellInside, suffixOf } from '../../src/lib/call/plumbing.js';
-import { bashResult, deniedAt, newHost, noticedAt, type CallOutcome } from '../support/session.js';
+import { deniedAt, noticedAt, runs } from '../support/session.js';
 
 const aside = (line: string): string | null => optionsAside(line, 'posix');
 const P = 'python -m pytest tests/test_api.py';
@@ -91,17 +91,10 @@ describe('a suffix that says how the run ended', () => {
 
 const FAIL = 'tests/test_api.py::test_login FAILED\nE       assert 401 == 200\nFAILED tests/test_api.py::test_login - assert 401 == 200\n==== 1 failed, 3 passed ====';
 
-async function session(calls: readonly { command: string; code: number; text: string }[]): Promise<CallOutcome[]> {
-  const host = newHost({ preset: 'recommended', onLimit: 'deny' });
-  const agent = {};
-  const outcomes: CallOutcome[] = [];
-  for (const { command, code, text } of calls) outcomes.push(await host.call({ agent, name: 'bash', arguments: { command }, body: () => bashResult(code, text) }));
-  return outcomes;
-}
 
 describe('the back-to-back run through the plumbing (preset)', () => {
   test('the same failing run with a cd in front or not, a subshell, || true and ; echo $?: after three same answers the 4th meets the gate, advised before', async () => {
-    const outcomes = await session([
+    const outcomes = await runs('bash', [
       { command: `cd /repo && ${P} 2>&1`, code: 1, text: FAIL },
       { command: `${P} > /dev/stdout 2>&1`, code: 1, text: FAIL },
       { command: `${P}; echo $?`, code: 0, text: `${FAIL}\n1` },
@@ -113,11 +106,11 @@ describe('the back-to-back run through the plumbing (preset)', () => {
   });
 
   test('the same failure in two directories, answers that move behind || true, and an echo that printed something else run on (the exit marker as DSH writes it)', async () => {
-    const dirs = await session(['a', 'b', 'c', 'd', 'e'].map((dir) => ({ command: `cd packages/${dir} && npm run lint || true`, code: 0, text: 'npm error Missing script: "lint"' })));
+    const dirs = await runs('bash', ['a', 'b', 'c', 'd', 'e'].map((dir) => ({ command: `cd packages/${dir} && npm run lint || true`, code: 0, text: 'npm error Missing script: "lint"' })));
     assert.deepEqual(deniedAt(dirs), [], 'each directory is its own run, whatever it prints');
-    const moving = await session([1, 2, 3, 4, 5].map((left) => ({ command: `${P} || true`, code: 0, text: FAIL.replace('1 failed, 3 passed', `${left} failed, ${5 - left} passed`) })));
+    const moving = await runs('bash', [1, 2, 3, 4, 5].map((left) => ({ command: `${P} || true`, code: 0, text: FAIL.replace('1 failed, 3 passed', `${left} failed, ${5 - left} passed`) })));
     assert.deepEqual(deniedAt(moving), []);
-    const other = await session([
+    const other = await runs('bash', [
       { command: P, code: 1, text: FAIL },
       { command: `${P}; echo $?`, code: 0, text: `${FAIL}\nTraceback: conftest.py` },
       { command: `${P}; echo $?`, code: 0, text: `${FAIL}\n2` },
@@ -128,7 +121,7 @@ describe('the back-to-back run through the plumbing (preset)', () => {
   });
 
   test('at the gate, with no answer yet, a call in a context the run never answered in runs; once it answers alike, the run goes on', async () => {
-    const outcomes = await session([
+    const outcomes = await runs('bash', [
       { command: P, code: 1, text: FAIL },
       { command: P, code: 1, text: FAIL },
       { command: P, code: 1, text: FAIL },
@@ -140,7 +133,7 @@ describe('the back-to-back run through the plumbing (preset)', () => {
   });
 
   test('a run in /repo, then bare, then in /other: the bare call joins, /other starts another run', async () => {
-    const outcomes = await session([
+    const outcomes = await runs('bash', [
       { command: `cd /repo && ${P}`, code: 1, text: FAIL },
       { command: P, code: 1, text: FAIL },
       { command: `cd /other && ${P}`, code: 1, text: FAIL },

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { optionsAside } from '../../src/lib/call/respelled.js';
 import { CONTEXT_MARK, endingAside, suffixOf } from '../../src/lib/call/plumbing.js';
-import { bashResult, deniedAt, newHost, noticedAt, type CallOutcome } from '../support/session.js';
+import { deniedAt, noticedAt, runs } from '../support/session.js';
 
 const aside = (line: string): string | null => optionsAside(line, 'pwsh');
 const P = 'python -m pytest tests/test_api.py';
@@ -69,17 +69,10 @@ describe('a printed $LASTEXITCODE as a suffix', () => {
 
 const FAIL = '  Failed Api.Tests.LoginTests.Login_ReturnsOk [31 ms]\n  Error Message:\n   Assert.Equal() Failure: Values differ\n   Expected: 200\n   Actual:   401\n\nFailed!  - Failed:     1, Passed:    11, Skipped:     0, Total:    12';
 
-async function session(calls: readonly { command: string; code: number; text: string }[]): Promise<CallOutcome[]> {
-  const host = newHost({ preset: 'recommended', onLimit: 'deny' });
-  const agent = {};
-  const outcomes: CallOutcome[] = [];
-  for (const { command, code, text } of calls) outcomes.push(await host.call({ agent, name: 'pwsh', arguments: { command }, body: () => bashResult(code, text) }));
-  return outcomes;
-}
 
 describe('the back-to-back run through PowerShell plumbing (preset)', () => {
   test('the same failing run with Push-Location in front or not, $env: in front, 2>&1 and $LASTEXITCODE after it: the 4th meets the gate', async () => {
-    const outcomes = await session([
+    const outcomes = await runs('pwsh', [
       { command: `$env:DOTNET_NOLOGO="1"; ${D}`, code: 1, text: FAIL },
       { command: `${D} 2>&1`, code: 1, text: FAIL },
       { command: `${D}; echo $LASTEXITCODE`, code: 0, text: `${FAIL}\n1` },
@@ -91,11 +84,11 @@ describe('the back-to-back run through PowerShell plumbing (preset)', () => {
   });
 
   test('the same command in two directories, or under two values of one variable, is two runs whatever it prints; an answer that moves behind $LASTEXITCODE runs on', async () => {
-    const dirs = await session(['a', 'b', 'c', 'd', 'e'].map((dir) => ({ command: `Push-Location C:\\src\\${dir}; ${D}; $LASTEXITCODE`, code: 0, text: `${FAIL}\n1` })));
+    const dirs = await runs('pwsh', ['a', 'b', 'c', 'd', 'e'].map((dir) => ({ command: `Push-Location C:\\src\\${dir}; ${D}; $LASTEXITCODE`, code: 0, text: `${FAIL}\n1` })));
     assert.deepEqual(deniedAt(dirs), []);
-    const values = await session(['Development', 'Staging', 'Production', 'Test', 'Local'].map((env) => ({ command: `$env:ASPNETCORE_ENVIRONMENT="${env}"; ${D}`, code: 1, text: FAIL })));
+    const values = await runs('pwsh', ['Development', 'Staging', 'Production', 'Test', 'Local'].map((env) => ({ command: `$env:ASPNETCORE_ENVIRONMENT="${env}"; ${D}`, code: 1, text: FAIL })));
     assert.deepEqual(deniedAt(values), []);
-    const moving = await session([12, 11, 10, 9, 8].map((left, at) => ({ command: at % 2 === 0 ? `${D}; echo $LASTEXITCODE` : D, code: at % 2 === 0 ? 0 : 1, text: `${FAIL.replace('Passed:    11', `Passed:    ${left}`)}${at % 2 === 0 ? '\n1' : ''}` })));
+    const moving = await runs('pwsh', [12, 11, 10, 9, 8].map((left, at) => ({ command: at % 2 === 0 ? `${D}; echo $LASTEXITCODE` : D, code: at % 2 === 0 ? 0 : 1, text: `${FAIL.replace('Passed:    11', `Passed:    ${left}`)}${at % 2 === 0 ? '\n1' : ''}` })));
     assert.deepEqual(deniedAt(moving), []);
   });
 });

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitAside } from '../../src/lib/call/waits.js';
 import { ACT_READ_LIMIT } from '../../src/lib/shell/act/index.js';
-import { bashResult, deniedAt, newHost, noticedAt, type CallOutcome } from '../support/session.js';
+import { deniedAt, noticedAt, runs } from '../support/session.js';
 
 describe('waitAside: the look a leading wait is in front of', () => {
   test('sleep N && and sleep N; (a unit, a fraction) are set aside; PowerShell Start-Sleep N; with -s, -Seconds, -m', () => {
@@ -39,41 +39,34 @@ describe('waitAside: the look a leading wait is in front of', () => {
 
 const STUCK = 'starting server...\nERROR: port 8000 in use';
 
-async function session(calls: readonly { command: string; text: string }[], config: unknown = { preset: 'recommended', onLimit: 'deny' }): Promise<CallOutcome[]> {
-  const host = newHost(config);
-  const agent = {};
-  const outcomes: CallOutcome[] = [];
-  for (const { command, text } of calls) outcomes.push(await host.call({ agent, name: 'bash', arguments: { command }, body: () => bashResult(0, text) }));
-  return outcomes;
-}
 
 describe('the back-to-back run through a poll respelled by its wait (preset)', () => {
   test('the same look behind a new wait each time (or none), the very same answer: after three the 4th meets the gate, advised before', async () => {
     const lines = ['sleep 5 && cat out.log', 'sleep 10 && cat out.log', 'sleep 5; cat out.log', 'cat out.log', 'sleep 30 && cat out.log', 'sleep 5 && cat out.log'];
-    const outcomes = await session(lines.map((command) => ({ command, text: STUCK })));
+    const outcomes = await runs('bash', lines.map((command) => ({ command, text: STUCK })));
     assert.deepEqual(deniedAt(outcomes), [4, 5, 6]);
     assert.deepEqual(noticedAt(outcomes).slice(0, 1), [3]);
   });
 
   test('the same poll written the same way each time is the same look too', async () => {
-    const outcomes = await session(Array.from({ length: 6 }, () => ({ command: 'sleep 5 && cat out.log', text: STUCK })));
+    const outcomes = await runs('bash', Array.from({ length: 6 }, () => ({ command: 'sleep 5 && cat out.log', text: STUCK })));
     assert.deepEqual(deniedAt(outcomes).slice(0, 1), [4]);
   });
 
   test('run on: a look whose answer grows, a wait between two different looks, a wait alone, a look answered nothing', async () => {
-    const growing = await session([5, 10, 5, 30, 5, 10].map((n, at) => ({ command: `sleep ${n} && cat out.log`, text: `starting server...\n${'epoch done\n'.repeat(at + 1)}` })));
+    const growing = await runs('bash', [5, 10, 5, 30, 5, 10].map((n, at) => ({ command: `sleep ${n} && cat out.log`, text: `starting server...\n${'epoch done\n'.repeat(at + 1)}` })));
     assert.deepEqual([noticedAt(growing), deniedAt(growing)], [[], []]);
-    const looks = await session([0, 1, 2, 3, 4, 5].map((at) => ({ command: at % 2 === 0 ? `sleep ${at + 1} && cat out.log` : `sleep ${at} && cat err.log`, text: STUCK })));
+    const looks = await runs('bash', [0, 1, 2, 3, 4, 5].map((at) => ({ command: at % 2 === 0 ? `sleep ${at + 1} && cat out.log` : `sleep ${at} && cat err.log`, text: STUCK })));
     assert.deepEqual(deniedAt(looks), [], 'two looks in turn are no back-to-back run (the round of two asks more)');
-    const alone = await session(Array.from({ length: 6 }, () => ({ command: 'sleep 60', text: '' })));
+    const alone = await runs('bash', Array.from({ length: 6 }, () => ({ command: 'sleep 60', text: '' })));
     assert.deepEqual([noticedAt(alone), deniedAt(alone)], [[], []]);
-    const empty = await session([5, 10, 5, 30, 5, 10].map((n) => ({ command: `sleep ${n} && cat out.log`, text: '' })));
+    const empty = await runs('bash', [5, 10, 5, 30, 5, 10].map((n) => ({ command: `sleep ${n} && cat out.log`, text: '' })));
     assert.deepEqual(deniedAt(empty), [], 'an empty answer says nothing of the look');
   });
 
   test('the defaults do not read the wait aside: a respelled poll is never counted by the stale track', async () => {
     const lines = ['sleep 5 && cat out.log', 'sleep 10 && cat out.log', 'sleep 5; cat out.log', 'sleep 20 && cat out.log', 'sleep 30 && cat out.log', 'sleep 2 && cat out.log'];
-    const outcomes = await session(lines.map((command) => ({ command, text: STUCK })), { onLimit: 'deny' });
+    const outcomes = await runs('bash', lines.map((command) => ({ command, text: STUCK })), { onLimit: 'deny' });
     assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[], []]);
   });
 });
