@@ -13,12 +13,9 @@ export const RECENT_LIMIT = 16;
 export const RECENT_TEXT_LIMIT = 1024;
 
 export interface Recent<T> {
-  /** The reading of `text`, from memory or made by `read` now. */
-  get(text: string, read: () => T): T;
   /**
-   * `get` in two steps, for a hot caller that would otherwise make a `read`
-   * closure for every text, read or not: the reading held for `text` (now the
-   * most recently read), or `undefined`…
+   * The reading held for `text` (now the most recently read), or `undefined`…
+   * (in two steps, so that a hot caller makes no reader closure for every text, read or not)
    */
   known(text: string): T | undefined;
   /** …and then the reading made for it, held (a short text's) and handed back. */
@@ -51,7 +48,6 @@ export function createRecent<T>(): Recent<T> {
     return made;
   };
   return {
-    get: (text, read) => known(text) ?? keep(text, read()),
     known,
     keep,
   };
