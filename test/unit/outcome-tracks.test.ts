@@ -302,37 +302,18 @@ describe('progress: outcomes — a poll whose answer moves is progress, one that
   });
 });
 
-describe('a few recent digests (memory/book.ts)', () => {
+describe('a few recent digests kept as one string (memory/book.ts)', () => {
   test('remember keeps the newest last, each once, at most `kept`; recalls finds any of them and nothing else', async () => {
     const { recalls, remember } = await import('../../src/lib/memory/book.js');
-    let recent: string | readonly string[] | undefined;
-    recent = remember(recent, 'a', 4);
-    assert.equal(recent, 'a', 'one digest is kept as it is');
-    for (const digest of ['b', 'a', 'c', 'd', 'e']) recent = remember(recent, digest, 4);
-    assert.deepEqual(recent, ['a', 'c', 'd', 'e']);
+    let recent: string | undefined;
+    for (const digest of ['a', 'b', 'a', 'c', 'd', 'e']) recent = remember(recent, digest, 4);
+    assert.equal(recent, 'a\nc\nd\ne');
     assert.equal(remember(recent, 'e', 4), recent, 'the newest again changes nothing');
-    assert.deepEqual(remember(recent, 'c', 4), ['a', 'd', 'e', 'c'], 'a known one moves to the end');
-    assert.deepEqual(recent, ['a', 'c', 'd', 'e'], 'a list is never changed in place: keys with one history share it');
+    assert.equal(remember(recent, 'c', 4), 'a\nd\ne\nc', 'a known one moves to the end');
     for (const known of ['a', 'c', 'd', 'e']) assert.equal(recalls(recent, known), true, known);
     for (const unknown of ['b', '', 'x', 'ee', 'dd']) assert.equal(recalls(recent, unknown), false, JSON.stringify(unknown));
     assert.equal(recalls(undefined, 'a'), false);
-    assert.equal(recalls('ab', 'a'), false, 'one digest is found whole');
-    assert.equal(remember('z', 'z', 4), 'z');
-    assert.deepEqual(remember('z', 'y', 4), ['z', 'y']);
-    assert.equal(remember(['z', 'y'], 'x', 1), 'x', 'one kept is one digest');
-  });
-
-  test('the timeout track\'s spellings are the lines of one string: rememberLine and recallsLine', async () => {
-    const { recallsLine, rememberLine } = await import('../../src/lib/memory/book.js');
-    let recent: string | undefined;
-    for (const lookup of ['a', 'b', 'a', 'c', 'd', 'e']) recent = rememberLine(recent, lookup, 4);
-    assert.equal(recent, 'a\nc\nd\ne');
-    assert.equal(rememberLine(recent, 'e', 4), recent, 'the newest again changes nothing');
-    assert.equal(rememberLine(recent, 'c', 4), 'a\nd\ne\nc', 'a known one moves to the end');
-    for (const known of ['a', 'c', 'd', 'e']) assert.equal(recallsLine(recent, known), true, known);
-    for (const unknown of ['b', '', 'x', 'ee', 'dd']) assert.equal(recallsLine(recent, unknown), false, JSON.stringify(unknown));
-    assert.equal(recallsLine(undefined, 'a'), false);
-    assert.equal(rememberLine('', 'z', 4), 'z');
+    assert.equal(remember('', 'z', 4), 'z');
   });
 });
 

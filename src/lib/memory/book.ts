@@ -32,75 +32,39 @@ export function add(book: Set<string>, key: string): void {
 }
 
 /**
- * A few recent digests, newest last: the digests themselves (a call's digest
- * is one string, shared by every book that keeps it), one alone as it is and
- * more as a list, never changed in place, so that keys with the same history
- * share it. It changes only when something new comes in: a result that comes
- * back the same, the common case, allocates nothing.
+ * A few recent digests kept as one string, newest last: books of hundreds of
+ * actions each remembering a handful of outcomes cost one string an action
+ * rather than an array of them. Digests never hold a newline (result/digest.ts),
+ * which separates them.
  */
-export type Recent = string | readonly string[];
+export type Recent = string;
 
-/** Whether `digest` is among the recent ones. */
+/** Whether `digest` is among the recent ones: found where a line starts and ends (a lookup in the string, no split and no copy: the books do it per call). */
 export function recalls(recent: Recent | undefined, digest: string): boolean {
-  if (recent === undefined || typeof recent === 'string') return recent === digest;
-  for (let at = recent.length - 1; at >= 0; at -= 1) if (recent[at] === digest) return true;
-  return false;
-}
-
-/** Whether `digest` is the newest of the recent ones. */
-export function isNewest(recent: Recent | undefined, digest: string): boolean {
-  if (recent === undefined || typeof recent === 'string') return recent === digest;
-  return recent.length > 0 && recent[recent.length - 1] === digest;
-}
-
-/** The recent digests with `digest` as the newest, at most `kept` of them. */
-export function remember(recent: Recent | undefined, digest: string, kept: number): Recent {
-  if (recent === undefined || recent.length === 0) return digest;
-  // Already the newest: nothing moves (a result that comes back the same, the common case).
-  if (isNewest(recent, digest)) return recent;
-  const known: readonly string[] = typeof recent === 'string' ? [recent] : recent;
-  let others = 0;
-  for (let at = 0; at < known.length; at += 1) if (known[at] !== digest) others += 1;
-  // The oldest go first: of the others, only the newest `kept - 1` stay.
-  let skip = others - (kept - 1);
-  const next: string[] = [];
-  for (let at = 0; at < known.length; at += 1) {
-    const one = known[at] as string;
-    if (one === digest) continue;
-    if (skip > 0) skip -= 1;
-    else next.push(one);
-  }
-  if (next.length === 0) return digest;
-  next.push(digest);
-  return next;
-}
-
-/**
- * A few recent lookup keys kept as the lines of one string, newest last: the
- * timeout track's spellings, read as they always were (a lookup key is four
- * code units of a hash, one of which may be a line break: this reading splits
- * there, and changing the reading would change which spellings count).
- */
-export type RecentLines = string;
-
-/** Whether `line` is among the recent ones: found where a line starts and ends (a lookup in the string, no split and no copy). */
-export function recallsLine(recent: RecentLines | undefined, line: string): boolean {
-  if (recent === undefined || recent.length < line.length) return false;
+  if (recent === undefined || recent.length < digest.length) return false;
   // Past the end, indexOf('') answers the end again: the search stops there.
-  for (let at = recent.indexOf(line); at !== -1; at = at < recent.length ? recent.indexOf(line, at + 1) : -1) {
-    const end = at + line.length;
+  for (let at = recent.indexOf(digest); at !== -1; at = at < recent.length ? recent.indexOf(digest, at + 1) : -1) {
+    const end = at + digest.length;
     if ((at === 0 || recent.charCodeAt(at - 1) === 0x0a) && (end === recent.length || recent.charCodeAt(end) === 0x0a)) return true;
   }
   return false;
 }
 
-/** The recent lines with `line` as the newest, at most `kept` of them. */
-export function rememberLine(recent: RecentLines | undefined, line: string, kept: number): RecentLines {
-  if (recent === undefined || recent === '') return line;
-  // Already the newest: nothing moves.
-  if (recent === line || (recent.length > line.length && recent.charCodeAt(recent.length - line.length - 1) === 0x0a && recent.endsWith(line))) return recent;
-  const others = recallsLine(recent, line) ? recent.split('\n').filter((known) => known !== line).join('\n') : recent;
-  let joined = `${others}\n${line}`;
+/** Whether `digest` is the newest of the recent ones. */
+export function isNewest(recent: Recent | undefined, digest: string): boolean {
+  if (recent === undefined) return false;
+  if (recent === digest) return true;
+  const at = recent.length - digest.length;
+  return at > 0 && recent.charCodeAt(at - 1) === 0x0a && recent.endsWith(digest);
+}
+
+/** The recent digests with `digest` as the newest, at most `kept` of them. */
+export function remember(recent: Recent | undefined, digest: string, kept: number): Recent {
+  if (recent === undefined || recent === '') return digest;
+  // Already the newest: nothing moves (a result that comes back the same, the common case).
+  if (isNewest(recent, digest)) return recent;
+  const others = recalls(recent, digest) ? recent.split('\n').filter((known) => known !== digest).join('\n') : recent;
+  let joined = `${others}\n${digest}`;
   let count = 1;
   for (let at = joined.indexOf('\n'); at !== -1; at = joined.indexOf('\n', at + 1)) count += 1;
   for (; count > kept; count -= 1) joined = joined.slice(joined.indexOf('\n') + 1);

@@ -54,80 +54,18 @@ class Since {
   runs = 0;
 }
 
-/** How many of a shelf's newest actions it follows (`Shelf.tail`): more than a call has actions. */
-const TAIL_KEPT = 8;
-
-/**
- * A shelf: its entries by action, the least recently touched first. A Map
- * moves an entry to the end by deleting and setting it again, and touching
- * the newest entries again in their order leaves the order as it stands: the
- * stale and spin tracks settle a call's actions in turn, and a loop's next
- * call has the same ones. So such a touch is only followed (`from`, `next`),
- * and the moves it defers are made before any other touch.
- */
+/** A shelf: its entries by action, the least recently touched first, and which one was touched last. */
 class Shelf<T> extends Map<string, T> {
-  /** The newest actions, oldest first: the shelf's last entries once the deferred moves are made. */
-  readonly tail: string[] = [];
-  /** `tail[from, next)` touched again in order, their moves deferred; none while `next === from`. */
-  from = 0;
-  next = 0;
-}
-
-/** The action touched last. */
-function newestOf<T>(shelf: Shelf<T>): string | undefined {
-  const { tail } = shelf;
-  return tail[(shelf.next > shelf.from ? shelf.next : tail.length) - 1];
-}
-
-/** Whether touching `action` again only goes on along the newest entries in their order (nothing to move yet). */
-function replays<T>(shelf: Shelf<T>, action: string): boolean {
-  const { tail } = shelf;
-  if (shelf.next > shelf.from) {
-    if (tail[shelf.next] !== action) return false;
-    shelf.next += 1;
-  } else {
-    const at = tail.indexOf(action);
-    if (at === -1) return false;
-    shelf.from = at;
-    shelf.next = at + 1;
-  }
-  // The last of them touched again: the order is as it stood.
-  if (shelf.next === tail.length) shelf.from = shelf.next = 0;
-  return true;
-}
-
-/** Makes the moves deferred: `tail[from, next)` go to the end, in order. */
-function moveDeferred<T>(shelf: Shelf<T>): void {
-  const { tail, from, next } = shelf;
-  if (next === from) return;
-  for (let moved = from; moved < next; moved += 1) {
-    // The first of them still deferred is at `from`: to the end, in the shelf and in the tail.
-    const action = tail[from] as string;
-    const entry = shelf.get(action) as T;
-    shelf.delete(action);
-    shelf.set(action, entry);
-    for (let at = from; at < tail.length - 1; at += 1) tail[at] = tail[at + 1] as string;
-    tail[tail.length - 1] = action;
-  }
-  shelf.from = shelf.next = 0;
+  newest: string | undefined = undefined;
 }
 
 /** An entry of a shelf, made when missing, as the newest (the newest already is: a loop's action, or one two tracks settle in turn). */
 function touched<T>(shelf: Shelf<T>, action: string, made: () => T): T {
   const found = shelf.get(action);
-  if (found !== undefined && (action === newestOf(shelf) || replays(shelf, action))) return found;
-  moveDeferred(shelf);
+  if (found !== undefined && action === shelf.newest) return found;
   const entry = found ?? made();
-  // The oldest entry goes past ACTIONS_KEPT, never one of the tail's few newest.
   keep(shelf, action, entry, ACTIONS_KEPT);
-  const { tail } = shelf;
-  const at = tail.indexOf(action);
-  if (at !== -1) {
-    for (let shift = at; shift < tail.length - 1; shift += 1) tail[shift] = tail[shift + 1] as string;
-    tail.pop();
-  }
-  tail.push(action);
-  if (tail.length > TAIL_KEPT) tail.shift();
+  shelf.newest = action;
   return entry;
 }
 

@@ -61,7 +61,7 @@ export class Stored implements Streak, Failure {
     readonly detail: string,
     /** The change count at its last failure, when the policy keeps evidence. */
     readonly changes: number | undefined,
-    /** The outcomes of its last few failures (book.ts `Recent`). */
+    /** The outcomes of its last few failures, as one string (book.ts `Recent`). */
     readonly outcomes: Recent | undefined,
   ) {}
 
@@ -89,7 +89,7 @@ function nextCount(before: Stored | undefined, now: Evidence | undefined): numbe
 
 /**
  * The outcomes a streak keeps after a failure. Keys with the same history share
- * one list (a call's keys usually have): the last history seen and what it
+ * one string (a call's keys usually have): the last history seen and what it
  * became are remembered for the call's next key. The outcomes outlive restarts
  * (an error that comes back is no news).
  */

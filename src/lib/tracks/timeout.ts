@@ -26,7 +26,7 @@ import { programsOf } from '../shell/program.js';
 import { defang, preview, type HitWords } from '../text/message.js';
 import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { TIMEOUTS, timeoutMeta } from './timeout.meta.js';
-import { keep, recalls, recallsLine, remember, rememberLine, type Recent, type RecentLines } from '../memory/book.js';
+import { keep, recalls, remember, type Recent } from '../memory/book.js';
 import { actionsOf } from './actions.js';
 import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
 
@@ -40,7 +40,7 @@ interface Count {
   last: string;
   outcomes: Recent | undefined;
   /** The spellings of its time-outs (their actions' lookup keys): a time-out of none of them is a new spelling. */
-  spellings: RecentLines | undefined;
+  spellings: Recent | undefined;
   /** Its time-outs that were each a new spelling (new flags, new code). */
   respelled: number;
   /** A run of it finished in time after it first ran out of time: the job was made to fit. */
@@ -86,9 +86,9 @@ function timedOutAgain(before: Count | undefined, stored: string, call: TrackedC
   const spelled = spellingsOf(call);
   // Progress (the count started again) starts the job's record again too.
   const kept = count === 1 ? undefined : before;
-  const fresh = kept === undefined || !spelled.some((lookup) => recallsLine(kept.spellings, lookup));
+  const fresh = kept === undefined || !spelled.some((lookup) => recalls(kept.spellings, lookup));
   let spellings = kept?.spellings;
-  for (const lookup of spelled) spellings = rememberLine(spellings, lookup, SPELLINGS_KEPT);
+  for (const lookup of spelled) spellings = remember(spellings, lookup, SPELLINGS_KEPT);
   const outcomes = outcome === null ? before?.outcomes : remember(before?.last === exact ? before.outcomes : undefined, outcome, OUTCOMES_KEPT);
   const fit = kept?.fit ?? false;
   return { key: stored, count, last: exact, outcomes, spellings, respelled: (kept?.respelled ?? 0) + (fresh ? 1 : 0), fit, grown: (kept?.grown ?? false) || (fit && fresh) };
