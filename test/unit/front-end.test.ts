@@ -9,15 +9,13 @@ import { optionsAside } from '../../src/lib/call/respelled.js';
 import { readLine } from '../../src/lib/shell/act/line.js';
 import { withFrontEndsRead } from '../../src/lib/call/front-end.js';
 import { ACT_READ_LIMIT } from '../../src/lib/shell/act/index.js';
+import { sameReading as sameReadingBy } from '../support/readings.js';
 
 const aside = (line: string): string | null => optionsAside(line, 'posix');
 const pwsh = (line: string): string | null => optionsAside(line, 'pwsh');
 
-function sameReading(lines: readonly string[], read: (line: string) => string | null = aside): void {
-  const first = read(lines[0] as string);
-  assert.notEqual(first, null);
-  for (const line of lines) assert.equal(read(line), first, line);
-}
+/** `sameReading` under the posix reading unless given another. */
+const sameReading = (lines: readonly string[], read: (line: string) => string | null = aside): void => sameReadingBy(lines, read);
 
 describe('a run read by its environment, not its front-end', () => {
   test('a venv activated (source or .), its tool named by path, or run as python -m: one run', () => {

@@ -11,14 +11,11 @@ import { optionsAside } from '../../src/lib/call/respelled.js';
 import { answerDigest } from '../../src/lib/result/answer.js';
 import { bash, bashResult, deniedAt, newHost, type Call, type CallOutcome } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
+import { sameReading as sameReadingBy } from '../support/readings.js';
 
 const aside = (line: string): string | null => optionsAside(line, 'posix');
 
-function sameReading(lines: readonly string[]): void {
-  const first = aside(lines[0] as string);
-  assert.notEqual(first, null);
-  for (const line of lines) assert.equal(aside(line), first, line);
-}
+const sameReading = (lines: readonly string[]): void => sameReadingBy(lines, aside);
 
 async function run(host: FakeHost, calls: readonly Call[]): Promise<CallOutcome[]> {
   const agent = {};

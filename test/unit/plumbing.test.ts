@@ -9,15 +9,12 @@ import assert from 'node:assert/strict';
 import { optionsAside } from '../../src/lib/call/respelled.js';
 import { CONTEXT_MARK, endingAside, joinsOutOfContext, subshellInside, suffixOf } from '../../src/lib/call/plumbing.js';
 import { deniedAt, noticedAt, runs } from '../support/session.js';
+import { sameReading as sameReadingBy } from '../support/readings.js';
 
 const aside = (line: string): string | null => optionsAside(line, 'posix');
 const P = 'python -m pytest tests/test_api.py';
 
-function sameReading(lines: readonly string[]): void {
-  const first = aside(lines[0] as string);
-  assert.notEqual(first, null, lines[0]);
-  for (const line of lines) assert.equal(aside(line), first, line);
-}
+const sameReading = (lines: readonly string[]): void => sameReadingBy(lines, aside);
 
 describe('the plumbing around a run, aside', () => {
   test('a subshell, streams written where they go anyway, and a suffix that says how the run ended: the run itself', () => {

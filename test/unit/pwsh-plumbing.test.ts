@@ -9,16 +9,13 @@ import assert from 'node:assert/strict';
 import { optionsAside } from '../../src/lib/call/respelled.js';
 import { CONTEXT_MARK, endingAside, suffixOf } from '../../src/lib/call/plumbing.js';
 import { deniedAt, noticedAt, runs } from '../support/session.js';
+import { sameReading as sameReadingBy } from '../support/readings.js';
 
 const aside = (line: string): string | null => optionsAside(line, 'pwsh');
 const P = 'python -m pytest tests/test_api.py';
 const D = 'dotnet test tests\\Api.Tests';
 
-function sameReading(lines: readonly string[]): void {
-  const first = aside(lines[0] as string);
-  assert.notEqual(first, null, lines[0]);
-  for (const line of lines) assert.equal(aside(line), first, line);
-}
+const sameReading = (lines: readonly string[]): void => sameReadingBy(lines, aside);
 
 describe("PowerShell's plumbing around a run, aside", () => {
   test('Set-Location, sl, cd, Push-Location and pushd of one directory are one context', () => {
