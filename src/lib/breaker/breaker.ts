@@ -435,6 +435,9 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     if (before.cfg.exemptionCeiling === null) ceilings.grant(agent, turns.exempted(agent));
   });
   const created: Track[] = [];
+  const { gate, passed, outcomeOf } = harmless(hooks);
+  // Every field written out, none spread in: a literal's shape outlives the breakers made with it,
+  // a shape a spread adds to dies with the last of them and takes the code that reads it along (host/shape.ts).
   const state: State = {
     turns,
     policies,
@@ -443,7 +446,9 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     ceilings,
     recordOf: createCallRecords(policies, tracksFor(turns, created)),
     locale,
-    ...harmless(hooks),
+    gate,
+    passed,
+    outcomeOf,
     askIds: new WeakMap(),
     answers: createAnswerBook(),
     knocks: createKnockBook(),
