@@ -315,8 +315,26 @@ export const validateConfig: (merged: Record<string, unknown>) => BreakerConfig 
   const core = referenceOf(merged);
   const optIns: Record<string, unknown> = {};
   for (const optIn of OPT_INS) optIns[optIn.key] = optIn.check(merged[optIn.key], core);
-  return { ...core, ...optIns } as BreakerConfig;
+  return settled(core as unknown as Record<string, unknown>, optIns);
 });
+
+/**
+ * `{ ...core, ...optIns }`, its members written one by one into a fresh object:
+ * the same keys, in the same order, with the same values. Copies by spread took
+ * hidden classes of several lineages (one per shape of what was spread), so the
+ * code that reads a configuration met several and was thrown away as each died
+ * with its sessions' configurations (host/shape.ts); written into `{}`, every
+ * configuration follows one line of shapes. No key is `__proto__`: mergeConfig
+ * refuses it as an unknown key.
+ */
+function settled(core: Record<string, unknown>, optIns: Record<string, unknown>): BreakerConfig {
+  // A symbol key (a caller's object, never a profile's) is copied as the spread copies it.
+  if (Object.getOwnPropertySymbols(core).length > 0) return { ...core, ...optIns } as unknown as BreakerConfig;
+  const config: Record<string, unknown> = {};
+  for (const key of Object.keys(core)) config[key] = Object.hasOwn(optIns, key) ? optIns[key] : core[key];
+  for (const key of Object.keys(optIns)) if (!Object.hasOwn(core, key)) config[key] = optIns[key];
+  return config as unknown as BreakerConfig;
+}
 
 /** Merge then validate: the one call `apply` makes. Throws on a bad config. */
 export function resolveConfig(config: unknown = {}): BreakerConfig {
