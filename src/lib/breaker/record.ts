@@ -11,7 +11,7 @@ import { safeMember } from '../host/member.js';
 import type { Policy, PolicyBook } from '../policy/policy.js';
 import { isShell, readCall } from '../call/read.js';
 import { callChanges, filePathOf, FILE_EDIT_TOOLS, readsFile } from '../call/change.js';
-import { fingerprintParts } from '../call/fingerprint.js';
+import { exactOf, targetOf } from '../call/fingerprint.js';
 import { callMarks } from '../call/mark.js';
 import type { CallNeeds, Hit, Judgement, Track, TrackedCall } from '../tracks/track.js';
 
@@ -61,7 +61,9 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   if (!policy.tracked(name)) return null;
   const { cfg } = policy;
   const { tracks, needs } = tracksOf(policy);
-  const { exact, target } = fingerprintParts({ name, args }, cfg, needs.line);
+  // The two parts of fingerprintParts, without the objects that carry them there: the arguments are read for `exact:` first.
+  const exact = exactOf(name, args, cfg);
+  const target = targetOf(name, args, cfg, needs.line);
   const command = isShell(name) ? commandOf(args) : undefined;
   const marks = callMarks(exact, target, cfg);
   // Read only for the tracks that need changes and files: the defaults pay nothing for them.

@@ -175,7 +175,7 @@ function allLocal(urls: readonly NormalizedUrl[]): boolean {
  * fingerprints: changes, polls, programs; breaker/record.ts asks), the line is
  * kept with the reading; the defaults hold no words past the call.
  */
-function readShell(name: string, command: string, cfg: FingerprintConfig, keepLine: boolean): TargetReading {
+function readShell(name: string, command: string, cfg: FingerprintConfig, keepLine: boolean): SharedReading {
   const fps: string[] = [];
   const urls: NormalizedUrl[] = [];
   const heredocs = command.includes('<<');
@@ -211,7 +211,8 @@ function readShell(name: string, command: string, cfg: FingerprintConfig, keepLi
   const sink = wordsSink(words);
   // Stryker disable next-line ConditionalExpression: isGenericSink(null) is true, so the null test only spares the call
   if (sink !== null && !isGenericSink(sink) && !relaxed) fps.push(`sink:${sink}`);
-  return { fps, local: local && cfg.localHosts !== 'allow', line: keepLine ? new ShellLine(command, words, sink) : undefined };
+  // Made as its calls share it (SharedReading), with room for its marks: one object a reading.
+  return { fps, local: local && cfg.localHosts !== 'allow', line: keepLine ? new ShellLine(command, words, sink) : undefined, markedFor: null, marks: null };
 }
 
 /** A fetch, search or browse tool's target fingerprints; `null` when its URL does not parse. */
@@ -223,11 +224,6 @@ function readUrl(raw: string, cfg: FingerprintConfig): SharedReading | null {
   const fps = targetsOf(url, cfg.includeLocal);
   fps.push('family:http-fetch');
   return { fps, local, line: undefined, markedFor: null, marks: null };
-}
-
-/** A shell command's reading as its calls share it: with room for its marks. */
-function sharedReading(reading: TargetReading): SharedReading {
-  return { fps: reading.fps, local: reading.local, line: reading.line, markedFor: null, marks: null };
 }
 
 /**
@@ -248,25 +244,35 @@ export interface FingerprintParts {
 /** `keepLine`: the reading of a shell command keeps its line (line.ts) for the tracks that read it; one configuration always asks the same. */
 export function fingerprintParts(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig, keepLine = false): FingerprintParts {
   const { name, args } = call;
-  const exact = `exact:${name}:${argumentsJson(args, decoysFor(name, cfg.ignoreArgs))}`;
-  let target = NOTHING;
+  const exact = exactOf(name, args, cfg);
+  return { exact, target: targetOf(name, args, cfg, keepLine) };
+}
+
+/** A call's `exact:` fingerprint: its tool and its arguments, decoys aside (the first part of `fingerprintParts`, which reads the arguments first). */
+export function exactOf(name: string, args: unknown, cfg: FingerprintConfig): string {
+  return `exact:${name}:${argumentsJson(args, decoysFor(name, cfg.ignoreArgs))}`;
+}
+
+/** What a call's target adds after `exact:`, shared with the calls of the same text (the second part of `fingerprintParts`). */
+export function targetOf(name: string, args: unknown, cfg: FingerprintConfig, keepLine: boolean): SharedReading {
   if (isShell(name)) {
     const raw = safeMember(args, 'command');
     const command = typeof raw === 'string' ? raw : '';
     // Stryker disable next-line EqualityOperator: swapping the two memories keeps each dialect in one of them; readShell is given the name either way
     const recent = (name === 'pwsh' ? pwshReadings : posixReadings)(cfg);
-    target = recent.known(command) ?? recent.keep(command, sharedReading(readShell(name, command, cfg, keepLine)));
-  } else if (URL_TOOL.test(name)) {
+    return recent.known(command) ?? recent.keep(command, readShell(name, command, cfg, keepLine));
+  }
+  if (URL_TOOL.test(name)) {
     // Stryker disable next-line StringLiteral: any text with a space is no URL either: both read as no target
     const raw = safeMember(args, 'url') ?? safeMember(args, 'href') ?? safeMember(args, 'uri') ?? '';
     // File tools and everything else: identified by exact: alone, which sees position.
     // Stryker disable next-line ConditionalExpression: a non-string normalizes to no URL, so it reads as no target either way
     if (typeof raw === 'string') {
       const recent = urlReadings(cfg);
-      target = recent.known(raw) ?? recent.keep(raw, readUrl(raw, cfg) ?? NOTHING);
+      return recent.known(raw) ?? recent.keep(raw, readUrl(raw, cfg) ?? NOTHING);
     }
   }
-  return { exact, target };
+  return NOTHING;
 }
 
 /** Every fingerprint of one call (§2.3 of the contract), `exact:` first, with `act:` after `cmd:` when it is measured. */

@@ -144,8 +144,11 @@ export function markTarget(target: SharedReading, cfg: MarkConfig): readonly Mar
 
 /** A call's marks, `exact:` first and then its target's, in one list made for the call. */
 export function callMarks(exact: string, target: SharedReading, cfg: MarkConfig): Mark[] {
-  const marks = [markOne(exact, cfg, 'exact')];
+  const first = markOne(exact, cfg, 'exact');
   const targets = markTarget(target, cfg);
-  for (let at = 0; at < targets.length; at += 1) marks.push(targets[at] as Mark);
+  // Made at its length, filled in: pushed onto `[first]`, it was made again, longer, at the first push.
+  const marks = new Array<Mark>(targets.length + 1);
+  marks[0] = first;
+  for (let at = 0; at < targets.length; at += 1) marks[at + 1] = targets[at] as Mark;
   return marks;
 }
