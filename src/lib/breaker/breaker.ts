@@ -7,7 +7,8 @@
  *
  * Each call is judged by its agent's policy (policy.ts), fixed when the call is
  * first seen: the load-time config, until settings change while the plugin runs.
- * A track is created when the first policy that turns it on is met.
+ * The load-time policy's tracks are created with the breaker; any other track
+ * when the first policy that turns it on is met.
  */
 import type { BreakerConfig } from '../config/config.js';
 import type { Agent, Notice, PreStepPayload } from '../host/types.js';
@@ -435,6 +436,11 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     if (before.cfg.exemptionCeiling === null) ceilings.grant(agent, turns.exempted(agent));
   });
   const created: Track[] = [];
+  const tracksOf = tracksFor(turns, created);
+  // The load-time policy's tracks are made with the breaker, as the plugin loads, not inside the first call
+  // (a track's books start empty whenever it is made, and none reads the configuration it is made under
+  // but for a default its calls override: repeat's and sequence's windows).
+  tracksOf(policies.loaded);
   const { gate, passed, outcomeOf } = harmless(hooks);
   // Every field written out, none spread in: a literal's shape outlives the breakers made with it,
   // a shape a spread adds to dies with the last of them and takes the code that reads it along (host/shape.ts).
@@ -444,7 +450,7 @@ export function createBreaker(initial: BreakerConfig, locale: () => Locale = () 
     asking: new WeakMap(),
     created,
     ceilings,
-    recordOf: createCallRecords(policies, tracksFor(turns, created)),
+    recordOf: createCallRecords(policies, tracksOf),
     locale,
     gate,
     passed,

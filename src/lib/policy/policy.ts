@@ -73,6 +73,8 @@ export function tightenPolicy(current: Policy, next: Policy): Policy {
 }
 
 export interface PolicyBook {
+  /** The load-time policy, which every agent follows until the first settings change. */
+  readonly loaded: Policy;
   /** The policy the agent's next call is judged by. */
   of(agent: Agent): Policy;
   /** A human message: from now on the agent follows the latest settings in full. */
@@ -92,6 +94,7 @@ export function createPolicyBook(initial: BreakerConfig, moved: (agent: Agent, b
   /** Per agent: the policy it holds, and the latest policy it has been reconciled with. */
   const held = new WeakMap<Agent, { readonly policy: Policy; readonly basis: Policy }>();
   return {
+    loaded: first,
     of(agent) {
       // Stryker disable next-line ConditionalExpression: a fast path; with no change saved, no record is ever reconciled and `first` comes back below too
       if (latest === first) return first;
