@@ -44,25 +44,13 @@ export interface Line {
   readonly background: boolean;
 }
 
-// Characters a word may show bare in the canonical text (`[A-Za-z0-9_@%+=:,./-]`); anything else is single-quoted.
-const BARE: Uint8Array = (() => {
-  const bare = new Uint8Array(128);
-  for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-') bare[c.charCodeAt(0)] = 1;
-  return bare;
-})();
-
-function isBare(value: string): boolean {
-  if (value.length === 0) return false;
-  for (let at = 0; at < value.length; at += 1) {
-    const code = value.charCodeAt(at);
-    if (code >= 128 || BARE[code] !== 1) return false;
-  }
-  return true;
-}
+// Characters a word may show bare in the canonical text; anything else is single-quoted. A regular
+// expression: compiled to machine code, it reads a word faster than a loop over its characters.
+const BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** A literal value written the one canonical way: bare when safe, else in single quotes. */
 export function quote(value: string): string {
-  if (isBare(value)) return value;
+  if (BARE.test(value)) return value;
   return `'${value.replaceAll("'", "'\\''")}'`;
 }
 
