@@ -4,7 +4,8 @@
  * operands name paths. Anything the table does not know gives `null`, and the
  * rules that need this reading then leave the command alone.
  */
-import { word, type Word } from './syntax.js';
+import { specOf } from './commands.js';
+import { nameOf, word, type Command, type Word } from './syntax.js';
 
 /** What `act:` knows about one command's options. Only commands listed in commands.ts have one. */
 export interface CommandSpec {
@@ -173,8 +174,32 @@ export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null
   };
 }
 
+// The last command read by `argsOf`, by its word list. The verbosity, context, switches and paths rules
+// read a tabled command one after another, and a rule that rewrites nothing hands the next the very
+// same list: one reading serves them all. Only one is held, and only until the next command is read.
+let lastWords: readonly Word[] | null = null;
+let lastArgs: Args | null = null;
+
+/**
+ * The arguments of a command (the words after its name) read by its option
+ * table (commands.ts): `readArgs` of its table, `null` when it has none or
+ * its words do not read. Operands' places count from the word after the name.
+ */
+export function argsOf(command: Command): Args | null {
+  if (command.words === lastWords) return lastArgs;
+  const spec = specOf(nameOf(command));
+  const args = spec === undefined ? null : readArgs(spec, command.words.slice(1));
+  lastWords = command.words;
+  lastArgs = args;
+  return args;
+}
+
 /** Switch letters in one canonical order (code-unit order), repeats kept; linear in their number. */
 export function sortedSwitches(letters: string): string {
+  // Already in order (most clusters are one letter or two): the letters themselves.
+  let sorted = true;
+  for (let at = 1; at < letters.length && sorted; at += 1) sorted = letters.charCodeAt(at - 1) <= letters.charCodeAt(at);
+  if (sorted) return letters;
   const counts = new Map<string, number>();
   for (const letter of letters) counts.set(letter, (counts.get(letter) ?? 0) + 1);
   return [...counts.keys()]

@@ -13,8 +13,7 @@
  * alone (`-Co`, `-Cont`), with its value as the next word or after a colon
  * (`-Context:3,3`); `sls` is its alias.
  */
-import { readArgs, writeArgs } from '../args.js';
-import { specOf } from '../commands.js';
+import { argsOf, writeArgs } from '../args.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, withWords, word, type Command, type Word } from '../syntax.js';
 
@@ -58,10 +57,8 @@ function contextOf(sides: Sides, options: readonly Word[], at: number): { took: 
 }
 
 /** grep or rg with its context options as one word of their sides; the command itself when it has none, or when its words do not read. */
-function searched(command: Command, name: string): Command {
-  const spec = specOf(name);
-  const rest = command.words.slice(1);
-  const args = spec === undefined ? null : readArgs(spec, rest);
+function searched(command: Command): Command {
+  const args = argsOf(command);
   if (args === null) return command;
   const sides: Sides = { before: false, after: false };
   const options: Word[] = [];
@@ -75,7 +72,7 @@ function searched(command: Command, name: string): Command {
   }
   if (!found) return command;
   if (sides.before || sides.after) options.push(sidesWord(sides));
-  return withWords(command, writeArgs(command.words[0] as Word, rest, args, { switches: args.switches, longs: args.longs, options }));
+  return withWords(command, writeArgs(command.words[0] as Word, command.words.slice(1), args, { switches: args.switches, longs: args.longs, options }));
 }
 
 /** `-Context`, by any prefix that names it alone among Select-String's parameters; `-C` is ambiguous (`-CaseSensitive`, `-Culture`). */
@@ -101,7 +98,7 @@ function selected(command: Command): Command {
 
 function narrowed(command: Command): Command {
   const name = nameOf(command);
-  if (name === 'grep' || name === 'rg') return searched(command, name);
+  if (name === 'grep' || name === 'rg') return searched(command);
   // Only a name of Select-String's length or its alias's is lowered: most commands pay a length check.
   if (name === null || (name.length !== 13 && name.length !== 3)) return command;
   const lower = name.toLowerCase();
