@@ -200,12 +200,8 @@ export function sortedSwitches(letters: string): string {
   let sorted = true;
   for (let at = 1; at < letters.length && sorted; at += 1) sorted = letters.charCodeAt(at - 1) <= letters.charCodeAt(at);
   if (sorted) return letters;
-  const counts = new Map<string, number>();
-  for (const letter of letters) counts.set(letter, (counts.get(letter) ?? 0) + 1);
-  return [...counts.keys()]
-    .sort()
-    .map((letter) => letter.repeat(counts.get(letter) as number))
-    .join('');
+  // The letters are ASCII (each is in a table): sorted one by one, repeats fall together.
+  return letters.split('').sort().join('');
 }
 
 /** What a rule keeps of a reading's flags, to write the command back with. */

@@ -84,25 +84,52 @@ export function actOf(command: string, dialect: Dialect = 'posix', rules: readon
   return renderLine(rewritten(line, rules, dialect));
 }
 
+/**
+ * A rule as the engine reads it: every field present, in one order. The rules
+ * themselves are literals of many shapes (most have no `dialect`, some no
+ * `concerns`), and reading 19 shapes at one place of the loop costs a lookup
+ * per field and rule on every line.
+ */
+interface Step {
+  readonly dialect: Dialect | null;
+  readonly concerns: ((outline: Outline) => boolean) | null;
+  readonly apply: (line: Line) => Line;
+  readonly reopens: boolean;
+}
+
+// The steps of each rule list, made on its first line (the engine is given RULES, or a test's list).
+const STEPS = new WeakMap<readonly Rule[], readonly Step[]>();
+
+function stepsOf(rules: readonly Rule[]): readonly Step[] {
+  let steps = STEPS.get(rules);
+  if (steps === undefined) {
+    steps = rules.map((rule): Step => ({ dialect: rule.dialect ?? null, concerns: rule.concerns ?? null, apply: rule.apply, reopens: rule.reopens === true }));
+    STEPS.set(rules, steps);
+  }
+  return steps;
+}
+
 /** The line after the rules' passes; a rule of another dialect, or one the line's outline does not concern, is passed by. */
 function rewritten(read: Line, rules: readonly Rule[], dialect: Dialect): Line {
+  const steps = stepsOf(rules);
   let line = read;
   // The outline is read again only after a rule changed the line.
   let outlined: Line | null = null;
   let outline: Outline | null = null;
   for (let pass = 0; pass < PASSES; pass += 1) {
     let reopened = false;
-    for (const rule of rules) {
-      if (rule.dialect !== undefined && rule.dialect !== dialect) continue;
-      if (rule.concerns !== undefined) {
+    for (let at = 0; at < steps.length; at += 1) {
+      const step = steps[at] as Step;
+      if (step.dialect !== null && step.dialect !== dialect) continue;
+      if (step.concerns !== null) {
         if (outlined !== line) {
           outline = outlineOf(line);
           outlined = line;
         }
-        if (!rule.concerns(outline as Outline)) continue;
+        if (!step.concerns(outline as Outline)) continue;
       }
-      const next = rule.apply(line);
-      if (rule.reopens === true && next !== line) reopened = true;
+      const next = step.apply(line);
+      if (step.reopens && next !== line) reopened = true;
       line = next;
     }
     if (!reopened) break;

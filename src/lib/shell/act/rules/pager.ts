@@ -22,10 +22,16 @@ function isNoPager(w: Word): boolean {
   return PAGER_VARIABLES.has(w.value.slice(0, eq)) && (rest === '' || rest === 'cat');
 }
 
+/** Whether an assignment says "no pager": a loop, as every command of a line with an assignment is asked. */
+function hasNoPager(assigns: readonly Word[]): boolean {
+  for (const w of assigns) if (isNoPager(w)) return true;
+  return false;
+}
+
 function quiet(command: Command): Command {
   const flag = command.words[1]?.value;
   const noPagerFlag = nameOf(command) === 'git' && (flag === '--no-pager' || flag === '-P');
-  if (!noPagerFlag && !command.assigns.some(isNoPager)) return command;
+  if (!noPagerFlag && !hasNoPager(command.assigns)) return command;
   return commandOf(
     command.assigns.filter((w) => !isNoPager(w)),
     noPagerFlag ? [command.words[0] as Word, ...command.words.slice(2)] : command.words,
