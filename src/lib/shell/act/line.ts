@@ -69,7 +69,8 @@ function endPipeline(a: Reading, connector: Connector | null): boolean {
 /** One token into the line being built. */
 function take(a: Reading, token: Token, dialect: Dialect): boolean {
   if (token.kind === 'word') {
-    if (dialect === 'posix' && a.command.words.length === 0 && isAssignment(token.word.text)) a.command.assigns.push(token.word);
+    // An assignment holds a `=`: most command names are passed by with one native search, not read character by character.
+    if (dialect === 'posix' && a.command.words.length === 0 && token.word.text.includes('=') && isAssignment(token.word.text)) a.command.assigns.push(token.word);
     else a.command.words.push(token.word);
     return true;
   }

@@ -16,7 +16,7 @@ function written(w: Word, text: string): Word {
 function respell(w: Word, commandWord: boolean): Word {
   if (w.value === null) return w;
   // A quoted `A=1` in command position is a command named `A=1`, not an assignment: keep it visibly quoted.
-  if (commandWord && isAssignment(w.value)) return written(w, `'${w.value.replaceAll("'", "'\\''")}'`);
+  if (commandWord && w.value.includes('=') && isAssignment(w.value)) return written(w, `'${w.value.replaceAll("'", "'\\''")}'`);
   return written(w, quote(w.value));
 }
 
