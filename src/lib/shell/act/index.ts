@@ -12,7 +12,7 @@
 import type { Dialect, Lexed } from '../lex.js';
 import { hasEntity } from './entities.js';
 import { lineOf, readLine } from './line.js';
-import { outlineOf, type Outline } from './outline.js';
+import { namesAny, outlineOf, type Outline } from './outline.js';
 import type { Rule } from './rule.js';
 import { assignments } from './rules/assignments.js';
 import { catPipe } from './rules/cat-pipe.js';
@@ -92,41 +92,65 @@ export function actOf(command: string, dialect: Dialect = 'posix', rules: readon
  */
 interface Step {
   readonly dialect: Dialect | null;
+  /** The rule's bit in `Plan.byName`, for a rule with `names`; 0 when it has none (or is past the 31st such rule: `names` is then asked). */
+  readonly bit: number;
+  readonly names: ReadonlySet<string | null> | null;
   readonly concerns: ((outline: Outline) => boolean) | null;
   readonly apply: (line: Line) => Line;
   readonly reopens: boolean;
 }
 
-// The steps of each rule list, made on its first line (the engine is given RULES, or a test's list).
-const STEPS = new WeakMap<readonly Rule[], readonly Step[]>();
+/** A rule list as the engine runs it: its steps, and for each command name the bits of the rules that read it. */
+interface Plan {
+  readonly steps: readonly Step[];
+  readonly byName: ReadonlyMap<string, number>;
+}
 
-function stepsOf(rules: readonly Rule[]): readonly Step[] {
-  let steps = STEPS.get(rules);
-  if (steps === undefined) {
-    steps = rules.map((rule): Step => ({ dialect: rule.dialect ?? null, concerns: rule.concerns ?? null, apply: rule.apply, reopens: rule.reopens === true }));
-    STEPS.set(rules, steps);
-  }
-  return steps;
+// The plan of each rule list, made on its first line (the engine is given RULES, or a test's list).
+const PLANS = new WeakMap<readonly Rule[], Plan>();
+
+function planOf(rules: readonly Rule[]): Plan {
+  const known = PLANS.get(rules);
+  if (known !== undefined) return known;
+  const byName = new Map<string, number>();
+  const steps = rules.map((rule, at): Step => {
+    const bit = rule.names !== undefined && at < 31 ? 1 << at : 0;
+    for (const name of rule.names ?? []) if (bit !== 0 && name !== null) byName.set(name, (byName.get(name) ?? 0) | bit);
+    return { dialect: rule.dialect ?? null, bit, names: rule.names ?? null, concerns: rule.concerns ?? null, apply: rule.apply, reopens: rule.reopens === true };
+  });
+  const plan: Plan = { steps, byName };
+  PLANS.set(rules, plan);
+  return plan;
+}
+
+/** The bits of the rules whose names a command of the outline has. */
+function namedBits(outline: Outline, byName: ReadonlyMap<string, number>): number {
+  let bits = 0;
+  for (const name of outline.names) bits |= byName.get(name) ?? 0;
+  return bits;
 }
 
 /** The line after the rules' passes; a rule of another dialect, or one the line's outline does not concern, is passed by. */
 function rewritten(read: Line, rules: readonly Rule[], dialect: Dialect): Line {
-  const steps = stepsOf(rules);
+  const { steps, byName } = planOf(rules);
   let line = read;
-  // The outline is read again only after a rule changed the line.
+  // The outline (and the rules its names concern) is read again only after a rule changed the line.
   let outlined: Line | null = null;
   let outline: Outline | null = null;
+  let named = 0;
   for (let pass = 0; pass < PASSES; pass += 1) {
     let reopened = false;
     for (let at = 0; at < steps.length; at += 1) {
       const step = steps[at] as Step;
       if (step.dialect !== null && step.dialect !== dialect) continue;
-      if (step.concerns !== null) {
+      if (step.names !== null || step.concerns !== null) {
         if (outlined !== line) {
           outline = outlineOf(line);
+          named = namedBits(outline, byName);
           outlined = line;
         }
-        if (!step.concerns(outline as Outline)) continue;
+        if (step.bit !== 0 ? (named & step.bit) === 0 : step.names !== null && !namesAny(outline as Outline, step.names)) continue;
+        if (step.concerns !== null && !step.concerns(outline as Outline)) continue;
       }
       const next = step.apply(line);
       if (step.reopens && next !== line) reopened = true;

@@ -25,6 +25,13 @@ export interface Rule {
    */
   readonly reopens?: boolean;
   /**
+   * The command names the rule reads: a line with none of them is given back
+   * as it is, and the engine passes the rule by (it asks one table for every
+   * rule that says this, once per line, instead of each rule in turn). Absent:
+   * any line, as far as names go; `concerns` may still pass it by.
+   */
+  readonly names?: ReadonlySet<string | null>;
+  /**
    * Whether the rule can rewrite a line of this outline. `false` promises that
    * `apply` would give the line back as it is (or a line written alike), so the
    * engine passes the rule by. Absent: the rule reads every line.

@@ -7,7 +7,6 @@
  * (`head -q -5 f` is an error), and tail's only when at most one file follows
  * (`tail -5 a b` and `tail -5 -f f` are errors). Elsewhere it is left as written.
  */
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, withWords, word, type Command, type Word } from '../syntax.js';
 
@@ -66,7 +65,7 @@ export const lineCount: Rule = {
   name: 'line-count',
   reason: 'head -50, head --lines=50 and head -n 50 read the same lines.',
   apply: (line) => mapCommands(line, countForm),
-  concerns: (outline) => namesAny(outline, COUNTED),
+  names: COUNTED,
   folds: [
     ['head -50 src/app.py', 'head -n 50 src/app.py', 'head --lines=50 src/app.py', 'head --lines 50 src/app.py'],
     ['tail -20 build.log', 'tail -n 20 build.log'],

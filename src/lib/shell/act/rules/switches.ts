@@ -7,7 +7,6 @@
  */
 import { argsOf, sortedSwitches, writeArgs } from '../args.js';
 import { COMMAND_NAMES } from '../commands.js';
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, sameWords, withWords, type Command, type Word } from '../syntax.js';
 
@@ -26,7 +25,7 @@ export const switches: Rule = {
   name: 'switches',
   reason: 'Boolean short flags of getopt and argparse commands may be bundled and come in any order.',
   apply: (line) => mapCommands(line, canonicalFlags),
-  concerns: (outline) => namesAny(outline, COMMAND_NAMES),
+  names: COMMAND_NAMES,
   folds: [
     ['ls -la /tmp', 'ls -al /tmp', 'ls -l -a /tmp', 'ls -a -l /tmp', 'ls --all -l /tmp'],
     ['grep -rn TODO src', 'grep -nr TODO src', 'grep -r -n TODO src', 'grep --recursive --line-number TODO src'],

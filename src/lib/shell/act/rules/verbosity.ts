@@ -14,7 +14,6 @@
  * another program).
  */
 import { argsOf, writeArgs } from '../args.js';
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, withWords, type Command, type Word } from '../syntax.js';
 
@@ -128,7 +127,7 @@ export const verbosity: Rule = {
   name: 'verbosity',
   reason: 'Options that set how much a run prints (verbosity, traceback style, colours, a summary) leave what runs as it was.',
   apply: (line) => mapCommands(line, quieted),
-  concerns: (outline) => namesAny(outline, QUIETED),
+  names: QUIETED,
   folds: [
     ['pytest -q tests/test_api.py', 'pytest -v tests/test_api.py', 'pytest -vv --tb=short tests/test_api.py', 'pytest tests/test_api.py -rA --tb line --no-header', 'pytest --quiet --color=no tests/test_api.py'],
     ['pytest -x -q tests', 'pytest -xvv tests', 'pytest -x --showlocals tests'],

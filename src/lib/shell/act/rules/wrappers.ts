@@ -11,7 +11,6 @@
  * (`timeout 5 cd d` fails; `nice time make` runs /usr/bin/time, if installed).
  */
 import { isDuration } from '../../command.js';
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, withWords, type Command, type Word } from '../syntax.js';
 
@@ -180,7 +179,7 @@ export const wrappers: Rule = {
   name: 'wrappers',
   reason: 'A wrapper that bounds, times, reprioritises or unbuffers a command runs the same command.',
   apply: (line) => mapCommands(line, unwrap),
-  concerns: (outline) => namesAny(outline, WRAPPED),
+  names: WRAPPED,
   folds: [
     [
       'make test',
