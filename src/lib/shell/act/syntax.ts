@@ -101,9 +101,16 @@ export function mapCommands(line: Line, rewrite: (command: Command, place: numbe
   let pipelines: (readonly Command[])[] | null = null;
   for (let at = 0; at < line.pipelines.length; at += 1) {
     const pipeline = line.pipelines[at] as readonly Command[];
-    const next = mapList(pipeline, rewrite);
-    if (pipelines === null && next !== pipeline) pipelines = line.pipelines.slice(0, at);
-    if (pipelines !== null) pipelines.push(next);
+    // The pipeline's commands mapped here rather than by mapList: one call less per pipeline and rule.
+    let commands: Command[] | null = null;
+    for (let place = 0; place < pipeline.length; place += 1) {
+      const command = pipeline[place] as Command;
+      const next = rewrite(command, place);
+      if (commands === null && next !== command) commands = pipeline.slice(0, place);
+      if (commands !== null) commands.push(next);
+    }
+    if (pipelines === null && commands !== null) pipelines = line.pipelines.slice(0, at);
+    if (pipelines !== null) pipelines.push(commands ?? pipeline);
   }
   return pipelines === null ? line : lineWith(pipelines, line.connectors, line.background);
 }

@@ -40,7 +40,8 @@ function readOptions(words: readonly Word[], from: number, flags: ReadonlySet<st
   let at = from + 1;
   for (;;) {
     const v = value(words, at);
-    if (v === null) return at;
+    // Every flag and option starts with a dash: any other word ends them (the duration, the command).
+    if (v === null || !v.startsWith('-')) return at;
     if (flags.has(v)) {
       at += 1;
       continue;
