@@ -28,7 +28,7 @@ const UNOUTLINED: readonly Rule[] = RULES.map((rule) => ({ name: rule.name, reas
 
 describe('act: outlines', () => {
   for (const dialect of ['posix', 'pwsh'] as const) {
-    test(`a rule whose outline does not concern a line gives it back written alike (${dialect})`, () => {
+    test(`a rule whose outline does not concern a line gives it back written alike, and a rule that keeps the outline keeps it (${dialect})`, () => {
       for (const command of commands) {
         let line = readLine(command, dialect);
         if (line === null) continue;
@@ -37,6 +37,7 @@ describe('act: outlines', () => {
           if (rule.dialect !== undefined && rule.dialect !== dialect) continue;
           const next = rule.apply(line);
           if (!concerned(rule, outlineOf(line))) assert.equal(renderLine(next), renderLine(line), `${rule.name}: ${command}`);
+          if (rule.keepsOutline === true) assert.deepEqual(outlineOf(next), outlineOf(line), `${rule.name} keeps the outline: ${command}`);
           line = next;
         }
       }

@@ -98,6 +98,7 @@ interface Step {
   readonly concerns: ((outline: Outline) => boolean) | null;
   readonly apply: (line: Line) => Line;
   readonly reopens: boolean;
+  readonly keepsOutline: boolean;
 }
 
 /** A rule list as the engine runs it: its steps, and for each command name the bits of the rules that read it. */
@@ -116,7 +117,7 @@ function planOf(rules: readonly Rule[]): Plan {
   const steps = rules.map((rule, at): Step => {
     const bit = rule.names !== undefined && at < 31 ? 1 << at : 0;
     for (const name of rule.names ?? []) if (bit !== 0 && name !== null) byName.set(name, (byName.get(name) ?? 0) | bit);
-    return { dialect: rule.dialect ?? null, bit, names: rule.names ?? null, concerns: rule.concerns ?? null, apply: rule.apply, reopens: rule.reopens === true };
+    return { dialect: rule.dialect ?? null, bit, names: rule.names ?? null, concerns: rule.concerns ?? null, apply: rule.apply, reopens: rule.reopens === true, keepsOutline: rule.keepsOutline === true };
   });
   const plan: Plan = { steps, byName };
   PLANS.set(rules, plan);
@@ -154,6 +155,8 @@ function rewritten(read: Line, rules: readonly Rule[], dialect: Dialect): Line {
       }
       const next = step.apply(line);
       if (step.reopens && next !== line) reopened = true;
+      // A rule that keeps the outline leaves the one read for the line it was given good for the new one.
+      if (step.keepsOutline && outlined === line) outlined = next;
       line = next;
     }
     if (!reopened) break;

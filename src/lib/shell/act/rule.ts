@@ -38,6 +38,12 @@ export interface Rule {
    */
   readonly concerns?: (outline: Outline) => boolean;
   /**
+   * Whether every rewrite leaves the line's outline as it was (the same
+   * command names, as many assignments, the same commands redirecting): the
+   * engine then keeps the outline it read instead of reading the new line's.
+   */
+  readonly keepsOutline?: boolean;
+  /**
    * The one dialect whose lines the rule reads (its examples are read in it
    * too); the engine passes the rule by on a line of any other. Absent: every
    * dialect. A PowerShell alias such as `cat` is another program in sh.

@@ -113,6 +113,8 @@ export const context: Rule = {
   name: 'context',
   reason: 'How many lines are printed around each match leaves the search as it was: the same pattern in the same files, the window on the same sides.',
   apply: (line) => mapCommands(line, narrowed),
+  // Only options are written again.
+  keepsOutline: true,
   concerns: (outline) => outline.names.some(isSearch),
   folds: [
     ['grep -n -C 3 raise app/models.py', 'grep -nC8 raise app/models.py', 'grep -n --context=5 raise app/models.py', 'grep -n -5 raise app/models.py', 'grep -n -A 2 -B 4 raise app/models.py'],

@@ -83,6 +83,8 @@ export const quoting: Rule = {
   name: 'quoting',
   reason: 'Quotes and escapes only delimit a word: the program receives the same text.',
   apply: (line) => mapCommands(line, respellCommand),
+  // A word's value, and so a command's name, is what quoting leaves as it was.
+  keepsOutline: true,
   folds: [
     ["grep -rn 'TODO' src", 'grep -rn "TODO" src', 'grep -rn TODO src', 'grep  -rn \\TODO\tsrc'],
     ["cat 'my notes.txt'", 'cat "my notes.txt"', 'cat my\\ notes.txt', "cat my' 'notes.txt"],

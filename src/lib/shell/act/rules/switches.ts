@@ -25,6 +25,8 @@ export const switches: Rule = {
   name: 'switches',
   reason: 'Boolean short flags of getopt and argparse commands may be bundled and come in any order.',
   apply: (line) => mapCommands(line, canonicalFlags),
+  // Only the words after the name are written again.
+  keepsOutline: true,
   names: COMMAND_NAMES,
   folds: [
     ['ls -la /tmp', 'ls -al /tmp', 'ls -l -a /tmp', 'ls -a -l /tmp', 'ls --all -l /tmp'],

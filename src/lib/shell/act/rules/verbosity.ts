@@ -127,6 +127,8 @@ export const verbosity: Rule = {
   name: 'verbosity',
   reason: 'Options that set how much a run prints (verbosity, traceback style, colours, a summary) leave what runs as it was.',
   apply: (line) => mapCommands(line, quieted),
+  // Only options are dropped: names, assignments and redirections stay.
+  keepsOutline: true,
   names: QUIETED,
   folds: [
     ['pytest -q tests/test_api.py', 'pytest -v tests/test_api.py', 'pytest -vv --tb=short tests/test_api.py', 'pytest tests/test_api.py -rA --tb line --no-header', 'pytest --quiet --color=no tests/test_api.py'],
