@@ -92,9 +92,14 @@ export function actOf(command: string, dialect: Dialect = 'posix', rules: readon
  */
 interface Step {
   readonly dialect: Dialect | null;
+  /** Whether the rule says what it reads (names, redirections, assignments): a line with none of it passes the rule by. */
+  readonly gated: boolean;
   /** The rule's bit in `Plan.byName`, for a rule with `names`; 0 when it has none (or is past the 31st such rule: `names` is then asked). */
   readonly bit: number;
   readonly names: ReadonlySet<string | null> | null;
+  readonly redirects: boolean;
+  /** The fewest assignments a command must have to concern the rule; Infinity when it reads none. */
+  readonly assigns: number;
   readonly concerns: ((outline: Outline) => boolean) | null;
   readonly apply: (line: Line) => Line;
   readonly reopens: boolean;
@@ -117,7 +122,8 @@ function planOf(rules: readonly Rule[]): Plan {
   const steps = rules.map((rule, at): Step => {
     const bit = rule.names !== undefined && at < 31 ? 1 << at : 0;
     for (const name of rule.names ?? []) if (bit !== 0 && name !== null) byName.set(name, (byName.get(name) ?? 0) | bit);
-    return { dialect: rule.dialect ?? null, bit, names: rule.names ?? null, concerns: rule.concerns ?? null, apply: rule.apply, reopens: rule.reopens === true, keepsOutline: rule.keepsOutline === true };
+    const gated = rule.names !== undefined || rule.redirects === true || rule.assigns !== undefined;
+    return { dialect: rule.dialect ?? null, gated, bit, names: rule.names ?? null, redirects: rule.redirects === true, assigns: rule.assigns ?? Infinity, concerns: rule.concerns ?? null, apply: rule.apply, reopens: rule.reopens === true, keepsOutline: rule.keepsOutline === true };
   });
   const plan: Plan = { steps, byName };
   PLANS.set(rules, plan);
@@ -129,6 +135,12 @@ function namedBits(outline: Outline, byName: ReadonlyMap<string, number>): numbe
   let bits = 0;
   for (const name of outline.names) bits |= byName.get(name) ?? 0;
   return bits;
+}
+
+/** Whether the outline holds what a gated step reads: one of its names, a redirection, or enough assignments. */
+function reads(step: Step, outline: Outline, named: number): boolean {
+  const hasName = step.bit !== 0 ? (named & step.bit) !== 0 : step.names !== null && namesAny(outline, step.names);
+  return hasName || (step.redirects && outline.redirects) || outline.assigns >= step.assigns;
 }
 
 /** The line after the rules' passes; a rule of another dialect, or one the line's outline does not concern, is passed by. */
@@ -144,13 +156,13 @@ function rewritten(read: Line, rules: readonly Rule[], dialect: Dialect): Line {
     for (let at = 0; at < steps.length; at += 1) {
       const step = steps[at] as Step;
       if (step.dialect !== null && step.dialect !== dialect) continue;
-      if (step.names !== null || step.concerns !== null) {
+      if (step.gated || step.concerns !== null) {
         if (outlined !== line) {
           outline = outlineOf(line);
           named = namedBits(outline, byName);
           outlined = line;
         }
-        if (step.bit !== 0 ? (named & step.bit) === 0 : step.names !== null && !namesAny(outline as Outline, step.names)) continue;
+        if (step.gated && !reads(step, outline as Outline, named)) continue;
         if (step.concerns !== null && !step.concerns(outline as Outline)) continue;
       }
       const next = step.apply(line);

@@ -32,9 +32,15 @@ export function outlineOf(line: Line): Outline {
   return { names, assigns, redirects };
 }
 
-/** Whether a line of this outline concerns the rule, by its names and its `concerns`: when not, the rule gives the line back written alike. */
+/** Whether a line of this outline concerns the rule, by what it reads (names, redirections, assignments) and its `concerns`: when not, the rule gives the line back written alike. */
 export function concerned(rule: Rule, outline: Outline): boolean {
-  return (rule.names === undefined || namesAny(outline, rule.names)) && (rule.concerns === undefined || rule.concerns(outline));
+  const read = rule.names === undefined && rule.redirects !== true && rule.assigns === undefined;
+  const reads =
+    read ||
+    (rule.names !== undefined && namesAny(outline, rule.names)) ||
+    (rule.redirects === true && outline.redirects) ||
+    (rule.assigns !== undefined && outline.assigns >= rule.assigns);
+  return reads && (rule.concerns === undefined || rule.concerns(outline));
 }
 
 /** Whether a command of the outline has one of these names (a set: one kind of table keeps the lookup fast). */

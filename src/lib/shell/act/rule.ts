@@ -25,12 +25,16 @@ export interface Rule {
    */
   readonly reopens?: boolean;
   /**
-   * The command names the rule reads: a line with none of them is given back
-   * as it is, and the engine passes the rule by (it asks one table for every
-   * rule that says this, once per line, instead of each rule in turn). Absent:
-   * any line, as far as names go; `concerns` may still pass it by.
+   * What in a line the rule reads, as data: a command of one of these `names`
+   * (the engine asks one table for every rule that names some, once per line,
+   * instead of each rule in turn), a command that `redirects`, or a command
+   * with at least `assigns` assignments. A line with none of what the rule
+   * says is given back as it is, and the engine passes the rule by. When the
+   * rule says none of the three: any line, as far as they go.
    */
   readonly names?: ReadonlySet<string | null>;
+  readonly redirects?: boolean;
+  readonly assigns?: number;
   /**
    * Whether the rule can rewrite a line of this outline. `false` promises that
    * `apply` would give the line back as it is (or a line written alike), so the

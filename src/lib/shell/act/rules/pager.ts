@@ -3,7 +3,6 @@
  * at the end of the line pass the output through unchanged, and
  * `git --no-pager` or `GIT_PAGER=cat` only say so explicitly.
  */
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { commandOf, lastPipeline, mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
 
@@ -54,7 +53,8 @@ export const pager: Rule = {
   reason: 'With no terminal attached, a trailing pager or cat passes the output through unchanged.',
   apply: (line) => dropTrailingPagers(mapCommands(line, quiet)),
   // `PAGER=cat` is an assignment, whatever the command.
-  concerns: (outline) => outline.assigns > 0 || namesAny(outline, PAGED),
+  names: PAGED,
+  assigns: 1,
   folds: [
     [
       'git log --oneline -20',

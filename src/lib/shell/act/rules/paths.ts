@@ -9,7 +9,6 @@
  */
 import { argsOf } from '../args.js';
 import { COMMAND_NAMES, specOf } from '../commands.js';
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, mapList, nameOf, withParts, withTarget, word, type Command, type Redirect, type Word } from '../syntax.js';
 
@@ -78,7 +77,8 @@ export const paths: Rule = {
   reason: './x, x, x/ and a//x name the same file where a word is known to be a path.',
   apply: (line) => mapCommands(line, canonicalPaths),
   // Paths are known only as the operands of a tabled command, and as redirection targets.
-  concerns: (outline) => outline.redirects || namesAny(outline, COMMAND_NAMES),
+  names: COMMAND_NAMES,
+  redirects: true,
   folds: [
     ['cat ./src/app.py', 'cat src/app.py', 'cat src//app.py', 'cat ./src/./app.py'],
     ['ls -la src/', 'ls -la src', 'ls -la ./src/'],
