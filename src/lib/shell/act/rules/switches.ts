@@ -5,10 +5,10 @@
  * `-vv` is not `-v`), long switches sorted, options with their values in the
  * order given (`-A 3`, `--tb=short`), then the operands in order.
  */
-import { argsOf, sortedSwitches, writeArgs } from '../args.js';
+import { argsOf, sortedSwitches, writeArgs, writesBack } from '../args.js';
 import { COMMAND_NAMES } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, sameWords, withWords, type Command, type Word } from '../syntax.js';
+import { mapCommands, withWords, type Command, type Word } from '../syntax.js';
 
 function canonicalFlags(command: Command): Command {
   const args = argsOf(command);
@@ -16,9 +16,9 @@ function canonicalFlags(command: Command): Command {
   // Operands alone, in order (`cat a b`): written back, they are the words as they stand.
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut: writing such a command back gives the same words
   if (args.switches === '' && args.longs.length === 0 && args.options.length === 0 && args.dashdash === -1) return command;
-  const words = writeArgs(command.words[0] as Word, command.words.slice(1), args, { switches: sortedSwitches(args.switches), longs: [...args.longs].sort(), options: args.options });
+  const kept = { switches: sortedSwitches(args.switches), longs: args.longs.length < 2 ? args.longs : [...args.longs].sort(), options: args.options };
   // Already canonical (the common case): the command itself.
-  return sameWords(words, command.words) ? command : withWords(command, words);
+  return writesBack(command.words, args, kept) ? command : withWords(command, writeArgs(command.words[0] as Word, command.words.slice(1), args, kept));
 }
 
 export const switches: Rule = {
