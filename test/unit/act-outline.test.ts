@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { actOf, RULES, type Rule } from '../../src/lib/shell/act/index.js';
 import { readLine } from '../../src/lib/shell/act/line.js';
-import { concerned, outlineOf } from '../../src/lib/shell/act/outline.js';
+import { outlineOf } from '../../src/lib/shell/act/outline.js';
+import { concerned } from '../../src/lib/shell/act/rule.js';
 import { renderLine } from '../../src/lib/shell/act/syntax.js';
 import { CONTRASTS, GROUPS } from '../fixtures/act-corpus.js';
 

@@ -4,8 +4,7 @@
  * operands name paths. Anything the table does not know gives `null`, and the
  * rules that need this reading then leave the command alone.
  */
-import { specOf } from './commands.js';
-import { nameOf, quote, word, type Command, type Word } from './syntax.js';
+import { quote, word, type Word } from './syntax.js';
 
 /** What `act:` knows about one command's options. Only commands listed in commands.ts have one. */
 export interface CommandSpec {
@@ -172,26 +171,6 @@ export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null
     operands: a.operands.map((at, n) => ({ at, path: isPath(a, n) })),
     dashdash: a.dashdash,
   };
-}
-
-// The last command read by `argsOf`, by its word list. The verbosity, context, switches and paths rules
-// read a tabled command one after another, and a rule that rewrites nothing hands the next the very
-// same list: one reading serves them all. Only one is held, and only until the next command is read.
-let lastWords: readonly Word[] | null = null;
-let lastArgs: Args | null = null;
-
-/**
- * The arguments of a command (the words after its name) read by its option
- * table (commands.ts): `readArgs` of its table, `null` when it has none or
- * its words do not read. Operands' places count from the word after the name.
- */
-export function argsOf(command: Command): Args | null {
-  if (command.words === lastWords) return lastArgs;
-  const spec = specOf(nameOf(command));
-  const args = spec === undefined ? null : readArgs(spec, command.words.slice(1));
-  lastWords = command.words;
-  lastArgs = args;
-  return args;
 }
 
 /** Switch letters in one canonical order (code-unit order), repeats kept; linear in their number. */

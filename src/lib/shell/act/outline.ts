@@ -4,7 +4,6 @@
  * line holds none of them: read once per line, the outline lets the engine
  * pass such a rule by instead of running it over every command.
  */
-import type { Rule } from './rule.js';
 import { nameOf, type Command, type Line } from './syntax.js';
 
 export interface Outline {
@@ -30,17 +29,6 @@ export function outlineOf(line: Line): Outline {
     }
   }
   return { names, assigns, redirects };
-}
-
-/** Whether a line of this outline concerns the rule, by what it reads (names, redirections, assignments) and its `concerns`: when not, the rule gives the line back written alike. */
-export function concerned(rule: Rule, outline: Outline): boolean {
-  const read = rule.names === undefined && rule.redirects !== true && rule.assigns === undefined;
-  const reads =
-    read ||
-    (rule.names !== undefined && namesAny(outline, rule.names)) ||
-    (rule.redirects === true && outline.redirects) ||
-    (rule.assigns !== undefined && outline.assigns >= rule.assigns);
-  return reads && (rule.concerns === undefined || rule.concerns(outline));
 }
 
 /** Whether a command of the outline has one of these names (a set: one kind of table keeps the lookup fast). */

@@ -4,7 +4,7 @@
  * any single rule; the unit tests run every rule's examples.
  */
 import type { Dialect } from '../lex.js';
-import type { Outline } from './outline.js';
+import { namesAny, type Outline } from './outline.js';
 import type { Line } from './syntax.js';
 
 export interface Rule {
@@ -53,4 +53,15 @@ export interface Rule {
    * dialect. A PowerShell alias such as `cat` is another program in sh.
    */
   readonly dialect?: Dialect;
+}
+
+/** Whether a line of this outline concerns the rule, by what it reads (names, redirections, assignments) and its `concerns`: when not, the rule gives the line back written alike. */
+export function concerned(rule: Rule, outline: Outline): boolean {
+  const read = rule.names === undefined && rule.redirects !== true && rule.assigns === undefined;
+  const reads =
+    read ||
+    (rule.names !== undefined && namesAny(outline, rule.names)) ||
+    (rule.redirects === true && outline.redirects) ||
+    (rule.assigns !== undefined && outline.assigns >= rule.assigns);
+  return reads && (rule.concerns === undefined || rule.concerns(outline));
 }

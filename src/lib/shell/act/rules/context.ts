@@ -13,7 +13,8 @@
  * alone (`-Co`, `-Cont`), with its value as the next word or after a colon
  * (`-Context:3,3`); `sls` is its alias.
  */
-import { argsOf, writeArgs } from '../args.js';
+import { writeArgs } from '../args.js';
+import { argsOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, withWords, word, type Command, type Word } from '../syntax.js';
 

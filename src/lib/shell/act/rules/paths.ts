@@ -7,8 +7,7 @@
  * never a URL or `host:path`, and `..` is kept (through a symlink, `a/../b`
  * need not be `b`). A path that would start with `-` keeps its `./`.
  */
-import { argsOf } from '../args.js';
-import { COMMAND_NAMES, specOf } from '../commands.js';
+import { argsOf, COMMAND_NAMES, specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, mapList, nameOf, withParts, withTarget, word, type Command, type Redirect, type Word } from '../syntax.js';
 

@@ -5,8 +5,8 @@
  * `-vv` is not `-v`), long switches sorted, options with their values in the
  * order given (`-A 3`, `--tb=short`), then the operands in order.
  */
-import { argsOf, sortedSwitches, writeArgs, writesBack } from '../args.js';
-import { COMMAND_NAMES } from '../commands.js';
+import { sortedSwitches, writeArgs, writesBack } from '../args.js';
+import { argsOf, COMMAND_NAMES } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, withWords, type Command, type Word } from '../syntax.js';
 

@@ -13,7 +13,8 @@
  * on their running subcommands, up to a `--` (past it, the words belong to
  * another program).
  */
-import { argsOf, writeArgs } from '../args.js';
+import { writeArgs } from '../args.js';
+import { argsOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, withWords, type Command, type Word } from '../syntax.js';
 
