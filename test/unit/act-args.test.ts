@@ -6,12 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readArgs, type CommandSpec } from '../../src/lib/shell/act/args.js';
+import { readArgs, sortedSwitches, writeArgs, writesBack, type CommandSpec } from '../../src/lib/shell/act/args.js';
 import { COMMANDS, specOf } from '../../src/lib/shell/act/commands.js';
 import { splitDirectory } from '../../src/lib/shell/act/directory-flags.js';
 import { ACT_READ_LIMIT, actOf } from '../../src/lib/shell/act/index.js';
 import type { Rule } from '../../src/lib/shell/act/rule.js';
-import { word, type Command, type Line, type Word } from '../../src/lib/shell/act/syntax.js';
+import { readLine } from '../../src/lib/shell/act/line.js';
+import { sameWords, word, type Command, type Line, type Word } from '../../src/lib/shell/act/syntax.js';
+import { CONTRASTS, GROUPS } from '../fixtures/act-corpus.js';
 
 const spec = (name: string): CommandSpec => {
   const found = COMMANDS[name];
@@ -22,6 +24,31 @@ const words = (...values: string[]): Word[] => values.map((v) => word(v));
 const expanding = (text: string): Word => ({ text, value: null });
 
 describe('act: the option reader', () => {
+  test('writesBack says whether writeArgs would give the words back alike, for every tabled command of the corpus and every way of keeping its flags', () => {
+    const commands = [...GROUPS.flatMap((group) => group.commands), ...CONTRASTS.flatMap((contrast) => contrast.pair), 'ls -la -- x', 'grep -- -v a', 'ls x --', "grep -e 'a b' f", 'pytest --tb short -x t'];
+    let asked = 0;
+    for (const command of commands) {
+      for (const pipeline of readLine(command, 'posix')?.pipelines ?? []) {
+        for (const { words: all } of pipeline) {
+          const table = specOf(all[0]?.value ?? null);
+          const args = table === undefined ? null : readArgs(table, all.slice(1));
+          if (args === null) continue;
+          const kept = [
+            { switches: args.switches, longs: args.longs, options: args.options },
+            { switches: sortedSwitches(args.switches), longs: [...args.longs].sort(), options: args.options },
+            { switches: '', longs: [], options: [] },
+          ];
+          for (const flags of kept) {
+            asked += 1;
+            assert.equal(writesBack(all, args, flags), sameWords(writeArgs(all[0] as Word, all.slice(1), args, flags), all), command);
+          }
+        }
+      }
+    }
+    assert.ok(asked > 100, `${asked} readings`);
+  });
+
+
   test('a long switch is read as the letter, the long spelling or the name it stands for', () => {
     assert.equal(readArgs(spec('ls'), words('--all', 'x'))?.switches, 'a');
     assert.deepEqual(readArgs(spec('pytest'), words('--last-failed', 'x'))?.longs, ['--lf']);

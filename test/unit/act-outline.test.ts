@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { actOf, RULES, type Rule } from '../../src/lib/shell/act/index.js';
 import { readLine } from '../../src/lib/shell/act/line.js';
 import { outlineOf } from '../../src/lib/shell/act/outline.js';
+import { concerned } from '../../src/lib/shell/act/rule.js';
 import { renderLine } from '../../src/lib/shell/act/syntax.js';
 import { CONTRASTS, GROUPS } from '../fixtures/act-corpus.js';
 
@@ -28,7 +29,7 @@ const UNOUTLINED: readonly Rule[] = RULES.map((rule) => ({ name: rule.name, reas
 
 describe('act: outlines', () => {
   for (const dialect of ['posix', 'pwsh'] as const) {
-    test(`a rule whose outline does not concern a line gives it back written alike (${dialect})`, () => {
+    test(`a rule whose outline does not concern a line gives it back written alike, and a rule that keeps the outline keeps it (${dialect})`, () => {
       for (const command of commands) {
         let line = readLine(command, dialect);
         if (line === null) continue;
@@ -36,7 +37,8 @@ describe('act: outlines', () => {
           // A rule of another dialect is passed by, as the engine passes it by.
           if (rule.dialect !== undefined && rule.dialect !== dialect) continue;
           const next = rule.apply(line);
-          if (rule.concerns?.(outlineOf(line)) === false) assert.equal(renderLine(next), renderLine(line), `${rule.name}: ${command}`);
+          if (!concerned(rule, outlineOf(line))) assert.equal(renderLine(next), renderLine(line), `${rule.name}: ${command}`);
+          if (rule.keepsOutline === true) assert.deepEqual(outlineOf(next), outlineOf(line), `${rule.name} keeps the outline: ${command}`);
           line = next;
         }
       }

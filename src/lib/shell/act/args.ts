@@ -4,7 +4,7 @@
  * operands name paths. Anything the table does not know gives `null`, and the
  * rules that need this reading then leave the command alone.
  */
-import { word, type Word } from './syntax.js';
+import { quote, word, type Word } from './syntax.js';
 
 /** What `act:` knows about one command's options. Only commands listed in commands.ts have one. */
 export interface CommandSpec {
@@ -175,12 +175,12 @@ export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null
 
 /** Switch letters in one canonical order (code-unit order), repeats kept; linear in their number. */
 export function sortedSwitches(letters: string): string {
-  const counts = new Map<string, number>();
-  for (const letter of letters) counts.set(letter, (counts.get(letter) ?? 0) + 1);
-  return [...counts.keys()]
-    .sort()
-    .map((letter) => letter.repeat(counts.get(letter) as number))
-    .join('');
+  // Already in order (most clusters are one letter or two): the letters themselves.
+  let sorted = true;
+  for (let at = 1; at < letters.length && sorted; at += 1) sorted = letters.charCodeAt(at - 1) <= letters.charCodeAt(at);
+  if (sorted) return letters;
+  // The letters are ASCII (each is in a table): sorted one by one, repeats fall together.
+  return letters.split('').sort().join('');
 }
 
 /** What a rule keeps of a reading's flags, to write the command back with. */
@@ -210,3 +210,28 @@ export function writeArgs(program: Word, rest: readonly Word[], args: Args, kept
   if (args.dashdash === args.operands.length) words.push(word('--'));
   return words;
 }
+
+/**
+ * Whether `writeArgs(words[0], words.slice(1), args, kept)` would give these
+ * very words (each alike in text and value), asked without writing them: a
+ * command already in its canonical form, the common case, allocates nothing.
+ * It follows `writeArgs` step by step.
+ */
+export function writesBack(words: readonly Word[], args: Args, kept: KeptFlags): boolean {
+  let at = 1;
+  if (kept.switches !== '' && !isWord(words[at++], `-${kept.switches}`)) return false;
+  for (const long of kept.longs) if (!isWord(words[at++], long)) return false;
+  for (const option of kept.options) if (!alike(words[at++], option)) return false;
+  for (let n = 0; n < args.operands.length; n += 1) {
+    if (n === args.dashdash && !isWord(words[at++], '--')) return false;
+    if (!alike(words[at++], words[(args.operands[n] as Operand).at + 1] as Word)) return false;
+  }
+  if (args.dashdash === args.operands.length && !isWord(words[at++], '--')) return false;
+  return at === words.length;
+}
+
+/** Whether the word is `word(value)` in text and value. */
+const isWord = (w: Word | undefined, value: string): boolean => w !== undefined && w.value === value && w.text === quote(value);
+
+/** Whether the word reads as `other`: the same text and value. */
+const alike = (w: Word | undefined, other: Word): boolean => w !== undefined && (w === other || (w.text === other.text && w.value === other.value));

@@ -10,7 +10,8 @@
  * `git`, `npm`, `make` and other tools with subcommands, `bash`/`sh` (a script
  * operand is searched in PATH, so `./x` is not `x`), `awk`.
  */
-import type { CommandSpec } from './args.js';
+import { readArgs, type Args, type CommandSpec } from './args.js';
+import { nameOf, type Command, type Word } from './syntax.js';
 
 export const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   ls: {
@@ -183,4 +184,24 @@ const SPECS: ReadonlyMap<string | null, CommandSpec> = new Map(Object.entries(CO
 /** The option table of a command name, if `act:` knows it. */
 export function specOf(name: string | null): CommandSpec | undefined {
   return SPECS.get(name);
+}
+
+// The last command read by `argsOf`, by its word list. The verbosity, context, switches and paths rules
+// read a tabled command one after another, and a rule that rewrites nothing hands the next the very
+// same list: one reading serves them all. Only one is held, and only until the next command is read.
+let lastWords: readonly Word[] | null = null;
+let lastArgs: Args | null = null;
+
+/**
+ * The arguments of a command (the words after its name) read by its option
+ * table (commands.ts): `readArgs` of its table, `null` when it has none or
+ * its words do not read. Operands' places count from the word after the name.
+ */
+export function argsOf(command: Command): Args | null {
+  if (command.words === lastWords) return lastArgs;
+  const spec = specOf(nameOf(command));
+  const args = spec === undefined ? null : readArgs(spec, command.words.slice(1));
+  lastWords = command.words;
+  lastArgs = args;
+  return args;
 }

@@ -12,7 +12,7 @@
 import type { Dialect, Lexed } from '../lex.js';
 import { hasEntity } from './entities.js';
 import { lineOf, readLine } from './line.js';
-import { outlineOf, type Outline } from './outline.js';
+import { namesAny, outlineOf, type Outline } from './outline.js';
 import type { Rule } from './rule.js';
 import { assignments } from './rules/assignments.js';
 import { catPipe } from './rules/cat-pipe.js';
@@ -84,25 +84,91 @@ export function actOf(command: string, dialect: Dialect = 'posix', rules: readon
   return renderLine(rewritten(line, rules, dialect));
 }
 
+/**
+ * A rule as the engine reads it: every field present, in one order. The rules
+ * themselves are literals of many shapes (most have no `dialect`, some no
+ * `concerns`), and reading 19 shapes at one place of the loop costs a lookup
+ * per field and rule on every line.
+ */
+interface Step {
+  readonly dialect: Dialect | null;
+  /** Whether the rule says what it reads (names, redirections, assignments): a line with none of it passes the rule by. */
+  readonly gated: boolean;
+  /** The rule's bit in `Plan.byName`, for a rule with `names`; 0 when it has none (or is past the 31st such rule: `names` is then asked). */
+  readonly bit: number;
+  readonly names: ReadonlySet<string | null> | null;
+  readonly redirects: boolean;
+  /** The fewest assignments a command must have to concern the rule; Infinity when it reads none. */
+  readonly assigns: number;
+  readonly concerns: ((outline: Outline) => boolean) | null;
+  readonly apply: (line: Line) => Line;
+  readonly reopens: boolean;
+  readonly keepsOutline: boolean;
+}
+
+/** A rule list as the engine runs it: its steps, and for each command name the bits of the rules that read it. */
+interface Plan {
+  readonly steps: readonly Step[];
+  readonly byName: ReadonlyMap<string, number>;
+}
+
+// The plan of each rule list, made on its first line (the engine is given RULES, or a test's list).
+const PLANS = new WeakMap<readonly Rule[], Plan>();
+
+function planOf(rules: readonly Rule[]): Plan {
+  const known = PLANS.get(rules);
+  if (known !== undefined) return known;
+  const byName = new Map<string, number>();
+  const steps = rules.map((rule, at): Step => {
+    const bit = rule.names !== undefined && at < 31 ? 1 << at : 0;
+    for (const name of rule.names ?? []) if (bit !== 0 && name !== null) byName.set(name, (byName.get(name) ?? 0) | bit);
+    const gated = rule.names !== undefined || rule.redirects === true || rule.assigns !== undefined;
+    return { dialect: rule.dialect ?? null, gated, bit, names: rule.names ?? null, redirects: rule.redirects === true, assigns: rule.assigns ?? Infinity, concerns: rule.concerns ?? null, apply: rule.apply, reopens: rule.reopens === true, keepsOutline: rule.keepsOutline === true };
+  });
+  const plan: Plan = { steps, byName };
+  PLANS.set(rules, plan);
+  return plan;
+}
+
+/** The bits of the rules whose names a command of the outline has. */
+function namedBits(outline: Outline, byName: ReadonlyMap<string, number>): number {
+  let bits = 0;
+  for (const name of outline.names) bits |= byName.get(name) ?? 0;
+  return bits;
+}
+
+/** Whether the outline holds what a gated step reads: one of its names, a redirection, or enough assignments. */
+function reads(step: Step, outline: Outline, named: number): boolean {
+  const hasName = step.bit !== 0 ? (named & step.bit) !== 0 : step.names !== null && namesAny(outline, step.names);
+  return hasName || (step.redirects && outline.redirects) || outline.assigns >= step.assigns;
+}
+
 /** The line after the rules' passes; a rule of another dialect, or one the line's outline does not concern, is passed by. */
 function rewritten(read: Line, rules: readonly Rule[], dialect: Dialect): Line {
+  const { steps, byName } = planOf(rules);
   let line = read;
-  // The outline is read again only after a rule changed the line.
+  // The outline (and the rules its names concern) is read again only after a rule changed the line.
   let outlined: Line | null = null;
   let outline: Outline | null = null;
+  let named = 0;
   for (let pass = 0; pass < PASSES; pass += 1) {
     let reopened = false;
-    for (const rule of rules) {
-      if (rule.dialect !== undefined && rule.dialect !== dialect) continue;
-      if (rule.concerns !== undefined) {
+    for (let at = 0; at < steps.length; at += 1) {
+      const step = steps[at] as Step;
+      if (step.dialect !== null && step.dialect !== dialect) continue;
+      if (step.gated || step.concerns !== null) {
         if (outlined !== line) {
           outline = outlineOf(line);
+          named = namedBits(outline, byName);
           outlined = line;
         }
-        if (!rule.concerns(outline as Outline)) continue;
+        if (step.gated && !reads(step, outline as Outline, named)) continue;
+        if (step.concerns !== null && !step.concerns(outline as Outline)) continue;
       }
-      const next = rule.apply(line);
-      if (rule.reopens === true && next !== line) reopened = true;
+      const next = step.apply(line);
+      if (step.reopens && next !== line) reopened = true;
+      // A rule that keeps the outline leaves the one read for the line it was given good for the new one.
+      if (step.keepsOutline && outlined === line) outlined = next;
       line = next;
     }
     if (!reopened) break;

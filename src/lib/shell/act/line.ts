@@ -16,7 +16,7 @@
 import { isAssignment } from '../command.js';
 import { lex, type Dialect, type Lexed, type Token } from '../lex.js';
 import { unescapeOperators } from './entities.js';
-import type { Command, Connector, Line, Redirect, Word } from './syntax.js';
+import { commandOf, lineWith, type Command, type Connector, type Line, type Redirect, type Word } from './syntax.js';
 
 // Words that open or close compound commands: such a line is kept as written.
 const RESERVED: ReadonlySet<string> = new Set(['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'function', 'select', 'coproc', '!', '{', '}', '[[', ']]']);
@@ -26,34 +26,36 @@ const PWSH_RESERVED: ReadonlySet<string> = new Set([...RESERVED].filter((w) => w
 /** The redirections a line may hold: here-documents, here-strings, `<>` and process substitution are not read. */
 const REDIRECTIONS: ReadonlySet<string> = new Set(['<', '<&', '>', '>>', '>&', '>|', '&>', '&>>']);
 
-interface Building {
-  assigns: Word[];
-  words: Word[];
-  redirects: Redirect[];
-}
-
-const empty = (): Building => ({ assigns: [], words: [], redirects: [] });
-const isEmpty = (b: Building): boolean => b.assigns.length === 0 && b.words.length === 0 && b.redirects.length === 0;
+// A command with no assignment or no redirection shares this list: most commands have neither, and
+// no one adds to a read command's parts.
+const NONE: readonly never[] = [];
 
 /**
  * The line's commands, built token by token. Each step says whether the line
  * is still one we model (`false`: it is not); a thrown value would cost the
- * one line in seven that is not more than reading it.
+ * one line in seven that is not more than reading it. The command being read
+ * is its three parts, each list made on its first member.
  */
 interface Reading {
   readonly reserved: ReadonlySet<string>;
   readonly pipelines: Command[][];
   readonly connectors: Connector[];
   pipeline: Command[];
-  command: Building;
+  assigns: Word[] | null;
+  words: Word[] | null;
+  redirects: Redirect[] | null;
 }
 
+const isEmpty = (a: Reading): boolean => a.assigns === null && a.words === null && a.redirects === null;
+
 function endCommand(a: Reading): boolean {
-  if (isEmpty(a.command)) return false;
-  const first = a.command.words[0];
+  if (isEmpty(a)) return false;
+  const first = a.words === null ? undefined : a.words[0];
   if (first !== undefined && a.reserved.has(first.text)) return false;
-  a.pipeline.push(a.command);
-  a.command = empty();
+  a.pipeline.push(commandOf(a.assigns ?? NONE, a.words ?? NONE, a.redirects ?? NONE));
+  a.assigns = null;
+  a.words = null;
+  a.redirects = null;
   return true;
 }
 
@@ -66,27 +68,37 @@ function endPipeline(a: Reading, connector: Connector | null): boolean {
   return true;
 }
 
+function addRedirect(a: Reading, r: Redirect): void {
+  if (a.redirects === null) a.redirects = [r];
+  else a.redirects.push(r);
+}
+
 /** One token into the line being built. */
 function take(a: Reading, token: Token, dialect: Dialect): boolean {
   if (token.kind === 'word') {
-    if (dialect === 'posix' && a.command.words.length === 0 && isAssignment(token.word.text)) a.command.assigns.push(token.word);
-    else a.command.words.push(token.word);
+    const w = token.word;
+    // An assignment holds a `=`: most command names are passed by with one native search, not read character by character.
+    if (dialect === 'posix' && a.words === null && w.text.includes('=') && isAssignment(w.text)) {
+      if (a.assigns === null) a.assigns = [w];
+      else a.assigns.push(w);
+    } else if (a.words === null) a.words = [w];
+    else a.words.push(w);
     return true;
   }
   if (token.kind === 'redirect') {
     if (token.target === null || !REDIRECTIONS.has(token.op)) return false;
-    a.command.redirects.push({ fd: token.fd, op: token.op, target: token.target });
+    addRedirect(a, { fd: token.fd, op: token.op, target: token.target });
     return true;
   }
   if (token.kind !== 'operator') return false;
   const op = token.op;
   if (op === '|' || op === '|&') {
     // `a |& b` is `a 2>&1 | b`.
-    if (op === '|&') a.command.redirects.push({ fd: '2', op: '>&', target: { text: '1', value: '1' } });
+    if (op === '|&') addRedirect(a, { fd: '2', op: '>&', target: { text: '1', value: '1' } });
     return endCommand(a);
   }
   // A newline ends a command like `;`; after `&&`, `||`, `|` or another separator it is only a line break.
-  if (op === '\n') return isEmpty(a.command) || endPipeline(a, ';');
+  if (op === '\n') return isEmpty(a) || endPipeline(a, ';');
   // An `&` or `;` with nothing after it ends the line; the last connector is taken back below.
   if (op === '&&' || op === '||' || op === ';' || op === '&') return endPipeline(a, op);
   // Subshells and groups, and a case arm's `;;` (its `;&` is `;` and an empty command).
@@ -96,16 +108,16 @@ function take(a: Reading, token: Token, dialect: Dialect): boolean {
 /** The line of a lexed command, or `null` when it uses syntax `act:` does not model. */
 export function lineOf(lexed: Lexed, dialect: Dialect): Line | null {
   if (!lexed.complete) return null;
-  const a: Reading = { reserved: dialect === 'pwsh' ? PWSH_RESERVED : RESERVED, pipelines: [], connectors: [], pipeline: [], command: empty() };
+  const a: Reading = { reserved: dialect === 'pwsh' ? PWSH_RESERVED : RESERVED, pipelines: [], connectors: [], pipeline: [], assigns: null, words: null, redirects: null };
   for (const token of lexed.tokens) if (!take(a, token, dialect)) return null;
-  if (!isEmpty(a.command)) {
+  if (!isEmpty(a)) {
     if (!endPipeline(a, null)) return null;
   } else if (a.pipeline.length > 0) {
     return null;
   }
   const last = a.connectors.length >= a.pipelines.length ? a.connectors.pop() : undefined;
   if (last === '&&' || last === '||' || a.pipelines.length === 0) return null;
-  return { pipelines: a.pipelines, connectors: a.connectors, background: last === '&' };
+  return lineWith(a.pipelines, a.connectors, last === '&');
 }
 
 /** The line as the shell would read it (unquoted HTML-escaped operators as the operators they spell, entities.ts), or `null` when it uses syntax `act:` does not model. */

@@ -70,11 +70,14 @@ function feed(pipeline: readonly Command[]): readonly Command[] {
   return reader === null ? pipeline : [reader, ...pipeline.slice(2)];
 }
 
+// The one command the rule takes out of a pipeline.
+const CAT: ReadonlySet<string> = new Set(['cat']);
+
 export const catPipe: Rule = {
   name: 'cat-pipe',
   reason: 'cat of one file piped into head, tail, wc or grep hands it the lines it would read from the file.',
   apply: (line) => mapPipelines(line, feed),
-  concerns: (outline) => outline.names.includes('cat'),
+  names: CAT,
   folds: [
     ['head -50 src/app.py', 'cat src/app.py | head -50', 'cat ./src/app.py | head -n 50'],
     ['grep -n error app.log', 'cat app.log | grep -n error'],

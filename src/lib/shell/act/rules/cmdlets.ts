@@ -24,7 +24,7 @@
  */
 import { CMDLET_NAMES, CMDLET_TABLE, type Cmdlet, type Parameter } from '../cmdlets.js';
 import type { Rule } from '../rule.js';
-import { lastPipeline, mapCommands, nameOf, withLastPipeline, withWords, word, type Command, type Line, type Word } from '../syntax.js';
+import { lastPipeline, mapCommands, nameOf, sameWords, withLastPipeline, withWords, word, type Command, type Line, type Word } from '../syntax.js';
 import { isRunner } from './views.js';
 
 /** The parameter a spelling names (lower case, no dash): a name or alias exactly, else the one parameter it is a prefix of. */
@@ -105,7 +105,7 @@ function bound(command: Command, cmdlet: Cmdlet): Command {
   const path = first === undefined ? undefined : cmdlet.parameters.find((p) => p.name === first);
   if (cmdlet.short !== undefined && path !== undefined && [...bindings.keys()].every((name) => name === first)) {
     const value = bindings.get(path.name);
-    return withWords(command, value === null || value === undefined ? [word(cmdlet.short)] : [word(cmdlet.short), path.path ? pathValue(value) : value]);
+    return withBound(command, value === null || value === undefined ? [word(cmdlet.short)] : [word(cmdlet.short), path.path ? pathValue(value) : value]);
   }
   const words: Word[] = [word(cmdlet.name)];
   for (const p of cmdlet.parameters) {
@@ -114,7 +114,12 @@ function bound(command: Command, cmdlet: Cmdlet): Command {
     const value = bindings.get(p.name);
     if (value !== null && value !== undefined) words.push(p.path ? pathValue(value) : value);
   }
-  return withWords(command, words);
+  return withBound(command, words);
+}
+
+/** The command with these words; the command itself when they are the ones it has (most are written canonically already). */
+function withBound(command: Command, words: readonly Word[]): Command {
+  return sameWords(words, command.words) ? command : withWords(command, words);
 }
 
 function canonical(command: Command): Command {

@@ -13,8 +13,8 @@
  * alone (`-Co`, `-Cont`), with its value as the next word or after a colon
  * (`-Context:3,3`); `sls` is its alias.
  */
-import { readArgs, writeArgs } from '../args.js';
-import { specOf } from '../commands.js';
+import { writeArgs } from '../args.js';
+import { argsOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, withWords, word, type Command, type Word } from '../syntax.js';
 
@@ -58,10 +58,8 @@ function contextOf(sides: Sides, options: readonly Word[], at: number): { took: 
 }
 
 /** grep or rg with its context options as one word of their sides; the command itself when it has none, or when its words do not read. */
-function searched(command: Command, name: string): Command {
-  const spec = specOf(name);
-  const rest = command.words.slice(1);
-  const args = spec === undefined ? null : readArgs(spec, rest);
+function searched(command: Command): Command {
+  const args = argsOf(command);
   if (args === null) return command;
   const sides: Sides = { before: false, after: false };
   const options: Word[] = [];
@@ -75,7 +73,7 @@ function searched(command: Command, name: string): Command {
   }
   if (!found) return command;
   if (sides.before || sides.after) options.push(sidesWord(sides));
-  return withWords(command, writeArgs(command.words[0] as Word, rest, args, { switches: args.switches, longs: args.longs, options }));
+  return withWords(command, writeArgs(command.words[0] as Word, command.words.slice(1), args, { switches: args.switches, longs: args.longs, options }));
 }
 
 /** `-Context`, by any prefix that names it alone among Select-String's parameters; `-C` is ambiguous (`-CaseSensitive`, `-Culture`). */
@@ -101,7 +99,7 @@ function selected(command: Command): Command {
 
 function narrowed(command: Command): Command {
   const name = nameOf(command);
-  if (name === 'grep' || name === 'rg') return searched(command, name);
+  if (name === 'grep' || name === 'rg') return searched(command);
   // Only a name of Select-String's length or its alias's is lowered: most commands pay a length check.
   if (name === null || (name.length !== 13 && name.length !== 3)) return command;
   const lower = name.toLowerCase();
@@ -116,6 +114,8 @@ export const context: Rule = {
   name: 'context',
   reason: 'How many lines are printed around each match leaves the search as it was: the same pattern in the same files, the window on the same sides.',
   apply: (line) => mapCommands(line, narrowed),
+  // Only options are written again.
+  keepsOutline: true,
   concerns: (outline) => outline.names.some(isSearch),
   folds: [
     ['grep -n -C 3 raise app/models.py', 'grep -nC8 raise app/models.py', 'grep -n --context=5 raise app/models.py', 'grep -n -5 raise app/models.py', 'grep -n -A 2 -B 4 raise app/models.py'],

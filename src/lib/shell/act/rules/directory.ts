@@ -10,7 +10,6 @@
  */
 import type { Rule } from '../rule.js';
 import { DIRECTORY_TOOLS, splitDirectory } from '../directory-flags.js';
-import { namesAny } from '../outline.js';
 import { commandOf, copiesDescriptor, lastPipeline, lineWith, withWords, word, type Line, type Redirect } from '../syntax.js';
 
 /** A redirection that means the same from any directory: a descriptor copy or close, or an absolute path. */
@@ -35,7 +34,7 @@ export const directory: Rule = {
   name: 'directory',
   reason: 'A tool’s own directory flag and a cd just before it run the tool in the same directory.',
   apply: cdForm,
-  concerns: (outline) => namesAny(outline, DIRECTORY_TOOLS),
+  names: DIRECTORY_TOOLS,
   reopens: true,
   folds: [
     ['cd /repo && make test', 'make -C /repo test', 'make --directory=/repo test', 'make --directory /repo test', 'make -C/repo test'],

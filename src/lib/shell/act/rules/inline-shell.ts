@@ -48,6 +48,7 @@ export const inlineShell: Rule = {
   reason: 'bash -c (or a login bash -lc, or sh -c on a line both shells read alike) runs its string as the command line it is.',
   apply: unwrap,
   // Only a line that is one shell and its string.
+  names: SHELLS,
   concerns: (outline) => outline.names.length === 1 && SHELLS.has(outline.names[0] as string),
   reopens: true,
   folds: [

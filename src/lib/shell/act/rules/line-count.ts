@@ -7,9 +7,8 @@
  * (`head -q -5 f` is an error), and tail's only when at most one file follows
  * (`tail -5 a b` and `tail -5 -f f` are errors). Elsewhere it is left as written.
  */
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, withWords, word, type Command, type Word } from '../syntax.js';
+import { mapCommands, nameOf, sameWords, withWords, word, type Command, type Word } from '../syntax.js';
 
 // Flags of head and tail whose value is the next word: a value is never an option (`head -c --lines=5`).
 const VALUED: ReadonlySet<string | null> = new Set(['-n', '-c', '-s', '--bytes', '--sleep-interval', '--pid']);
@@ -57,7 +56,8 @@ function countForm(command: Command): Command {
       words.push(w);
     }
   }
-  return withWords(command, words);
+  // Already in that form (`head -n 20`, most of them): the command itself.
+  return sameWords(words, command.words) ? command : withWords(command, words);
 }
 
 const COUNTED: ReadonlySet<string> = new Set(['head', 'tail']);
@@ -66,7 +66,9 @@ export const lineCount: Rule = {
   name: 'line-count',
   reason: 'head -50, head --lines=50 and head -n 50 read the same lines.',
   apply: (line) => mapCommands(line, countForm),
-  concerns: (outline) => namesAny(outline, COUNTED),
+  // Only the count is written again.
+  keepsOutline: true,
+  names: COUNTED,
   folds: [
     ['head -50 src/app.py', 'head -n 50 src/app.py', 'head --lines=50 src/app.py', 'head --lines 50 src/app.py'],
     ['tail -20 build.log', 'tail -n 20 build.log'],

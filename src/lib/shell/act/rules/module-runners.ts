@@ -21,11 +21,14 @@ function unwrapModule(command: Command): Command {
   return withWords(command, [word(module), ...words.slice(flag === '-m' ? 3 : 2)]);
 }
 
+// The one program whose `-m` the rule reads.
+const PYTHON: ReadonlySet<string> = new Set(['python']);
+
 export const moduleRunners: Rule = {
   name: 'module-runners',
   reason: 'python -m pytest and pytest (pip, mypy, ruff, …) run the same tool.',
   apply: (line) => mapCommands(line, unwrapModule),
-  concerns: (outline) => outline.names.includes('python'),
+  names: PYTHON,
   folds: [
     ['python -m pytest -q tests', 'pytest -q tests', 'python3 -m pytest -q tests', 'python -mpytest -q tests'],
     ['python -m pip install requests', 'pip install requests'],

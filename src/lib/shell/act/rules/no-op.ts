@@ -13,7 +13,6 @@
  * command and the rest follows it with `;` or `&&` (it always succeeds). Later
  * in the line it is kept: `a || set +H && b` is not `a || b`.
  */
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { lineWith, mapCommands, nameOf, valueOf, withWords, type Command, type Line } from '../syntax.js';
 
@@ -47,7 +46,7 @@ export const noOp: Rule = {
   name: 'no-op',
   reason: '`:` and `true` ignore their arguments, so literal arguments change nothing that runs; `set +H` turns off what a command string never has on.',
   apply: (line) => mapCommands(dropHistoryOff(line), dropArguments),
-  concerns: (outline) => namesAny(outline, NO_OPS_AND_SET),
+  names: NO_OPS_AND_SET,
   folds: [
     [':', ': ls -la /app', ': "ls -la"', ": 'test the polyglot'", ': test a few Fibonacci numbers'],
     ['true', 'true ok', 'true "done"'],

@@ -3,7 +3,6 @@
  * at the end of the line pass the output through unchanged, and
  * `git --no-pager` or `GIT_PAGER=cat` only say so explicitly.
  */
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { commandOf, lastPipeline, mapCommands, nameOf, withLastPipeline, type Command, type Line, type Word } from '../syntax.js';
 
@@ -22,10 +21,16 @@ function isNoPager(w: Word): boolean {
   return PAGER_VARIABLES.has(w.value.slice(0, eq)) && (rest === '' || rest === 'cat');
 }
 
+/** Whether an assignment says "no pager": a loop, as every command of a line with an assignment is asked. */
+function hasNoPager(assigns: readonly Word[]): boolean {
+  for (const w of assigns) if (isNoPager(w)) return true;
+  return false;
+}
+
 function quiet(command: Command): Command {
   const flag = command.words[1]?.value;
   const noPagerFlag = nameOf(command) === 'git' && (flag === '--no-pager' || flag === '-P');
-  if (!noPagerFlag && !command.assigns.some(isNoPager)) return command;
+  if (!noPagerFlag && !hasNoPager(command.assigns)) return command;
   return commandOf(
     command.assigns.filter((w) => !isNoPager(w)),
     noPagerFlag ? [command.words[0] as Word, ...command.words.slice(2)] : command.words,
@@ -48,7 +53,8 @@ export const pager: Rule = {
   reason: 'With no terminal attached, a trailing pager or cat passes the output through unchanged.',
   apply: (line) => dropTrailingPagers(mapCommands(line, quiet)),
   // `PAGER=cat` is an assignment, whatever the command.
-  concerns: (outline) => outline.assigns > 0 || namesAny(outline, PAGED),
+  names: PAGED,
+  assigns: 1,
   folds: [
     [
       'git log --oneline -20',

@@ -7,9 +7,7 @@
  * never a URL or `host:path`, and `..` is kept (through a symlink, `a/../b`
  * need not be `b`). A path that would start with `-` keeps its `./`.
  */
-import { readArgs } from '../args.js';
-import { COMMAND_NAMES, specOf } from '../commands.js';
-import { namesAny } from '../outline.js';
+import { argsOf, COMMAND_NAMES, specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, mapList, nameOf, withParts, withTarget, word, type Command, type Redirect, type Word } from '../syntax.js';
 
@@ -48,16 +46,15 @@ function respell(w: Word, nodeIds: boolean): Word {
 
 /** The command's words with the operands its option table marks as paths respelled. */
 function respellOperands(command: Command): readonly Word[] {
-  const spec = specOf(nameOf(command));
-  if (spec === undefined) return command.words;
-  const rest = command.words.slice(1);
-  const args = readArgs(spec, rest);
+  const args = argsOf(command);
   if (args === null) return command.words;
+  // A command that reads has a table.
+  const nodeIds = specOf(nameOf(command))?.nodeIds === true;
   let words: Word[] | null = null;
   for (const operand of args.operands) {
     if (!operand.path) continue;
-    const before = rest[operand.at] as Word;
-    const after = respell(before, spec.nodeIds === true);
+    const before = command.words[operand.at + 1] as Word;
+    const after = respell(before, nodeIds);
     if (after !== before) (words ??= [...command.words])[operand.at + 1] = after;
   }
   return words ?? command.words;
@@ -79,7 +76,8 @@ export const paths: Rule = {
   reason: './x, x, x/ and a//x name the same file where a word is known to be a path.',
   apply: (line) => mapCommands(line, canonicalPaths),
   // Paths are known only as the operands of a tabled command, and as redirection targets.
-  concerns: (outline) => outline.redirects || namesAny(outline, COMMAND_NAMES),
+  names: COMMAND_NAMES,
+  redirects: true,
   folds: [
     ['cat ./src/app.py', 'cat src/app.py', 'cat src//app.py', 'cat ./src/./app.py'],
     ['ls -la src/', 'ls -la src', 'ls -la ./src/'],

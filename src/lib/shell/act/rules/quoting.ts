@@ -6,7 +6,7 @@
  */
 import { isAssignment } from '../../command.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, mapList, quote, withParts, withTarget, type Command, type Redirect, type Word } from '../syntax.js';
+import { mapCommands, quote, withParts, withTarget, type Command, type Redirect, type Word } from '../syntax.js';
 
 /** A word with this text: the word itself when it already has it (a rule that changes nothing allocates nothing). */
 function written(w: Word, text: string): Word {
@@ -16,7 +16,7 @@ function written(w: Word, text: string): Word {
 function respell(w: Word, commandWord: boolean): Word {
   if (w.value === null) return w;
   // A quoted `A=1` in command position is a command named `A=1`, not an assignment: keep it visibly quoted.
-  if (commandWord && isAssignment(w.value)) return written(w, `'${w.value.replaceAll("'", "'\\''")}'`);
+  if (commandWord && w.value.includes('=') && isAssignment(w.value)) return written(w, `'${w.value.replaceAll("'", "'\\''")}'`);
   return written(w, quote(w.value));
 }
 
@@ -31,15 +31,60 @@ function respellRedirect(r: Redirect): Redirect {
   return target === r.target ? r : withTarget(r, target);
 }
 
-const respellWord = (w: Word, at: number): Word => respell(w, at === 0);
+// One loop per part, each calling its respelling directly: every line meets this rule, most of its
+// words are written canonically already, and a shared map with a callback per word cost more than the respelling.
+
+/** The words respelled, the first as the command word; the very list when none changes. */
+function respellWords(words: readonly Word[]): readonly Word[] {
+  for (let at = 0; at < words.length; at += 1) {
+    const w = words[at] as Word;
+    const next = respell(w, at === 0);
+    if (next === w) continue;
+    const out = words.slice(0, at);
+    out.push(next);
+    for (at += 1; at < words.length; at += 1) out.push(respell(words[at] as Word, false));
+    return out;
+  }
+  return words;
+}
+
+/** The assignments respelled; the very list when none changes. */
+function respellAssignments(assigns: readonly Word[]): readonly Word[] {
+  for (let at = 0; at < assigns.length; at += 1) {
+    const w = assigns[at] as Word;
+    const next = respellAssignment(w);
+    if (next === w) continue;
+    const out = assigns.slice(0, at);
+    out.push(next);
+    for (at += 1; at < assigns.length; at += 1) out.push(respellAssignment(assigns[at] as Word));
+    return out;
+  }
+  return assigns;
+}
+
+/** The redirections respelled; the very list when none changes. */
+function respellRedirects(redirects: readonly Redirect[]): readonly Redirect[] {
+  for (let at = 0; at < redirects.length; at += 1) {
+    const r = redirects[at] as Redirect;
+    const next = respellRedirect(r);
+    if (next === r) continue;
+    const out = redirects.slice(0, at);
+    out.push(next);
+    for (at += 1; at < redirects.length; at += 1) out.push(respellRedirect(redirects[at] as Redirect));
+    return out;
+  }
+  return redirects;
+}
 
 const respellCommand = (command: Command): Command =>
-  withParts(command, mapList(command.assigns, respellAssignment), mapList(command.words, respellWord), mapList(command.redirects, respellRedirect));
+  withParts(command, respellAssignments(command.assigns), respellWords(command.words), respellRedirects(command.redirects));
 
 export const quoting: Rule = {
   name: 'quoting',
   reason: 'Quotes and escapes only delimit a word: the program receives the same text.',
   apply: (line) => mapCommands(line, respellCommand),
+  // A word's value, and so a command's name, is what quoting leaves as it was.
+  keepsOutline: true,
   folds: [
     ["grep -rn 'TODO' src", 'grep -rn "TODO" src', 'grep -rn TODO src', 'grep  -rn \\TODO\tsrc'],
     ["cat 'my notes.txt'", 'cat "my notes.txt"', 'cat my\\ notes.txt', "cat my' 'notes.txt"],

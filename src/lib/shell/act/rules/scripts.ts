@@ -6,7 +6,6 @@
  * (bun's own test runner, not the script), and names that are also built-in
  * commands of the manager (`yarn install` is not `yarn run install`).
  */
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, valueOf, withWords, word, type Command, type Word } from '../syntax.js';
 
@@ -37,7 +36,7 @@ export const scripts: Rule = {
   name: 'scripts',
   reason: 'npm test, npm t and npm run test (yarn build and yarn run build, …) run the same package script.',
   apply: (line) => mapCommands(line, runForm),
-  concerns: (outline) => namesAny(outline, MANAGER_NAMES),
+  names: MANAGER_NAMES,
   folds: [
     ['npm test', 'npm run test', 'npm t', 'npm run-script test', 'npm tst'],
     ['yarn test', 'yarn run test'],

@@ -43,7 +43,7 @@ export const streams: Rule = {
   reason: 'Merging stderr into stdout or discarding output at the end of the line changes what is read, not what runs.',
   apply: (line) => dropPlumbing(mapCommands(line, defaultFd)),
   // Only redirections are rewritten.
-  concerns: (outline) => outline.redirects,
+  redirects: true,
   folds: [
     [
       'make build',

@@ -5,31 +5,29 @@
  * `-vv` is not `-v`), long switches sorted, options with their values in the
  * order given (`-A 3`, `--tb=short`), then the operands in order.
  */
-import { readArgs, sortedSwitches, writeArgs } from '../args.js';
-import { COMMAND_NAMES, specOf } from '../commands.js';
-import { namesAny } from '../outline.js';
+import { sortedSwitches, writeArgs, writesBack } from '../args.js';
+import { argsOf, COMMAND_NAMES } from '../commands.js';
 import type { Rule } from '../rule.js';
-import { mapCommands, nameOf, sameWords, withWords, type Command, type Word } from '../syntax.js';
+import { mapCommands, withWords, type Command, type Word } from '../syntax.js';
 
 function canonicalFlags(command: Command): Command {
-  const spec = specOf(nameOf(command));
-  if (spec === undefined) return command;
-  const rest = command.words.slice(1);
-  const args = readArgs(spec, rest);
+  const args = argsOf(command);
   if (args === null) return command;
   // Operands alone, in order (`cat a b`): written back, they are the words as they stand.
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut: writing such a command back gives the same words
   if (args.switches === '' && args.longs.length === 0 && args.options.length === 0 && args.dashdash === -1) return command;
-  const words = writeArgs(command.words[0] as Word, rest, args, { switches: sortedSwitches(args.switches), longs: [...args.longs].sort(), options: args.options });
+  const kept = { switches: sortedSwitches(args.switches), longs: args.longs.length < 2 ? args.longs : [...args.longs].sort(), options: args.options };
   // Already canonical (the common case): the command itself.
-  return sameWords(words, command.words) ? command : withWords(command, words);
+  return writesBack(command.words, args, kept) ? command : withWords(command, writeArgs(command.words[0] as Word, command.words.slice(1), args, kept));
 }
 
 export const switches: Rule = {
   name: 'switches',
   reason: 'Boolean short flags of getopt and argparse commands may be bundled and come in any order.',
   apply: (line) => mapCommands(line, canonicalFlags),
-  concerns: (outline) => namesAny(outline, COMMAND_NAMES),
+  // Only the words after the name are written again.
+  keepsOutline: true,
+  names: COMMAND_NAMES,
   folds: [
     ['ls -la /tmp', 'ls -al /tmp', 'ls -l -a /tmp', 'ls -a -l /tmp', 'ls --all -l /tmp'],
     ['grep -rn TODO src', 'grep -nr TODO src', 'grep -r -n TODO src', 'grep --recursive --line-number TODO src'],

@@ -13,9 +13,8 @@
  * on their running subcommands, up to a `--` (past it, the words belong to
  * another program).
  */
-import { readArgs, writeArgs } from '../args.js';
-import { specOf } from '../commands.js';
-import { namesAny } from '../outline.js';
+import { writeArgs } from '../args.js';
+import { argsOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, withWords, type Command, type Word } from '../syntax.js';
 
@@ -69,10 +68,8 @@ function optionName(option: Word): string | null {
 }
 
 /** Drops a table-read program's printing options; the command itself when it has none, or when its words do not read. */
-function tabled(command: Command, name: string, table: Tabled): Command {
-  const spec = specOf(name);
-  const rest = command.words.slice(1);
-  const args = spec === undefined ? null : readArgs(spec, rest);
+function tabled(command: Command, table: Tabled): Command {
+  const args = argsOf(command);
   if (args === null) return command;
   let letters = '';
   for (const letter of args.switches) if (!table.letters.includes(letter)) letters += letter;
@@ -86,7 +83,7 @@ function tabled(command: Command, name: string, table: Tabled): Command {
     else if (!named.startsWith('--')) at += 1;
   }
   if (letters.length === args.switches.length && longs.length === args.longs.length && options.length === args.options.length) return command;
-  return withWords(command, writeArgs(command.words[0] as Word, rest, args, { switches: letters, longs, options }));
+  return withWords(command, writeArgs(command.words[0] as Word, command.words.slice(1), args, { switches: letters, longs, options }));
 }
 
 /** The flag a word is, for a listed program: the word itself, or its name before `=` for a valued flag. */
@@ -120,7 +117,7 @@ function quieted(command: Command): Command {
   const name = nameOf(command);
   if (name === null) return command;
   const table = TABLED.get(name);
-  if (table !== undefined) return tabled(command, name, table);
+  if (table !== undefined) return tabled(command, table);
   const list = LISTED.get(name);
   return list === undefined ? command : listed(command, list);
 }
@@ -131,7 +128,9 @@ export const verbosity: Rule = {
   name: 'verbosity',
   reason: 'Options that set how much a run prints (verbosity, traceback style, colours, a summary) leave what runs as it was.',
   apply: (line) => mapCommands(line, quieted),
-  concerns: (outline) => namesAny(outline, QUIETED),
+  // Only options are dropped: names, assignments and redirections stay.
+  keepsOutline: true,
+  names: QUIETED,
   folds: [
     ['pytest -q tests/test_api.py', 'pytest -v tests/test_api.py', 'pytest -vv --tb=short tests/test_api.py', 'pytest tests/test_api.py -rA --tb line --no-header', 'pytest --quiet --color=no tests/test_api.py'],
     ['pytest -x -q tests', 'pytest -xvv tests', 'pytest -x --showlocals tests'],

@@ -7,7 +7,6 @@
  * different reads.
  */
 import { splitDirectory } from '../directory-flags.js';
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { lastPipeline, nameOf, valueOf, withLastPipeline, type Command, type Line } from '../syntax.js';
 
@@ -97,7 +96,7 @@ export const views: Rule = {
   name: 'views',
   reason: 'A head or tail of a run’s output is a view of the same run; the run is the action.',
   apply: dropViews,
-  concerns: (outline) => namesAny(outline, VIEWS),
+  names: VIEWS,
   folds: [
     ['pytest -q', 'pytest -q | tail -20', 'pytest -q | head -50', 'pytest -q | tail -n 30', 'pytest -q | tail -n30 | head -5'],
     ['./run_tests.sh | tail -40', './run_tests.sh'],

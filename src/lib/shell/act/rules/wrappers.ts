@@ -11,7 +11,6 @@
  * (`timeout 5 cd d` fails; `nice time make` runs /usr/bin/time, if installed).
  */
 import { isDuration } from '../../command.js';
-import { namesAny } from '../outline.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, withWords, type Command, type Word } from '../syntax.js';
 
@@ -41,7 +40,8 @@ function readOptions(words: readonly Word[], from: number, flags: ReadonlySet<st
   let at = from + 1;
   for (;;) {
     const v = value(words, at);
-    if (v === null) return at;
+    // Every flag and option starts with a dash: any other word ends them (the duration, the command).
+    if (v === null || !v.startsWith('-')) return at;
     if (flags.has(v)) {
       at += 1;
       continue;
@@ -180,7 +180,7 @@ export const wrappers: Rule = {
   name: 'wrappers',
   reason: 'A wrapper that bounds, times, reprioritises or unbuffers a command runs the same command.',
   apply: (line) => mapCommands(line, unwrap),
-  concerns: (outline) => namesAny(outline, WRAPPED),
+  names: WRAPPED,
   folds: [
     [
       'make test',
