@@ -135,7 +135,11 @@ export function createTurns(fixedWindow: number): Turns {
     count: (agent, key) => turns.get(agent)?.tally.get(key)?.count ?? 0,
     tally: (agent) => turns.get(agent)?.tally ?? NO_TALLY,
     commit: (agent, keys, window = fixedWindow) => commitKeys(turnOf(agent), keys, window),
-    isExempt: (agent, key) => turns.get(agent)?.exempt.has(key) ?? false,
+    isExempt(agent, key) {
+      const exempt = turns.get(agent)?.exempt;
+      // Most turns approve nothing: no key is looked up in an empty book.
+      return exempt !== undefined && exempt.size > 0 && exempt.has(key);
+    },
     exempt: (agent, keys) => addAll(turnOf(agent).exempt, keys),
     exempted: (agent) => [...(turns.get(agent)?.exempt ?? [])],
     isRefused: (agent, key) => turns.get(agent)?.refused.has(key) ?? false,

@@ -94,6 +94,7 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, ac
   let spin: Spin | undefined;
   let neutral = false;
   let known = false;
+  const outcomes = shared.outcomes.of(agent);
   for (const mark of actions) {
     if (shared.isExempt(agent, mark.key)) continue;
     if (spin === undefined) {
@@ -102,7 +103,7 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, ac
       // Read before the call's outcomes are recorded: whether the write is one the agent has not made.
       neutral = isNewWrite(shared, call);
     }
-    if (shared.outcomes.of(agent).returned(mark.lookup, digest)) known = true;
+    if (outcomes.returned(mark.lookup, digest)) known = true;
   }
   if (spin === undefined) return null;
   if (neutral) {
