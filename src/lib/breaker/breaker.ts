@@ -40,7 +40,7 @@ export interface Breaker {
   /** `ctx.tools.guard`: a denial, or `undefined` to allow. Counts the call. */
   guard(exec: unknown): string | undefined;
   /** `tools/post-execute`: settles the outcome and returns the notices owed, in gate order. */
-  settle(exec: unknown, result: unknown): Notice[];
+  settle(exec: unknown, result: unknown): readonly Notice[];
   /** After `settle`: the denial a call whose ask was not approved carries on its own result (P13), once; `undefined` for any other call. */
   explain(exec: unknown): string | undefined;
   /** `agent/pre-step`: a human message among the claimed ones resets that agent (and gives it the latest settings). */
@@ -304,21 +304,24 @@ class SettledCall implements Settled {
 // One a call that ran (host/shape.ts).
 keepShape(new SettledCall({ name: '', command: undefined }, null));
 
+/** No notice owed: shared, so that a quiet call allocates no list (it is only read). */
+const NO_NOTICES: readonly Notice[] = Object.freeze([]);
+
 /** The notices owed for the call, in gate order: each track's from settling, then its advisory from the guard. */
-function settle(state: State, exec: unknown, result: unknown): Notice[] {
+function settle(state: State, exec: unknown, result: unknown): readonly Notice[] {
   const call = state.recordOf(exec);
-  if (call === null) return [];
+  if (call === null) return NO_NOTICES;
   written(state);
   const ran = call.asked === null && !call.denied;
   if (call.asked !== null) refuse(state, call);
-  const owed: Notice[] = [];
+  let owed: Notice[] | null = null;
   const settled = ran ? new SettledCall(call, result) : null;
   for (let at = 0; at < call.tracks.length; at += 1) {
     const learned = settled === null ? null : (call.tracks[at]?.learn?.(call, settled) ?? null);
-    if (learned !== null) owed.push(learned);
+    if (learned !== null) (owed ??= []).push(learned);
     // A hole where an earlier track had no advisory.
     const advised = call.advised?.[at];
-    if (advised !== undefined) owed.push(advised);
+    if (advised !== undefined) (owed ??= []).push(advised);
   }
   call.advised = null;
   if (settled !== null) {
@@ -329,7 +332,7 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
     const changed = call.writes && settled.failure === null && (call.command === undefined || !installedNothing(call.name, call.command, result));
     if (changed) state.turns.noteChange((call.marks[0] as { key: string }).key);
   }
-  return owed;
+  return owed ?? NO_NOTICES;
 }
 
 /**
