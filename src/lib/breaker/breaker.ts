@@ -401,6 +401,18 @@ function stop(state: State, payload: PreStepPayload): Stop | undefined {
   return owed;
 }
 
+/**
+ * A track as the breaker holds it: each of its hooks a field, in one order, the
+ * hooks it has not `undefined`. The breaker reads a hook of every track at one
+ * place (`judge`, `attempted`, `advise`, `learn`; the record `read`): tracks of
+ * one shape keep each such read to one shape, where a shape each (one for each
+ * set of hooks) makes it a lookup among many, every call and every track. No
+ * track's hook reads `this`.
+ */
+function inOneShape(track: Track): Track {
+  return { read: track.read, judge: track.judge, attempted: track.attempted, advise: track.advise, learn: track.learn, clear: track.clear };
+}
+
 /** The tracks a policy turns on, in gate order, each created the first time a policy needs it, and what they need read from a call. */
 function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTracks {
   const known = new WeakMap<Policy, PolicyTracks>();
@@ -420,7 +432,7 @@ function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTr
         needs.files ||= wants.files === true;
         needs.line ||= wants.line === true;
       }
-      found = { tracks: on.map(({ module, at }) => (created[at] ??= module.create(turns, cfg))), needs };
+      found = { tracks: on.map(({ module, at }) => (created[at] ??= inOneShape(module.create(turns, cfg)))), needs };
       known.set(policy, found);
     }
     last = { policy, found };
