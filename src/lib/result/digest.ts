@@ -184,11 +184,25 @@ export function linesDigest(text: string): string {
   return lanes.multiset();
 }
 
+/**
+ * The status parts of the values nearly every result has, written once: no
+ * signal, and no exit code (row 0) or one of 0 to 255 (row `code + 1`); in each
+ * row, the run that finished, then the one that timed out.
+ */
+const PLAIN_STATUS: readonly (readonly [string, string])[] = Array.from({ length: 257 }, (_, row) => {
+  const exit = row === 0 ? '-' : String(row - 1);
+  return [`${exit}/-/-`, `${exit}/t/-`] as const;
+});
+
 /** The exit status parts of a structured value (bash's). */
 function statusOf(value: unknown): string {
   const exitCode = member(value, 'exitCode');
   const timedOut = member(value, 'timedOut');
   const signal = member(value, 'signal');
+  if (typeof signal !== 'string') {
+    const row = typeof exitCode !== 'number' ? 0 : Number.isInteger(exitCode) && exitCode >= 0 && exitCode <= 255 ? exitCode + 1 : -1;
+    if (row !== -1) return (PLAIN_STATUS[row] as readonly [string, string])[timedOut === true ? 1 : 0];
+  }
   return `${typeof exitCode === 'number' ? exitCode : '-'}/${timedOut === true ? 't' : '-'}/${typeof signal === 'string' ? JSON.stringify(signal.slice(0, 32)) : '-'}`;
 }
 
