@@ -95,8 +95,9 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, ac
   let neutral = false;
   let known = false;
   const outcomes = shared.outcomes.of(agent);
+  const exempt = shared.exemptions(agent);
   for (const mark of actions) {
-    if (shared.isExempt(agent, mark.key)) continue;
+    if (exempt?.has(mark.key) === true) continue;
     if (spin === undefined) {
       spin = book.get(agent);
       if (spin === undefined) book.set(agent, (spin = { run: 0, fresh: false }));

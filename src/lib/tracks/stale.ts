@@ -265,11 +265,12 @@ function learn(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall,
   const digest = settled.outcome();
   const changes = shared.changes(agent);
   const book = shared.outcomes.of(agent);
+  const exempt = shared.exemptions(agent);
   let top: Mark | null = null;
   let topSame = 0;
   let exactSame = 0;
   for (const mark of actions) {
-    if (shared.isExempt(agent, mark.key)) continue;
+    if (exempt?.has(mark.key) === true) continue;
     const same = book.settleSame(mark.lookup, digest, changes);
     if (mark === actions[0]) exactSame = same;
     if (same === warnAt && (top === null || mark.rank < top.rank)) {
