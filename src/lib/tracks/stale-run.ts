@@ -211,7 +211,7 @@ export function joinsBySuffix(run: Run, call: TrackedCall, actions: readonly Mar
   return bare !== null && bare === answerDigest(endingAside(run.answer.text, theirs?.echo ?? null), []);
 }
 
-/** Each shell call's suffix (`suffixOf`), read when it asks to join a run, and kept by the run it goes on in or starts: the next call asks again. */
+/** Each shell call's suffix (`suffixOf`), read when it asks to join a run, and kept by the run it starts or goes on in: the next call finds it there. */
 const SUFFIX = slot<Suffix | null>();
 const suffixRead = (call: TrackedCall): Suffix | null => (call.command === undefined ? null : suffixOf(call.command, dialectOf(call.name)));
 
