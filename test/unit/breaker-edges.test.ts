@@ -16,7 +16,7 @@ import { bashResult, hitLines } from '../support/session.js';
 interface Step {
   asked: boolean;
   denial: string | undefined;
-  notices: unknown[];
+  notices: readonly unknown[];
 }
 
 /** One call as the host runs it: pre-execute, then the guard unless the ask was declined, then post-execute. */

@@ -41,7 +41,7 @@ export interface Breaker {
   /** `ctx.tools.guard`: a denial, or `undefined` to allow. Counts the call. */
   guard(exec: unknown): string | undefined;
   /** `tools/post-execute`: settles the outcome and returns the notices owed, in gate order. */
-  settle(exec: unknown, result: unknown): Notice[];
+  settle(exec: unknown, result: unknown): readonly Notice[];
   /** After `settle`: the denial a call whose ask was not approved carries on its own result (P13), once; `undefined` for any other call. */
   explain(exec: unknown): string | undefined;
   /** `agent/pre-step`: a human message among the claimed ones resets that agent (and gives it the latest settings). */
@@ -305,21 +305,24 @@ class SettledCall implements Settled {
 // One a call that ran (host/shape.ts).
 keepShape(new SettledCall({ name: '', command: undefined }, null));
 
+/** No notice owed: shared, so that a quiet call allocates no list (it is only read). */
+const NO_NOTICES: readonly Notice[] = Object.freeze([]);
+
 /** The notices owed for the call, in gate order: each track's from settling, then its advisory from the guard. */
-function settle(state: State, exec: unknown, result: unknown): Notice[] {
+function settle(state: State, exec: unknown, result: unknown): readonly Notice[] {
   const call = state.recordOf(exec);
-  if (call === null) return [];
+  if (call === null) return NO_NOTICES;
   written(state);
   const ran = call.asked === null && !call.denied;
   if (call.asked !== null) refuse(state, call);
-  const owed: Notice[] = [];
+  let owed: Notice[] | null = null;
   const settled = ran ? new SettledCall(call, result) : null;
   for (let at = 0; at < call.tracks.length; at += 1) {
     const learned = settled === null ? null : (call.tracks[at]?.learn?.(call, settled) ?? null);
-    if (learned !== null) owed.push(learned);
+    if (learned !== null) (owed ??= []).push(learned);
     // A hole where an earlier track had no advisory.
     const advised = call.advised?.[at];
-    if (advised !== undefined) owed.push(advised);
+    if (advised !== undefined) (owed ??= []).push(advised);
   }
   call.advised = null;
   if (settled !== null) {
@@ -330,7 +333,7 @@ function settle(state: State, exec: unknown, result: unknown): Notice[] {
     const changed = call.writes && settled.failure === null && (call.command === undefined || !installedNothing(call.name, call.command, result));
     if (changed) state.turns.noteChange((call.marks[0] as { key: string }).key);
   }
-  return owed;
+  return owed ?? NO_NOTICES;
 }
 
 /**
@@ -399,6 +402,18 @@ function stop(state: State, payload: PreStepPayload): Stop | undefined {
   return owed;
 }
 
+/**
+ * A track as the breaker holds it: each of its hooks a field, in one order, the
+ * hooks it has not `undefined`. The breaker reads a hook of every track at one
+ * place (`judge`, `attempted`, `advise`, `learn`; the record `read`): tracks of
+ * one shape keep each such read to one shape, where a shape each (one for each
+ * set of hooks) makes it a lookup among many, every call and every track. No
+ * track's hook reads `this`.
+ */
+function inOneShape(track: Track): Track {
+  return { read: track.read, judge: track.judge, attempted: track.attempted, advise: track.advise, learn: track.learn, clear: track.clear };
+}
+
 /** The tracks a policy turns on, in gate order, each created the first time a policy needs it, and what they need read from a call. */
 function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTracks {
   const known = new WeakMap<Policy, PolicyTracks>();
@@ -418,7 +433,7 @@ function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTr
         needs.files ||= wants.files === true;
         needs.line ||= wants.line === true;
       }
-      found = { tracks: on.map(({ module, at }) => (created[at] ??= module.create(turns, cfg))), needs };
+      found = { tracks: on.map(({ module, at }) => (created[at] ??= inOneShape(module.create(turns, cfg)))), needs };
       known.set(policy, found);
     }
     last = { policy, found };

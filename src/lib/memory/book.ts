@@ -20,6 +20,11 @@ function trim(book: Map<string, unknown> | Set<string>, limit = BOOK_LIMIT): voi
 /** Records a value as the newest entry of a bounded book (`limit` entries, `BOOK_LIMIT` unless a book keeps fewer). */
 export function keep<T>(book: Map<string, T>, key: string, value: T, limit = BOOK_LIMIT): void {
   book.delete(key);
+  keepNew(book, key, value, limit);
+}
+
+/** `keep` for a key the book does not hold: there is no entry to take out first. */
+export function keepNew<T>(book: Map<string, T>, key: string, value: T, limit = BOOK_LIMIT): void {
   book.set(key, value);
   trim(book, limit);
 }
@@ -58,12 +63,15 @@ export function isNewest(recent: Recent | undefined, digest: string): boolean {
   return at > 0 && recent.charCodeAt(at - 1) === 0x0a && recent.endsWith(digest);
 }
 
-/** The recent digests with `digest` as the newest, at most `kept` of them. */
-export function remember(recent: Recent | undefined, digest: string, kept: number): Recent {
+/**
+ * The recent digests with `digest` as the newest, at most `kept` of them.
+ * `recalled`: whether `recent` recalls `digest` (`recalls`), when the caller asked already: it is not looked for again.
+ */
+export function remember(recent: Recent | undefined, digest: string, kept: number, recalled?: boolean): Recent {
   if (recent === undefined || recent === '') return digest;
-  // Already the newest: nothing moves (a result that comes back the same, the common case).
-  if (isNewest(recent, digest)) return recent;
-  const others = recalls(recent, digest) ? recent.split('\n').filter((known) => known !== digest).join('\n') : recent;
+  // Already the newest: nothing moves (a result that comes back the same, the common case). The newest is recalled.
+  if (recalled !== false && isNewest(recent, digest)) return recent;
+  const others = (recalled ?? recalls(recent, digest)) ? recent.split('\n').filter((known) => known !== digest).join('\n') : recent;
   let joined = `${others}\n${digest}`;
   let count = 1;
   for (let at = joined.indexOf('\n'); at !== -1; at = joined.indexOf('\n', at + 1)) count += 1;

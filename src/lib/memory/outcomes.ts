@@ -21,7 +21,7 @@
  */
 import type { Agent } from '../host/types.js';
 import type { Failure } from '../result/failure.js';
-import { keep, recalls, remember, type Recent } from './book.js';
+import { keep, keepNew, recalls, remember, type Recent } from './book.js';
 import { settleKeys, type Evidence, type Stored, type Streak } from './streaks.js';
 
 /** Actions a shelf keeps per agent: a repeat comes back within tens of calls, a turn is a few hundred. */
@@ -64,7 +64,8 @@ function touched<T>(shelf: Shelf<T>, action: string, made: () => T): T {
   const found = shelf.get(action);
   if (found !== undefined && action === shelf.newest) return found;
   const entry = found ?? made();
-  keep(shelf, action, entry, ACTIONS_KEPT);
+  if (found === undefined) keepNew(shelf, action, entry, ACTIONS_KEPT);
+  else keep(shelf, action, entry, ACTIONS_KEPT);
   shelf.newest = action;
   return entry;
 }
@@ -91,8 +92,9 @@ export class AgentOutcomes {
     const entry = touched((this.#returned ??= new Shelf()), action, newReturned);
     // A change since the action last settled: what it returned before is no evidence now.
     const results = entry.changes === changes ? entry.results : undefined;
-    entry.same = outcome !== null && recalls(results, outcome) ? entry.same + 1 : 1;
-    entry.results = outcome === null ? results : remember(results, outcome, OUTCOMES_KEPT);
+    const recalled = outcome !== null && recalls(results, outcome);
+    entry.same = recalled ? entry.same + 1 : 1;
+    entry.results = outcome === null ? results : remember(results, outcome, OUTCOMES_KEPT, recalled);
     entry.changes = changes;
     return entry.same;
   }
@@ -106,7 +108,7 @@ export class AgentOutcomes {
   returned(action: string, outcome: string): boolean {
     const entry = touched((this.#returned ??= new Shelf()), action, newReturned);
     const known = recalls(entry.seen, outcome);
-    entry.seen = remember(entry.seen, outcome, OUTCOMES_KEPT);
+    entry.seen = remember(entry.seen, outcome, OUTCOMES_KEPT, known);
     return known;
   }
 
@@ -125,7 +127,7 @@ export class AgentOutcomes {
     const entry = this.#answers?.get(action);
     if (entry === undefined || recalls(entry.outcomes, outcome)) return;
     entry.runs = 1;
-    entry.outcomes = remember(entry.outcomes, outcome, OUTCOMES_KEPT);
+    entry.outcomes = remember(entry.outcomes, outcome, OUTCOMES_KEPT, false);
   }
 
   /** `progress: changes`: the action's runs since the change count was last `changes` (0 when none). */

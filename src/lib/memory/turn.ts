@@ -43,6 +43,8 @@ export interface Shared {
   tally(agent: Agent): Tally;
   /** Whether the operator has exempted the key this turn. */
   isExempt(agent: Agent, key: string): boolean;
+  /** The keys the operator has exempted this turn, `null` for none (most turns): one look for all of a call's keys. */
+  exemptions(agent: Agent): ReadonlySet<string> | null;
   /**
    * How many calls have changed the workspace so far (call/change.ts), any
    * agent's: the agents of a session share one workspace. Two readings that
@@ -135,7 +137,15 @@ export function createTurns(fixedWindow: number): Turns {
     count: (agent, key) => turns.get(agent)?.tally.get(key)?.count ?? 0,
     tally: (agent) => turns.get(agent)?.tally ?? NO_TALLY,
     commit: (agent, keys, window = fixedWindow) => commitKeys(turnOf(agent), keys, window),
-    isExempt: (agent, key) => turns.get(agent)?.exempt.has(key) ?? false,
+    isExempt(agent, key) {
+      const exempt = turns.get(agent)?.exempt;
+      // Most turns approve nothing: no key is looked up in an empty book.
+      return exempt !== undefined && exempt.size > 0 && exempt.has(key);
+    },
+    exemptions(agent) {
+      const exempt = turns.get(agent)?.exempt;
+      return exempt !== undefined && exempt.size > 0 ? exempt : null;
+    },
     exempt: (agent, keys) => addAll(turnOf(agent).exempt, keys),
     exempted: (agent) => [...(turns.get(agent)?.exempt ?? [])],
     isRefused: (agent, key) => turns.get(agent)?.refused.has(key) ?? false,

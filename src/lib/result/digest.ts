@@ -96,13 +96,32 @@ class Lanes {
 // A digest's lanes die with it (host/shape.ts).
 keepShape(new Lanes());
 
+/** `0`: the first of the 64 characters a digest's values are written in. */
+const DIGIT_0 = 0x30;
+
 /**
- * Two 32-bit values as six UTF-16 code units of 14 bits or fewer, from U+4000:
- * a digest is only ever compared, and never holds a newline (the books of
- * recent digests separate them by one, memory/book.ts).
+ * Two 32-bit values as eleven characters of six bits, from `0` to `o`: a digest
+ * is only ever compared (each value written whole, so two digests are equal
+ * exactly when their values are), and never holds a newline (the books of
+ * recent digests separate them by one, memory/book.ts) or a `|`. One-byte
+ * characters keep the digest, and every book of recent ones, a one-byte string:
+ * half the size of one holding a wider character, and searched faster.
  */
 function written(a: number, b: number): string {
-  return String.fromCharCode(0x4000 + (a & 0x3fff), 0x4000 + ((a >>> 14) & 0x3fff), 0x4000 + (a >>> 28), 0x4000 + (b & 0x3fff), 0x4000 + ((b >>> 14) & 0x3fff), 0x4000 + (b >>> 28));
+  return String.fromCharCode(
+    DIGIT_0 + (a & 0x3f),
+    DIGIT_0 + ((a >>> 6) & 0x3f),
+    DIGIT_0 + ((a >>> 12) & 0x3f),
+    DIGIT_0 + ((a >>> 18) & 0x3f),
+    DIGIT_0 + ((a >>> 24) & 0x3f),
+    // The last two bits of `a` and the first four of `b`.
+    DIGIT_0 + ((a >>> 30) | ((b & 0xf) << 2)),
+    DIGIT_0 + ((b >>> 4) & 0x3f),
+    DIGIT_0 + ((b >>> 10) & 0x3f),
+    DIGIT_0 + ((b >>> 16) & 0x3f),
+    DIGIT_0 + ((b >>> 22) & 0x3f),
+    DIGIT_0 + (b >>> 28),
+  );
 }
 
 /** What `trimEnd` drops: ECMAScript white space and line terminators. */
@@ -165,11 +184,25 @@ export function linesDigest(text: string): string {
   return lanes.multiset();
 }
 
+/**
+ * The status parts of the values nearly every result has, written once: no
+ * signal, and no exit code (row 0) or one of 0 to 255 (row `code + 1`); in each
+ * row, the run that finished, then the one that timed out.
+ */
+const PLAIN_STATUS: readonly (readonly [string, string])[] = Array.from({ length: 257 }, (_, row) => {
+  const exit = row === 0 ? '-' : String(row - 1);
+  return [`${exit}/-/-`, `${exit}/t/-`] as const;
+});
+
 /** The exit status parts of a structured value (bash's). */
 function statusOf(value: unknown): string {
   const exitCode = member(value, 'exitCode');
   const timedOut = member(value, 'timedOut');
   const signal = member(value, 'signal');
+  if (typeof signal !== 'string') {
+    const row = typeof exitCode !== 'number' ? 0 : Number.isInteger(exitCode) && exitCode >= 0 && exitCode <= 255 ? exitCode + 1 : -1;
+    if (row !== -1) return (PLAIN_STATUS[row] as readonly [string, string])[timedOut === true ? 1 : 0];
+  }
   return `${typeof exitCode === 'number' ? exitCode : '-'}/${timedOut === true ? 't' : '-'}/${typeof signal === 'string' ? JSON.stringify(signal.slice(0, 32)) : '-'}`;
 }
 

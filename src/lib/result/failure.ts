@@ -43,6 +43,9 @@ export function classifyFailure(result: unknown, options: ClassifyOptions = {}):
   }
 }
 
+/** A result without a structured value reads as one that says nothing: shared, so that no object is made a call. */
+const NO_VALUE: Readonly<Record<string, unknown>> = Object.freeze({});
+
 function classify(result: unknown, options: ClassifyOptions): Failure | null {
   if (member(result, 'isError') === true) {
     const error = member(result, 'error');
@@ -51,7 +54,7 @@ function classify(result: unknown, options: ClassifyOptions): Failure | null {
     return failure('error', typeof code === 'string' ? code : '');
   }
   const raw = member(result, 'value');
-  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const value = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : NO_VALUE;
   if (value.kind === 'background') return null;
   const { exitCode, timedOut, timeoutMs, signal, statusCode, sandbox } = value;
   if (typeof exitCode === 'number' && exitCode !== 0) return failure('exit', String(exitCode));

@@ -81,13 +81,17 @@ function settle(shared: Shared, call: TrackedCall, settled: Settled): Notice | n
   if (failure === null) {
     // A success ends the streak of every measure it counts; an agent that has no streak has none to end.
     // Stryker disable next-line ConditionalExpression: a shortcut: ending no streak changes nothing
-    if (book.hasStreaks()) for (const mark of marks) if (isEnabled(mark) && !shared.isExempt(agent, mark.key)) book.endStreak(mark.lookup);
+    if (book.hasStreaks()) {
+      const exempt = shared.exemptions(agent);
+      for (const mark of marks) if (isEnabled(mark) && exempt?.has(mark.key) !== true) book.endStreak(mark.lookup);
+    }
     return null;
   }
   const counted: Mark[] = [];
   const keys: string[] = [];
+  const exempt = shared.exemptions(agent);
   for (const mark of marks) {
-    if (!isEnabled(mark) || shared.isExempt(agent, mark.key)) continue;
+    if (!isEnabled(mark) || exempt?.has(mark.key) === true) continue;
     counted.push(mark);
     keys.push(mark.lookup);
   }

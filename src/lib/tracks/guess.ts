@@ -142,7 +142,8 @@ function maskedError(failed: Failed): string {
   const program = programAt(failed.words);
   const spoken = failed.words.filter((_, at) => at !== program).flatMap(echoed);
   const masks = [...new Set(spoken)].filter((word) => word.length >= MASK_MIN).sort((a, b) => b.length - a.length);
-  for (const mask of masks) head = head.split(mask).join(OPEN);
+  // Every occurrence, left to right, as a split and a join would (OPEN holds no `$` a replacement would read): no list of the pieces.
+  for (const mask of masks) head = head.replaceAll(mask, OPEN);
   return `${failed.reason}|${linesDigest(head)}`;
 }
 

@@ -92,9 +92,10 @@ export function repeatStage(shared: Shared, call: TrackedCall): Stage | null {
   const changes = changesOf(shared, call);
   // A stage is reached only at one of the two counts: below both, no mark's count matters.
   const least = Math.min(warnAt ?? Number.POSITIVE_INFINITY, summarizeAt ?? Number.POSITIVE_INFINITY);
+  const exempt = shared.exemptions(call.agent);
   let best: Stage | null = null;
   for (const mark of call.marks) {
-    if (!isEnabled(mark) || shared.isExempt(call.agent, mark.key)) continue;
+    if (!isEnabled(mark) || exempt?.has(mark.key) === true) continue;
     const count = countOf(call, tally, book, changes, mark, least);
     const level = count === summarizeAt ? 2 : count === warnAt ? 1 : 0;
     if (level === 0) continue;

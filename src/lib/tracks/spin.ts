@@ -94,15 +94,17 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, ac
   let spin: Spin | undefined;
   let neutral = false;
   let known = false;
+  const outcomes = shared.outcomes.of(agent);
+  const exempt = shared.exemptions(agent);
   for (const mark of actions) {
-    if (shared.isExempt(agent, mark.key)) continue;
+    if (exempt?.has(mark.key) === true) continue;
     if (spin === undefined) {
       spin = book.get(agent);
       if (spin === undefined) book.set(agent, (spin = { run: 0, fresh: false }));
       // Read before the call's outcomes are recorded: whether the write is one the agent has not made.
       neutral = isNewWrite(shared, call);
     }
-    if (shared.outcomes.of(agent).returned(mark.lookup, digest)) known = true;
+    if (outcomes.returned(mark.lookup, digest)) known = true;
   }
   if (spin === undefined) return null;
   if (neutral) {

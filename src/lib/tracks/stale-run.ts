@@ -12,13 +12,13 @@ import { actionsOf, lookMarks } from './actions.js';
 import { waitAside } from '../call/waits.js';
 import { lookupKey } from '../call/identity.js';
 import { optionsAside } from '../call/respelled.js';
-import { endingAside, joinsOutOfContext, suffixOf } from '../call/plumbing.js';
+import { endingAside, joinsOutOfContext, suffixOf, type Suffix } from '../call/plumbing.js';
 import { maySelectOneTest, pytestSelection } from '../call/pytest-select.js';
 import { mayNameOneFiles, shellPathReading, type PathReading } from '../call/path.js';
 import { answerDigest, answerText, runnerBanner } from '../result/answer.js';
 import { sameTextBesideGutters } from '../result/gutter.js';
 import { selectionAsideDigest } from '../result/pytest-report.js';
-import { readOf, slot, type Settled, type Shared, type TrackedCall } from './track.js';
+import { keptOf, readOf, slot, type Settled, type Shared, type TrackedCall } from './track.js';
 import { dialectOf } from '../call/read.js';
 
 /**
@@ -40,6 +40,8 @@ export interface Run {
   command: string | undefined;
   /** Whether that reading starts from the line's action: the `act:` measure was on for it. */
   acted: boolean;
+  /** The suffix that line ends with, saying how it ended (call/plumbing.ts; `undefined`: not read yet): read as the call asked to join the run before. */
+  suffix: Suffix | null | undefined;
   /** That reading, once read (`null`: not read yet, or not modelled). */
   aside: string | null;
   /** The run's calls with their paths aside, and every spelling of the paths the run answered (call/path.ts); `null`: none; `undefined`: a shell line's, not read yet. */
@@ -199,14 +201,22 @@ export function joinsAside(run: Run, call: TrackedCall, actions: readonly Mark[]
  */
 export function joinsBySuffix(run: Run, call: TrackedCall, actions: readonly Mark[], answer: RunAnswer): boolean {
   if (call.command === undefined || run.command === undefined) return false;
-  const mine = suffixOf(call.command, dialectOf(call.name));
-  const theirs = suffixOf(run.command, dialectOf(run.tool));
+  const mine = readOf(call, SUFFIX, suffixRead);
+  if (run.suffix === undefined) run.suffix = suffixOf(run.command, dialectOf(run.tool));
+  const theirs = run.suffix;
   if (mine === null && theirs === null) return false;
   if (mine?.setsStatus !== true && theirs?.setsStatus !== true && answer.status !== run.answer.status) return false;
   if (answer.text === null || run.answer.text === null || !joinsAside(run, call, actions, true)) return false;
   const bare = answerDigest(endingAside(answer.text, mine?.echo ?? null), []);
   return bare !== null && bare === answerDigest(endingAside(run.answer.text, theirs?.echo ?? null), []);
 }
+
+/** Each shell call's suffix (`suffixOf`), read when it asks to join a run, and kept by the run it starts or goes on in: the next call finds it there. */
+const SUFFIX = slot<Suffix | null>();
+const suffixRead = (call: TrackedCall): Suffix | null => (call.command === undefined ? null : suffixOf(call.command, dialectOf(call.name)));
+
+/** The call's suffix, when it was read (`undefined`: not read): what a run it starts or goes on in keeps. */
+export const suffixKept = (call: TrackedCall): Suffix | null | undefined => keptOf(call, SUFFIX);
 
 /** How a call failed, for comparing answers without their banner and paths (`ok`: it did not). */
 const statusOf = (settled: Settled): string => (settled.failure === null ? 'ok' : `${settled.failure.reason}:${settled.failure.detail}`);
@@ -321,5 +331,6 @@ export function continueRun(run: Run, call: TrackedCall, actions: readonly Mark[
   run.answer = answer;
   run.tool = call.name;
   run.command = call.command;
+  run.suffix = suffixKept(call);
   run.acted = acts(actions);
 }

@@ -42,7 +42,7 @@ import { countedSummary, createNotice } from '../text/notice.js';
 import { STALE, staleMeta } from './stale.meta.js';
 import { pathReading } from '../call/path.js';
 import { resultText } from '../host/result.js';
-import { LOOKUPS, LOOKUPS_KEPT, PATHS, acts, asksSameFile, continueRun, fileOf, foldedWrite, joinsAside, joinsBare, joinsBySuffix, joinsGutter, joinsSelection, keptAnswer, pathOf, readingOf, runFile, runLookups, staleActionsOf, type Run } from './stale-run.js';
+import { LOOKUPS, LOOKUPS_KEPT, PATHS, acts, asksSameFile, continueRun, fileOf, foldedWrite, joinsAside, joinsBare, joinsBySuffix, joinsGutter, joinsSelection, keptAnswer, pathOf, readingOf, runFile, runLookups, staleActionsOf, suffixKept, type Run } from './stale-run.js';
 import { alternationWords, createAlternation, type Alternation } from './alternation.js';
 import { NO_HITS, readOf, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
@@ -246,7 +246,7 @@ function learnRun(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, 
     before.count += 1;
     return before.respelled ? before.count : 0;
   }
-  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), aside: null, key: exact.key, file: call.command === undefined ? runFile(null, pathOf(call, actions), exact.key) : undefined, respelled: false, byPath: false, answer, readings: [] });
+  runs.set(agent, { lookups, outcome, changes, count: 1, exact: exact.lookup, digest, tool: call.name, command: call.command, acted: acts(actions), suffix: suffixKept(call), aside: null, key: exact.key, file: call.command === undefined ? runFile(null, pathOf(call, actions), exact.key) : undefined, respelled: false, byPath: false, answer, readings: [] });
   return 0;
 }
 
@@ -265,11 +265,12 @@ function learn(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall,
   const digest = settled.outcome();
   const changes = shared.changes(agent);
   const book = shared.outcomes.of(agent);
+  const exempt = shared.exemptions(agent);
   let top: Mark | null = null;
   let topSame = 0;
   let exactSame = 0;
   for (const mark of actions) {
-    if (shared.isExempt(agent, mark.key)) continue;
+    if (exempt?.has(mark.key) === true) continue;
     const same = book.settleSame(mark.lookup, digest, changes);
     if (mark === actions[0]) exactSame = same;
     if (same === warnAt && (top === null || mark.rank < top.rank)) {

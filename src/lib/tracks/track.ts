@@ -79,6 +79,11 @@ export function readOf<T extends object | string | null>(call: TrackedCall, plac
   return made;
 }
 
+/** The reading a slot holds for the call when one was made, else `undefined`: nothing is read. */
+export function keptOf<T extends object | string | null>(call: TrackedCall, place: Slot<T>): T | undefined {
+  return call.kept[place.at] as T | undefined;
+}
+
 /** One blocking finding against the current call: what the gate's texts say of it, and the key it is exempted, refused and counted against the exemption ceiling under. */
 export interface Hit extends HitFacts {
   readonly key: string;
