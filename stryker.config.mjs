@@ -33,6 +33,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/act-measure.test.ts',
   'test/unit/act-corpus.test.ts',
   'test/unit/act-outline.test.ts',
+  'test/unit/act-engine.test.ts',
   'test/unit/local-hosts.test.ts',
   'test/unit/url-fast-paths.test.ts',
   'test/unit/url-text-edges.test.ts',
