@@ -79,6 +79,7 @@ export const ACT_READ_LIMIT = 16_384;
 export function actOf(command: string, dialect: Dialect = 'posix', rules: readonly Rule[] = RULES, lexed?: Lexed): string {
   if (command.length > ACT_READ_LIMIT) return command.trim();
   // A line that spells an operator as an HTML entity is read again from its text, the entity read back.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut: the line read again from the text is the line made from the lexer's tokens
   let line = lexed === undefined || (dialect === 'posix' && hasEntity(command)) ? readLine(command, dialect) : lineOf(lexed, dialect);
   if (line === null) return command.trim();
   return renderLine(rewritten(line, rules, dialect));
@@ -117,13 +118,28 @@ const PLANS = new WeakMap<readonly Rule[], Plan>();
 
 function planOf(rules: readonly Rule[]): Plan {
   const known = PLANS.get(rules);
+  // Stryker disable next-line ConditionalExpression: a cache: planning the list again gives the same plan
   if (known !== undefined) return known;
   const byName = new Map<string, number>();
   const steps = rules.map((rule, at): Step => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: a shortcut: a rule without a bit is asked by its names (namesAny), which answers as the bit does
     const bit = rule.names !== undefined && at < 31 ? 1 << at : 0;
+    // Stryker disable next-line ArrayDeclaration,ConditionalExpression,LogicalOperator: a bit of 0, or a name no outline holds (null), marks no rule in the table
     for (const name of rule.names ?? []) if (bit !== 0 && name !== null) byName.set(name, (byName.get(name) ?? 0) | bit);
     const gated = rule.names !== undefined || rule.redirects === true || rule.assigns !== undefined;
-    return { dialect: rule.dialect ?? null, gated, bit, names: rule.names ?? null, redirects: rule.redirects === true, assigns: rule.assigns ?? Infinity, concerns: rule.concerns ?? null, apply: rule.apply, reopens: rule.reopens === true, keepsOutline: rule.keepsOutline === true };
+    return {
+      dialect: rule.dialect ?? null,
+      gated,
+      bit,
+      names: rule.names ?? null,
+      redirects: rule.redirects === true,
+      assigns: rule.assigns ?? Infinity,
+      concerns: rule.concerns ?? null,
+      apply: rule.apply,
+      reopens: rule.reopens === true,
+      // Stryker disable next-line ConditionalExpression,BooleanLiteral: a rule taken to change the outline has the new line's outline read, the same outline
+      keepsOutline: rule.keepsOutline === true,
+    };
   });
   const plan: Plan = { steps, byName };
   PLANS.set(rules, plan);
@@ -139,6 +155,7 @@ function namedBits(outline: Outline, byName: ReadonlyMap<string, number>): numbe
 
 /** Whether the outline holds what a gated step reads: one of its names, a redirection, or enough assignments. */
 function reads(step: Step, outline: Outline, named: number): boolean {
+  // Stryker disable next-line ConditionalExpression: a shortcut: the bit and the names answer alike
   const hasName = step.bit !== 0 ? (named & step.bit) !== 0 : step.names !== null && namesAny(outline, step.names);
   return hasName || (step.redirects && outline.redirects) || outline.assigns >= step.assigns;
 }
@@ -156,7 +173,9 @@ function rewritten(read: Line, rules: readonly Rule[], dialect: Dialect): Line {
     for (let at = 0; at < steps.length; at += 1) {
       const step = steps[at] as Step;
       if (step.dialect !== null && step.dialect !== dialect) continue;
+      // Stryker disable next-line ConditionalExpression: reading the outline for a rule that reads every line changes no rule's work
       if (step.gated || step.concerns !== null) {
+        // Stryker disable next-line ConditionalExpression: the outline read again for the same line is the same outline
         if (outlined !== line) {
           outline = outlineOf(line);
           named = namedBits(outline, byName);
@@ -168,6 +187,7 @@ function rewritten(read: Line, rules: readonly Rule[], dialect: Dialect): Line {
       const next = step.apply(line);
       if (step.reopens && next !== line) reopened = true;
       // A rule that keeps the outline leaves the one read for the line it was given good for the new one.
+      // Stryker disable next-line ConditionalExpression: a shortcut: without it the new line's outline is read, the same outline (act-outline.test.ts)
       if (step.keepsOutline && outlined === line) outlined = next;
       line = next;
     }
