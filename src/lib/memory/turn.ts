@@ -133,19 +133,17 @@ export function createTurns(fixedWindow: number): Turns {
     }
     return found;
   };
+  /** The agent's exempted keys, `null` when none: most turns approve nothing, and no key is looked up in an empty book. */
+  const exemptions = (agent: Agent): ReadonlySet<string> | null => {
+    const exempt = turns.get(agent)?.exempt;
+    return exempt !== undefined && exempt.size > 0 ? exempt : null;
+  };
   return {
     count: (agent, key) => turns.get(agent)?.tally.get(key)?.count ?? 0,
     tally: (agent) => turns.get(agent)?.tally ?? NO_TALLY,
     commit: (agent, keys, window = fixedWindow) => commitKeys(turnOf(agent), keys, window),
-    isExempt(agent, key) {
-      const exempt = turns.get(agent)?.exempt;
-      // Most turns approve nothing: no key is looked up in an empty book.
-      return exempt !== undefined && exempt.size > 0 && exempt.has(key);
-    },
-    exemptions(agent) {
-      const exempt = turns.get(agent)?.exempt;
-      return exempt !== undefined && exempt.size > 0 ? exempt : null;
-    },
+    isExempt: (agent, key) => exemptions(agent)?.has(key) === true,
+    exemptions,
     exempt: (agent, keys) => addAll(turnOf(agent).exempt, keys),
     exempted: (agent) => [...(turns.get(agent)?.exempt ?? [])],
     isRefused: (agent, key) => turns.get(agent)?.refused.has(key) ?? false,
