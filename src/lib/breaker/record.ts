@@ -61,7 +61,6 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   if (!policy.tracked(name)) return null;
   const { cfg } = policy;
   const { tracks, needs } = tracksOf(policy);
-  // The two parts of fingerprintParts, without the objects that carry them there: the arguments are read for `exact:` first.
   const exact = exactOf(name, args, cfg);
   const target = targetOf(name, args, cfg, needs.line);
   const command = isShell(name) ? commandOf(args) : undefined;

@@ -235,25 +235,16 @@ const posixReadings = recentPer<SharedReading>();
 const pwshReadings = recentPer<SharedReading>();
 const urlReadings = recentPer<SharedReading>();
 
-/** A call's fingerprints in two parts: `exact:`, and what its target adds (shared with calls of the same text). */
-export interface FingerprintParts {
-  readonly exact: string;
-  readonly target: SharedReading;
-}
-
-/** `keepLine`: the reading of a shell command keeps its line (line.ts) for the tracks that read it; one configuration always asks the same. */
-export function fingerprintParts(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig, keepLine = false): FingerprintParts {
-  const { name, args } = call;
-  const exact = exactOf(name, args, cfg);
-  return { exact, target: targetOf(name, args, cfg, keepLine) };
-}
-
-/** A call's `exact:` fingerprint: its tool and its arguments, decoys aside (the first part of `fingerprintParts`, which reads the arguments first). */
+/** A call's `exact:` fingerprint: its tool and its arguments, decoys aside. Read before `targetOf`: the arguments are read for `exact:` first. */
 export function exactOf(name: string, args: unknown, cfg: FingerprintConfig): string {
   return `exact:${name}:${argumentsJson(args, decoysFor(name, cfg.ignoreArgs))}`;
 }
 
-/** What a call's target adds after `exact:`, shared with the calls of the same text (the second part of `fingerprintParts`). */
+/**
+ * What a call's target adds after `exact:`, shared with the calls of the same
+ * text. `keepLine`: the reading of a shell command keeps its line (line.ts)
+ * for the tracks that read it; one configuration always asks the same.
+ */
 export function targetOf(name: string, args: unknown, cfg: FingerprintConfig, keepLine: boolean): SharedReading {
   if (isShell(name)) {
     const raw = safeMember(args, 'command');
@@ -277,6 +268,7 @@ export function targetOf(name: string, args: unknown, cfg: FingerprintConfig, ke
 
 /** Every fingerprint of one call (§2.3 of the contract), `exact:` first, with `act:` after `cmd:` when it is measured. */
 export function fingerprints(call: { readonly name: string; readonly args: unknown }, cfg: FingerprintConfig): Fingerprinted {
-  const { exact, target } = fingerprintParts(call, cfg);
+  const exact = exactOf(call.name, call.args, cfg);
+  const target = targetOf(call.name, call.args, cfg, false);
   return { fps: [exact, ...target.fps], local: target.local };
 }
