@@ -148,7 +148,9 @@ export async function chooseLanguage(page: Page, from: ShellWords, to: ShellWord
  * `theme/change`; DSH's ThemePresenter (`@deepseek-ai/dsh-client-ui-layout`)
  * then sets the root's `color-scheme`, the body's `data-ds-dark-theme` and the
  * theme's tokens in one synchronous pass, so once the first two say the theme,
- * the tokens are the theme's too.
+ * the tokens are the theme's too. Until the setting's write is answered, a
+ * settings answer already on its way can show the old theme again for a
+ * moment: a reading that depends on the theme checks it in the same pass.
  */
 export async function chooseTheme(page: Page, theme: 'Light' | 'Dark'): Promise<void> {
   const dialog = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'General')`);
@@ -159,39 +161,6 @@ export async function chooseTheme(page: Page, theme: 'Light' | 'Dark'): Promise<
   await page.waitFor(
     `the ${theme} theme on the page (color-scheme ${dark ? 'dark' : 'light'})`,
     `document.documentElement.style.colorScheme === ${JSON.stringify(dark ? 'dark' : 'light')} && document.body.hasAttribute('data-ds-dark-theme') === ${dark}`,
-  );
-}
-
-/**
- * Waits until each `[selector, property, value]` computes to what `value`
- * (a CSS value such as `var(--dsw-alias-bg-layer-2)`) resolves to where the
- * card sits now: after a theme change, the card's colours are the new theme's
- * once its transitions (`background .16s`) have run. A timeout names each
- * colour that differed, and how.
- */
-export async function waitForColours(page: Page, what: string, checks: readonly (readonly [selector: string, property: string, value: string])[]): Promise<void> {
-  await until(
-    what,
-    async () => {
-      const differing = await page.evaluate<string[]>(`(() => {
-        const card = document.querySelector(${JSON.stringify(CARD)});
-        if (card === null) return ['no card'];
-        return ${JSON.stringify(checks)}.flatMap(([selector, property, value]) => {
-          const element = document.querySelector(selector);
-          if (element === null) return ['no ' + selector];
-          const probe = document.createElement('span');
-          probe.style.setProperty(property, value);
-          card.appendChild(probe);
-          const want = getComputedStyle(probe).getPropertyValue(property);
-          probe.remove();
-          const got = getComputedStyle(element).getPropertyValue(property);
-          return got === want ? [] : [selector + ' ' + property + ' is ' + got + ', ' + value + ' is ' + want];
-        });
-      })()`);
-      if (differing.length > 0) throw new Error(differing.join('; '));
-      return true;
-    },
-    15_000,
   );
 }
 

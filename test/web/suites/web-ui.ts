@@ -84,7 +84,6 @@ import {
   resolvedColour,
   showCard,
   visibleRowTexts,
-  waitForColours,
 } from '../lib/ui.js';
 import { prepareProfile, settingsFile, startWebHost, type WebHost } from '../lib/web-host.js';
 
@@ -510,29 +509,48 @@ describe('a live session and the approval panel', () => {
 
 describe('themes', () => {
   step('the card follows the shell theme: light and dark differ, both through the --dsw-alias variables', async () => {
-    const colours = async (): Promise<{ card: string; text: string; save: string }> =>
-      page.evaluate(`(() => {
-        const card = document.querySelector(${JSON.stringify(CARD)});
-        const name = card.querySelector('.rtb-name');
-        const save = card.querySelector('[data-rtb=save]');
-        return { card: getComputedStyle(card).backgroundColor, text: getComputedStyle(name).color, save: getComputedStyle(save).backgroundColor };
-      })()`);
-    // The card in the theme's own colours, read only once they have applied (a busy machine lags; no fixed wait).
-    const themed = (theme: string): Promise<void> =>
-      waitForColours(page, `the card in the ${theme} theme's colours`, [
-        // The card is open (`.rtb-card-open`): its background is the second layer's.
-        [CARD, 'background-color', 'var(--dsw-alias-bg-layer-2)'],
-        [`${CARD} .rtb-name`, 'color', 'var(--dsw-alias-label-primary)'],
-      ]);
+    // DSH shows a theme the moment it is chosen and stores it as a setting; until that write is
+    // answered, any settings answer already on its way (another namespace's, an invalidation's
+    // read) can put the old theme back for a moment (ThemeRuntime.adopt). So each reading is
+    // taken in one pass that first checks the body is in the theme and the card's colours have
+    // finished their move to it (`background .16s`), and is taken again until they have.
+    const inTheme = <T>(theme: 'Light' | 'Dark', what: string, read: string): Promise<T> =>
+      until(
+        `${what} in the ${theme} theme`,
+        () =>
+          page.evaluate<T | false>(`(() => {
+            if (document.body.hasAttribute('data-ds-dark-theme') !== ${theme === 'Dark'}) return false;
+            const card = document.querySelector(${JSON.stringify(CARD)});
+            if (card === null) return false;
+            const resolve = (value) => {
+              const probe = document.createElement('span');
+              probe.style.color = value;
+              card.appendChild(probe);
+              const colour = getComputedStyle(probe).color;
+              probe.remove();
+              return colour;
+            };
+            const name = card.querySelector('.rtb-name');
+            // The card is open (\`.rtb-card-open\`): its background is the second layer's.
+            if (getComputedStyle(card).backgroundColor !== resolve('var(--dsw-alias-bg-layer-2)')) return false;
+            if (getComputedStyle(name).color !== resolve('var(--dsw-alias-label-primary)')) return false;
+            return ${read};
+          })()`),
+        15_000,
+      );
+    const colours = (theme: 'Light' | 'Dark'): Promise<{ card: string; text: string; save: string; red: string }> =>
+      inTheme(theme, "the card's colours", `({
+        card: getComputedStyle(card).backgroundColor,
+        text: getComputedStyle(name).color,
+        save: getComputedStyle(card.querySelector('[data-rtb=save]')).backgroundColor,
+        red: resolve('var(--dsw-alias-state-error-primary)'),
+      })`);
     await chooseTheme(page, 'Light');
     await openCard(page);
-    await themed('Light');
-    const light = await colours();
-    const lightRed = await errorColour();
+    const light = await colours('Light');
     await chooseTheme(page, 'Dark');
     await openCard(page);
-    await themed('Dark');
-    const dark = await colours();
+    const dark = await colours('Dark');
     assert.notEqual(light.card, dark.card, 'card background');
     assert.notEqual(light.text, dark.text, 'title colour');
     for (const colour of [light.card, dark.card, light.text, dark.text]) assert.notEqual(colour, 'rgba(0, 0, 0, 0)', 'every colour resolves from the theme');
@@ -540,12 +558,17 @@ describe('themes', () => {
     await openFold(page, 'counted');
     await page.fill(input('window'), '2');
     await page.waitFor('the refusal of window 2', `document.querySelector(${JSON.stringify(`${fieldRow('window')} .rtb-invalid`)}) !== null`);
-    const darkRed = await errorColour();
-    assert.notEqual(darkRed, lightRed, 'the dark theme has its own error colour');
-    const [r, g, b] = rgb(darkRed);
-    assert.ok(r > 180 && g < 120 && b < 120, `still red: ${darkRed}`);
-    assert.equal(await computed(page, `${fieldRow('window')} .rtb-invalid`, 'color'), darkRed, 'the message is in it');
-    assert.equal(await computed(page, input('window'), 'border-top-color'), darkRed, 'and the border');
+    const refused = await inTheme<{ red: string; message: string; border: string }>('Dark', 'the refusal of window 2', `({
+      red: resolve('var(--dsw-alias-state-error-primary)'),
+      message: getComputedStyle(document.querySelector(${JSON.stringify(`${fieldRow('window')} .rtb-invalid`)})).color,
+      border: getComputedStyle(document.querySelector(${JSON.stringify(input('window'))})).borderTopColor,
+    })`);
+    assert.equal(refused.red, dark.red, "the dark theme's error colour");
+    assert.notEqual(dark.red, light.red, 'the dark theme has its own error colour');
+    const [r, g, b] = rgb(dark.red);
+    assert.ok(r > 180 && g < 120 && b < 120, `still red: ${dark.red}`);
+    assert.equal(refused.message, dark.red, 'the message is in it');
+    assert.equal(refused.border, dark.red, 'and the border');
     await page.evaluate(`document.querySelector(${JSON.stringify(fieldRow('window'))}).scrollIntoView({ block: 'center' })`);
     await shot('card-dark');
     await page.evaluate(`document.querySelector(${JSON.stringify(input('window'))}).focus()`);
