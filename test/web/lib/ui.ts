@@ -143,24 +143,36 @@ export async function chooseLanguage(page: Page, from: ShellWords, to: ShellWord
 }
 
 /**
- * General → Appearance: `Light` or `Dark`, then waits until the shell has
- * applied it. The choice goes to the host as a setting and comes back as
- * `theme/change`; DSH's ThemePresenter (`@deepseek-ai/dsh-client-ui-layout`)
- * then sets the root's `color-scheme`, the body's `data-ds-dark-theme` and the
+ * General → Appearance: `Light` or `Dark`, then waits until the shell shows it
+ * and the host has stored it (`stored` reads `ui-theme.preference` from
+ * settings.yaml). DSH's ThemePresenter (`@deepseek-ai/dsh-client-ui-layout`)
+ * sets the root's `color-scheme`, the body's `data-ds-dark-theme` and the
  * theme's tokens in one synchronous pass, so once the first two say the theme,
- * the tokens are the theme's too. Until the setting's write is answered, a
- * settings answer already on its way can show the old theme again for a
- * moment: a reading that depends on the theme checks it in the same pass.
+ * the tokens are the theme's too. But ThemeRuntime also adopts whatever the
+ * settings mirror holds: a settings answer that left the host before the
+ * choice was stored puts the old theme back, and a choice queued behind an
+ * earlier one can be lost that way. So the choice is made again while the page
+ * does not show it, as a person would click again, until the host holds it;
+ * after that a stale answer can only show the old theme for a moment, and a
+ * reading that depends on the theme checks it in the same pass.
  */
-export async function chooseTheme(page: Page, theme: 'Light' | 'Dark'): Promise<void> {
+export async function chooseTheme(page: Page, theme: 'Light' | 'Dark', stored: () => unknown): Promise<void> {
   const dialog = await page.evaluate<boolean>(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'General')`);
   if (!dialog) await page.clickText('button', 'Settings');
   await page.clickText('button', 'General');
   await page.clickText('button', theme);
   const dark = theme === 'Dark';
-  await page.waitFor(
-    `the ${theme} theme on the page (color-scheme ${dark ? 'dark' : 'light'})`,
-    `document.documentElement.style.colorScheme === ${JSON.stringify(dark ? 'dark' : 'light')} && document.body.hasAttribute('data-ds-dark-theme') === ${dark}`,
+  const shown = `document.documentElement.style.colorScheme === ${JSON.stringify(dark ? 'dark' : 'light')} && document.body.hasAttribute('data-ds-dark-theme') === ${dark}`;
+  await until(
+    `the ${theme} theme on the page (color-scheme ${dark ? 'dark' : 'light'}) and in settings.yaml`,
+    async () => {
+      if (!(await page.evaluate<boolean>(shown))) {
+        await page.clickText('button', theme);
+        return false;
+      }
+      return stored() === theme.toLowerCase();
+    },
+    15_000,
   );
 }
 

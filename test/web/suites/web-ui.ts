@@ -129,6 +129,14 @@ function savedSection(): Record<string, unknown> | undefined {
   return (document?.[NS] as Record<string, unknown> | undefined) ?? undefined;
 }
 
+/** The theme DSH has stored for the user (`ui-theme.preference` in settings.yaml). */
+function storedTheme(): unknown {
+  const text = settingsFile(HOME);
+  if (text === '') return undefined;
+  const document = parseYaml(text) as Record<string, Record<string, unknown> | undefined> | null;
+  return document?.['ui-theme']?.preference;
+}
+
 /** resolveConfig's message for a config, without the prefix the card drops. */
 function refusal(config: unknown): string {
   try {
@@ -545,10 +553,10 @@ describe('themes', () => {
         save: getComputedStyle(card.querySelector('[data-rtb=save]')).backgroundColor,
         red: resolve('var(--dsw-alias-state-error-primary)'),
       })`);
-    await chooseTheme(page, 'Light');
+    await chooseTheme(page, 'Light', storedTheme);
     await openCard(page);
     const light = await colours('Light');
-    await chooseTheme(page, 'Dark');
+    await chooseTheme(page, 'Dark', storedTheme);
     await openCard(page);
     const dark = await colours('Dark');
     assert.notEqual(light.card, dark.card, 'card background');
@@ -575,7 +583,7 @@ describe('themes', () => {
     await page.press('Escape');
     await page.waitFor('the window draft dropped', `document.querySelector(${JSON.stringify(input('window'))}).value === '16'`);
     await setAllFolds(page, false);
-    await chooseTheme(page, 'Light');
+    await chooseTheme(page, 'Light', storedTheme);
   });
 });
 
