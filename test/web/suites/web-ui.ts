@@ -183,6 +183,10 @@ function step(name: string, body: () => Promise<void>): void {
     } catch (error) {
       const slug = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
       await shot(`failed-${slug}`).catch(() => undefined);
+      // The tests share one page: drafts a failed test left in the card would fail the next ones too.
+      await page
+        ?.evaluate(`(() => { const discard = document.querySelector(${JSON.stringify(`${CARD} [data-rtb=discard]`)}); if (discard !== null && !discard.disabled) discard.click(); })()`)
+        .catch(() => undefined);
       const context = `\n--- page errors ---\n${page?.errors.slice(-10).join('\n') ?? ''}\n--- dsh output (tail) ---\n${host?.output().slice(-3000) ?? ''}`;
       if (error instanceof Error) error.message += context;
       throw error;
