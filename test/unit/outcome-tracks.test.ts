@@ -314,6 +314,20 @@ describe('a few recent digests kept as one string (memory/book.ts)', () => {
     for (const unknown of ['b', '', 'x', 'ee', 'dd']) assert.equal(recalls(recent, unknown), false, JSON.stringify(unknown));
     assert.equal(recalls(undefined, 'a'), false);
     assert.equal(remember('', 'z', 4), 'z');
+    assert.equal(remember(undefined, 'z', 4), 'z', 'nothing recent: the digest alone');
+  });
+
+  test('a digest is recalled, or the newest, only as a whole line: not inside another, whatever their lengths', async () => {
+    const { isNewest, recalls } = await import('../../src/lib/memory/book.js');
+    // Its first occurrence inside a longer digest, then a whole line of its own.
+    assert.equal(recalls('xab\nab', 'ab'), true, 'found on its own line after a match inside another');
+    assert.equal(recalls('xab\nabc', 'ab'), false, 'only ever inside others');
+    assert.equal(isNewest(undefined, 'a'), false, 'nothing recent');
+    assert.equal(isNewest('a', 'a'), true, 'the only one');
+    assert.equal(isNewest('a\nb', 'b'), true, 'the last line');
+    assert.equal(isNewest('ab', 'b'), false, 'the end of another digest');
+    assert.equal(isNewest('a\nbc', 'c'), false, 'the end of the last digest');
+    assert.equal(isNewest('b\na', 'b'), false, 'recalled, not the newest');
   });
 });
 
