@@ -189,19 +189,22 @@ export async function accessibleName(page: Page, selector: string): Promise<stri
 }
 
 /**
- * A colour as the page resolves it inside the card: a probe element styled
- * `color: <value>` (e.g. `var(--dsw-alias-state-error-primary)`), read back
- * through getComputedStyle.
+ * Page-side source of a function that resolves a CSS colour value (such as
+ * `var(--dsw-alias-state-error-primary)`) where the card sits, through a probe
+ * element: for readings that must be taken in one pass with others.
  */
+export const RESOLVE_COLOUR = `((value) => {
+  const probe = document.createElement('span');
+  probe.style.color = value;
+  document.querySelector(${JSON.stringify(CARD)}).appendChild(probe);
+  const colour = getComputedStyle(probe).color;
+  probe.remove();
+  return colour;
+})`;
+
+/** What a CSS colour value resolves to where the card sits now (`rgb(…)`). */
 export function resolvedColour(page: Page, value: string): Promise<string> {
-  return page.evaluate(`(() => {
-    const probe = document.createElement('span');
-    probe.style.color = ${JSON.stringify(value)};
-    document.querySelector(${JSON.stringify(CARD)}).appendChild(probe);
-    const colour = getComputedStyle(probe).color;
-    probe.remove();
-    return colour;
-  })()`);
+  return page.evaluate(`${RESOLVE_COLOUR}(${JSON.stringify(value)})`);
 }
 
 /** A custom property's value where the card sits (`''` when the shell does not define it). */

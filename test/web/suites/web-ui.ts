@@ -81,6 +81,7 @@ import {
   openSession,
   pageText,
   passFirstScreens,
+  RESOLVE_COLOUR,
   resolvedColour,
   showCard,
   visibleRowTexts,
@@ -121,20 +122,22 @@ function web(): WebHost {
   return host;
 }
 
-/** What the user layer of the namespace holds in settings.yaml (undefined: no section). */
-function savedSection(): Record<string, unknown> | undefined {
+/** What the user layer of a namespace holds in settings.yaml (undefined: no section). */
+function sectionOf(ns: string): Record<string, unknown> | undefined {
   const text = settingsFile(HOME);
   if (text === '') return undefined;
   const document = parseYaml(text) as Record<string, unknown> | null;
-  return (document?.[NS] as Record<string, unknown> | undefined) ?? undefined;
+  return (document?.[ns] as Record<string, unknown> | undefined) ?? undefined;
+}
+
+/** What the user layer of the breaker's namespace holds in settings.yaml. */
+function savedSection(): Record<string, unknown> | undefined {
+  return sectionOf(NS);
 }
 
 /** The theme DSH has stored for the user (`ui-theme.preference` in settings.yaml). */
 function storedTheme(): unknown {
-  const text = settingsFile(HOME);
-  if (text === '') return undefined;
-  const document = parseYaml(text) as Record<string, Record<string, unknown> | undefined> | null;
-  return document?.['ui-theme']?.preference;
+  return sectionOf('ui-theme')?.preference;
 }
 
 /** resolveConfig's message for a config, without the prefix the card drops. */
@@ -534,14 +537,7 @@ describe('themes', () => {
             if (document.body.hasAttribute('data-ds-dark-theme') !== ${theme === 'Dark'}) return false;
             const card = document.querySelector(${JSON.stringify(CARD)});
             if (card === null) return false;
-            const resolve = (value) => {
-              const probe = document.createElement('span');
-              probe.style.color = value;
-              card.appendChild(probe);
-              const colour = getComputedStyle(probe).color;
-              probe.remove();
-              return colour;
-            };
+            const resolve = ${RESOLVE_COLOUR};
             const name = card.querySelector('.rtb-name');
             // The card is open (\`.rtb-card-open\`): its background is the second layer's.
             if (getComputedStyle(card).backgroundColor !== resolve('var(--dsw-alias-bg-layer-2)')) return false;
