@@ -8,14 +8,15 @@
  *
  * - a terminal overwrites a line at each carriage return: only the last
  *   state of the line is what was shown (spinners, `\r` progress bars);
- * - the rows of curl's progress meter (its header, and the rows of sizes,
- *   percentages and `--:--:--` clocks) are dropped whole;
- * - on any other line, rates (`3.4 MB/s`, `12.5it/s`), clocks (`00:12`,
- *   `12:03:44`), ISO timestamps and durations (`0.53s`, `120 ms`, `1m2.3s`) are
- *   masked, and a line that shows a rate or an ETA is a progress line of
- *   which only its words are kept (`45%|████▌ | 450/1000 [00:05<00:06, 88.1it/s]`
- *   reads `it s`, `Downloading torch (2.1 GB) 1.2 MB/s eta 0:10:00` reads
- *   `Downloading torch GB MB s eta`);
+ * - the rows of curl's progress meter (sizes, percentages and `--:--:--`
+ *   clocks) are dropped whole; its two header lines hold no number and read
+ *   the same in every run, so they stay as any other line;
+ * - a line that shows a rate (`3.4 MB/s`, `12.5it/s`) or an ETA is a progress
+ *   line of which only its words are kept (`45%|████▌ | 450/1000 [00:05<00:06,
+ *   88.1it/s]` reads `it s`, `Downloading torch (2.1 GB) 1.2 MB/s eta 0:10:00`
+ *   reads `Downloading torch GB MB s eta`);
+ * - on any other line, clocks (`00:12`, `12:03:44`), ISO timestamps and
+ *   durations (`0.53s`, `120 ms`, `1m2.3s`) are masked;
  * - spinner glyphs (braille dots) are dropped;
  * - what a run names anew each time: memory addresses (`object at
  *   0x7f3a…`), UUIDs, temporary names (`/tmp/tmpk2j9x_1`, pytest's
@@ -32,18 +33,15 @@
 
 import { isDigitCode } from '../shell/tokenize.js';
 
-/** A transfer rate: digits, an optional unit prefix, and `/s`. */
-const RATE = /\d+(?:\.\d+)?\s?(?:[kKMGT]i?)?(?:B|b|bytes|it|its)\/s\b/g;
 /** A duration with its unit, as tools print how long something took. */
 const DURATION = /\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds?|min|mins|minutes?)\b/g;
 /** A wall clock or an elapsed clock: `12:03`, `12:03:44`, `0:00:05.12`; never a `file:12:34` position. */
 const CLOCK = /(?<![\w:./-])\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?![\w:])/g;
 /** An ISO date, as log lines stamp themselves. */
 const DATE = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
-/** What marks a progress line: a rate or an ETA. */
+/** What marks a progress line: a rate (a number, an optional unit prefix, `/s`) or an ETA. */
 const PROGRESS = /\d(?:\.\d+)?\s?(?:[kKMGT]i?)?(?:B|b|bytes|it|its)\/s\b|\beta\b|\bETA\b/;
-/** curl's meter: its two header lines, and a row of numbers ending in three clocks and a speed. */
-const CURL_HEADER = /^\s*(?:% Total\s+% Received|Dload\s+Upload)/;
+/** A row of curl's meter: numbers ending in three clocks and a speed. */
 const CURL_ROW = /^\s*\d{1,3}\s+[\d.]+[kMGT]?\s+\d{1,3}\s+[\d.]+[kMGT]?\s+\d{1,3}\s+[\d.]+[kMGT]?\s+[\d.]+[kMGT]?\s+[\d.]+[kMGT]?\s+[-\d:]{7,8}\s+[-\d:]{7,8}\s+[-\d:]{7,8}\s+[\d.]+[kMGT]?\s*$/;
 /** What a run names anew each time. */
 const ADDRESS = /\b0x[0-9a-fA-F]{6,}\b/g;
@@ -108,18 +106,18 @@ export function quietLine(raw: string): string | null {
   // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut: a line without a carriage return shows as it is
   const line = raw.includes('\r') ? lastState(raw) : raw;
   if (line.length > NOISE_LINE_LIMIT || !NOISY.test(line)) return line;
-  if (CURL_HEADER.test(line) || CURL_ROW.test(line)) return null;
+  if (CURL_ROW.test(line)) return null;
   // Stryker disable next-line ConditionalExpression: a shortcut: a line without a spinner glyph has none to drop
   const bare = SPINNING.test(line) ? line.replace(SPINNER, '') : line;
   // Each needle is looked for once, in the line before any mask: a mask leaves `#` or what it matched, and no needle holds a `#`, so no mask adds a needle.
-  const rate = bare.includes('/s');
   // A progress line is noise but for the words that say what is in progress (`Downloading torch`): a rate or an ETA says so.
+  // (So no rate is left to mask on any other line.)
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a shortcut: every progress mark holds `/s` or `eta` (`ETA`)
-  if ((rate || bare.includes('eta') || bare.includes('ETA')) && PROGRESS.test(bare)) return bare.replace(NOT_WORDS, ' ').trim();
+  if ((bare.includes('/s') || bare.includes('eta') || bare.includes('ETA')) && PROGRESS.test(bare)) return bare.replace(NOT_WORDS, ' ').trim();
   const dashed = bare.includes('-');
   // Stryker disable next-line StringLiteral: a shortcut, as above
   const named = masked(masked(masked(bare, ADDRESS, '0x#', bare.includes('0x')), UUID, '#', dashed), TEMP, '$1#', bare.includes('tmp') || bare.includes('pytest-'));
   // Stryker disable next-line StringLiteral: a shortcut, as above
-  return masked(masked(masked(named, DATE, '#', dashed), RATE, '#/s', rate), CLOCK, '#:#', bare.includes(':')).replace(DURATION, '#s');
+  return masked(masked(named, DATE, '#', dashed), CLOCK, '#:#', bare.includes(':')).replace(DURATION, '#s');
 }
 
