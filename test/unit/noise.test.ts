@@ -8,10 +8,15 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { maskShellLine, NOISE_LINE_LIMIT, quietLine } from '../../src/lib/result/noise.js';
 
-/** Each line and what `quietLine` leaves of it. */
-function leaves(cases: readonly (readonly [string, string | null])[]): void {
-  for (const [line, left] of cases) assert.equal(quietLine(line), left, JSON.stringify(line));
+type Cases = readonly (readonly [string, string | null])[];
+
+/** Each line and what `read` leaves of it. */
+function reads(read: (line: string) => string | null, cases: Cases): void {
+  for (const [line, left] of cases) assert.equal(read(line), left, JSON.stringify(line));
 }
+
+const leaves = (cases: Cases): void => reads(quietLine, cases);
+const masks = (cases: Cases): void => reads(maskShellLine, cases);
 
 describe('quietLine: what a terminal last showed', () => {
   test('only what follows the last carriage return is read; a trailing one shows what came before it', () => {
@@ -191,26 +196,32 @@ describe('quietLine: dates, clocks and durations', () => {
 
 describe('maskShellLine: the counter of a long-lived shell', () => {
   test("a shell's `: line N:` is masked, by name or path", () => {
-    assert.equal(maskShellLine('sh: line 3: y'), 'sh: line #: y');
-    assert.equal(maskShellLine('/usr/local/bin/bash: line 120: z'), '/usr/local/bin/bash: line #: z');
+    masks([
+      ['sh: line 3: y', 'sh: line #: y'],
+      ['/usr/local/bin/bash: line 120: z', '/usr/local/bin/bash: line #: z'],
+    ]);
   });
 
   test('a path up to 48 characters is a shell; a longer one, or one with a space, tab or colon, is not', () => {
     const path = (length: number): string => `/${'x'.repeat(length - 5)}bash`;
-    assert.equal(maskShellLine(`${path(48)}: line 3: y`), `${path(48)}: line #: y`);
-    assert.equal(maskShellLine(`${path(49)}: line 3: y`), `${path(49)}: line 3: y`);
-    assert.equal(maskShellLine('my bash: line 3: y'), 'my bash: line 3: y');
-    assert.equal(maskShellLine('my\tbash: line 3: y'), 'my\tbash: line 3: y');
-    assert.equal(maskShellLine('a:bash: line 3: y'), 'a:bash: line 3: y');
+    masks([
+      [`${path(48)}: line 3: y`, `${path(48)}: line #: y`],
+      [`${path(49)}: line 3: y`, `${path(49)}: line 3: y`],
+      ['my bash: line 3: y', 'my bash: line 3: y'],
+      ['my\tbash: line 3: y', 'my\tbash: line 3: y'],
+      ['a:bash: line 3: y', 'a:bash: line 3: y'],
+    ]);
   });
 
   test('the name must end in sh, be two characters at least, and the counter be digits and a colon', () => {
-    assert.equal(maskShellLine('h: line 3: y'), 'h: line 3: y');
-    assert.equal(maskShellLine('zsh: line 3: y'), 'zsh: line #: y');
-    assert.equal(maskShellLine('bah: line 3: y'), 'bah: line 3: y');
-    assert.equal(maskShellLine('bas: line 3: y'), 'bas: line 3: y');
-    assert.equal(maskShellLine('bash: line 3 y'), 'bash: line 3 y');
-    assert.equal(maskShellLine('bash: line : y'), 'bash: line : y');
-    assert.equal(maskShellLine('bash: line 12'), 'bash: line 12');
+    masks([
+      ['h: line 3: y', 'h: line 3: y'],
+      ['zsh: line 3: y', 'zsh: line #: y'],
+      ['bah: line 3: y', 'bah: line 3: y'],
+      ['bas: line 3: y', 'bas: line 3: y'],
+      ['bash: line 3 y', 'bash: line 3 y'],
+      ['bash: line : y', 'bash: line : y'],
+      ['bash: line 12', 'bash: line 12'],
+    ]);
   });
 });
