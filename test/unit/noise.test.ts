@@ -56,6 +56,7 @@ describe("quietLine: curl's meter", () => {
       ['100 12.3M  100 12.3M    0     0  4213k      0  0:00:02  0:00:02 --:--:-- 4213k', null],
       ['  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0', null],
       [' 45 1024k   45  461k    0     0  1.2M      0  0:00:01 --:--:--  0:00:01  1.2M ', null],
+      ['100 12.3M  100   512  100 12.3M  1024k  3380k  0:00:02  0:00:02 --:--:-- 4004k', null],
     ]);
   });
 
@@ -175,6 +176,7 @@ describe('quietLine: dates, clocks and durations', () => {
       ['took 120 ms', 'took #s'],
       ['took 1m2.3s', 'took #s'],
       ['took 1h2m3s', 'took #s'],
+      ['took 12m3s', 'took #s'],
       ['took 2h5s', 'took #s'],
       ['took 3 seconds', 'took #s'],
       ['took 1 second', 'took #s'],
@@ -219,6 +221,8 @@ describe('maskShellLine: the counter of a long-lived shell', () => {
       ['zsh: line 3: y', 'zsh: line #: y'],
       ['bah: line 3: y', 'bah: line 3: y'],
       ['bas: line 3: y', 'bas: line 3: y'],
+      ['psx: line 3: y', 'psx: line 3: y'],
+      [': line 3: y', ': line 3: y'],
       ['bash: line 3 y', 'bash: line 3 y'],
       ['bash: line : y', 'bash: line : y'],
       ['bash: line 12', 'bash: line 12'],

@@ -39,8 +39,8 @@ const DURATION = /\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs
 const CLOCK = /(?<![\w:./-])\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?![\w:])/g;
 /** An ISO date, as log lines stamp themselves. */
 const DATE = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g;
-/** What marks a progress line: a rate (a number, an optional unit prefix, `/s`) or an ETA. */
-const PROGRESS = /\d(?:\.\d+)?\s?(?:[kKMGT]i?)?(?:B|b|bytes|it|its)\/s\b|\beta\b|\bETA\b/;
+/** What marks a progress line: a rate (a digit, an optional unit prefix, `/s`: `88.1it/s` holds `1it/s`) or an ETA. */
+const PROGRESS = /\d\s?(?:[kKMGT]i?)?(?:B|b|bytes|it|its)\/s\b|\beta\b|\bETA\b/;
 /** A row of curl's meter: numbers ending in three clocks and a speed. */
 const CURL_ROW = /^\s*\d{1,3}\s+[\d.]+[kMGT]?\s+\d{1,3}\s+[\d.]+[kMGT]?\s+\d{1,3}\s+[\d.]+[kMGT]?\s+[\d.]+[kMGT]?\s+[\d.]+[kMGT]?\s+[-\d:]{7,8}\s+[-\d:]{7,8}\s+[-\d:]{7,8}\s+[\d.]+[kMGT]?\s*$/;
 /** What a run names anew each time. */
@@ -61,7 +61,8 @@ const SHELL_PREFIX = 48;
  */
 export function maskShellLine(line: string): string {
   const at = line.indexOf(': line ');
-  if (at < 2 || at > SHELL_PREFIX || line.charCodeAt(at - 1) !== 0x68 || line.charCodeAt(at - 2) !== 0x73) return line;
+  // No `: line`, or one too near the start for a name, fails the name's test: a character before the line reads NaN.
+  if (at > SHELL_PREFIX || line.charCodeAt(at - 1) !== 0x68 || line.charCodeAt(at - 2) !== 0x73) return line;
   // The shell's name or path: no spaces, no colon before `: line`.
   for (let i = 0; i < at; i += 1) {
     const code = line.charCodeAt(i);
@@ -114,8 +115,9 @@ export function quietLine(raw: string): string | null {
   // (So no rate is left to mask on any other line.)
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a shortcut: every progress mark holds `/s` or `eta` (`ETA`)
   if ((bare.includes('/s') || bare.includes('eta') || bare.includes('ETA')) && PROGRESS.test(bare)) return bare.replace(NOT_WORDS, ' ').trim();
-  const dashed = bare.includes('-');
   // Stryker disable next-line StringLiteral: a shortcut, as above
+  const dashed = bare.includes('-');
+  // Stryker disable next-line StringLiteral,ConditionalExpression: shortcuts, as above
   const named = masked(masked(masked(bare, ADDRESS, '0x#', bare.includes('0x')), UUID, '#', dashed), TEMP, '$1#', bare.includes('tmp') || bare.includes('pytest-'));
   // Stryker disable next-line StringLiteral: a shortcut, as above
   return masked(masked(named, DATE, '#', dashed), CLOCK, '#:#', bare.includes(':')).replace(DURATION, '#s');
