@@ -177,6 +177,7 @@ describe('quietLine: dates, clocks and durations', () => {
       ['took 1m2.3s', 'took #s'],
       ['took 1h2m3s', 'took #s'],
       ['took 12m3s', 'took #s'],
+      ['took 12h3s', 'took #s'],
       ['took 2h5s', 'took #s'],
       ['took 3 seconds', 'took #s'],
       ['took 1 second', 'took #s'],
