@@ -38,12 +38,20 @@ const NORM_URL: [string, string, ReturnType<typeof url> | null][] = [
   ['E28', 'https://example.com/?b=2&a=1&a=0', url('example.com', '/', 'example.com', 'example.com/?a=0&a=1&b=2')],
   ['E29', 'https://example.com/?a=%20b&c=d+e', url('example.com', '/', 'example.com', 'example.com/?a= b&c=d e')],
   ['E30', 'https://example.com/p?flag', url('example.com', '/p', 'example.com', 'example.com/p?flag=')],
+  // Past eight pairs a query is put in order by the general sort, not by insertion: the same order.
+  [
+    'E28',
+    'https://example.com/?i=9&h=8&g=7&f=6&e=5&d=4&c=3&b=2&a=1&b=1',
+    url('example.com', '/', 'example.com', 'example.com/?a=1&b=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9'),
+  ],
   ['E31', 'https://user:pw@example.com/x', url('example.com', '/x', 'example.com', 'example.com/x')],
   ['E32', '192.168.111.90/a', url('192.168.111.90', '/a', '192.168.111.90', '192.168.111.90/a')],
   ['E33', 'https://a.b.c.example.co.uk/', url('a.b.c.example.co.uk', '/', 'co.uk', 'a.b.c.example.co.uk/')],
   ['E34', 'https://bücher.example/', url('xn--bcher-kva.example', '/', 'xn--bcher-kva.example', 'xn--bcher-kva.example/')],
   ['E35', 'http://127', url('0.0.0.127', '/', '0.0.0.127', '0.0.0.127/')],
   ['E36', 'not a url', null],
+  // A last label of digits makes the host an IPv4 address, which `1a` cannot start.
+  ['E36', 'http://1a.2.3.4/', null],
   // From E1/E2 (net:, site:, host:) and E11 (IPv6 keeps its brackets).
   ['E1', 'https://open-data.canada.ca/x', url('open.canada.ca', '/x', 'canada.ca', 'open.canada.ca/x')],
   ['E11', 'http://[::1]:8080/x', url('[::1]', '/x', '[::1]', '[::1]/x')],

@@ -19,6 +19,7 @@ export interface NormalizedUrl {
 const URL_STOPS = ['"', "'", '\\', '<', '>', '`'];
 const ENDS_URL: Uint8Array = (() => {
   const ends = new Uint8Array(128);
+  // Stryker disable next-line EqualityOperator: a typed array ignores a write past its end
   for (let code = 0; code < 128; code += 1) if (isSpaceCode(code)) ends[code] = 1;
   for (const c of URL_STOPS) ends[c.charCodeAt(0)] = 1;
   return ends;
@@ -56,6 +57,7 @@ export function extractUrls(text: unknown): string[] {
     // Stryker disable next-line EqualityOperator: one step past the end reads NaN, which stops nothing, and the slice below ends at the text's end either way
     while (end < text.length) {
       const code = text.charCodeAt(end);
+      // Stryker disable next-line EqualityOperator: the table has no entry 128 (undefined ends nothing), and U+0080 is no space either
       if (code < 128 ? ENDS_URL[code] === 1 : isSpaceCode(code)) break;
       end += 1;
     }
@@ -67,6 +69,7 @@ export function extractUrls(text: unknown): string[] {
     let keep = end;
     while (TRAILING_PUNCTUATION.has(text.charCodeAt(keep - 1))) keep -= 1;
     const raw = text.slice(at, keep);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut: the first URL has nothing to be a duplicate of
     if (urls.length > 0) {
       seen ??= new Set(urls);
       if (seen.has(raw)) continue;
@@ -94,12 +97,14 @@ function isTrackingKey(key: string): boolean {
 function startsLikeTrackingKey(text: string, at: number): boolean {
   const first = text.charCodeAt(at) | 0x20;
   // `_` (0x5f) reads as 0x7f here.
+  // Stryker disable next-line ConditionalExpression: a shortcut: every key it lets through is still tried by the pattern
   return first === 0x75 || first === 0x66 || first === 0x67 || first === 0x6d || first === 0x7f || first === 0x72 || first === 0x69;
 }
 
 /** `key=value` pairs of the query without tracking keys, sorted as whole strings. */
 function cleanQuery(search: string): string {
   // No query (a parsed one is `''` or starts with `?`): nothing to split or sort.
+  // Stryker disable next-line ConditionalExpression: a shortcut: an empty query or a bare `?` splits into no pair
   if (search.length < 2) return '';
   // A parsed query is ASCII with non-ASCII percent-encoded: without `%` or `+` nothing decodes, so it is split as is.
   // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: URLSearchParams reads every query right, so sending one there is no error (splitting an encoded one as is would be, and the oracle tests catch it)
@@ -122,6 +127,7 @@ function sortedJoin(pairs: string[]): string {
   for (let at = 1; at < pairs.length; at += 1) {
     const pair = pairs[at] as string;
     let slot = at;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: before the first pair `pairs[-1]` is undefined, which no pair is less than; equal pairs are the same text in either order
     for (; slot > 0 && pair < (pairs[slot - 1] as string); slot -= 1) pairs[slot] = pairs[slot - 1] as string;
     pairs[slot] = pair;
   }
@@ -136,11 +142,14 @@ function sortedJoin(pairs: string[]): string {
 function plainPairs(search: string): string[] {
   const pairs: string[] = [];
   // Past the `?`; each pair ends at the next `&` or the end.
+  // Stryker disable next-line EqualityOperator: at the end no pair is left: the next `&` is not found and the pair would be empty
   for (let from = 1; from < search.length; ) {
     let end = search.indexOf('&', from);
+    // Stryker disable next-line EqualityOperator: a pair starts at 1 or later, so a found `&` is never at 0
     if (end < 0) end = search.length;
     if (end > from) {
       const eq = search.indexOf('=', from);
+      // Stryker disable next-line EqualityOperator: a found `=` is at 1 or later, and never where the `&` is
       const keyEnd = eq < 0 || eq > end ? end : eq;
       if (!startsLikeTrackingKey(search, from) || !TRACKING_KEY.test(search.slice(from, keyEnd))) {
         pairs.push(keyEnd === end ? `${search.slice(from, end)}=` : search.slice(from, end));
@@ -200,6 +209,7 @@ export function normUrl(raw: unknown, hostAliases: Readonly<Record<string, strin
   let text = raw.trim();
   // Tried only when the text does not start `http(s)://`: a pattern that matches keeps its subject
   // alive until the next match, and a URL here is often a slice of a 1 MB command (P6).
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,MethodExpression: a shortcut: the pattern reads both schemes as schemes too
   if (!text.startsWith('https://') && !text.startsWith('http://') && !HAS_SCHEME.test(text)) text = `https://${text}`;
   const url = plainUrl(text) ?? parsed(text);
   if (url === null) return null;
@@ -230,6 +240,7 @@ export function siteOf(host: string): string {
   // An IPv4 address ends in a digit: only then is the pattern tried.
   if ((isDigitCode(host.charCodeAt(host.length - 1)) && IPV4.test(host)) || host.includes(':')) return host;
   // One dot or none is two labels or fewer, empty ones included: the host itself.
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut: siteSlice gives null for two labels or fewer, and the label split gives back the host
   if (host.indexOf('.') === host.lastIndexOf('.')) return host;
   return siteSlice(host) ?? siteOfLabels(host);
 }
@@ -273,6 +284,7 @@ export function isLocalHost(host: unknown): boolean {
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   // Every address below starts with 0, 1, `:` or f: a name such as `example.com` skips the patterns.
   const first = host.charCodeAt(0);
+  // Stryker disable next-line ConditionalExpression: a shortcut: no address below starts otherwise
   if (first !== 0x30 && first !== 0x31 && first !== 0x3a && (first | 0x20) !== 0x66) return false;
   if (host === '0.0.0.0' || isLocalIpv6(host)) return true;
   return LOCAL_PREFIXES.some((prefix) => prefix.test(host));
