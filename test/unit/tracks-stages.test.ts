@@ -165,7 +165,20 @@ describe('the turn book', () => {
     const turns = createTurns(16);
     const agent = {};
     assert.deepEqual(turns.exempted(agent), []);
+    assert.equal(turns.exemptions(agent), null);
     assert.equal(turns.isRefused(agent, 'k'), false);
     assert.equal(turns.lastResult(agent), '');
+  });
+
+  test('exemptions are null for a turn that approved nothing, and the approved keys, oldest first, once one is', () => {
+    const turns = createTurns(16);
+    const agent = {};
+    turns.commit(agent, ['exact:a']);
+    assert.equal(turns.exemptions(agent), null, 'a turn with calls but no approval');
+    turns.exempt(agent, ['exact:b', 'exact:a']);
+    assert.deepEqual([...(turns.exemptions(agent) ?? [])], ['exact:b', 'exact:a']);
+    assert.deepEqual(turns.exempted(agent), ['exact:b', 'exact:a']);
+    assert.equal(turns.isExempt(agent, 'exact:a'), true);
+    assert.equal(turns.isExempt(agent, 'exact:c'), false);
   });
 });

@@ -177,7 +177,8 @@ class Mirror {
   count(fps: readonly string[]): void {
     // Every measure takes its slot in the window, as in the breaker; only capped ones are reported.
     this.window.commit(this.agent, fps);
-    for (const fp of this.capped(fps)) raise(this.peaks, fp, this.window.count(this.agent, fp));
+    const tally = this.window.tally(this.agent);
+    for (const fp of this.capped(fps)) raise(this.peaks, fp, tally.get(fp)?.count ?? 0);
   }
 
   settle(name: string, args: unknown, fps: readonly string[], result: ToolResult): void {
