@@ -77,6 +77,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/persistent-shell.test.ts',
   'test/unit/outcome.test.ts',
   'test/unit/noise.test.ts',
+  'test/unit/streaks.test.ts',
   'test/unit/change.test.ts',
   'test/unit/poll-program.test.ts',
   'test/unit/preset-config.test.ts',

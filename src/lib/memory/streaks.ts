@@ -101,6 +101,7 @@ class Histories {
 
   after(before: Recent | undefined): Recent | undefined {
     if (this.outcome === null) return before;
+    // Stryker disable next-line ConditionalExpression: a shortcut: remembering the same history again gives the same string
     if (this.#before !== before) {
       this.#before = before;
       // A digest is a short string of its own (result/digest.ts), kept as it is.
@@ -119,6 +120,7 @@ keepShape(new Histories(null));
  * cut from a huge text passes copies of its own (P6).
  */
 export function settleKeys(streaks: Map<string, Stored>, keys: readonly string[], failure: Failure | null, evidence: Evidence | undefined): number[] {
+  // Stryker disable next-line ArrayDeclaration: every slot is written below; the length is only made up front
   const counts = new Array<number>(keys.length);
   if (failure === null) {
     for (let at = 0; at < keys.length; at += 1) {
@@ -139,6 +141,7 @@ export function settleKeys(streaks: Map<string, Stored>, keys: readonly string[]
     const count = nextCount(before, evidence);
     const outcomes = histories === null ? undefined : histories.after(before?.outcomes);
     // The call's keys with the same streak and history share its record.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: sharing a record is memory only; a fresh one holds the same
     if (last === null || last.count !== count || last.outcomes !== outcomes) last = new Stored(count, reason, detail, changes, outcomes);
     keep(streaks, key, last);
     counts[at] = count;
