@@ -37,6 +37,7 @@ describe('failure streaks: one more failure, by what it shares with the last one
   test('an unreadable outcome never extends a streak with evidence, and 0.5.2 (no evidence) extends on every failure', () => {
     assert.deepEqual(streakOf([outcomes(null, 0), outcomes(null, 0), outcomes(null, 1)]), [1, 1, 1]);
     assert.deepEqual(streakOf([outcomes(null, 0), outcomes('E1', 0), outcomes('E1', 0)]), [1, 1, 2], 'an unreadable one keeps no history');
+    assert.deepEqual(streakOf([outcomes('E1', 0), outcomes(null, 0), outcomes(null, 1)]), [1, 1, 1], 'after a readable one, with nothing changed and after a change');
     const book = new Map<string, Stored>();
     const counts = [0, 1, 2].map(() => settleKeys(book, ['m'], failed, undefined)[0]);
     assert.deepEqual(counts, [1, 2, 3]);
