@@ -111,8 +111,8 @@ export function quietLine(raw: string): string | null {
   // Stryker disable next-line ConditionalExpression: a shortcut: a line without a spinner glyph has none to drop
   const bare = SPINNING.test(line) ? line.replace(SPINNER, '') : line;
   // Each needle is looked for once, in the line before any mask: a mask leaves `#` or what it matched, and no needle holds a `#`, so no mask adds a needle.
-  // A progress line is noise but for the words that say what is in progress (`Downloading torch`): a rate or an ETA says so.
-  // (So no rate is left to mask on any other line.)
+  // A progress line is noise but for the words that say what is in progress (`Downloading torch`): a rate or an ETA says so,
+  // and no line with a rate gets past here, so no mask below looks for one.
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a shortcut: every progress mark holds `/s` or `eta` (`ETA`)
   if ((bare.includes('/s') || bare.includes('eta') || bare.includes('ETA')) && PROGRESS.test(bare)) return bare.replace(NOT_WORDS, ' ').trim();
   // Stryker disable next-line StringLiteral: a shortcut, as above
