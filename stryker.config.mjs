@@ -78,6 +78,8 @@ export const MUTATION_TEST_FILES = [
   'test/unit/outcome.test.ts',
   'test/unit/noise.test.ts',
   'test/unit/streaks.test.ts',
+  'test/unit/recorder.test.ts',
+  'test/unit/actions.test.ts',
   'test/unit/change.test.ts',
   'test/unit/poll-program.test.ts',
   'test/unit/preset-config.test.ts',
