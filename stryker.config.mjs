@@ -80,6 +80,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/streaks.test.ts',
   'test/unit/recorder.test.ts',
   'test/unit/actions.test.ts',
+  'test/unit/digest.test.ts',
   'test/unit/change.test.ts',
   'test/unit/poll-program.test.ts',
   'test/unit/preset-config.test.ts',

@@ -345,3 +345,26 @@ test('P5: a table is read defensively: only own lists that are arrays count, a t
   assert.deepEqual(stripDecoys('constructor', args, TABLE), { a: 1, b: 2 });
   assert.deepEqual(stripDecoys('__proto__', args, TABLE), { a: 1, b: 2 });
 });
+
+test('argumentsJson orders a few plain members as sort() orders their names, not by length: "aa" before "b"', () => {
+  const decoys = new Set<string>();
+  assert.equal(argumentsJson({ b: 1, aa: 2 }, decoys), '{"aa":2,"b":1}');
+  assert.equal(argumentsJson({ zz: 1, b: 2, aaa: 3 }, decoys), '{"aaa":3,"b":2,"zz":1}');
+  assert.equal(argumentsJson({ b: 1, aa: 2 }, decoys), canonical({ b: 1, aa: 2 }));
+  // Index-like keys first, by value, then the names.
+  assert.equal(argumentsJson({ name: 1, 10: 2, 9: 3 }, decoys), '{"9":3,"10":2,"name":1}');
+});
+
+test('argumentsJson puts index-like keys in order by value when they come out of order (a Proxy lists its own), by ours (P5)', () => {
+  const target: Record<string, number> = { 10: 1, 9: 2, 100: 3, 20: 4 };
+  const listed = new Proxy(target, { ownKeys: () => ['100', '10', '20', '9'] });
+  assert.equal(argumentsJson(listed, new Set()), '{"9":2,"10":1,"20":4,"100":3}');
+});
+
+test('decoysFor hands every tool the table does not name its one set of `*` names (a model inventing tool names adds nothing)', () => {
+  const table: Table = { '*': ['description'], bash: ['workdir'] };
+  const invented = decoysFor('made_up_tool', table);
+  assert.equal(decoysFor('another_made_up_tool', table), invented, 'the very same set');
+  assert.deepEqual([...invented], ['description']);
+  assert.notEqual(decoysFor('bash', table), invented);
+});

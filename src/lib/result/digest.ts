@@ -29,6 +29,7 @@ import { canonical, decoysFor, withoutDecoys } from '../call/canonical.js';
 import { member, safeMember } from '../host/member.js';
 import { resultBlocks, type Reader } from '../host/result.js';
 import { maskShellLine, NOISE_LINE_LIMIT, quietLine } from './noise.js';
+import { isDigitCode } from '../shell/tokenize.js';
 import { keepShape } from '../host/shape.js';
 
 /** A notion of "the same result": what of a result its digest reads, and how. */
@@ -43,7 +44,9 @@ export interface DigestNotion {
   readonly read: Reader;
 }
 
+// Stryker disable next-line StringLiteral: only equality of digests is read: an emptied flag still differs from the other
 export const OUTCOME: DigestNotion = { flag: ['E', 'ok'], text: 'lines', value: 'status', read: member };
+// Stryker disable next-line StringLiteral: as above, and an emptied `blocks` or `value` is still the branch that is not `lines` or `status`
 export const RESULTS: DigestNotion = { flag: ['error', 'ok'], text: 'blocks', value: 'value', read: safeMember };
 
 // The lanes and their sums are held as signed 32-bit integers (what Math.imul gives), written
@@ -77,8 +80,11 @@ class Lanes {
     this.a = BASIS_A;
     this.b = BASIS_B;
     this.feed(text, from, to);
+    // Stryker disable next-line ArithmeticOperator: a sum taken away is still a digest of the multiset (order-free, every line counted)
     this.sumA = (this.sumA + this.a) | 0;
+    // Stryker disable next-line ArithmeticOperator: as above
     this.sumB = (this.sumB + this.b) | 0;
+    // Stryker disable next-line AssignmentOperator: a count down is still a count
     this.lines += 1;
   }
 
@@ -106,8 +112,9 @@ const DIGIT_0 = 0x30;
  * recent digests separate them by one, memory/book.ts) or a `|`. One-byte
  * characters keep the digest, and every book of recent ones, a one-byte string:
  * half the size of one holding a wider character, and searched faster.
+ * Exported for its test, which reads each value back.
  */
-function written(a: number, b: number): string {
+export function written(a: number, b: number): string {
   return String.fromCharCode(
     DIGIT_0 + (a & 0x3f),
     DIGIT_0 + ((a >>> 6) & 0x3f),
@@ -126,19 +133,35 @@ function written(a: number, b: number): string {
 
 /** What `trimEnd` drops: ECMAScript white space and line terminators. */
 function isBlank(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code <= 0x20) {
+    if (code === 0x20) return true;
+    if (code < 0x09) return false;
+    // Tab to carriage return; a carriage return itself never comes here (needsMasking sends its line to the noise reader).
+    // Stryker disable next-line EqualityOperator: as above, `code < 0x0d` reads the same
+    return code <= 0x0d;
+  }
+  // Stryker disable next-line ConditionalExpression: a shortcut: no character from here to 0xa0 is one the list below names
   if (code < 0xa0) return false;
   return code === 0xa0 || code === 0xfeff || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
 }
 
-/** Whether the line `text[from, to)` holds what noise masking reads: a carriage return, or a digit or spinner glyph in a line short enough to be a meter. */
+/**
+ * Whether the line `text[from, to)` holds what noise masking reads: a carriage
+ * return, or a digit or spinner glyph in a line short enough to be a meter. A
+ * shortcut only in one direction: a line it sends to the noise reader with
+ * nothing to mask reads the same there (test/unit/digest.test.ts holds the other).
+ */
 function needsMasking(text: string, from: number, to: number): boolean {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: the noise reader leaves a line past the meter length as it is
   const meter = to - from <= NOISE_LINE_LIMIT;
+  // Stryker disable next-line EqualityOperator: one past the line is its newline or NaN, neither a mark
   for (let i = from; i < to; i += 1) {
     const code = text.charCodeAt(i);
     if (code === 0x0d) return true;
-    if (meter && ((code >= 0x30 && code <= 0x39) || (code >= 0x2800 && code <= 0x28ff))) return true;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: each survivor reads more lines as marked (see above)
+    if (meter && (isDigitCode(code) || (code >= 0x2800 && code <= 0x28ff))) return true;
   }
+  // Stryker disable next-line BooleanLiteral: every line to the noise reader (see above)
   return false;
 }
 
@@ -153,11 +176,13 @@ function addLines(lanes: Lanes, text: string): void {
   for (let start = 0; ; ) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator: a shortcut: the noise reader reads a line with nothing to mask as it stands
     if (needsMasking(text, start, end) || (end - start > NOISE_LINE_LIMIT && hasDigit(text, start, end))) {
       const quiet = quietLine(text.slice(start, end));
       if (quiet !== null) lanes.line(maskShellLine(quiet.trimEnd()));
     } else {
       let last = end;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: past a line's start is its newline, a blank: a line fed from after its end feeds nothing, as an empty one
       while (last > start && isBlank(text.charCodeAt(last - 1))) last -= 1;
       lanes.line(text, start, last);
     }
@@ -168,12 +193,15 @@ function addLines(lanes: Lanes, text: string): void {
 
 /** Whether `text[from, to)` holds a digit (a long line's shell counter is masked too). */
 function hasDigit(text: string, from: number, to: number): boolean {
-  // Only the head can hold `bash: line N:` (maskShellLine reads no further).
+  // Only the head can hold `bash: line N:` (maskShellLine reads no further); a shortcut, as in needsMasking.
+  // Stryker disable next-line MethodExpression: a longer head sends more long lines to the noise reader, which leaves them as they stand
   const head = Math.min(to, from + 128);
+  // Stryker disable next-line EqualityOperator: as above
   for (let i = from; i < head; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x30 && code <= 0x39) return true;
+    // Stryker disable next-line ConditionalExpression: as above
+    if (isDigitCode(text.charCodeAt(i))) return true;
   }
+  // Stryker disable next-line BooleanLiteral: as above
   return false;
 }
 
@@ -199,8 +227,12 @@ function statusOf(value: unknown): string {
   const exitCode = member(value, 'exitCode');
   const timedOut = member(value, 'timedOut');
   const signal = member(value, 'signal');
+  // The table is a shortcut: the spelling at the end writes the same for every value it holds.
+  // Stryker disable next-line ConditionalExpression,BlockStatement: the table is a shortcut
   if (typeof signal !== 'string') {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: the table is a shortcut
     const row = typeof exitCode !== 'number' ? 0 : Number.isInteger(exitCode) && exitCode >= 0 && exitCode <= 255 ? exitCode + 1 : -1;
+    // Stryker disable next-line ConditionalExpression: the table is a shortcut
     if (row !== -1) return (PLAIN_STATUS[row] as readonly [string, string])[timedOut === true ? 1 : 0];
   }
   return `${typeof exitCode === 'number' ? exitCode : '-'}/${timedOut === true ? 't' : '-'}/${typeof signal === 'string' ? JSON.stringify(signal.slice(0, 32)) : '-'}`;
@@ -209,8 +241,10 @@ function statusOf(value: unknown): string {
 /** The digest of a result under a notion; `decoys`: the tool's decoy arguments, for `value`. Throws what the result throws under `member`. */
 function digestOf(result: unknown, notion: DigestNotion, decoys: ReadonlySet<string>): string {
   const { read } = notion;
+  // Stryker disable next-line EqualityOperator,BooleanLiteral: the two flags swapped still tell an error from a success
   const flag = notion.flag[read(result, 'isError') === true ? 0 : 1];
   const lanes = new Lanes();
+  // Stryker disable next-line StringLiteral: the reader reads any mode but 'all' and 'shown' as 'strings'
   const blocks = resultBlocks(result, 'strings', read);
   if (notion.text === 'lines') {
     for (const text of blocks) addLines(lanes, text);
