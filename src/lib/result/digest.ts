@@ -29,7 +29,7 @@ import { canonical, decoysFor, withoutDecoys } from '../call/canonical.js';
 import { member, safeMember } from '../host/member.js';
 import { resultBlocks, type Reader } from '../host/result.js';
 import { maskShellLine, NOISE_LINE_LIMIT, quietLine } from './noise.js';
-import { isDigitCode } from '../shell/tokenize.js';
+import { isDigitCode, isSpaceCode } from '../shell/tokenize.js';
 import { keepShape } from '../host/shape.js';
 
 /** A notion of "the same result": what of a result its digest reads, and how. */
@@ -131,20 +131,6 @@ export function written(a: number, b: number): string {
   );
 }
 
-/** What `trimEnd` drops: ECMAScript white space and line terminators. */
-function isBlank(code: number): boolean {
-  if (code <= 0x20) {
-    if (code === 0x20) return true;
-    if (code < 0x09) return false;
-    // Tab to carriage return; a carriage return itself never comes here (needsMasking sends its line to the noise reader).
-    // Stryker disable next-line EqualityOperator: as above, `code < 0x0d` reads the same
-    return code <= 0x0d;
-  }
-  // Stryker disable next-line ConditionalExpression: a shortcut: no character from here to 0xa0 is one the list below names
-  if (code < 0xa0) return false;
-  return code === 0xa0 || code === 0xfeff || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
-}
-
 /**
  * Whether the line `text[from, to)` holds what noise masking reads: a carriage
  * return, or a digit or spinner glyph in a line short enough to be a meter. A
@@ -183,8 +169,9 @@ function addLines(lanes: Lanes, text: string): void {
       if (quiet !== null) lanes.line(maskShellLine(quiet.trimEnd()));
     } else {
       let last = end;
+      // What trimEnd drops is what `\s` matches: white space and line terminators.
       // Stryker disable next-line ConditionalExpression,EqualityOperator: past a line's start is its newline, a blank: a line fed from after its end feeds nothing, as an empty one
-      while (last > start && isBlank(text.charCodeAt(last - 1))) last -= 1;
+      while (last > start && isSpaceCode(text.charCodeAt(last - 1))) last -= 1;
       lanes.line(text, start, last);
     }
     if (newline === -1) return;
