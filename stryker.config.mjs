@@ -81,6 +81,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/recorder.test.ts',
   'test/unit/actions.test.ts',
   'test/unit/digest.test.ts',
+  'test/unit/mark.test.ts',
   'test/unit/change.test.ts',
   'test/unit/poll-program.test.ts',
   'test/unit/preset-config.test.ts',

@@ -128,6 +128,13 @@ describe('act: every entry of the reader’s tables (lex.ts)', () => {
     assert.equal(actOf('iff  x  ./y'), 'iff x ./y');
   });
 
+  test('in PowerShell the same words are reserved but select, which is Select-Object there', () => {
+    for (const reserved of ['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'function', 'coproc', '!', '{', '}', '[[', ']]']) {
+      assert.equal(actOf(`${reserved}  x  ./y`, 'pwsh'), `${reserved}  x  ./y`, reserved);
+    }
+    assert.equal(actOf('select  x  ./y', 'pwsh'), 'select x ./y');
+  });
+
   test('each word-ending character ends the word, as the shell splits it', () => {
     const split: [string, string][] = [
       [' ', 'echo a b'],

@@ -7,7 +7,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveConfig } from '../../src/lib/config/config.js';
+import { DEFAULTS, mergeConfig, resolveConfig, validateConfig } from '../../src/lib/config/config.js';
 import { member, safeMember } from '../../src/lib/host/member.js';
 
 function errorOf(config: unknown): string {
@@ -58,6 +58,58 @@ describe('keys of a config', () => {
       errorOf({ duplicateText: { minChar: 80 } }),
       /`duplicateText\.minChar` is not a setting; the settings are `minChars`, `threshold`, `windowMs`, `cooldownMs` \(did you mean `duplicateText\.minChars`\?\)$/,
     );
+  });
+});
+
+describe('the order of the settings, and what a resolved config carries', () => {
+  test('the opt-ins follow 0.5.2\u2019s settings in the order they came into the product, the core\u2019s among the tracks\u2019', () => {
+    assert.deepEqual(Object.keys(DEFAULTS).slice(Object.keys(DEFAULTS).indexOf('limits') + 1), [
+      'sequence',
+      'progress',
+      'exemptionCeiling',
+      'duplicateText',
+      'stale',
+      'spin',
+      'guess',
+      'editRetry',
+      'timeouts',
+      'failureProgress',
+      'stopAfter',
+      'preset',
+    ]);
+  });
+
+  test('of two refused opt-ins, the one that came first is named: a track\u2019s before a later core setting', () => {
+    assert.match(errorOf({ stopAfter: 'x', sequence: 'x' }), /^repeat-tool-breaker: `sequence` must be/);
+    assert.match(errorOf({ failureProgress: 'x', stale: 'x' }), /^repeat-tool-breaker: `stale`/);
+  });
+
+  test('an unknown key is named with the nearest setting', () => {
+    assert.match(errorOf({ onlimit: 'deny' }), /^repeat-tool-breaker: `onlimit` is not a setting \(got "deny"\)\. Did you mean `onLimit`\? /);
+  });
+
+  test('a limits key that names no measure is refused with the list of measures', () => {
+    assert.equal(
+      errorOf({ limits: { hots: 3 } }),
+      'repeat-tool-breaker: `limits.hots` names no measure (got 3): a cap is a measure (`exact`, `verb`, `family`, `cmd`, `act`, `net`, `site`, `host`, `sink`) or a full fingerprint that starts with one, such as `verb:curl`; did you mean `host`?',
+    );
+    // Before a leading colon the measure is empty: no measure is near it.
+    assert.match(errorOf({ limits: { ':host': 3 } }), /`limits\.:host` names no measure \(got 3\): .*such as `verb:curl`$/);
+  });
+
+  test('a symbol key a caller\u2019s config object carries rides along on the resolved config, after every setting', () => {
+    const mark = Symbol('caller');
+    const cfg = resolveConfig({ warnAt: 5, [mark]: 'kept' }) as unknown as Record<symbol, unknown>;
+    assert.equal(cfg[mark], 'kept');
+    assert.deepEqual(Reflect.ownKeys(cfg).slice(-2), ['preset', mark]);
+  });
+
+  test('a merged config without an opt-in\u2019s key reads it as off', () => {
+    const merged: Record<string, unknown> = mergeConfig({});
+    delete merged.stale;
+    const cfg = validateConfig(merged);
+    assert.equal(cfg.stale, null);
+    assert.deepEqual(Object.keys(cfg).sort(), Object.keys(DEFAULTS).sort());
   });
 });
 

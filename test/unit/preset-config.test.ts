@@ -51,6 +51,13 @@ describe('preset: recommended', () => {
   test('an unknown preset fails, listing the presets and the nearest one', () => {
     throwsWith({ preset: 'recomended' }, '`preset` must be one of `recommended`', 'did you mean `recommended`?');
     throwsWith({ preset: 3 }, '`preset` must be one of');
+    // No nearest name for what is no name.
+    assert.throws(() => resolveConfig({ preset: 3 }), { message: 'repeat-tool-breaker: `preset` must be one of `recommended`, or null for none (got 3)' });
+  });
+
+  test('a preset is named by a string: a list or an object that prints as a name is refused', () => {
+    throwsWith({ preset: ['recommended'] }, '`preset` must be one of', '(got ["recommended"])');
+    throwsWith({ preset: { toString: () => 'recommended' } }, '`preset` must be one of');
   });
 
   test('every part has a distinct name, a line of what it does, and a config the plugin accepts on its own', () => {

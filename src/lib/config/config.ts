@@ -165,7 +165,7 @@ export const mergeConfig: (given?: unknown) => Record<string, unknown> = checked
     if (JS_LINE_KEYS.has(key)) refuse('jsLine', { key, got: shown(given[key]) });
   }
   for (const key of Object.keys(given)) {
-    if (!Object.hasOwn(DEFAULTS, key) && !IGNORED_KEYS.has(key)) unknownKey(key, given[key], Object.keys(DEFAULTS));
+    if (!Object.hasOwn(DEFAULTS, key) && !IGNORED_KEYS.has(key)) unknownKey(key, given[key]);
   }
   const config = withPreset(given);
   const merged: Record<string, unknown> = { ...DEFAULTS, ...config };
@@ -192,10 +192,8 @@ export const mergeConfig: (given?: unknown) => Record<string, unknown> = checked
  * An unknown key fails the load (decision P11): a typo such as `onlimit` would
  * otherwise leave the setting at its default while the user believes it is set.
  */
-function unknownKey(path: string, value: unknown, known: readonly string[]): never {
-  const key = path.slice(path.lastIndexOf('.') + 1);
-  const prefix = path.slice(0, path.length - key.length);
-  refuse('unknownKey', { path, got: shown(value), near: near('unknownKey.near', key, known, (closest) => `${prefix}${closest}`) });
+function unknownKey(key: string, value: unknown): never {
+  refuse('unknownKey', { path: key, got: shown(value), near: near('unknownKey.near', key, Object.keys(DEFAULTS)) });
 }
 
 /**
@@ -206,7 +204,9 @@ function withPreset(config: Record<string, unknown>): Record<string, unknown> {
   const name = config.preset;
   if (name === undefined || name === null) return config;
   if (typeof name !== 'string' || !Object.hasOwn(PRESETS, name)) {
-    refuse('preset', { names: PRESET_NAMES.map((known) => `\`${known}\``).join(', '), got: shown(name), near: typeof name === 'string' ? near('nearTail', name, PRESET_NAMES) : '' });
+    // Stryker disable next-line StringLiteral: with one preset no separator shows
+    const separator = ', ';
+    refuse('preset', { names: PRESET_NAMES.map((known) => `\`${known}\``).join(separator), got: shown(name), near: typeof name === 'string' ? near('nearTail', name, PRESET_NAMES) : '' });
   }
   return layConfig(presetConfig(PRESETS[name] as (typeof PRESETS)[string]), config);
 }
@@ -333,12 +333,14 @@ export const validateConfig: (merged: Record<string, unknown>) => BreakerConfig 
  */
 const twins = new Map<number, BreakerConfig>();
 
+// Stryker disable BlockStatement,ObjectLiteral: the twin is never read; it only keeps the shape alive
 function keepTwin(core: Record<string, unknown>, optIns: Record<string, unknown>): void {
   const tables: Record<string, unknown> = { ...core };
   for (const key of MAP_KEYS) tables[key] = { ...(core[key] as object) };
   const twin = settled(tables, optIns);
   twins.set(Object.keys(twin).length, twin);
 }
+// Stryker restore BlockStatement,ObjectLiteral
 
 /**
  * `{ ...core, ...optIns }`, its members written one by one into a fresh object:
@@ -350,11 +352,12 @@ function keepTwin(core: Record<string, unknown>, optIns: Record<string, unknown>
  * refuses it as an unknown key.
  */
 function settled(core: Record<string, unknown>, optIns: Record<string, unknown>): BreakerConfig {
-  // A symbol key (a caller's object, never a profile's) is copied as the spread copies it.
-  if (Object.getOwnPropertySymbols(core).length > 0) return { ...core, ...optIns } as unknown as BreakerConfig;
-  const config: Record<string, unknown> = {};
+  const config: Record<string | symbol, unknown> = {};
   for (const key of Object.keys(core)) config[key] = Object.hasOwn(optIns, key) ? optIns[key] : core[key];
+  // Stryker disable next-line ConditionalExpression: an opt-in core has is written again with the value the loop above gave it, in its place
   for (const key of Object.keys(optIns)) if (!Object.hasOwn(core, key)) config[key] = optIns[key];
+  // A symbol key (a caller's object, never a profile's) comes last, as a spread puts it.
+  for (const symbol of Object.getOwnPropertySymbols(core)) config[symbol] = (core as Record<symbol, unknown>)[symbol];
   return config as unknown as BreakerConfig;
 }
 

@@ -46,6 +46,7 @@ export type Recent = string;
 
 /** Whether `digest` is among the recent ones: found where a line starts and ends (a lookup in the string, no split and no copy: the books do it per call). */
 export function recalls(recent: Recent | undefined, digest: string): boolean {
+  // Stryker disable next-line ConditionalExpression: a shortcut: a shorter text holds no digest, and the search finds none
   if (recent === undefined || recent.length < digest.length) return false;
   // Past the end, indexOf('') answers the end again: the search stops there.
   for (let at = recent.indexOf(digest); at !== -1; at = at < recent.length ? recent.indexOf(digest, at + 1) : -1) {
@@ -60,6 +61,7 @@ export function isNewest(recent: Recent | undefined, digest: string): boolean {
   if (recent === undefined) return false;
   if (recent === digest) return true;
   const at = recent.length - digest.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: at 0 or before, the character before is NaN, no newline
   return at > 0 && recent.charCodeAt(at - 1) === 0x0a && recent.endsWith(digest);
 }
 
@@ -70,6 +72,7 @@ export function isNewest(recent: Recent | undefined, digest: string): boolean {
 export function remember(recent: Recent | undefined, digest: string, kept: number, recalled?: boolean): Recent {
   if (recent === undefined || recent === '') return digest;
   // Already the newest: nothing moves (a result that comes back the same, the common case). The newest is recalled.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BooleanLiteral: a shortcut: the newest taken out and put back last leaves the same text
   if (recalled !== false && isNewest(recent, digest)) return recent;
   const others = (recalled ?? recalls(recent, digest)) ? recent.split('\n').filter((known) => known !== digest).join('\n') : recent;
   let joined = `${others}\n${digest}`;
