@@ -18,6 +18,8 @@
  * substitutions, or at anything left open, the reading stops and says so.
  */
 
+import { isDigitCode } from './tokenize.js';
+
 /** `posix` for bash and sh; `pwsh` reads no escapes, and stops at syntax PowerShell reads otherwise than sh. */
 export type Dialect = 'posix' | 'pwsh';
 
@@ -231,7 +233,7 @@ function readList(r: Reader): boolean {
 function descriptorAt(text: string, at: number): number {
   let end = at;
   // Past the end a code is NaN, no digit.
-  while (text.charCodeAt(end) >= 0x30 && text.charCodeAt(end) <= 0x39) end += 1;
+  while (isDigitCode(text.charCodeAt(end))) end += 1;
   const next = text.charCodeAt(end);
   // Stryker disable next-line ConditionalExpression,EqualityOperator: every caller stands on a character that ends no word, so with no digit `next` is no < or >
   return end > at && (next === LESS || next === GREATER) ? end - at : 0;
