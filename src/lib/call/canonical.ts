@@ -2,6 +2,7 @@
  * The argument identity behind `exact:` (§2.4): deterministic JSON of the
  * call's arguments once the decoy keys are gone.
  */
+import { isDigitCode } from '../shell/tokenize.js';
 
 const UNREADABLE = '"[unreadable]"';
 const CYCLE = '"[cycle]"';
@@ -38,7 +39,7 @@ function isArrayIndex(key: string): boolean {
   // Most keys are names: a key that starts with no digit is none, without the pattern.
   const first = key.charCodeAt(0);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut: the pattern refuses a key that starts with no digit
-  return first >= 0x30 && first <= 0x39 && INTEGER.test(key) && Number(key) <= 4294967294;
+  return isDigitCode(first) && INTEGER.test(key) && Number(key) <= 4294967294;
 }
 
 /**
