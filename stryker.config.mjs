@@ -82,6 +82,7 @@ export const MUTATION_TEST_FILES = [
   'test/unit/actions.test.ts',
   'test/unit/digest.test.ts',
   'test/unit/mark.test.ts',
+  'test/unit/heredoc.test.ts',
   'test/unit/change.test.ts',
   'test/unit/poll-program.test.ts',
   'test/unit/preset-config.test.ts',

@@ -86,6 +86,12 @@ const STRIP: [string, string, string][] = [
   ['E5', 'curl -s -o /dev/null -w "%{http_code}" https://example.org/', 'curl -o /dev/null -w %{http_code} https://example.org/'],
   ['E6', 'FOO=1 sudo timeout 5 /usr/bin/curl https://a.com', 'sudo timeout 5 /usr/bin/curl https://a.com'],
   ['E9', 'timeout 30', ''],
+  // A glued value is curl's only with its dash: `xm5` and `yA1` are words of the command.
+  ['P9', 'curl xm5 yA1 -m5 -A1 https://a.com', 'curl xm5 yA1 https://a.com'],
+  // Only a standalone `||` or `&&` ends curl's command: `&&&` is a word of it, and the flag after it is curl's.
+  ['P9', 'curl &&& -s https://a.com', 'curl &&& https://a.com'],
+  ['P9', 'curl ||| -s https://a.com', 'curl ||| https://a.com'],
+  ['P9', 'curl a && -s https://a.com', 'curl a && -s https://a.com'],
 ];
 
 const VERB: [string, string, string][] = [

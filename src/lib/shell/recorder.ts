@@ -16,16 +16,27 @@ const GH_RECORDS: ReadonlySet<string> = new Set(['pr', 'issue', 'release']);
 /** The options through which a recorder reads its message from a file, `-` being standard input. */
 const MESSAGE_FILES: ReadonlySet<string> = new Set(['-F', '--file', '--body-file', '--notes-file']);
 
-/** Whether the simple command of these words records a text as a message (`git commit`, `gh pr create`). */
-export function recordsMessage(words: readonly string[]): boolean {
+/**
+ * Where the simple command of these words becomes a recorder: the position of
+ * its subcommand (`commit` in `git -C /w commit`, `pr` in `gh pr create`), so
+ * an argument after it is a message; -1 when it records no text. Only the words
+ * up to that position are read, so a command cut short anywhere after it reads
+ * the same.
+ */
+export function recorderAt(words: readonly string[]): number {
   const verb = firstVerb(words);
   let at = commandWordAt(words, 0) + 1;
   // Stryker disable next-line StringLiteral: past the last word, any text that names no group reads the same
-  if (verb === 'gh') return GH_RECORDS.has(words[at] ?? '');
-  if (verb !== 'git') return false;
+  if (verb === 'gh') return GH_RECORDS.has(words[at] ?? '') ? at : -1;
+  if (verb !== 'git') return -1;
   for (let word = words[at]; word?.startsWith('-') === true; word = words[at]) at += GIT_VALUE_OPTIONS.has(word) ? 2 : 1;
   // Stryker disable next-line StringLiteral: past the last word, any text that names no subcommand reads the same
-  return GIT_RECORDS.has(words[at] ?? '');
+  return GIT_RECORDS.has(words[at] ?? '') ? at : -1;
+}
+
+/** Whether the simple command of these words records a text as a message (`git commit`, `gh pr create`). */
+export function recordsMessage(words: readonly string[]): boolean {
+  return recorderAt(words) !== -1;
 }
 
 /** Whether a recorder reads its message from standard input: `git commit -F -`, `gh pr create --body-file -`. */
