@@ -536,7 +536,7 @@ describe('P12: a URL in a here-document that is a message is no target', () => {
     assert.ok(targets("git commit -F msg.txt <<'EOF'\nhttps://a.com/x\nEOF").includes('host:a.com'), 'a message read from a file leaves the body to something else');
   });
 
-  test('P12: a text handed to anything but a recorder keeps its URLs: bash -c, curl, an assignment, echo, a pipe', () => {
+  test('P12: a text handed to anything but a recorder keeps its URLs: bash -c, curl, an assignment, echo, a pipe, an option before the subcommand', () => {
     for (const command of [
       `bash -c "$(cat <<'EOF'\ncurl -s https://a.com/x\nEOF\n)"`,
       `curl "$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)"`,
@@ -545,6 +545,7 @@ describe('P12: a URL in a here-document that is a message is no target', () => {
       `git commit -m "$(cat <<'EOF' | sh\nhttps://a.com/x\nEOF\n)"`,
       `echo "git commit -m $(cat <<'EOF'\nhttps://a.com/x\nEOF\n)"`,
       `git clone "$(python3 - <<'EOF'\nprint('https://a.com/x')\nEOF\n)"`,
+      `git -c "$(cat <<'EOF'\nhttps://a.com/x\nEOF\n)" commit -m "$(cat <<'EOF'\nTitle\nEOF\n)"`,
     ]) {
       assert.ok(targets(command).includes('host:a.com'), JSON.stringify(command));
     }
