@@ -90,6 +90,8 @@ export const quoting: Rule = {
     ["cat 'my notes.txt'", 'cat "my notes.txt"', 'cat my\\ notes.txt', "cat my' 'notes.txt"],
     ['CI="1" npm run test', "CI='1' npm run test", 'CI=1 npm run test'],
     ["echo done > 'out.txt'", 'echo done > out.txt'],
+    ['CI="1" X=\'2\' Y=3 npm run test', 'CI=1 X=2 Y=3 npm run test'],
+    ["echo done > 'out.txt' 2> \"err.txt\" < in.txt", 'echo done > out.txt 2> err.txt < in.txt'],
   ],
   keeps: [
     ["ls '*.ts'", 'ls *.ts'],
@@ -98,6 +100,8 @@ export const quoting: Rule = {
     ['echo "a\\b"', 'echo "ab"'],
     ["'A=1' make", 'A=1 make'],
     ['echo "a|b"', 'echo a|b'],
+    ['CI="1" X=2 make', 'CI=1 make'],
+    ["echo done > 'out.txt' 2> err.txt", 'echo done > out.txt'],
     ["grep 'a && b' notes.txt", 'grep a && b notes.txt'],
   ],
 };
