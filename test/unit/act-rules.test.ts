@@ -114,6 +114,15 @@ describe('act: reading a command line', () => {
   });
 });
 
+describe('act: the canonical words docs/act.md names', () => {
+  test('a context window is written as the sides it shows: --context=after, before or both', () => {
+    assert.equal(actOf('grep -A 3 raise app.py'), 'grep --context=after raise app.py');
+    assert.equal(actOf('grep -B 3 raise app.py'), 'grep --context=before raise app.py');
+    assert.equal(actOf('grep -C 3 raise app.py'), 'grep --context=both raise app.py');
+    assert.equal(actOf('Select-String -Pattern raise -Path app.py -Context 0,2', 'pwsh'), 'Select-String -Pattern raise -Path app.py --context=after');
+  });
+});
+
 describe('act: PowerShell (pwsh) is read with its own quoting', () => {
   test('a backslash is part of a word, not an escape', () => {
     assert.notEqual(actOf('Get-Content C:\\logs\\a.txt', 'pwsh'), actOf('Get-Content C:logsa.txt', 'pwsh'));

@@ -24,52 +24,71 @@ interface Sides {
   after: boolean;
 }
 
-/** The sides' canonical word: a value no grep takes (`--context` wants a number), so no written command reads as it. */
+/**
+ * The sides' canonical word (docs/act.md): a value grep refuses (`--context`
+ * wants a number), so a command written with it fails at once and folding
+ * with it hides no work.
+ */
 function sidesWord(sides: Sides): Word {
   return word(`--context=${sides.before && sides.after ? 'both' : sides.before ? 'before' : 'after'}`);
 }
 
 const COUNT = /^\d+$/;
 
-/** Adds one context option of grep's reading to `sides`; `false` when the word is no context option, `null` when its count does not read. */
-function addContext(sides: Sides, name: string, value: string): boolean | null {
-  const which = name === '-A' || name === '--after-context' ? 'after' : name === '-B' || name === '--before-context' ? 'before' : name === '-C' || name === '--context' ? 'both' : null;
-  if (which === null) return false;
-  if (!COUNT.test(value)) return null;
-  if (Number(value) === 0) return true;
-  if (which !== 'before') sides.after = true;
-  if (which !== 'after') sides.before = true;
+/** Adds one context option of grep's reading to `sides`; `false` when `name` is no context option, `null` when its count does not read. */
+function addContext(sides: Sides, name: string, count: string): boolean | null {
+  const after = name === '-A' || name === '--after-context';
+  const before = name === '-B' || name === '--before-context';
+  if (!after && !before && name !== '-C' && name !== '--context') return false;
+  if (!COUNT.test(count)) return null;
+  // No line on either side is no window.
+  if (Number(count) === 0) return true;
+  if (!before) sides.after = true;
+  if (!after) sides.before = true;
   return true;
 }
 
-/** One option word of the reading, by name and value: `-A` with the next word, `--context=5`, or grep's `-5`. */
-function contextOf(sides: Sides, options: readonly Word[], at: number): { took: number } | null | false {
-  const v = options[at]?.value ?? null;
-  if (v === null) return false;
-  if (/^-\d+$/.test(v)) return addContext(sides, '-C', v.slice(1)) === true ? { took: 1 } : null;
+/** How many words an option of the reading takes, and whether it was a context option. */
+interface Taken {
+  readonly took: 1 | 2;
+  readonly context: boolean;
+}
+
+function taken(added: boolean | null, took: 1 | 2): Taken | null {
+  return added === null ? null : { took, context: added };
+}
+
+/**
+ * The option at `at` read into `sides`; `null` when a context count does not
+ * read. The reading (args.ts) lists a short option and its value as two words
+ * (`-A`, `3`; `-e`, `-5`: a pattern, never a count), grep's `-5` and
+ * `--name=value` as one.
+ */
+function optionAt(sides: Sides, options: readonly Word[], at: number): Taken | null {
+  const v = (options[at] as Word).value;
+  // `--name $N`, read as `--name=$N`: a value the shell expands, no count.
+  if (v === null) return { took: 1, context: false };
+  // grep's `-5`: the reading lists it whole, digits only (args.ts).
+  if (/^-\d/.test(v)) return taken(addContext(sides, '-C', v.slice(1)), 1);
+  if (v.length === 2) return taken(addContext(sides, v, valueOf(options[at + 1]) ?? ''), 2);
   const eq = v.indexOf('=');
-  if (v.startsWith('--') && eq > 0) {
-    const added = addContext(sides, v.slice(0, eq), v.slice(eq + 1));
-    return added === false ? false : added === null ? null : { took: 1 };
-  }
-  if (v.length !== 2) return false;
-  const added = addContext(sides, v, valueOf(options[at + 1]) ?? '');
-  return added === false ? false : added === null ? null : { took: 2 };
+  return taken(addContext(sides, v.slice(0, eq), v.slice(eq + 1)), 1);
 }
 
 /** grep or rg with its context options as one word of their sides; the command itself when it has none, or when its words do not read. */
 function searched(command: Command): Command {
   const args = argsOf(command);
   if (args === null) return command;
+  // Stryker disable next-line ObjectLiteral: a side left out reads false, as a false one
   const sides: Sides = { before: false, after: false };
   const options: Word[] = [];
   let found = false;
   for (let at = 0; at < args.options.length; ) {
-    const context = contextOf(sides, args.options, at);
-    if (context === null) return command;
-    if (context === false) options.push(args.options[at] as Word);
-    else found = true;
-    at += context === false ? 1 : context.took;
+    const option = optionAt(sides, args.options, at);
+    if (option === null) return command;
+    if (option.context) found = true;
+    else options.push(...args.options.slice(at, at + option.took));
+    at += option.took;
   }
   if (!found) return command;
   if (sides.before || sides.after) options.push(sidesWord(sides));
@@ -84,11 +103,21 @@ const CONTEXT_VALUE = /^(\d+)(?:,(\d+))?$/;
 /** Select-String with its `-Context` as the sides it shows; the command itself when it has none, or when the value does not read. */
 function selected(command: Command): Command {
   const { words } = command;
-  const at = words.findIndex((w, n) => n > 0 && w.value !== null && CONTEXT_PARAMETER.test(w.value));
-  if (at === -1) return command;
-  const spelled = words[at]?.value ?? '';
+  // The first word is the command's name.
+  for (let at = 1; at < words.length; at += 1) {
+    const spelled = (words[at] as Word).value;
+    // Stryker disable next-line ConditionalExpression: a shortcut: the pattern reads no word that expands (`null`) as a parameter
+    if (spelled !== null && CONTEXT_PARAMETER.test(spelled)) return windowed(command, at, spelled);
+  }
+  return command;
+}
+
+/** The command with its `-Context` (`spelled`, the word at `at`) as the sides it shows, or as written when its value does not read. */
+function windowed(command: Command, at: number, spelled: string): Command {
+  const { words } = command;
   const colon = spelled.indexOf(':');
   const value = colon === -1 ? valueOf(words[at + 1]) : spelled.slice(colon + 1);
+  // Stryker disable next-line ConditionalExpression: a shortcut: the pattern reads no missing value (`null`) as a count
   const counts = value === null ? null : CONTEXT_VALUE.exec(value);
   if (counts === null) return command;
   const before = Number(counts[1]) > 0;
@@ -101,6 +130,7 @@ function narrowed(command: Command): Command {
   const name = nameOf(command);
   if (name === 'grep' || name === 'rg') return searched(command);
   // Only a name of Select-String's length or its alias's is lowered: most commands pay a length check.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: a shortcut: no other name lowers to either
   if (name === null || (name.length !== 13 && name.length !== 3)) return command;
   const lower = name.toLowerCase();
   return lower === 'select-string' || lower === 'sls' ? selected(command) : command;
@@ -108,6 +138,7 @@ function narrowed(command: Command): Command {
 
 /** grep, rg, and Select-String or its alias in any case. */
 const SELECT_STRING: ReadonlySet<string> = new Set(['select-string', 'sls']);
+// Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BooleanLiteral,ArrowFunction: a shortcut: the rule leaves a line with no search as it is (act-outline.test.ts)
 const isSearch = (name: string): boolean => name === 'grep' || name === 'rg' || ((name.length === 13 || name.length === 3) && SELECT_STRING.has(name.toLowerCase()));
 
 export const context: Rule = {
@@ -115,6 +146,7 @@ export const context: Rule = {
   reason: 'How many lines are printed around each match leaves the search as it was: the same pattern in the same files, the window on the same sides.',
   apply: (line) => mapCommands(line, narrowed),
   // Only options are written again.
+  // Stryker disable next-line BooleanLiteral: a shortcut: without it the engine reads the new line's outline, the same one
   keepsOutline: true,
   concerns: (outline) => outline.names.some(isSearch),
   folds: [
@@ -123,6 +155,10 @@ export const context: Rule = {
     ['grep -B 3 raise app/models.py', 'grep -B10 raise app/models.py', 'grep --before-context=2 raise app/models.py', 'grep -A 0 -B 1 raise app/models.py'],
     ['grep -n raise app/models.py', 'grep -n -C 0 raise app/models.py', 'grep -n -A0 raise app/models.py', 'grep -n -0 raise app/models.py'],
     ['grep -n -12 raise app/models.py', 'grep -n -C 3 raise app/models.py'],
+    ['grep -C 3 -e x-1 app.log', 'grep -C 5 -e x-1 app.log', 'grep -e x-1 -A 2 -B 2 app.log'],
+    ['grep -C 3 -e -1a app.log', 'grep -C 5 -e -1a app.log'],
+    ['grep -C 3 --exclude=v-1 raise src', 'grep -C 5 --exclude=v-1 raise src'],
+    ['grep -C 3 --exclude "$SKIP" raise src', 'grep -C 5 --exclude "$SKIP" raise src'],
     ['rg -n -C 2 TODO src', 'rg -n -B 2 -A 2 TODO src', 'rg -n --context 4 TODO src'],
     [
       'Select-String -Path src/Config.cs -Pattern ConnectionString -Context 3,3',
@@ -132,7 +168,10 @@ export const context: Rule = {
       'Select-String -Path src/Config.cs -Pattern ConnectionString -Co 2',
       'Select-String -Path src/Config.cs -Pattern ConnectionString -Con 2',
       'Select-String -Path src/Config.cs -Pattern ConnectionString -Conte 2',
+      'Select-String -Path src/Config.cs -Pattern ConnectionString -Contex 2',
+      'Select-String -Path src/Config.cs -Pattern ConnectionString -Context 12',
     ],
+    ['Select-String -Path src/Config.cs -Pattern x-co -Context 3', 'Select-String -Path src/Config.cs -Pattern x-co -Context 5'],
     ['Select-String -Context:3,3 -Path src/Config.cs -Pattern ConnectionString', 'Select-String -Context 1 -Path src/Config.cs -Pattern ConnectionString'],
     ['Select-String -Path src/Config.cs -Pattern ConnectionString', 'Select-String -Path src/Config.cs -Pattern ConnectionString -Context 0', 'Select-String -Path src/Config.cs -Pattern ConnectionString -Context 0,0'],
     ['sls -Path src/Config.cs -Pattern ConnectionString -Context 2', 'sls -Path src/Config.cs -Pattern ConnectionString -Context 1,1'],
@@ -147,18 +186,25 @@ export const context: Rule = {
     ['grep -C 3 -e $PAT -m 1 app.log', 'grep -C 3 -e $PAT -m 2 app.log'],
     ['grep -C 3x error app.log', 'grep -C 3 error app.log'],
     ['grep -C x3 error app.log', 'grep -C 3 error app.log'],
+    ['grep -e -5 error.log', 'grep -e -3 error.log'],
+    ['grep -C 2 -e -5 error.log', 'grep -C 2 -e -3 error.log'],
     ['grep -n raise app/models.py', 'grep -n -C 3 raise app/models.py'],
     ['grep -n -A 3 raise app/models.py', 'grep -n -A 3 return app/models.py'],
     ['grep -n -A 3 raise app/models.py', 'grep -n -A 3 raise app/views.py'],
     ['grep -n -A 3 raise app/models.py', 'grep -c -A 3 raise app/models.py'],
     ['grep -A 3 raise app/models.py', 'grep -v -A 3 raise app/models.py'],
     ['grep -A $N raise app/models.py', 'grep -A 3 raise app/models.py'],
+    ['grep --context "$N" raise app/models.py', 'grep --context 3 raise app/models.py'],
+    ['grep --context "$N" raise app/models.py', 'grep raise app/models.py'],
     ['Select-String -Path src/Config.cs -Pattern Connection -Context 3', 'Select-String -Path src/Config.cs -Pattern Timeout -Context 3'],
     ['Select-String -Path src/Config.cs -Pattern Connection -Context 3,0', 'Select-String -Path src/Config.cs -Pattern Connection -Context 0,3'],
     ['Select-String -Path src/Config.cs -Pattern Connection -Context 3,0', 'Select-String -Path src/Config.cs -Pattern Connection -Context 3,3'],
     ['Select-String -Path src/Config.cs -Pattern Connection -Context 0,3', 'Select-String -Path src/Config.cs -Pattern Connection -Context 3,3'],
     ['Select-String -Path src/Config.cs -Pattern Connection -Context $n', 'Select-String -Path src/Config.cs -Pattern Connection'],
     ['Select-String -Path src/Config.cs -Pattern Connection -Contexts 3', 'Select-String -Path src/Config.cs -Pattern Connection'],
+    ['Select-String -Path src/Config.cs -Pattern Connection -Contexts 3', 'Select-String -Path src/Config.cs -Pattern Connection -Context 3'],
+    ['Select-String -Path src/Config.cs -Pattern Connection -Context x3', 'Select-String -Path src/Config.cs -Pattern Connection -Context 3'],
+    ['Select-String -Path src/Config.cs -Pattern Connection -Context 3x', 'Select-String -Path src/Config.cs -Pattern Connection -Context 3'],
     ['Select-String -Path src/Config.cs -Pattern x-co -Context 3', 'Select-String -Path src/Config.cs -Pattern x-co'],
     ['Select-String -Path src/Config.cs -Pattern Connection -Context 3', 'Select-String -Path src/Config.cs -Pattern Connection'],
     ['Select-String -Path src/Config.cs -Pattern Connection -CaseSensitive', 'Select-String -Path src/Config.cs -Pattern Connection'],
