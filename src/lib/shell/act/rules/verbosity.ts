@@ -78,9 +78,10 @@ function tabled(command: Command, table: Tabled): Command {
   for (let at = 0; at < args.options.length; at += 1) {
     const option = args.options[at] as Word;
     const named = optionName(option);
-    if (named === null || !table.valued.has(named)) options.push(option);
-    // A short option's value is the next word of the reading.
-    else if (!named.startsWith('--')) at += 1;
+    // A short option's value is the next word of the reading: it goes or stays with its option, and is never read as one.
+    const took = named !== null && !named.startsWith('--') ? 2 : 1;
+    if (named === null || !table.valued.has(named)) options.push(...args.options.slice(at, at + took));
+    at += took - 1;
   }
   if (letters.length === args.switches.length && longs.length === args.longs.length && options.length === args.options.length) return command;
   return withWords(command, writeArgs(command.words[0] as Word, command.words.slice(1), args, { switches: letters, longs, options }));
@@ -149,6 +150,7 @@ export const verbosity: Rule = {
     ['pytest -q tests', 'pytest -W error tests'],
     ['pytest -q tests', 'pytest -p no:cacheprovider tests'],
     ['pytest -q -k login', 'pytest -q -k logout'],
+    ['pytest -k -r tests', 'pytest -k tests'],
     ['go run main.go -v', 'go run main.go'],
     ['cargo run -q', 'cargo run'],
     ['cargo test -- -q', 'cargo test'],
