@@ -70,6 +70,7 @@ function optionAt(sides: Sides, options: readonly Word[], at: number): Taken | n
   if (v === null) return { took: 1, context: false };
   // grep's `-5`: the reading lists it whole, digits only (args.ts).
   if (/^-\d/.test(v)) return taken(addContext(sides, '-C', v.slice(1)), 1);
+  // Stryker disable next-line StringLiteral: '' stands for a value that expands, which is no count, as no text put in its place is
   if (v.length === 2) return taken(addContext(sides, v, valueOf(options[at + 1]) ?? ''), 2);
   const eq = v.indexOf('=');
   return taken(addContext(sides, v.slice(0, eq), v.slice(eq + 1)), 1);
@@ -158,7 +159,7 @@ export const context: Rule = {
     ['grep -C 3 -e x-1 app.log', 'grep -C 5 -e x-1 app.log', 'grep -e x-1 -A 2 -B 2 app.log'],
     ['grep -C 3 -e -1a app.log', 'grep -C 5 -e -1a app.log'],
     ['grep -C 3 --exclude=v-1 raise src', 'grep -C 5 --exclude=v-1 raise src'],
-    ['grep -C 3 --exclude "$SKIP" raise src', 'grep -C 5 --exclude "$SKIP" raise src'],
+    ['grep -C 3 --exclude "$SKIP" raise src', 'grep -C 5 --exclude "$SKIP" raise src', 'grep --exclude "$SKIP" -C 4 raise src'],
     ['rg -n -C 2 TODO src', 'rg -n -B 2 -A 2 TODO src', 'rg -n --context 4 TODO src'],
     [
       'Select-String -Path src/Config.cs -Pattern ConnectionString -Context 3,3',
@@ -186,6 +187,7 @@ export const context: Rule = {
     ['grep -C 3 -e $PAT -m 1 app.log', 'grep -C 3 -e $PAT -m 2 app.log'],
     ['grep -C 3x error app.log', 'grep -C 3 error app.log'],
     ['grep -C x3 error app.log', 'grep -C 3 error app.log'],
+    ['grep -A 3x -B 2 error app.log', 'grep -A 3x -B 4 error app.log'],
     ['grep -e -5 error.log', 'grep -e -3 error.log'],
     ['grep -C 2 -e -5 error.log', 'grep -C 2 -e -3 error.log'],
     ['grep -n raise app/models.py', 'grep -n -C 3 raise app/models.py'],
