@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readArgs, sortedSwitches, writeArgs, writesBack, type CommandSpec } from '../../src/lib/shell/act/args.js';
+import { optionSpan, readArgs, sortedSwitches, writeArgs, writesBack, type CommandSpec } from '../../src/lib/shell/act/args.js';
 import { COMMANDS, specOf } from '../../src/lib/shell/act/commands.js';
 import { splitDirectory } from '../../src/lib/shell/act/directory-flags.js';
 import { ACT_READ_LIMIT, actOf } from '../../src/lib/shell/act/index.js';
@@ -92,6 +92,12 @@ describe('act: the option reader', () => {
     assert.equal(readArgs(spec('ls'), words('-5', 'x')), null);
     assert.equal(readArgs(spec('head'), words('-5x', 'y')), null);
     assert.deepEqual(readArgs(spec('head'), words('-n-5', 'y'))?.options, [word('-n'), word('-5')]);
+  });
+
+  test('optionSpan steps over a short option with its value, and over a count or --x=y alone', () => {
+    const options = readArgs(spec('grep'), words('-e', '-5', '-7', '--include=*.py', '--exclude', '$SKIP', '-m1', 'p', 'x'))?.options ?? [];
+    assert.deepEqual(options.map((option) => option.value), ['-e', '-5', '-7', '--include=*.py', '--exclude=$SKIP', '-m', '1']);
+    assert.deepEqual([0, 2, 3, 4, 5].map((at) => optionSpan(options, at)), [2, 1, 1, 1, 2]);
   });
 
   test('a cluster reads its switches, then a valued letter takes the rest or the next word', () => {

@@ -173,6 +173,17 @@ export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null
   };
 }
 
+/**
+ * How many words of a reading's `options` the option at `at` spans: a short
+ * option is listed with its value (`-n`, `5`; `-e`, `-5`), a count (`-5`) and
+ * `--name=value` alone. A rule walking the options steps by it, so a value is
+ * never read as an option.
+ */
+export function optionSpan(options: readonly Word[], at: number): 1 | 2 {
+  const v = (options[at] as Word).value;
+  return v !== null && /^-\D$/.test(v) ? 2 : 1;
+}
+
 /** Switch letters in one canonical order (code-unit order), repeats kept; linear in their number. */
 export function sortedSwitches(letters: string): string {
   // Already in order (most clusters are one letter or two): the letters themselves.

@@ -13,7 +13,7 @@
  * alone (`-Co`, `-Cont`), with its value as the next word or after a colon
  * (`-Context:3,3`); `sls` is its alias.
  */
-import { writeArgs } from '../args.js';
+import { optionSpan, writeArgs } from '../args.js';
 import { argsOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, withWords, word, type Command, type Word } from '../syntax.js';
@@ -68,10 +68,10 @@ function optionAt(sides: Sides, options: readonly Word[], at: number): Taken | n
   const v = (options[at] as Word).value;
   // `--name $N`, read as `--name=$N`: a value the shell expands, no count.
   if (v === null) return { took: 1, context: false };
+  // Stryker disable next-line StringLiteral: '' stands for a value that expands, which is no count, as no text put in its place is
+  if (optionSpan(options, at) === 2) return taken(addContext(sides, v, valueOf(options[at + 1]) ?? ''), 2);
   // grep's `-5`: the reading lists it whole, digits only (args.ts).
   if (/^-\d/.test(v)) return taken(addContext(sides, '-C', v.slice(1)), 1);
-  // Stryker disable next-line StringLiteral: '' stands for a value that expands, which is no count, as no text put in its place is
-  if (v.length === 2) return taken(addContext(sides, v, valueOf(options[at + 1]) ?? ''), 2);
   const eq = v.indexOf('=');
   return taken(addContext(sides, v.slice(0, eq), v.slice(eq + 1)), 1);
 }

@@ -13,7 +13,7 @@
  * on their running subcommands, up to a `--` (past it, the words belong to
  * another program).
  */
-import { writeArgs } from '../args.js';
+import { optionSpan, writeArgs } from '../args.js';
 import { argsOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, withWords, type Command, type Word } from '../syntax.js';
@@ -59,10 +59,10 @@ const LISTED: ReadonlyMap<string, Listed> = new Map([
   ['jest', { subcommands: null, flags: new Set(['--verbose', '--silent', '--colors', '--no-colors']), valued: new Set() }],
 ]);
 
-/** The name of a valued option as read: `-r` for a short one, `--tb` for `--tb=short`; `null` for any other word. */
+/** The name of an option as read: `-r` for a short one, `--tb` for `--tb=short`; `null` for one whose value expands (`--tb=$STYLE`). */
 function optionName(option: Word): string | null {
   const v = option.value;
-  if (v === null || !v.startsWith('-')) return null;
+  if (v === null) return null;
   const eq = v.indexOf('=');
   return v.startsWith('--') && eq > 0 ? v.slice(0, eq) : v;
 }
@@ -78,8 +78,8 @@ function tabled(command: Command, table: Tabled): Command {
   for (let at = 0; at < args.options.length; at += 1) {
     const option = args.options[at] as Word;
     const named = optionName(option);
-    // A short option's value is the next word of the reading: it goes or stays with its option, and is never read as one.
-    const took = named !== null && !named.startsWith('--') ? 2 : 1;
+    // A short option's value goes or stays with it.
+    const took = optionSpan(args.options, at);
     if (named === null || !table.valued.has(named)) options.push(...args.options.slice(at, at + took));
     at += took - 1;
   }
