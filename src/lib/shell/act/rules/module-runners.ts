@@ -32,11 +32,21 @@ export const moduleRunners: Rule = {
   folds: [
     ['python -m pytest -q tests', 'pytest -q tests', 'python3 -m pytest -q tests', 'python -mpytest -q tests'],
     ['python -m pip install requests', 'pip install requests'],
+    ['python -m mypy src', 'mypy src'],
+    ['python -m ruff check .', 'ruff check .'],
+    ['python -m black --check .', 'black --check .'],
+    ['python -m flake8 src', 'flake8 src'],
+    ['python -m pylint src', 'pylint src'],
+    ['python -m isort --check .', 'isort --check .'],
+    ['python -m tox -e py311', 'tox -e py311'],
   ],
   keeps: [
     ['python -m unittest', 'python -m pytest'],
     ['python -m pytest tests/a.py', 'pytest tests/b.py'],
     ['python -m http.server', 'python -m pytest'],
     ['python -c "import pytest"', 'pytest'],
+    ['python "$ARGS" tests', 'pytest tests'],
+    ['python -u -m pytest', 'pytest'],
+    ['python -V && node -m pytest', 'python -V && pytest'],
   ],
 };
