@@ -59,13 +59,16 @@ const LISTED: ReadonlyMap<string, Listed> = new Map([
   ['jest', { subcommands: null, flags: new Set(['--verbose', '--silent', '--colors', '--no-colors']), valued: new Set() }],
 ]);
 
-/** The name of an option as read: `-r` for a short one, `--tb` for `--tb=short`; `null` for one whose value expands (`--tb=$STYLE`). */
-function optionName(option: Word): string | null {
-  const v = option.value;
-  if (v === null) return null;
-  // Only a long option carries its value after `=`: the option reader lists a short one and its value apart.
+/** An option's name: the word before its `=` (`--tb` of `--tb=short`), the word itself without one. */
+function nameBeforeValue(v: string): string {
   const eq = v.indexOf('=');
   return eq === -1 ? v : v.slice(0, eq);
+}
+
+/** The name of an option as read: `-r` for a short one, `--tb` for `--tb=short`; `null` for one whose value expands (`--tb=$STYLE`). */
+function optionName(option: Word): string | null {
+  // Only a long option carries its value after `=`: the option reader lists a short one and its value apart.
+  return option.value === null ? null : nameBeforeValue(option.value);
 }
 
 /** Drops a table-read program's printing options; the command itself when it has none, or when its words do not read. */
@@ -98,9 +101,8 @@ function tabled(command: Command, table: Tabled): Command {
 function flagSpan(listed: Listed, v: string): 0 | 1 | 2 {
   if (listed.flags.has(v)) return 1;
   if (listed.valued.has(v)) return 2;
-  const eq = v.indexOf('=');
-  // Stryker disable next-line EqualityOperator: a word that starts with `=` names no flag either way
-  return eq > 0 && listed.valued.has(v.slice(0, eq)) ? 1 : 0;
+  // A valued flag with its value attached (`--color=never`).
+  return listed.valued.has(nameBeforeValue(v)) ? 1 : 0;
 }
 
 /** Drops a listed program's printing flags up to a `--`; the command itself when it has none. */
