@@ -25,7 +25,9 @@ const expanding = (text: string): Word => ({ text, value: null });
 
 describe('act: the option reader', () => {
   test('writesBack says whether writeArgs would give the words back alike, for every tabled command of the corpus and every way of keeping its flags', () => {
-    const commands = [...GROUPS.flatMap((group) => group.commands), ...CONTRASTS.flatMap((contrast) => contrast.pair), 'ls -la -- x', 'grep -- -v a', 'ls x --', "grep -e 'a b' f", 'pytest --tb short -x t'];
+    const commands = [...GROUPS.flatMap((group) => group.commands), ...CONTRASTS.flatMap((contrast) => contrast.pair), 'ls -la -- x', 'grep -- -v a', 'ls x --', "grep -e 'a b' f", 'pytest --tb short -x t',
+      // A `--` after every operand (or with none), and flags quoted: alike in value, not in text.
+      'ls -la --', 'grep -n -- x', "ls '-la' x", "grep '-n' x f", 'ls "-l" -a'];
     let asked = 0;
     for (const command of commands) {
       for (const pipeline of readLine(command, 'posix')?.pipelines ?? []) {
@@ -94,10 +96,22 @@ describe('act: the option reader', () => {
     assert.deepEqual(readArgs(spec('head'), words('-n-5', 'y'))?.options, [word('-n'), word('-5')]);
   });
 
+  test('writesBack asks only the words there are: flags to keep past the last word are not written back', () => {
+    const args = readArgs(spec('ls'), []);
+    assert.ok(args !== null);
+    assert.equal(writesBack(words('ls'), args, { switches: 'l', longs: [], options: [] }), false);
+    assert.equal(writesBack(words('ls'), args, { switches: '', longs: ['--all'], options: [] }), false);
+    assert.equal(writesBack(words('ls'), args, { switches: '', longs: [], options: [word('-I'), word('x')] }), false);
+    assert.equal(writesBack(words('ls'), args, { switches: '', longs: [], options: [] }), true);
+  });
+
   test('optionSpan steps over a short option with its value, and over a count or --x=y alone', () => {
     const options = readArgs(spec('grep'), words('-e', '-5', '-7', '--include=*.py', '--exclude', '$SKIP', '-m1', 'p', 'x'))?.options ?? [];
     assert.deepEqual(options.map((option) => option.value), ['-e', '-5', '-7', '--include=*.py', '--exclude=$SKIP', '-m', '1']);
     assert.deepEqual([0, 2, 3, 4, 5].map((at) => optionSpan(options, at)), [2, 1, 1, 1, 2]);
+    // Only a whole short flag takes the next word: a long option's value may end like one.
+    const long = readArgs(spec('grep'), words('--include=a-b', '-m', '1', 'p', 'x'))?.options ?? [];
+    assert.deepEqual([0, 1].map((at) => optionSpan(long, at)), [1, 2]);
   });
 
   test('a cluster reads its switches, then a valued letter takes the rest or the next word', () => {

@@ -181,14 +181,18 @@ export function readArgs(spec: CommandSpec, words: readonly Word[]): Args | null
  */
 export function optionSpan(options: readonly Word[], at: number): 1 | 2 {
   const v = (options[at] as Word).value;
+  // Stryker disable next-line ConditionalExpression: a word that expands fails the pattern too ("null" is no flag); the test is for the type
   return v !== null && /^-\D$/.test(v) ? 2 : 1;
 }
 
 /** Switch letters in one canonical order (code-unit order), repeats kept; linear in their number. */
 export function sortedSwitches(letters: string): string {
-  // Already in order (most clusters are one letter or two): the letters themselves.
+  // Already in order (most clusters are one letter or two): the letters themselves. A shortcut: sorting them gives them back.
+  // Stryker disable next-line BooleanLiteral: a shortcut (above)
   let sorted = true;
+  // Stryker disable next-line LogicalOperator,ConditionalExpression,AssignmentOperator,EqualityOperator,ArithmeticOperator: a shortcut (above); past the end a comparison with NaN is false, and the letters are sorted
   for (let at = 1; at < letters.length && sorted; at += 1) sorted = letters.charCodeAt(at - 1) <= letters.charCodeAt(at);
+  // Stryker disable next-line ConditionalExpression: a shortcut (above)
   if (sorted) return letters;
   // The letters are ASCII (each is in a table): sorted one by one, repeats fall together.
   return letters.split('').sort().join('');
@@ -242,7 +246,14 @@ export function writesBack(words: readonly Word[], args: Args, kept: KeptFlags):
 }
 
 /** Whether the word is `word(value)` in text and value. */
-const isWord = (w: Word | undefined, value: string): boolean => w !== undefined && w.value === value && w.text === quote(value);
+const isWord = (w: Word | undefined, value: string): boolean =>
+  w !== undefined &&
+  // Stryker disable next-line ConditionalExpression: a word whose text is quote(value) reads as value, so the text decides; the value is asked first as it is cheaper
+  w.value === value &&
+  w.text === quote(value);
 
 /** Whether the word reads as `other`: the same text and value. */
-const alike = (w: Word | undefined, other: Word): boolean => w !== undefined && (w === other || (w.text === other.text && w.value === other.value));
+const alike = (w: Word | undefined, other: Word): boolean =>
+  w !== undefined &&
+  // Stryker disable next-line ConditionalExpression: the same word passes the test after it too (a shortcut), and a word's value follows from its text
+  (w === other || (w.text === other.text && w.value === other.value));

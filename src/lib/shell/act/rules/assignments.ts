@@ -59,5 +59,7 @@ export const assignments: Rule = {
     ['env -i make test', 'make test'],
     ['A=1 B=$A make', 'B=$A A=1 make'],
     ['env', 'env A=1'],
+    // An assignment that expands may be anything, an option included.
+    ['env "$VARS" make test', 'make test'],
   ],
 };

@@ -82,6 +82,8 @@ export const catPipe: Rule = {
     ['head -50 src/app.py', 'cat src/app.py | head -50', 'cat ./src/app.py | head -n 50'],
     ['grep -n error app.log', 'cat app.log | grep -n error'],
     ['wc -l data.csv', 'cat data.csv | wc -l'],
+    // A redirection that leaves the input to the pipe.
+    ['head -5 app.log >top.txt', 'cat app.log | head -5 >top.txt'],
   ],
   keeps: [
     ['cat a.txt b.txt | head -5', 'head -5 a.txt b.txt'],
@@ -90,5 +92,24 @@ export const catPipe: Rule = {
     ['cat app.log | head -5', 'cat app.log | tail -5'],
     ['cat app.log | grep error other.log', 'grep error other.log app.log'],
     ['cat app.log | tail -f', 'tail -f app.log'],
+    // Every other option that reads a file otherwise than the input, each a claim an example holds.
+    ['cat app.log | grep -R error', 'grep -R error app.log'],
+    ['cat app.log | grep -d recurse error', 'grep -d recurse error app.log'],
+    ['cat app.log | grep --directories=recurse error', 'grep --directories=recurse error app.log'],
+    ['cat app.log | grep --include=app.log error', 'grep --include=app.log error app.log'],
+    ['cat app.log | grep --exclude=app.log error', 'grep --exclude=app.log error app.log'],
+    ['cat app.log | grep --exclude-from=skip.txt error', 'grep --exclude-from=skip.txt error app.log'],
+    ['cat app.log | tail -F', 'tail -F app.log'],
+    ['cat app.log | tail --follow=name', 'tail --follow=name app.log'],
+    ['cat list.txt | wc --files0-from=-', 'wc --files0-from=- list.txt'],
+    // The reader's input given otherwise than by the pipe.
+    ['cat app.log | head -5 <other.log', 'head -5 app.log <other.log'],
+    ['cat app.log | head -5 <&3', 'head -5 app.log <&3'],
+    ['cat app.log | head -5 0>&-', 'head -5 app.log 0>&-'],
+    // cat with more to it than one file.
+    ['LC_ALL=C cat app.log | head -5', 'LC_ALL=C head -5 app.log'],
+    ['cat app.log <input.txt | head -5', 'head -5 app.log'],
+    ['cat "" | head -5', 'head -5 ""'],
+    ['cat | head -5', 'head -5'],
   ],
 };

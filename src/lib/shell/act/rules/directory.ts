@@ -57,5 +57,7 @@ export const directory: Rule = {
     ['make -C sub test > test.log', 'cd sub && make test > test.log'],
     ['make -C sub test | tee test.log', 'cd sub && make test | tee test.log'],
     ['make -C sub test >&test.log', 'cd sub && make test >&test.log'],
+    // A target that expands may be a relative file.
+    ['make -C sub test >"$LOG"', 'cd sub && make test >"$LOG"'],
   ],
 };

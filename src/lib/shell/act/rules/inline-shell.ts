@@ -52,7 +52,9 @@ export const inlineShell: Rule = {
   concerns: (outline) => outline.names.length === 1 && SHELLS.has(outline.names[0] as string),
   reopens: true,
   folds: [
-    ['bash -c "pytest -q"', "bash -c 'pytest -q'", 'pytest -q', 'bash -lc "pytest -q"', 'bash -l -c "pytest -q"', 'bash --login -c "pytest -q"', "sh -c 'pytest -q'"],
+    ['bash -c "pytest -q"', "bash -c 'pytest -q'", 'pytest -q', 'bash -lc "pytest -q"', 'bash -l -c "pytest -q"', 'bash --login -c "pytest -q"', 'bash -cl "pytest -q"', "sh -c 'pytest -q'"],
+    // A redirection both shells read alike.
+    ['sh -c "make 2>&1"', 'make 2>&1'],
     ['bash -c "cd /repo && make test"', 'cd /repo && make test', "bash -lc 'cd /repo && make test'", 'sh -c "cd /repo && make test"'],
   ],
   keeps: [
@@ -64,5 +66,10 @@ export const inlineShell: Rule = {
     ['sh -lc "pytest -q"', 'pytest -q'],
     ['bash -c "$CMD"', '$CMD'],
     ['bash -c "pytest -q" > out.txt', 'pytest -q'],
+    ['bash -c "pytest -q" &', 'pytest -q'],
+    ['CI=1 bash -c "pytest -q"', 'CI=1 pytest -q'],
+    ['sh -c "make &>> build.log"', 'make &>> build.log'],
+    ['sh -c "make >&build.log"', 'make >&build.log'],
+    ['sh -c "CI=$X make"', 'CI=$X make'],
   ],
 };

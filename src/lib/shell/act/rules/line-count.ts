@@ -72,6 +72,10 @@ export const lineCount: Rule = {
   folds: [
     ['head -50 src/app.py', 'head -n 50 src/app.py', 'head --lines=50 src/app.py', 'head --lines 50 src/app.py'],
     ['tail -20 build.log', 'tail -n 20 build.log'],
+    // tail's old-style count before standard input, `-`, or `--` and one file.
+    ['tail -5', 'tail -n 5'],
+    ['tail -5 -', 'tail -n 5 -'],
+    ['tail -5 -- app.log', 'tail -n 5 -- app.log'],
   ],
   keeps: [
     ['head -n 50 app.py', 'tail -n 50 app.py'],
@@ -82,5 +86,13 @@ export const lineCount: Rule = {
     ['head -n -5 app.py', 'head -n 5 app.py'],
     ['tail -c -5 app.py', 'tail -n 5 app.py'],
     ['tail -5 a.log b.log', 'tail -n 5 a.log b.log'],
+    ['tail -5 -f app.log', 'tail -n 5 -f app.log'],
+    ['tail -5 -- a.log b.log', 'tail -n 5 -- a.log b.log'],
+    // A flag's value is never a count, whatever it looks like.
+    ['head -c --lines=5 app.py', 'head -c -n 5 app.py'],
+    ['tail -s --lines=5 app.log', 'tail -s -n 5 app.log'],
+    ['tail --bytes --lines=5 app.log', 'tail --bytes -n 5 app.log'],
+    ['tail --sleep-interval --lines=5 app.log', 'tail --sleep-interval -n 5 app.log'],
+    ['tail --pid --lines=5 app.log', 'tail --pid -n 5 app.log'],
   ],
 };

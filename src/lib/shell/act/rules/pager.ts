@@ -63,6 +63,8 @@ export const pager: Rule = {
       'GIT_PAGER=cat git log --oneline -20',
       'git log --oneline -20 | less',
       'git -P log --oneline -20 | more',
+      'PAGER=cat git log --oneline -20',
+      'GIT_PAGER= git log --oneline -20',
     ],
   ],
   keeps: [
@@ -71,5 +73,7 @@ export const pager: Rule = {
     ['git log | cat -n', 'git log'],
     ['git diff | less', 'git show | less'],
     ['cat', 'less'],
+    ['PAGER=less git log', 'git log'],
+    ['EDITOR=cat git log', 'git log'],
   ],
 };

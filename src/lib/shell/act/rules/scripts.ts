@@ -42,6 +42,18 @@ export const scripts: Rule = {
     ['yarn test', 'yarn run test'],
     ['pnpm build', 'pnpm run build'],
     ['npm test -- --watch=false', 'npm run test -- --watch=false'],
+    // Every other entry of the table, so that each is a claim some example holds.
+    ['npm run build', 'npm rum build', 'npm urn build', 'npm run-script build'],
+    ['pnpm test', 'pnpm t', 'pnpm tst', 'pnpm run test', 'pnpm run-script test'],
+    ['pnpm lint', 'pnpm run lint'],
+    ['pnpm dev', 'pnpm run dev'],
+    ['pnpm format', 'pnpm run format'],
+    ['pnpm typecheck', 'pnpm run typecheck'],
+    ['yarn build', 'yarn run build'],
+    ['yarn lint', 'yarn run lint'],
+    ['yarn dev', 'yarn run dev'],
+    ['yarn format', 'yarn run format'],
+    ['yarn typecheck', 'yarn run typecheck'],
   ],
   keeps: [
     ['npm run build', 'npm run test'],
@@ -51,5 +63,10 @@ export const scripts: Rule = {
     ['npm install', 'npm run install'],
     ['yarn install', 'yarn run install'],
     ['npm test', 'npm test -- --grep login'],
+    // yarn has no `t`: `yarn t` runs a script named `t`.
+    ['yarn t', 'yarn run test'],
+    // A manager or a subcommand the shell expands is read as written.
+    ['"$PM" test', 'npm run test'],
+    ['npm "$TASK"', 'npm run test'],
   ],
 };

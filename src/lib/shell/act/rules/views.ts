@@ -92,6 +92,20 @@ function dropViews(line: Line): Line {
 /** A view is a head or a tail: a line with neither has none to drop. */
 const VIEWS: ReadonlySet<string> = new Set(['head', 'tail']);
 
+/** A run of every other program and subcommand the table lists, each a claim an example holds. */
+const LISTED_RUNS = [
+  'tox', 'mypy src', 'ruff check .', 'eslint src', 'tsc --noEmit', 'jest', 'vitest run', 'mocha', 'make test', 'cmake --build build',
+  'ctest', 'ninja -C build', 'mvn test', 'gradle test', 'python manage.py test', 'node test.js', 'npx jest', 'npm run test', 'npm test',
+  'npm install', 'npm ci', 'npm exec jest', 'pnpm run test', 'pnpm test', 'pnpm install', 'pnpm exec jest', 'yarn run test', 'yarn test',
+  'yarn install', 'cargo build', 'cargo run', 'cargo check', 'cargo clippy', 'go build ./...', 'go test ./...', 'go run .', 'go vet ./...',
+  'dotnet build', 'dotnet test', 'dotnet run', 'sh run_tests.sh', 'rspec', 'poetry run pytest', 'pipenv run pytest', 'bundle exec rspec',
+];
+/** What a listed program prints when it lists rather than runs: a view of it is a different read. */
+const LISTINGS = [
+  'cargo tree', 'go list ./...', 'dotnet --info', 'pnpm ls', 'yarn why react', 'poetry show', 'pipenv graph', 'bundle list',
+  "node -e 'console.log(1)'", 'node -p 1', 'pytest --co', 'pytest --collect-only', 'make --help', 'mypy -h', 'python --version', 'python -V',
+];
+
 export const views: Rule = {
   name: 'views',
   reason: 'A head or tail of a run’s output is a view of the same run; the run is the action.',
@@ -103,6 +117,7 @@ export const views: Rule = {
     ['cargo test | tail -40', 'cargo test | head'],
     ['bash run_tests.sh 2>&1 | tail -n 50', 'bash run_tests.sh'],
     ['uv run pytest tests | tail -30', 'uv run pytest tests'],
+    ...LISTED_RUNS.map((run) => [run, `${run} | tail -20`]),
   ],
   keeps: [
     ['ls -t | head -1', 'ls -t | tail -1'],
@@ -117,5 +132,6 @@ export const views: Rule = {
     ["bash -lc 'ls -t' | head -1", "bash -lc 'ls -t' | tail -1"],
     ['sh | head -1', 'sh | tail -1'],
     ['uv pip list | head -20', 'uv pip list | tail -20'],
+    ...LISTINGS.map((listing): [string, string] => [`${listing} | head -20`, `${listing} | tail -20`]),
   ],
 };

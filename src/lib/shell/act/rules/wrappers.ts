@@ -176,6 +176,11 @@ function unwrap(command: Command, place: number): Command {
 // The wrappers' names; `time` is a keyword, not in the map of programs.
 const WRAPPED: ReadonlySet<string> = new Set([...WRAPPERS.keys(), 'time']);
 
+/** A keyword after a wrapper is a plain word, and so the wrapper stays (each entry a claim an example holds). */
+const KEYWORD_KEEPS = [...KEYWORDS].map((keyword): [string, string] => [`command ${keyword} x`, `nice ${keyword} x`]);
+/** A builtin after a program that wraps: the program cannot run it, and so it stays. */
+const BUILTIN_KEEPS = [...BUILTINS].map((builtin): [string, string] => [`timeout 5 ${builtin} x`, `${builtin} x`]);
+
 export const wrappers: Rule = {
   name: 'wrappers',
   reason: 'A wrapper that bounds, times, reprioritises or unbuffers a command runs the same command.',
@@ -193,6 +198,31 @@ export const wrappers: Rule = {
       'timeout 60 nice make test',
       'stdbuf -oL -eL make test',
       'command make test',
+      // Every option of the table, attached or not.
+      'timeout --foreground 60 make test',
+      'timeout -v 60 make test',
+      'timeout --verbose 60 make test',
+      'timeout --signal=TERM 60 make test',
+      'timeout --signal TERM 60 make test',
+      'timeout -sKILL 60 make test',
+      'timeout -s 9 60 make test',
+      'timeout -s 31 60 make test',
+      'timeout -s sighup 60 make test',
+      'timeout -k 5 60 make test',
+      'timeout --kill-after=5s 60 make test',
+      'nice make test',
+      'nice -n5 make test',
+      'nice -10 make test',
+      'nice --10 make test',
+      'nice --adjustment=5 make test',
+      'nice --adjustment -5 make test',
+      'time -p make test',
+      'stdbuf -i0 make test',
+      'stdbuf --input=0 make test',
+      'stdbuf -o 0 make test',
+      'stdbuf --output=L make test',
+      'stdbuf -e0 make test',
+      'stdbuf --error=L make test',
     ],
   ],
   keeps: [
@@ -205,5 +235,17 @@ export const wrappers: Rule = {
     ['nice -n x make', 'make'],
     ['timeout 5 cd /tmp && make', 'cd /tmp && make'],
     ['A=1 time make', 'A=1 make'],
+    // What a wrapper refuses: it runs nothing.
+    ['timeout -s NOPE 60 make', 'make'],
+    ['timeout -s 32 60 make', 'make'],
+    ['timeout -k soon 60 make', 'make'],
+    ['nice -n 5x make', 'make'],
+    ['stdbuf -iL make', 'make'],
+    ['stdbuf -oK make', 'make'],
+    ['stdbuf make', 'make'],
+    ['timeout 60 -x make', 'make'],
+    ['make | time cat', 'make | cat'],
+    ...KEYWORD_KEEPS,
+    ...BUILTIN_KEEPS,
   ],
 };
