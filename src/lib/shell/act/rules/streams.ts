@@ -53,8 +53,18 @@ export const streams: Rule = {
       'make build 2>/dev/null',
       'make build &> /dev/null',
       'make build 1>/dev/null',
+      'make build >> /dev/null',
+      'make build >| /dev/null',
+      'make build &>> /dev/null',
+      'make build 2>> /dev/null',
     ],
     ['make build 1> build.log', 'make build > build.log'],
+    // Every default descriptor written out.
+    ['make build >> build.log', 'make build 1>> build.log'],
+    ['make build >| build.log', 'make build 1>| build.log'],
+    ['sort < input.txt', 'sort 0< input.txt'],
+    ['sort <&3', 'sort 0<&3'],
+    ['make build >&2 | tee log', 'make build 1>&2 | tee log'],
   ],
   keeps: [
     ['make build > build.log', 'make build'],
@@ -64,5 +74,16 @@ export const streams: Rule = {
     ['make build 2> err.log', 'make build'],
     ['sort < input.txt', 'sort'],
     ['make build 2>/dev/null && make test', 'make build && make test'],
+    // Every other way of writing a file keeps the plumbing beside it.
+    ['make build >> build.log 2>&1', 'make build >> build.log'],
+    ['make build >| build.log 2>&1', 'make build >| build.log'],
+    ['make build &> build.log 2>/dev/null', 'make build &> build.log'],
+    ['make build &>> build.log 2>/dev/null', 'make build &>> build.log'],
+    // Only stderr into stdout, and only output to /dev/null, is plumbing.
+    ['make build 3>&1', 'make build'],
+    ['make build 2>&3', 'make build'],
+    ['make build 3>/dev/null', 'make build'],
+    ['make build < /dev/null', 'make build'],
+    ['make build 2>/dev/zero', 'make build'],
   ],
 };
