@@ -171,6 +171,8 @@ export const cmdlets: Rule = {
     ['dotnet test | Select-Object -Last 30', 'dotnet test | Select-Object -Last 50', 'dotnet test | select -last 40', 'dotnet test 2>&1 | select -l 30', 'dotnet test | Select-Object -First 20', 'dotnet test *>&1 | Select-Object -Last 30', 'dotnet test | Out-String', 'dotnet test 2>&1 | select -last 40 | oh'],
     ['cd C:\\repo; pytest -x tests', 'Set-Location C:\\repo; pytest -x tests', 'sl -Path C:\\repo; pytest -x tests', 'chdir C:\\repo; pytest -x tests'],
     ['Test-Path -Path out.txt', 'test-path .\\out.txt', 'Test-Path out.txt'],
+    // A script by a Windows relative path is a run, and a view of it is the run.
+    ['.\\build.ps1 | Select-Object -Last 20', '.\\build.ps1'],
   ],
   keeps: [
     ['gc src/Program.cs -Tail 20', 'gc src/Startup.cs -Tail 20'],
@@ -192,5 +194,12 @@ export const cmdlets: Rule = {
     ['gci src | Out-String', 'gci src'],
     ['Test-Path -Pa out.txt', 'Test-Path -Path out.txt'],
     ['gc src/Program.cs -Tail 20', 'gc src/Program.cs -Tail:$n'],
+    // `./` comes off a relative path only: what is left must not read as a root, a drive or a parameter.
+    ['gc .//a.cs', 'gc /a.cs'],
+    ['gc .\\\\a.cs', 'gc \\a.cs'],
+    ['gc ./', "gc ''"],
+    // Both parameter sets, or a switch given a value: PowerShell binds neither as the table would.
+    ['gc -Path a.cs -LiteralPath a.cs', 'gc a.cs'],
+    ['gci src -Recurse:$true', 'gci src -Recurse'],
   ],
 };

@@ -87,6 +87,10 @@ export const paths: Rule = {
     ['echo done > ./out.txt', 'echo done >out.txt'],
     ['cd /repo/ && make', 'cd /repo && make', 'cd //repo && make'],
     ['grep -rn TODO ./src/', 'grep -rn TODO src'],
+    // The working directory, and the root, each in one spelling.
+    ['ls .', 'ls ./', 'ls .//'],
+    ['ls /', 'ls //', 'ls /./'],
+    ['pytest tests//test_api.py::test_login', 'pytest tests/test_api.py::test_login'],
   ],
   keeps: [
     ['./run.sh', 'run.sh'],
@@ -99,5 +103,10 @@ export const paths: Rule = {
     ['python x.py ./data/', 'python x.py data'],
     ['rsync -a src/ dst', 'rsync -a src dst'],
     ['cat ./notes.txt', 'cat ./notes.md'],
+    // A `host:path`, a node id's test name, and a descriptor copy are no paths to respell.
+    ['cat a:b//c', 'cat a:b/c'],
+    ['pytest tests/test_api.py::a//b', 'pytest tests/test_api.py::a/b'],
+    ['echo hi >&./1', 'echo hi >&1'],
+    ['cat <&./3', 'cat <&3'],
   ],
 };
