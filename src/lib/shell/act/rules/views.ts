@@ -93,6 +93,7 @@ function dropViews(line: Line): Line {
 const VIEWS: ReadonlySet<string> = new Set(['head', 'tail']);
 
 /** A run of every other program and subcommand the table lists, each a claim an example holds. */
+// Stryker disable next-line ArrayDeclaration: examples, not the rule: emptied, fewer of them are run
 const LISTED_RUNS = [
   'tox', 'mypy src', 'ruff check .', 'eslint src', 'tsc --noEmit', 'jest', 'vitest run', 'mocha', 'make test', 'cmake --build build',
   'ctest', 'ninja -C build', 'mvn test', 'gradle test', 'python manage.py test', 'node test.js', 'npx jest', 'npm run test', 'npm test',
@@ -101,6 +102,7 @@ const LISTED_RUNS = [
   'dotnet build', 'dotnet test', 'dotnet run', 'sh run_tests.sh', 'rspec', 'poetry run pytest', 'pipenv run pytest', 'bundle exec rspec',
 ];
 /** What a listed program prints when it lists rather than runs: a view of it is a different read. */
+// Stryker disable next-line ArrayDeclaration: examples, not the rule: emptied, fewer of them are run
 const LISTINGS = [
   'cargo tree', 'go list ./...', 'dotnet --info', 'pnpm ls', 'yarn why react', 'poetry show', 'pipenv graph', 'bundle list',
   "node -e 'console.log(1)'", 'node -p 1', 'pytest --co', 'pytest --collect-only', 'make --help', 'mypy -h', 'python --version', 'python -V',
