@@ -23,7 +23,7 @@ function isNoPager(w: Word): boolean {
 
 /** Whether an assignment says "no pager": a loop, as every command of a line with an assignment is asked. */
 function hasNoPager(assigns: readonly Word[]): boolean {
-  // Stryker disable next-line ConditionalExpression: a shortcut: the command is written again without its no-pager assignments, none of them
+  // Stryker disable next-line ConditionalExpression: a shortcut: where no assignment says "no pager", the command written again without such assignments has the same words
   for (const w of assigns) if (isNoPager(w)) return true;
   // Stryker disable next-line BooleanLiteral: as above
   return false;
