@@ -98,7 +98,7 @@ describe('act: the option reader', () => {
 
   test('writesBack asks only the words there are: flags to keep past the last word are not written back', () => {
     const args = readArgs(spec('ls'), []);
-    assert.ok(args !== null);
+    assert.ok(args !== null, 'ls with no arguments reads');
     assert.equal(writesBack(words('ls'), args, { switches: 'l', longs: [], options: [] }), false);
     assert.equal(writesBack(words('ls'), args, { switches: '', longs: ['--all'], options: [] }), false);
     assert.equal(writesBack(words('ls'), args, { switches: '', longs: [], options: [word('-I'), word('x')] }), false);
