@@ -185,6 +185,18 @@ export function optionSpan(options: readonly Word[], at: number): 1 | 2 {
   return v !== null && /^-\D$/.test(v) ? 2 : 1;
 }
 
+/** An option's name: the word before its `=` (`--tb` of `--tb=short`), the word itself without one. */
+export function nameBeforeValue(v: string): string {
+  const eq = v.indexOf('=');
+  return eq === -1 ? v : v.slice(0, eq);
+}
+
+/** The name of an option as read: `-r` for a short one, `--tb` for `--tb=short`; `null` for one whose value expands (`--tb=$STYLE`). */
+export function optionName(option: Word): string | null {
+  // Only a long option carries its value after `=`: the reader lists a short one and its value apart.
+  return option.value === null ? null : nameBeforeValue(option.value);
+}
+
 /** Switch letters in one canonical order (code-unit order), repeats kept; linear in their number. */
 export function sortedSwitches(letters: string): string {
   // Already in order (most clusters are one letter or two): the letters themselves. A shortcut: sorting them gives them back.

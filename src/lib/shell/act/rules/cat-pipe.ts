@@ -5,7 +5,7 @@
  * as from a pipe: head, tail, wc and grep, each without the options that make
  * it read a file otherwise than its input.
  */
-import { readArgs } from '../args.js';
+import { optionName, readArgs } from '../args.js';
 import { specOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapPipelines, nameOf, withWords, type Command, type Redirect, type Word } from '../syntax.js';
@@ -56,7 +56,7 @@ function withFile(reader: Command, file: Word): Command | null {
   // The file must be the reader's first and only file: not its pattern (`grep` alone) nor a second file.
   if (args === null || args.operands.find((operand) => operand.path)?.at !== words.length - 2) return null;
   // Each option by its name: a switch letter as `-r`, `--exclude=*.log` as `--exclude`.
-  const options = [...[...args.switches].map((letter) => `-${letter}`), ...args.options.map((option) => option.value?.split('=')[0])];
+  const options = [...[...args.switches].map((letter) => `-${letter}`), ...args.options.map(optionName)];
   if (options.some((option) => READS_OTHERWISE.has(`${name} ${option}`))) return null;
   return withWords(reader, words);
 }

@@ -13,7 +13,7 @@
  * on their running subcommands, up to a `--` (past it, the words belong to
  * another program).
  */
-import { optionSpan, writeArgs } from '../args.js';
+import { nameBeforeValue, optionName, optionSpan, writeArgs } from '../args.js';
 import { argsOf } from '../commands.js';
 import type { Rule } from '../rule.js';
 import { mapCommands, nameOf, valueOf, withWords, type Command, type Word } from '../syntax.js';
@@ -58,18 +58,6 @@ const LISTED: ReadonlyMap<string, Listed> = new Map([
   ['./gradlew', { subcommands: null, flags: new Set(['-q', '--quiet', '-i', '--info', '-S', '--full-stacktrace', '-s', '--stacktrace']), valued: new Set(['--console']) }],
   ['jest', { subcommands: null, flags: new Set(['--verbose', '--silent', '--colors', '--no-colors']), valued: new Set() }],
 ]);
-
-/** An option's name: the word before its `=` (`--tb` of `--tb=short`), the word itself without one. */
-function nameBeforeValue(v: string): string {
-  const eq = v.indexOf('=');
-  return eq === -1 ? v : v.slice(0, eq);
-}
-
-/** The name of an option as read: `-r` for a short one, `--tb` for `--tb=short`; `null` for one whose value expands (`--tb=$STYLE`). */
-function optionName(option: Word): string | null {
-  // Only a long option carries its value after `=`: the option reader lists a short one and its value apart.
-  return option.value === null ? null : nameBeforeValue(option.value);
-}
 
 /** Drops a table-read program's printing options; the command itself when it has none, or when its words do not read. */
 function tabled(command: Command, table: Tabled): Command {
