@@ -48,8 +48,51 @@ const RUNNERS: ReadonlyMap<string, ReadonlySet<string | null> | null> = new Map(
     bundle: new Set(['exec']),
   }),
 );
-// Inline code prints whatever it likes (`python -c 'print(sorted(x))' | head -1` is a listing), and these list.
-const NOT_A_RUN = new Set<string | null>(['-c', '-e', '-p', '--co', '--collect-only', '--help', '-h', '--version', '-V']);
+/** Words after which a program lists (its tests, its help, its version) rather than runs, whichever program reads them. */
+const LISTING = new Set<string | null>(['--co', '--collect-only', '--help', '-h', '--version', '-V']);
+/** Where `-V` is a run all the same: a verbose one (`ctest -V`), or one that shows its version first (`mvn -V`). */
+const RUNS_WITH_V: ReadonlySet<string> = new Set(['ctest', 'mvn']);
+
+/**
+ * Interpreters and the letters of their inline-code options: inline code prints
+ * whatever it likes (`python -c 'print(sorted(x))' | head -1` is a listing).
+ * Read only among an interpreter's own options, where it may stand behind a
+ * runner (`uv run python -c …`): the same letters are a run's options elsewhere
+ * (`tox -e py311`, `pytest -p no:cacheprovider`, `cargo test -p core`, `tsc -p .`).
+ */
+const INLINE: ReadonlyMap<string, string> = new Map([
+  ['python', 'c'],
+  ['node', 'cep'],
+  ['ruby', 'e'],
+  ['perl', 'eE'],
+  ['bash', 'c'],
+  ['sh', 'c'],
+]);
+
+/** The interpreter a word names, its version and alias spellings folded (`python3.12`, `nodejs`); else the word. */
+function interpreterOf(name: string | null): string | null {
+  return name === null ? null : name.replace(/^(python)3(?:\.\d+)?$/, '$1').replace(/^nodejs$/, 'node');
+}
+
+/** Whether an interpreter among the words runs inline code: one of its options, before its first operand, holds an inline letter. */
+function runsInlineCode(words: Command['words']): boolean {
+  for (let at = 0; at < words.length; at += 1) {
+    const letters = INLINE.get(interpreterOf(valueOf(words[at])) ?? '');
+    if (letters === undefined) continue;
+    for (let option = at + 1; option < words.length; option += 1) {
+      const flag = valueOf(words[option]);
+      if (flag === null || !flag.startsWith('-') || flag.startsWith('--')) break;
+      for (const letter of flag.slice(1)) if (letters.includes(letter)) return true;
+    }
+  }
+  return false;
+}
+
+/** Whether the command lists rather than runs: a listing word, or inline code. */
+function lists(command: Command, name: string): boolean {
+  const listing = command.words.some((w) => LISTING.has(w.value) && (w.value !== '-V' || !RUNS_WITH_V.has(name)));
+  return listing || runsInlineCode(command.words);
+}
 
 /** Whether the command is a run: its output is the log of a test run, a build or a script. */
 export function isRunner(command: Command): boolean {
@@ -58,7 +101,7 @@ export function isRunner(command: Command): boolean {
   // A project script by relative path (`./run_tests.sh`, `scripts/check.py`).
   if (!name.startsWith('/') && name.includes('/')) return true;
   const subcommands = RUNNERS.get(name);
-  if (subcommands === undefined || command.words.some((w) => NOT_A_RUN.has(w.value))) return false;
+  if (subcommands === undefined || lists(command, name)) return false;
   // A shell runs a script only when a file comes first (`bash -lc …`, `sh -s` read code from elsewhere).
   if ((name === 'bash' || name === 'sh') && (valueOf(command.words[1]) ?? '-').startsWith('-')) return false;
   // `npm --prefix web test`: the subcommand follows the directory flag.
@@ -101,6 +144,18 @@ const LISTED_RUNS = [
   'yarn install', 'cargo build', 'cargo run', 'cargo check', 'cargo clippy', 'go build ./...', 'go test ./...', 'go run .', 'go vet ./...',
   'dotnet build', 'dotnet test', 'dotnet run', 'sh run_tests.sh', 'rspec', 'poetry run pytest', 'pipenv run pytest', 'bundle exec rspec',
 ];
+/** Runs whose options share a letter with an interpreter's inline code, or spell `-V` as a run. */
+// Stryker disable next-line ArrayDeclaration: examples, not the rule: emptied, fewer of them are run
+const RUNS_WITH_INLINE_LETTERS = [
+  'tox -e py311', 'pytest -p no:cacheprovider', 'pytest -c setup.cfg', 'python -m pytest -p xdist', 'tsc -p tsconfig.json', 'cargo test -p core',
+  'go test -p 1 ./...', 'make -e test', 'mvn -e test', 'mvn -V test', 'ctest -V', 'npx -p typescript tsc',
+];
+/** Inline code behind a runner, or in an interpreter's option cluster: what it prints is no run's log. */
+// Stryker disable next-line ArrayDeclaration: examples, not the rule: emptied, fewer of them are run
+const INLINE_CODE = [
+  "uv run python -c 'print(1)'", "poetry run python3.12 -Bc 'print(1)'", "npx nodejs -pe 1", "uv run bash -c 'ls -t'", "bundle exec ruby -e 'puts 1'",
+  "uv run perl -E 'say 1'", "uv run sh -c 'ls -t'", "python -u -c 'print(1)'",
+];
 /** What a listed program prints when it lists rather than runs: a view of it is a different read. */
 // Stryker disable next-line ArrayDeclaration: examples, not the rule: emptied, fewer of them are run
 const LISTINGS = [
@@ -120,6 +175,7 @@ export const views: Rule = {
     ['bash run_tests.sh 2>&1 | tail -n 50', 'bash run_tests.sh'],
     ['uv run pytest tests | tail -30', 'uv run pytest tests'],
     ...LISTED_RUNS.map((run) => [run, `${run} | tail -20`]),
+    ...RUNS_WITH_INLINE_LETTERS.map((run) => [run, `${run} | tail -20`]),
   ],
   keeps: [
     ['ls -t | head -1', 'ls -t | tail -1'],
@@ -135,5 +191,6 @@ export const views: Rule = {
     ['sh | head -1', 'sh | tail -1'],
     ['uv pip list | head -20', 'uv pip list | tail -20'],
     ...LISTINGS.map((listing): [string, string] => [`${listing} | head -20`, `${listing} | tail -20`]),
+    ...INLINE_CODE.map((code): [string, string] => [`${code} | head -20`, `${code} | tail -20`]),
   ],
 };
