@@ -79,8 +79,16 @@ describe('act: every entry of the rules’ tables', () => {
       for (const sub of subs) same(`${manager} ${sub} x | tail -20`, `${manager} ${sub} x`);
       apart(`${manager} list | tail -20`, `${manager} list`);
     }
-    // Each flag that makes the program print something other than a run: the view stays.
-    for (const flag of ['-c', '-e', '-p', '--co', '--collect-only', '--help', '-h', '--version', '-V']) apart(`pytest ${flag} x | head -3`, `pytest ${flag} x`);
+    // Each word that makes the program list rather than run: the view stays.
+    for (const flag of ['--co', '--collect-only', '--help', '-h', '--version', '-V']) apart(`pytest ${flag} x | head -3`, `pytest ${flag} x`);
+    // Where -V is a run all the same.
+    for (const program of ['ctest', 'mvn']) same(`${program} -V x | head -3`, `${program} -V x`);
+    // Each interpreter's inline-code letters, behind a runner too: the view stays. After any other program the letters are a run's options.
+    const inline: [string, string][] = [['python', 'c'], ['python3.12', 'c'], ['node', 'cep'], ['nodejs', 'cep'], ['ruby', 'e'], ['perl', 'eE'], ['bash', 'c'], ['sh', 'c']];
+    for (const [interpreter, letters] of inline) {
+      for (const letter of letters) apart(`uv run ${interpreter} -${letter} x | head -3`, `uv run ${interpreter} -${letter} x`);
+    }
+    for (const letter of 'cepE') same(`pytest -${letter} x | head -3`, `pytest -${letter} x`);
     apart('ls | tail -20', 'ls');
   });
 
