@@ -24,7 +24,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
   { kind: '3: a long cycle answered the same', loop: 'seven-searches-in-a-cycle', twins: ['seven-searches-each-finding'], gateWithin: 7 },
   { kind: '4: an environment that stopped answering', loop: 'environment-not-answering', twins: ['long-build-to-the-background'], gateWithin: 4 },
   { kind: '5: inline code that keeps timing out', loop: 'inline-training-timing-out', twins: ['inline-snippets-answering'], gateWithin: 10 },
-  { kind: '6: a succeeding call whose result is noisy', loop: 'noisy-download-again', twins: ['download-resumed-growing'], gateWithin: 5 },
+  { kind: '6: a succeeding call whose result is noisy', loop: 'noisy-download-again', twins: ['download-resumed-growing'], gateWithin: 2 },
   { kind: '7: a poll that keeps returning the same output', loop: 'poll-that-does-not-move', twins: ['poll-that-moves'], gateWithin: 4 },
   // Issue 40: the plainest loop gated as the field gates it; progress that looks like a loop left alone.
   { kind: 'issue 40: the very same call answered the same way back to back', loop: 'same-call-same-answer-four-times', twins: ['poll-answer-moving'], gateWithin: 3 },

@@ -317,6 +317,13 @@ function settle(state: State, exec: unknown, result: unknown): readonly Notice[]
   if (call.asked !== null) refuse(state, call);
   let owed: Notice[] | null = null;
   const settled = ran ? new SettledCall(call, result) : null;
+  if (settled !== null) {
+    // A call's own change happened before its result: the calls after it compare with that result,
+    // nothing changed in between (the same download again is the same answer from its first run on).
+    // An install answered that it installed nothing changed nothing (result/installed.ts).
+    const changed = call.writes && settled.failure === null && (call.command === undefined || !installedNothing(call.name, call.command, result));
+    if (changed) state.turns.noteChange((call.marks[0] as { key: string }).key);
+  }
   for (let at = 0; at < call.tracks.length; at += 1) {
     const learned = settled === null ? null : (call.tracks[at]?.learn?.(call, settled) ?? null);
     if (learned !== null) (owed ??= []).push(learned);
@@ -328,10 +335,6 @@ function settle(state: State, exec: unknown, result: unknown): readonly Notice[]
   if (settled !== null) {
     const head = quoteResult(result, call.policy.cfg.resultPreviewChars);
     if (head !== '') state.turns.setLastResult(call.agent, head);
-    // After the tracks learned: the change is news for the calls after this one.
-    // An install answered that it installed nothing changed nothing (result/installed.ts).
-    const changed = call.writes && settled.failure === null && (call.command === undefined || !installedNothing(call.name, call.command, result));
-    if (changed) state.turns.noteChange((call.marks[0] as { key: string }).key);
   }
   return owed ?? NO_NOTICES;
 }
