@@ -60,7 +60,7 @@ const RUNS_WITH_V: ReadonlySet<string> = new Set(['ctest', 'mvn']);
  * runner (`uv run python -c …`): the same letters are a run's options elsewhere
  * (`tox -e py311`, `pytest -p no:cacheprovider`, `cargo test -p core`, `tsc -p .`).
  */
-const INLINE: ReadonlyMap<string, string> = new Map([
+const INLINE: ReadonlyMap<string | null, string> = new Map([
   ['python', 'c'],
   ['node', 'cep'],
   ['ruby', 'e'],
@@ -69,21 +69,37 @@ const INLINE: ReadonlyMap<string, string> = new Map([
   ['sh', 'c'],
 ]);
 
+/** Node's inline code spelled long (`--eval=…` too). */
+const LONG_INLINE: ReadonlySet<string | undefined> = new Set(['--eval', '--print', '--check']);
+
 /** The interpreter a word names, its version and alias spellings folded (`python3.12`, `nodejs`); else the word. */
 function interpreterOf(name: string | null): string | null {
+  // Stryker disable next-line Regex: a name the anchors let through (`xpython3`, `python3.1x`, `nodejsx`) names no interpreter either way
   return name === null ? null : name.replace(/^(python)3(?:\.\d+)?$/, '$1').replace(/^nodejs$/, 'node');
+}
+
+/** Whether an interpreter's options, from `from` to its first operand, hold inline code. */
+function optionsRunInline(words: Command['words'], from: number, letters: string): boolean {
+  // Stryker disable next-line EqualityOperator: one past the words is no word, which ends the options as an operand does
+  for (let option = from; option < words.length; option += 1) {
+    const flag = valueOf(words[option]);
+    if (flag === null || !flag.startsWith('-') || flag === '--') return false;
+    if (flag.startsWith('--')) {
+      if (LONG_INLINE.has(flag.split('=')[0])) return true;
+      continue;
+    }
+    // Stryker disable next-line MethodExpression: the dash is no inline letter
+    for (const letter of flag.slice(1)) if (letters.includes(letter)) return true;
+  }
+  return false;
 }
 
 /** Whether an interpreter among the words runs inline code: one of its options, before its first operand, holds an inline letter. */
 function runsInlineCode(words: Command['words']): boolean {
+  // Stryker disable next-line EqualityOperator: one past the words is no word, and names no interpreter
   for (let at = 0; at < words.length; at += 1) {
-    const letters = INLINE.get(interpreterOf(valueOf(words[at])) ?? '');
-    if (letters === undefined) continue;
-    for (let option = at + 1; option < words.length; option += 1) {
-      const flag = valueOf(words[option]);
-      if (flag === null || !flag.startsWith('-') || flag.startsWith('--')) break;
-      for (const letter of flag.slice(1)) if (letters.includes(letter)) return true;
-    }
+    const letters = INLINE.get(interpreterOf(valueOf(words[at])));
+    if (letters !== undefined && optionsRunInline(words, at + 1, letters)) return true;
   }
   return false;
 }
@@ -149,12 +165,15 @@ const LISTED_RUNS = [
 const RUNS_WITH_INLINE_LETTERS = [
   'tox -e py311', 'pytest -p no:cacheprovider', 'pytest -c setup.cfg', 'python -m pytest -p xdist', 'tsc -p tsconfig.json', 'cargo test -p core',
   'go test -p 1 ./...', 'make -e test', 'mvn -e test', 'mvn -V test', 'ctest -V', 'npx -p typescript tsc',
+  // An interpreter's options that are no inline code: a short one, a long one whose letters are, and an operand after `--`.
+  'python -B run.py', 'node --experimental-vm-modules test.js', 'uv run python3 -B run.py', 'node -- -entry.js',
 ];
 /** Inline code behind a runner, or in an interpreter's option cluster: what it prints is no run's log. */
 // Stryker disable next-line ArrayDeclaration: examples, not the rule: emptied, fewer of them are run
 const INLINE_CODE = [
   "uv run python -c 'print(1)'", "poetry run python3.12 -Bc 'print(1)'", "npx nodejs -pe 1", "uv run bash -c 'ls -t'", "bundle exec ruby -e 'puts 1'",
-  "uv run perl -E 'say 1'", "uv run sh -c 'ls -t'", "python -u -c 'print(1)'",
+  "uv run perl -E 'say 1'", "uv run sh -c 'ls -t'", "python -u -c 'print(1)'", "uv run python3 -c 'print(1)'",
+  "node --eval 'console.log(1)'", 'node --print=1', "node --inspect -e 'console.log(1)'",
 ];
 /** What a listed program prints when it lists rather than runs: a view of it is a different read. */
 // Stryker disable next-line ArrayDeclaration: examples, not the rule: emptied, fewer of them are run
@@ -190,6 +209,9 @@ export const views: Rule = {
     ["bash -lc 'ls -t' | head -1", "bash -lc 'ls -t' | tail -1"],
     ['sh | head -1', 'sh | tail -1'],
     ['uv pip list | head -20', 'uv pip list | tail -20'],
+    // `-V` is a run for ctest, its help is not; a shell reading its script from standard input is no run of a file.
+    ['ctest --help | head -20', 'ctest --help | tail -20'],
+    ['bash -s | head -1', 'bash -s | tail -1'],
     ...LISTINGS.map((listing): [string, string] => [`${listing} | head -20`, `${listing} | tail -20`]),
     ...INLINE_CODE.map((code): [string, string] => [`${code} | head -20`, `${code} | tail -20`]),
   ],
