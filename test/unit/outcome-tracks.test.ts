@@ -160,6 +160,57 @@ describe('spin: a stretch of calls that return nothing new', () => {
     assert.equal((await host.call({ agent, ...search('Parser') })).denied, true, 'a repeat past the limit');
     assert.equal((await host.call({ agent, ...search('Visitor') })).denied, false, 'a new call runs');
     assert.equal((await host.call({ agent, ...search('Parser') })).denied, false, 'and its news ended the stretch');
+    assert.equal((await host.call({ agent, ...search('Reader') })).denied, false, 'the stretch counts from 1 again: 2 repeats are under the limit');
+  });
+
+  test('what the model and the operator read: the advisory, the refusal and its line', async () => {
+    const host = newHost({ spin: { warnAt: 2, limit: 3 }, onLimit: 'deny' });
+    const outcomes = await run(host, {}, [...WORDS.slice(0, 4), ...WORDS.slice(0, 4)].map((word) => search(word)));
+    assert.deepEqual(noticeTexts(outcomes[5]!), [
+      'CONVERGENCE_CHECK: your last 2 calls each returned what it had returned before: nothing in them was new. ' +
+        'Running them again will return the same. Stop and use what you have: say what is established, what you assumed, and try a different approach, or ask for what you need.',
+    ]);
+    const reason = outcomes[7]!.denyReason ?? '';
+    assert.match(reason, /^REPEAT_TOOL_BLOCKED: bash call not run: the last 3 calls returned nothing new \(limit 3\)\. It was stopped before it ran, by the spin track/);
+    assert.match(reason, /\n- exact:bash:\{"command":"search_dir \\"Decoder\\" src"\} \u2014 repeats a call while the last 3 calls returned nothing new \(limit 3\)\n/);
+  });
+
+  test('`limit: null` advises only: the stretch is never gated', async () => {
+    const outcomes = await run(newHost({ spin: { warnAt: 2, limit: null }, onLimit: 'deny' }), {}, [...WORDS, ...WORDS, ...WORDS].map((word) => search(word)));
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[9], []]);
+  });
+
+  test('a human message ends the stretch', async () => {
+    const host = newHost({ spin: { warnAt: 2, limit: 3 }, onLimit: 'deny' });
+    const agent = {};
+    await run(host, agent, [...WORDS.slice(0, 4), ...WORDS.slice(0, 4)].map((word) => search(word)));
+    await host.human(agent);
+    assert.equal((await host.call({ agent, ...search('Parser') })).denied, false, 'a new turn: the stretch and the outcomes are gone');
+  });
+
+  test('a result that cannot be read is no evidence: the stretch neither grows nor ends', async () => {
+    const unreadable: Call = {
+      ...search('Parser'),
+      body: () =>
+        ({
+          get isError(): boolean {
+            throw new Error('a getter that throws');
+          },
+        }) as never,
+    };
+    const host = newHost({ spin: { warnAt: 3, limit: 5 }, onLimit: 'deny' });
+    const agent = {};
+    const outcomes = await run(host, agent, [...WORDS.slice(0, 4).map((word) => search(word)), search('Parser'), search('Reader'), unreadable, search('parse')]);
+    assert.deepEqual(noticedAt(outcomes), [8], 'Parser and Reader again (2), the unreadable run (no count), parse again (3)');
+  });
+
+  test('a new write that failed brings no news: the repeat after it is still gated', async () => {
+    const rewrite: Call = { ...bash(`cat > solve.py <<'EOF'\nprint(1)\nEOF`), body: failing(1, 'solve.py: Permission denied') };
+    const host = newHost({ spin: { warnAt: 2, limit: 3 }, onLimit: 'deny' });
+    const agent = {};
+    await run(host, agent, [...WORDS.slice(0, 4), ...WORDS.slice(0, 4)].map((word) => search(word)));
+    assert.equal((await host.call({ agent, ...rewrite })).denied, false, 'a new write runs');
+    assert.equal((await host.call({ agent, ...search('Parser') })).denied, true, 'it changed nothing: the repeat meets the gate');
   });
 
   test('seven searches that each find something are news: nothing to advise', async () => {
