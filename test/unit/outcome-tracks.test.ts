@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { quietLine } from '../../src/lib/result/noise.js';
 import { outcomeDigest } from '../../src/lib/result/digest.js';
 import { commandNamesOf, programsOf } from '../../src/lib/shell/program.js';
-import { bash, bashResult, deniedAt, failing, newHost, noticedAt, noticeTexts, repeat, succeeding, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
+import { bash, bashResult, deniedAt, failing, loggedCall, loggedHost, newHost, noticedAt, noticeTexts, repeat, succeeding, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 
 async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
@@ -82,6 +82,45 @@ describe('timeouts: an environment that stopped answering', () => {
     assert.deepEqual(summaries(outcomes[2]!), ['environment: 3 different commands in a row timed out']);
     assert.deepEqual(deniedAt(outcomes), [5]);
     assert.match(outcomes[4]!.denyReason ?? '', /by the environment track/);
+  });
+
+  test('what the model and the operator read: the advisory, the refusal, its line and the log', async () => {
+    const logged = loggedHost({ timeouts: { warnAt: 3, limit: 4 }, onLimit: 'deny' });
+    const agent = {};
+    const outcomes: (CallOutcome & { logged: string[] })[] = [];
+    for (const command of ['ls', 'pwd', 'cat /etc/hostname', 'whoami', 'date']) outcomes.push(await loggedCall(logged, { agent, ...hanging(command) }));
+    assert.deepEqual(noticeTexts(outcomes[2]!), [
+      'CONVERGENCE_CHECK: your last calls ran 3 different commands, and every one ran out of time. ' +
+        'The environment is not answering: something holds the terminal (a prompt, a pager, an editor) or a service it waits on never came up. ' +
+        'Another command will hang too. Find what holds it (a process waiting for input), or stop and say what you see.',
+    ]);
+    const reason = outcomes[4]!.denyReason ?? '';
+    assert.match(reason, /^REPEAT_TOOL_BLOCKED: bash call not run: 4 different commands in a row ran out of time \(limit 4\)\. It was stopped before it ran, by the environment track/);
+    assert.match(reason, /\n- 4 different commands in a row ran out of time \(limit 4\)\n/);
+    assert.deepEqual(outcomes[4]!.logged, ['gate, denied: bash, environment: prog \u201c*\u201d 4/4']);
+  });
+
+  test('a call that is no shell command runs past the gate, and one that timed out counts by its tool name', async () => {
+    const fetching: Call = { name: 'web_fetch', arguments: { url: 'https://example.org/a' }, body: () => bashResult(124, '', { timedOut: true }) };
+    const host = newHost({ timeouts: { warnAt: 3, limit: 4 }, onLimit: 'deny' });
+    const agent = {};
+    const outcomes = await run(host, agent, [hanging('ls'), hanging('pwd'), fetching, hanging('whoami'), hanging('date')]);
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[3], [5]], 'the fetch is the third command of the stretch');
+    assert.equal((await host.call({ agent, name: 'read', arguments: { file_path: 'notes.md' } })).denied, false, 'no shell command: it runs');
+  });
+
+  test('a stretch counts past the names it keeps: a limit of 70 different commands gates the 71st, a repeat of a kept one not counted', async () => {
+    const commands = [...Array.from({ length: 64 }, (_, n) => `cmd${n}`), 'cmd0', ...Array.from({ length: 8 }, (_, n) => `cmd${64 + n}`)];
+    const outcomes = await run(newHost({ timeouts: { warnAt: 60, limit: 70 }, onLimit: 'deny' }), {}, commands.map(hanging));
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[60], [72, 73]]);
+  });
+
+  test('a human message ends the stretch', async () => {
+    const host = newHost({ timeouts: { warnAt: 3, limit: 4 }, onLimit: 'deny' });
+    const agent = {};
+    await run(host, agent, ['ls', 'pwd', 'cat /etc/hostname', 'whoami'].map(hanging));
+    await host.human(agent);
+    assert.equal((await host.call({ agent, ...hanging('date') })).denied, false);
   });
 
   test('one long job timing out again and again, however respelled, is one command, not an environment', async () => {
