@@ -53,24 +53,29 @@ const LISTING = new Set<string | null>(['--co', '--collect-only', '--help', '-h'
 /** Where `-V` is a run all the same: a verbose one (`ctest -V`), or one that shows its version first (`mvn -V`). */
 const RUNS_WITH_V: ReadonlySet<string> = new Set(['ctest', 'mvn']);
 
-/**
- * Interpreters and the letters of their inline-code options: inline code prints
- * whatever it likes (`python -c 'print(sorted(x))' | head -1` is a listing).
- * Read only among an interpreter's own options, where it may stand behind a
- * runner (`uv run python -c …`): the same letters are a run's options elsewhere
- * (`tox -e py311`, `pytest -p no:cacheprovider`, `cargo test -p core`, `tsc -p .`).
- */
-const INLINE: ReadonlyMap<string | null, string> = new Map([
-  ['python', 'c'],
-  ['node', 'cep'],
-  ['ruby', 'e'],
-  ['perl', 'eE'],
-  ['bash', 'c'],
-  ['sh', 'c'],
-]);
+/** How an interpreter is handed inline code: the letters of its short options, and its long ones (`--eval=…` too). */
+interface InlineSpelling {
+  readonly letters: string;
+  readonly long: ReadonlySet<string | undefined>;
+}
 
-/** Node's inline code spelled long (`--eval=…` too). */
-const LONG_INLINE: ReadonlySet<string | undefined> = new Set(['--eval', '--print', '--check']);
+const NO_LONG: ReadonlySet<string | undefined> = new Set();
+
+/**
+ * Interpreters and how they take inline code: inline code prints whatever it
+ * likes (`python -c 'print(sorted(x))' | head -1` is a listing). Read after an
+ * interpreter's name, where it may stand behind a runner (`uv run python -c …`):
+ * the same letters are a run's options elsewhere (`tox -e py311`, `pytest -p
+ * no:cacheprovider`, `cargo test -p core`, `tsc -p .`).
+ */
+const INLINE: ReadonlyMap<string | null, InlineSpelling> = new Map([
+  ['python', { letters: 'c', long: NO_LONG }],
+  ['node', { letters: 'cep', long: new Set(['--eval', '--print', '--check']) }],
+  ['ruby', { letters: 'e', long: NO_LONG }],
+  ['perl', { letters: 'eE', long: NO_LONG }],
+  ['bash', { letters: 'c', long: NO_LONG }],
+  ['sh', { letters: 'c', long: NO_LONG }],
+]);
 
 /** The interpreter a word names, its version and alias spellings folded (`python3.12`, `nodejs`); else the word. */
 function interpreterOf(name: string | null): string | null {
@@ -78,28 +83,28 @@ function interpreterOf(name: string | null): string | null {
   return name === null ? null : name.replace(/^(python)3(?:\.\d+)?$/, '$1').replace(/^nodejs$/, 'node');
 }
 
-/** Whether an interpreter's options, from `from` to its first operand, hold inline code. */
-function optionsRunInline(words: Command['words'], from: number, letters: string): boolean {
-  // Stryker disable next-line EqualityOperator: one past the words is no word, which ends the options as an operand does
-  for (let option = from; option < words.length; option += 1) {
-    const flag = valueOf(words[option]);
-    if (flag === null || !flag.startsWith('-') || flag === '--') return false;
-    if (flag.startsWith('--')) {
-      if (LONG_INLINE.has(flag.split('=')[0])) return true;
-      continue;
-    }
-    // Stryker disable next-line MethodExpression: the dash is no inline letter
-    for (const letter of flag.slice(1)) if (letters.includes(letter)) return true;
-  }
+/** Whether a word spells an interpreter's inline code: a short cluster holding one of its letters (`-c`, `-Bc`, `-pe`), or one of its long options. */
+function spellsInline(flag: string | null, spelling: InlineSpelling): boolean {
+  if (flag === null || !flag.startsWith('-')) return false;
+  if (flag.startsWith('--')) return spelling.long.has(flag.split('=')[0]);
+  // Stryker disable next-line MethodExpression: the dash is no inline letter
+  for (const letter of flag.slice(1)) if (spelling.letters.includes(letter)) return true;
   return false;
 }
 
-/** Whether an interpreter among the words runs inline code: one of its options, before its first operand, holds an inline letter. */
+/**
+ * Whether an interpreter among the words runs inline code: a word after its
+ * name spells it. Any word after: an option's value is not told from an operand
+ * (`python -W ignore -c …`, `node --require x -e …`), so a script given such a
+ * word of its own stays apart, which only reads a loop later.
+ */
 function runsInlineCode(words: Command['words']): boolean {
   // Stryker disable next-line EqualityOperator: one past the words is no word, and names no interpreter
   for (let at = 0; at < words.length; at += 1) {
-    const letters = INLINE.get(interpreterOf(valueOf(words[at])));
-    if (letters !== undefined && optionsRunInline(words, at + 1, letters)) return true;
+    const spelling = INLINE.get(interpreterOf(valueOf(words[at])));
+    if (spelling === undefined) continue;
+    // Stryker disable next-line EqualityOperator: one past the words is no word, and spells nothing
+    for (let after = at + 1; after < words.length; after += 1) if (spellsInline(valueOf(words[after]), spelling)) return true;
   }
   return false;
 }
@@ -165,8 +170,8 @@ const LISTED_RUNS = [
 const RUNS_WITH_INLINE_LETTERS = [
   'tox -e py311', 'pytest -p no:cacheprovider', 'pytest -c setup.cfg', 'python -m pytest -p xdist', 'tsc -p tsconfig.json', 'cargo test -p core',
   'go test -p 1 ./...', 'make -e test', 'mvn -e test', 'mvn -V test', 'ctest -V', 'npx -p typescript tsc',
-  // An interpreter's options that are no inline code: a short one, a long one whose letters are, and an operand after `--`.
-  'python -B run.py', 'node --experimental-vm-modules test.js', 'uv run python3 -B run.py', 'node -- -entry.js',
+  // An interpreter's options that are no inline code: a short one, a long one whose letters are, another's long inline option.
+  'python -B run.py', 'node --experimental-vm-modules test.js', 'uv run python3 -B run.py', 'python train.py --eval',
 ];
 /** Inline code behind a runner, or in an interpreter's option cluster: what it prints is no run's log. */
 // Stryker disable next-line ArrayDeclaration: examples, not the rule: emptied, fewer of them are run
@@ -174,6 +179,8 @@ const INLINE_CODE = [
   "uv run python -c 'print(1)'", "poetry run python3.12 -Bc 'print(1)'", "npx nodejs -pe 1", "uv run bash -c 'ls -t'", "bundle exec ruby -e 'puts 1'",
   "uv run perl -E 'say 1'", "uv run sh -c 'ls -t'", "python -u -c 'print(1)'", "uv run python3 -c 'print(1)'",
   "node --eval 'console.log(1)'", 'node --print=1', "node --inspect -e 'console.log(1)'",
+  // After an option's value, which is not told from an operand.
+  "python -W ignore -c 'print(1)'", "node --require ts-node/register -e 'console.log(1)'",
 ];
 /** What a listed program prints when it lists rather than runs: a view of it is a different read. */
 // Stryker disable next-line ArrayDeclaration: examples, not the rule: emptied, fewer of them are run
