@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bash, bashResult, deniedAt, newHost, textResult, type Call, type CallOutcome } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
-import { createAlternation } from '../../src/lib/tracks/alternation.js';
+import { alternationWords, createAlternation } from '../../src/lib/tracks/alternation.js';
 
 async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
   const out: CallOutcome[] = [];
@@ -77,6 +77,27 @@ describe('stale.backToBack: two calls in turn, each answered as the round before
   });
 });
 
+describe('what the model and the operator read of a round of two', () => {
+  const hit = { key: 'k', words: alternationWords, quote: 'exact:read:a', count: 3, cap: 3, detail: 'exact:edit:b', subject: { it: 'This call' } } as never;
+
+  test('the refusal, its line, its note and the ask in both languages', () => {
+    assert.equal(alternationWords.why(hit), 'this call and exact:edit:b went in turn 3 times, each answered as before, nothing changed in between (limit 3)');
+    assert.equal(alternationWords.note, 'Only the two calls going round are blocked: a different call, or either of them after a change to the files, will run.');
+    assert.equal(alternationWords.ask.what(hit), 'This call and one other call have gone in turn 3 times, each answered as before, with nothing changed in between.');
+    assert.equal(alternationWords.ask.also(hit), 'in turn with one other call 3 times, answered as before');
+    assert.equal(alternationWords.zh.what(hit), 'This call与另一个调用已交替 3 轮，每次的结果都与上一轮相同，期间没有任何改动。');
+    assert.equal(alternationWords.zh.also(hit), '与另一个调用交替 3 轮，结果相同');
+  });
+
+  test('a human message starts the rounds again', async () => {
+    const host = newHost(PRESETISH);
+    const agent = {};
+    await run(host, agent, rounds(2, goto(), rejected));
+    await host.human(agent);
+    assert.deepEqual(deniedAt(await run(host, agent, [goto(), rejected, goto()])), [], 'one round since the message');
+  });
+});
+
 describe('the history of calls in turn is bounded', () => {
   test('it keeps two calls a round, and a backToBack past 16 rounds follows none', () => {
     const pairs = createAlternation();
@@ -91,6 +112,29 @@ describe('the history of calls in turn is bounded', () => {
     assert.equal(pairs.partner(agent, 'a', 0, 17), null, 'past 16 rounds, nothing is followed');
     pairs.learn(agent, null, 'same', 0, 3);
     assert.equal(pairs.partner(agent, 'a', 0, 3), null, 'a poll or an exempt call starts the history again');
+  });
+
+  test('a round answered otherwise than the round before is no round: the very first comparison counts', () => {
+    const pairs = createAlternation();
+    const agent = {};
+    const a = { lookup: 'a', quote: 'exact:a' };
+    const b = { lookup: 'b', quote: 'exact:b' };
+    pairs.learn(agent, a, 'one', 0, 2);
+    pairs.learn(agent, b, 'same', 0, 2);
+    pairs.learn(agent, a, 'two', 0, 2);
+    pairs.learn(agent, b, 'same', 0, 2);
+    assert.equal(pairs.partner(agent, 'a', 0, 2), null);
+  });
+
+  test('a call with no answer starts the history again; 16 rounds are followed', () => {
+    const pairs = createAlternation();
+    const agent = {};
+    const a = { lookup: 'a', quote: 'exact:a' };
+    const b = { lookup: 'b', quote: 'exact:b' };
+    for (let i = 0; i < 32; i += 1) pairs.learn(agent, i % 2 === 0 ? a : b, 'same', 0, 16);
+    assert.equal(pairs.partner(agent, 'a', 0, 16), 'exact:b', 'a backToBack of 16 is followed');
+    pairs.learn(agent, a, null, 0, 16);
+    assert.equal(pairs.partner(agent, 'b', 0, 16), null, 'no answer: the history starts again');
   });
 
   test('the same call back to back is no round of two', () => {
