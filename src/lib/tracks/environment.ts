@@ -82,7 +82,7 @@ function judge(stretches: WeakMap<Agent, Stretch>, shared: Shared, call: Tracked
   const limit = TIMEOUTS.of(call.cfg)?.limit ?? null;
   const count = stretches.get(call.agent)?.count ?? 0;
   if (limit === null || call.command === undefined || count < limit || shared.isExempt(call.agent, ENVIRONMENT_KEY)) return NO_HITS;
-  // Stryker disable next-line StringLiteral: the environment's words quote no detail (its quote is the log's, killed there)
+  // Stryker disable next-line StringLiteral: the environment's words quote no detail (its `quote` is read in the operator's log)
   return { hits: [{ key: ENVIRONMENT_KEY, words, quote: 'prog:*', count, cap: limit, detail: '' }] };
 }
 
