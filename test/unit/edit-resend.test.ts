@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { bash, bashResult, deniedAt, newHost, noticedAt, noticeTexts, shown, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 import { createEditBook, editTextOf } from '../../src/lib/tracks/edits.js';
+import { landedWords, resentWords } from '../../src/lib/tracks/edit-resend.js';
 import type { TrackedCall } from '../../src/lib/tracks/track.js';
 
 async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
@@ -154,6 +155,55 @@ describe('editRetry.resent: the same edit sent again after it was rejected', () 
   test('off unless given: `editRetry: {}` leaves it to the limit', async () => {
     const outcomes = await run(newHost({ editRetry: {}, onLimit: 'deny' }), {}, [rejected('95:95'), rejected('95:96'), check, rejected('95:95'), rejected('95:96')]);
     assert.deepEqual(deniedAt(outcomes), [], 'the limit gates the edit after the fourth rejection in a row, not the fourth');
+  });
+});
+
+describe('what the model and the operator read of an edit sent again', () => {
+  const hit = (words: typeof landedWords) => ({ key: 'k', words, quote: `file:${FILE}`, count: 2, cap: 2, detail: '', shown: 'folds.py' }) as never;
+
+  test('each gate\'s refusal, line, note and ask in both languages, whole', () => {
+    assert.deepEqual(
+      [landedWords.track, landedWords.respelled, landedWords.why(hit(landedWords)), landedWords.line(hit(landedWords)), landedWords.note],
+      ['edit-retry', false, 'the same edit of this file already landed 2 times (limit 2)', `file:${FILE} \u2014 the same edit landed 2 times already (limit 2)`, 'Only this edit is blocked: reading the file will run, and so will a different edit of it.'],
+    );
+    assert.deepEqual(
+      [landedWords.ask.what(hit(landedWords)), landedWords.ask.also(hit(landedWords)), landedWords.zh.what(hit(landedWords)), landedWords.zh.also(hit(landedWords))],
+      ['the agent has already applied this same edit to folds.py 2 times.', 'landed 2 times already', 'agent 已经把这同一个编辑应用到 folds.py 2 次了。', '已生效 2 次'],
+    );
+    assert.deepEqual(
+      [resentWords.track, resentWords.respelled, resentWords.why(hit(resentWords)), resentWords.line(hit(resentWords)), resentWords.note],
+      ['edit-retry', false, 'the same edit of this file was rejected 2 times (limit 2)', `file:${FILE} \u2014 the same edit rejected 2 times (limit 2)`, 'Only this edit is blocked: reading the file will run, and so will a different edit of it.'],
+    );
+    assert.deepEqual(
+      [resentWords.ask.what(hit(resentWords)), resentWords.ask.also(hit(resentWords)), resentWords.zh.what(hit(resentWords)), resentWords.zh.also(hit(resentWords))],
+      ['the agent has sent this same edit of folds.py 2 times, and it was rejected each time.', 'rejected 2 times', 'agent 已 2 次向 folds.py 发送这同一个编辑，每次都被拒绝。', '被拒 2 次'],
+    );
+  });
+
+  test('the advisories whole, and the refusal quotes the file', async () => {
+    const landed = await run(newHost(APPLIED), {}, [landing('20:22'), landing('20:25'), landing('20:22')]);
+    assert.deepEqual(noticeTexts(landed[1]!), [
+      `CONVERGENCE_CHECK: ${FILE} already holds this edit: it has landed 2 times. Applying it again changes nothing. Read that part of the file, then make a different change, or say what is in the way.`,
+    ]);
+    assert.match(landed[2]!.denyReason ?? '', new RegExp(`\\n- file:${FILE.replaceAll('/', '\\/').replaceAll('.', '\\.')} \u2014 the same edit landed 2 times already \\(limit 2\\)\\n`));
+    const sent = await run(newHost({ editRetry: { warnAt: null, resent: 3 }, onLimit: 'deny' }), {}, [rejected('95:95'), rejected('95:96'), rejected('95:95')]);
+    assert.deepEqual(noticeTexts(sent[2]!), [
+      `CONVERGENCE_CHECK: the same edit of ${FILE} has now been rejected 3 times, with nothing in the file changed in between. Sending it again unchanged will be rejected again. Read the part of the file you are changing as it is now, then send an edit made from what you read.`,
+    ]);
+  });
+
+  test('each gate advises once a file a turn, each file and each gate on its own', async () => {
+    const two = (path: string): Call[] => [landing('20:22', BLOCK, path), landing('20:25', BLOCK, path)];
+    const files = await run(newHost(APPLIED), {}, [...two(FILE), ...two('/repo/pkg/other.py')]);
+    assert.deepEqual(noticedAt(files), [2, 4], 'another file is told too');
+    const gates = await run(newHost({ editRetry: { warnAt: null, applied: 2, resent: 2 }, onLimit: 'deny' }), {}, [rejected('95:95'), rejected('95:96'), landing('20:22'), landing('20:25')]);
+    assert.deepEqual(noticedAt(gates), [2, 4], 'the other gate of the same file is told too');
+  });
+
+  test('a read that failed is no read: the rejected edit sent again is still gated', async () => {
+    const missing: Call = { ...read, body: () => textResult('File not found', {}, true) };
+    const outcomes = await run(newHost(RESENT), {}, [rejected('95:95'), rejected('95:96'), rejected('95:97'), missing, rejected('95:98')]);
+    assert.deepEqual(deniedAt(outcomes), [5]);
   });
 });
 

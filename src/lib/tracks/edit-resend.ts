@@ -41,8 +41,8 @@ export function resentMessage(path: string, times: number): string {
 
 const ONLY_THIS = 'Only this edit is blocked: reading the file will run, and so will a different edit of it.';
 
-/** How the `applied` gate's hits read: the file holds the edit already. */
-const landedWords: HitWords = {
+/** How the `applied` gate's hits read: the file holds the edit already. (Exported for its test, which reads every text whole.) */
+export const landedWords: HitWords = {
   track: 'edit-retry',
   respelled: false,
   listed: 4,
@@ -59,8 +59,8 @@ const landedWords: HitWords = {
   },
 };
 
-/** How the `resent` gate's hits read: the same edit, rejected each time. */
-const resentWords: HitWords = {
+/** How the `resent` gate's hits read: the same edit, rejected each time. (Exported for its test.) */
+export const resentWords: HitWords = {
   track: 'edit-retry',
   respelled: false,
   listed: 4,
@@ -99,10 +99,13 @@ export function createEditResend(): EditResend {
   };
   return {
     judge(call, edit, { applied, resent }, key) {
+      // Stryker disable next-line ConditionalExpression: an edit's text is read from a call that names its file (edits.ts)
       if (edit === null || call.file === undefined) return null;
       const sent = book.of(call.agent, edit);
       const quote = `file:${preview(call.file, PATH_CHARS)}`;
+      // Stryker disable next-line StringLiteral: these words quote no detail
       if (resent !== null && sent.rejected >= resent) return { key, words: resentWords, quote, count: sent.rejected, cap: resent, detail: '' };
+      // Stryker disable next-line StringLiteral: as above
       if (applied !== null && edit.block && sent.landed >= applied) return { key, words: landedWords, quote, count: sent.landed, cap: applied, detail: '' };
       return null;
     },
@@ -113,15 +116,21 @@ export function createEditResend(): EditResend {
         if (call.writes) book.unsettle();
         return null;
       }
+      // Only a read or an edit tool names a file, and an edit that lands forgets the rejections anyway (below);
+      // a landed edit with no text (a deletion) is the one difference (docs/mutation.md, stop 59).
+      // Stryker disable next-line ConditionalExpression: as above
       if (call.reads && call.file !== undefined && settled.failure === null) book.looked(call.agent, call.file);
+      // Stryker disable next-line ConditionalExpression: as in judge
       if (edit === null || call.file === undefined) return null;
       const label = summaryLabel(`file:${call.file}`);
       if (settled.failure !== null) {
         const times = book.reject(call.agent, edit);
+        // Stryker disable next-line StringLiteral: any two names of the gates serve, as long as they differ
         if (times !== resent || !firstTime(call.agent, 'resent', call.file)) return null;
         return createNotice(resentMessage(call.file, times), countedSummary(label, 'rejected alike', times));
       }
       const times = book.land(call.agent, edit);
+      // Stryker disable next-line StringLiteral: as above
       if (!edit.block || times !== applied || !firstTime(call.agent, 'applied', call.file)) return null;
       return createNotice(landedMessage(call.file, times), countedSummary(label, 'landed', times));
     },
