@@ -16,8 +16,8 @@ const ALIASES: readonly (readonly [RegExp, string])[] = [
 /** The first letters of the spellings above (`p`, `n`): any other name is none of them, and is not tested four times. */
 const FIRST_LETTERS: ReadonlySet<number> = new Set([0x70, 0x6e]);
 
-/** The one name of an interpreter spelled `name`, or `undefined` when it is no alias. */
-function aliasOf(name: string): string | undefined {
+/** The one name of an interpreter spelled `name`, or `undefined` when it is no alias (the views rule reads interpreters by it too). */
+export function aliasOf(name: string): string | undefined {
   // Stryker disable next-line ConditionalExpression: a shortcut: a name that starts otherwise matches no spelling
   if (name.length > 16 || !FIRST_LETTERS.has(name.charCodeAt(0))) return undefined;
   for (const [spelling, canonical] of ALIASES) if (spelling.test(name)) return canonical;

@@ -6,7 +6,9 @@
  * and `ls -t | tail -1` (oldest), or `cat f | head` and `cat f | tail`, are
  * different reads.
  */
+import { nameBeforeValue } from '../args.js';
 import { splitDirectory } from '../directory-flags.js';
+import { aliasOf } from './interpreters.js';
 import type { Rule } from '../rule.js';
 import { lastPipeline, nameOf, valueOf, withLastPipeline, type Command, type Line } from '../syntax.js';
 
@@ -56,10 +58,10 @@ const RUNS_WITH_V: ReadonlySet<string> = new Set(['ctest', 'mvn']);
 /** How an interpreter is handed inline code: the letters of its short options, and its long ones (`--eval=…` too). */
 interface InlineSpelling {
   readonly letters: string;
-  readonly long: ReadonlySet<string | undefined>;
+  readonly long: ReadonlySet<string>;
 }
 
-const NO_LONG: ReadonlySet<string | undefined> = new Set();
+const NO_LONG: ReadonlySet<string> = new Set();
 
 /**
  * Interpreters and how they take inline code: inline code prints whatever it
@@ -77,16 +79,15 @@ const INLINE: ReadonlyMap<string | null, InlineSpelling> = new Map([
   ['sh', { letters: 'c', long: NO_LONG }],
 ]);
 
-/** The interpreter a word names, its version and alias spellings folded (`python3.12`, `nodejs`); else the word. */
+/** The interpreter a word names, its version and alias spellings folded as the interpreters rule folds them (`python3.12`, `nodejs`); else the word. */
 function interpreterOf(name: string | null): string | null {
-  // Stryker disable next-line Regex: a name the anchors let through (`xpython3`, `python3.1x`, `nodejsx`) names no interpreter either way
-  return name === null ? null : name.replace(/^(python)3(?:\.\d+)?$/, '$1').replace(/^nodejs$/, 'node');
+  return name === null ? null : (aliasOf(name) ?? name);
 }
 
 /** Whether a word spells an interpreter's inline code: a short cluster holding one of its letters (`-c`, `-Bc`, `-pe`), or one of its long options. */
 function spellsInline(flag: string | null, spelling: InlineSpelling): boolean {
   if (flag === null || !flag.startsWith('-')) return false;
-  if (flag.startsWith('--')) return spelling.long.has(flag.split('=')[0]);
+  if (flag.startsWith('--')) return spelling.long.has(nameBeforeValue(flag));
   // Stryker disable next-line MethodExpression: the dash is no inline letter
   for (const letter of flag.slice(1)) if (spelling.letters.includes(letter)) return true;
   return false;
