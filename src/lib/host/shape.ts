@@ -6,9 +6,11 @@
  * function compiled against it is thrown away ("weak objects") and compiled
  * again over the next calls, which run slower meanwhile. One instance of such a
  * class held for the process's life keeps its hidden class, and the code with it.
- * Only for what a call makes: an agent's books live as long as the agent, and
- * keeping their classes too held 48 KB more code in the preset's memory probe.
- * docs/performance.md ("Shapes that outlive a collection") has the figures.
+ * For what a call makes, and for an agent's books, which go with the agent or
+ * at a human message: a process whose agents come and go (subagents, a session
+ * after another) would otherwise compile the books' code again after each.
+ * docs/performance.md ("Shapes that outlive a collection", "Books that outlive
+ * their agents") has the figures.
  */
 
 const kept: object[] = [];

@@ -19,6 +19,7 @@
  *   measures, under their lookup keys too: failures in a row, and their
  *   evidence (streaks.ts).
  */
+import { keepShape } from '../host/shape.js';
 import type { Agent } from '../host/types.js';
 import type { Failure } from '../result/failure.js';
 import { keep, keepNew, recalls, remember, type Recent } from './book.js';
@@ -163,6 +164,22 @@ export class AgentOutcomes {
     return settleKeys((this.#streaks ??= new Map()), keys, failure, evidence);
   }
 }
+
+/**
+ * A book with every shelf and every kind of entry made. An agent's book goes
+ * with the agent or at a human message; held for the process's life, this one
+ * keeps the classes of all of them (host/shape.ts).
+ */
+function everyShelf(): AgentOutcomes {
+  const book = new AgentOutcomes();
+  book.settleSame('', '', 0);
+  book.returned('', '');
+  book.attempt('');
+  book.ran('', 0);
+  return book;
+}
+// Stryker disable next-line all: the kept book is never read; only its shapes are
+keepShape(everyShelf());
 
 export interface OutcomeMemory {
   /** The agent's book, made when first asked for. */

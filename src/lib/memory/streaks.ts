@@ -113,6 +113,13 @@ class Histories {
 
 // Made per settled call (host/shape.ts).
 keepShape(new Histories(null));
+// A streak lives in an agent's book, which goes with the agent or at a human message (host/shape.ts).
+// One of each kind a policy makes: with evidence (a change count, a history) and without; their
+// fields hold other kinds of value, so the engine gives each a class of its own.
+// Stryker disable next-line all: the kept streaks' values are never read; only their shapes are
+keepShape(new Stored(1, 'exit', '', 0, ''));
+// Stryker disable next-line all: as above
+keepShape(new Stored(1, 'exit', '', undefined, undefined));
 
 /**
  * A settled call's failure (or success) for its keys, in a book of streaks;
