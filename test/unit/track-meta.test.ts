@@ -84,9 +84,11 @@ describe("every track's meta", () => {
           assert.equal(typeof wanted, 'boolean', what);
         }
       }
-      const made = track.create(createTurns(DEFAULTS.window), DEFAULTS);
-      assert.equal(typeof made.judge, 'function');
-      assert.equal(typeof made.clear, 'function');
+      const books = track.create(createTurns(DEFAULTS.window), DEFAULTS);
+      assert.equal(typeof track.hooks.judge, 'function');
+      assert.equal(typeof track.hooks.clear, 'function');
+      // Empty books: clearing an agent they never met changes nothing and throws nothing.
+      assert.doesNotThrow(() => track.hooks.clear(books, {}));
     });
   }
 

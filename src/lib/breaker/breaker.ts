@@ -26,7 +26,7 @@ import type { Mark } from '../call/mark.js';
 import { CALL_TRACKS } from '../tracks/index.js';
 import { outcomeDigest } from '../result/digest.js';
 import { installedNothing } from '../result/installed.js';
-import type { Hit, Judgement, Settled, Track } from '../tracks/track.js';
+import type { Hit, Judgement, Settled, Track, TrackHooks } from '../tracks/track.js';
 import { createTurns, type Turns } from '../memory/turn.js';
 import { createAnswerBook, type AnswerBook } from './answers.js';
 import { createCeilingBook, type CeilingBook } from './ceiling.js';
@@ -165,7 +165,7 @@ function refuse(state: State, call: CallRecord): void {
   const keys = asked.map((hit) => hit.key);
   state.turns.refuse(call.agent, keys);
   state.turns.commit(call.agent, committedKeys(call, asked), call.policy.cfg.window);
-  for (const track of call.tracks) track.attempted?.(call);
+  for (const track of call.tracks) track.hooks.attempted?.(track.books, call);
   // Rejected, unattended or withdrawn: the host has recorded which by now (approval/decided comes before the call settles).
   const outcome = state.outcomeOf(call.agent, state.askIds.get(call));
   if (outcome !== undefined) state.answers.note(call.agent, keys, outcome);
@@ -263,11 +263,15 @@ function guard(state: State, exec: unknown): string | undefined {
   const judged = judgedOf(state, call);
   written(state);
   // The attempt counts whatever the verdict: a denied call is the model going round all the same.
-  for (let at = 0; at < call.tracks.length; at += 1) call.tracks[at]?.attempted?.(call);
+  for (let at = 0; at < call.tracks.length; at += 1) {
+    const track = call.tracks[at] as Track;
+    track.hooks.attempted?.(track.books, call);
+  }
   const denial = deny(state, call, judged);
   if (denial !== undefined) return denial;
   for (let at = 0; at < call.tracks.length; at += 1) {
-    const notice = call.tracks[at]?.advise?.(call, judged[at] as Judgement) ?? null;
+    const track = call.tracks[at] as Track;
+    const notice = track.hooks.advise?.(track.books, call, judged[at] as Judgement) ?? null;
     if (notice !== null) (call.advised ??= [])[at] = notice;
   }
   // Without a ceiling no count is read, and a ceiling set later starts every exemption's count from zero (createBreaker).
@@ -325,7 +329,8 @@ function settle(state: State, exec: unknown, result: unknown): readonly Notice[]
     if (changed) state.turns.noteChange((call.marks[0] as { key: string }).key);
   }
   for (let at = 0; at < call.tracks.length; at += 1) {
-    const learned = settled === null ? null : (call.tracks[at]?.learn?.(call, settled) ?? null);
+    const track = call.tracks[at] as Track;
+    const learned = settled === null ? null : (track.hooks.learn?.(track.books, call, settled) ?? null);
     if (learned !== null) (owed ??= []).push(learned);
     // A hole where an earlier track had no advisory.
     const advised = call.advised?.[at];
@@ -382,7 +387,7 @@ function reset(state: State, payload: PreStepPayload): void {
   written(state);
   state.turns.reset(agent);
   // forEach skips the holes of tracks never created.
-  state.created.forEach((track) => track.clear(agent));
+  state.created.forEach((track) => track.hooks.clear(track.books, agent));
   state.ceilings.reset(agent);
   state.answers.reset(agent);
   state.knocks.reset(agent);
@@ -406,16 +411,19 @@ function stop(state: State, payload: PreStepPayload): Stop | undefined {
 }
 
 /**
- * A track as the breaker holds it: each of its hooks a field, in one order, the
+ * A track's hooks as the breaker holds them: each a field, in one order, the
  * hooks it has not `undefined`. The breaker reads a hook of every track at one
- * place (`judge`, `attempted`, `advise`, `learn`; the record `read`): tracks of
+ * place (`judge`, `attempted`, `advise`, `learn`; the record `read`): hooks of
  * one shape keep each such read to one shape, where a shape each (one for each
  * set of hooks) makes it a lookup among many, every call and every track. No
- * track's hook reads `this`.
+ * hook reads `this`.
  */
-function inOneShape(track: Track): Track {
-  return { read: track.read, judge: track.judge, attempted: track.attempted, advise: track.advise, learn: track.learn, clear: track.clear };
+function inOneShape(hooks: TrackHooks<unknown>): TrackHooks<unknown> {
+  return { read: hooks.read, judge: hooks.judge, attempted: hooks.attempted, advise: hooks.advise, learn: hooks.learn, clear: hooks.clear };
 }
+
+/** Every call track's hooks in one shape, by index in CALL_TRACKS: made once, with the registry, and shared by every breaker. */
+const HOOKS: readonly TrackHooks<unknown>[] = CALL_TRACKS.map((module) => inOneShape(module.hooks));
 
 /** The tracks a policy turns on, in gate order, each created the first time a policy needs it, and what they need read from a call. */
 function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTracks {
@@ -436,7 +444,7 @@ function tracksFor(turns: Turns, created: Track[]): (policy: Policy) => PolicyTr
         needs.files ||= wants.files === true;
         needs.line ||= wants.line === true;
       }
-      found = { tracks: on.map(({ module, at }) => (created[at] ??= inOneShape(module.create(turns, cfg)))), needs };
+      found = { tracks: on.map(({ module, at }) => (created[at] ??= { hooks: HOOKS[at] as TrackHooks<unknown>, books: module.create(turns, cfg) })), needs };
       known.set(policy, found);
     }
     last = { policy, found };

@@ -20,7 +20,10 @@ export function judgeAll(call: CallRecord): Judgement[] {
   const { tracks } = call;
   // Its length is known: one store of that size, not one grown by pushes.
   const judged = new Array<Judgement>(tracks.length);
-  for (let at = 0; at < tracks.length; at += 1) judged[at] = (tracks[at] as Track).judge(call);
+  for (let at = 0; at < tracks.length; at += 1) {
+    const track = tracks[at] as Track;
+    judged[at] = track.hooks.judge(track.books, call);
+  }
   return judged;
 }
 

@@ -76,7 +76,7 @@ function readOnce(exec: object, policies: PolicyBook, tracksOf: (policy: Policy)
   let fps: string[] | null = null;
   for (let at = 0; at < tracks.length; at += 1) {
     const track = tracks[at] as Track;
-    if (track.read !== undefined) track.read(call, (fps ??= withExact(exact, target.fps)), args);
+    if (track.hooks.read !== undefined) track.hooks.read(track.books, call, (fps ??= withExact(exact, target.fps)), args);
   }
   return call;
 }

@@ -142,26 +142,23 @@ const SUMMARY = editRetryMeta.summary;
 export const editRetryTrack = {
   meta: editRetryMeta,
   words,
-  create(shared) {
-    const book = new WeakMap<Agent, Map<string, Streak>>();
-    const resend = createEditResend();
-    return {
-      read: (call, _fps, args) => {
-        const gates = gatesOf(call);
-        readOf(call, EDIT, (read) => (gates.applied === null && gates.resent === null ? null : editTextOf(read, args)));
-      },
-      judge: (call) => judge(book, resend, call, editOf(call)),
-      learn: (call, settled) => {
-        const learned = learn(book, call, settled, shared);
-        // The file's key exempted: what its edits do is the operator's call for the turn.
-        const exempt = call.file !== undefined && shared.isExempt(call.agent, fileKey(call.file));
-        const resent = exempt ? null : resend.learn(call, settled, editOf(call), gatesOf(call));
-        return learned ?? resent;
-      },
-      clear: (agent) => {
-        book.delete(agent);
-        resend.clear(agent);
-      },
-    };
+  create: (shared) => ({ book: new WeakMap<Agent, Map<string, Streak>>(), resend: createEditResend(), shared }),
+  hooks: {
+    read: (_books, call, _fps, args) => {
+      const gates = gatesOf(call);
+      readOf(call, EDIT, (read) => (gates.applied === null && gates.resent === null ? null : editTextOf(read, args)));
+    },
+    judge: ({ book, resend }, call) => judge(book, resend, call, editOf(call)),
+    learn: ({ book, resend, shared }, call, settled) => {
+      const learned = learn(book, call, settled, shared);
+      // The file's key exempted: what its edits do is the operator's call for the turn.
+      const exempt = call.file !== undefined && shared.isExempt(call.agent, fileKey(call.file));
+      const resent = exempt ? null : resend.learn(call, settled, editOf(call), gatesOf(call));
+      return learned ?? resent;
+    },
+    clear: ({ book, resend }, agent) => {
+      book.delete(agent);
+      resend.clear(agent);
+    },
   },
-} satisfies CallTrackModule;
+} satisfies CallTrackModule<{ readonly book: WeakMap<Agent, Map<string, Streak>>; readonly resend: EditResend; readonly shared: Shared }>;

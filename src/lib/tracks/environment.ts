@@ -22,7 +22,7 @@ import { createNotice, trackSummary } from '../text/notice.js';
 import { timedOut } from './timeout.js';
 import { TIMEOUTS } from './timeout.meta.js';
 import { environmentMeta } from './environment.meta.js';
-import { NO_HITS, type CallTrackModule, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
+import { NO_HITS, type CallTrackModule, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** Most commands one stretch remembers by name; past them, each command timing out is counted as another (a repeat of one is rare that far in). */
 const STRETCH_KEPT = 64;
@@ -129,12 +129,10 @@ const SUMMARY = environmentMeta.summary;
 export const environmentTrack = {
   meta: environmentMeta,
   words,
-  create(shared): Track {
-    const stretches = new WeakMap<Agent, Stretch>();
-    return {
-      judge: (call) => judge(stretches, shared, call),
-      learn: (call, settled) => learn(stretches, shared, call, settled),
-      clear: (agent) => void stretches.delete(agent),
-    };
+  create: (shared) => ({ stretches: new WeakMap<Agent, Stretch>(), shared }),
+  hooks: {
+    judge: ({ stretches, shared }, call) => judge(stretches, shared, call),
+    learn: ({ stretches, shared }, call, settled) => learn(stretches, shared, call, settled),
+    clear: ({ stretches }, agent) => void stretches.delete(agent),
   },
-} satisfies CallTrackModule;
+} satisfies CallTrackModule<{ readonly stretches: WeakMap<Agent, Stretch>; readonly shared: Shared }>;

@@ -13,7 +13,7 @@ import { defang, type HitWords } from '../text/message.js';
 import { describeFailure } from '../text/failure.js';
 import { countedSummary, createNotice } from '../text/notice.js';
 import { failureMeta } from './failure.meta.js';
-import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
+import { NO_HITS, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 
 /** Failure stage 1: the target keeps failing; fix the cause rather than re-run. */
@@ -109,12 +109,11 @@ const SUMMARY = failureMeta.summary;
 export const failureTrack = {
   meta: failureMeta,
   words,
-  create(shared): Track {
-    return {
-      judge: (call) => failureHits(shared, call),
-      learn: (call, settled) => settle(shared, call, settled),
-      // The streaks are the outcome memory's, cleared with the agent's turn.
-      clear: () => undefined,
-    };
+  // Its books are the outcome memory's streaks (the shared memory), cleared with the agent's turn.
+  create: (shared) => shared,
+  hooks: {
+    judge: (shared, call) => failureHits(shared, call),
+    learn: (shared, call, settled) => settle(shared, call, settled),
+    clear: () => undefined,
   },
-} satisfies CallTrackModule;
+} satisfies CallTrackModule<Shared>;

@@ -266,19 +266,19 @@ function learn(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, c
 /** What its notices' summaries say: `guess “ssh -p … host” guessed x4`. */
 const SUMMARY = guessMeta.summary;
 
+/** A call's words, read once a call, on first use. */
+const callWords = (call: TrackedCall): readonly string[] | null => readOf(call, WORDS, wordsOf);
+
 export const guessTrack = {
   meta: guessMeta,
   words,
-  create(shared) {
-    const books = new WeakMap<Agent, Book>();
-    const read = (call: TrackedCall): readonly string[] | null => readOf(call, WORDS, wordsOf);
-    // An agent with no book has no guess to judge and no template to end: its calls' words are not read.
-    return {
-      // Stryker disable next-line ConditionalExpression: a shortcut: judge finds no book, or no template, either
-      judge: (call) => ((books.get(call.agent)?.templates.size ?? 0) > 0 ? judge(books, shared, call, read(call)) : NO_HITS),
-      // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut: learn keeps no success without a book either
-      learn: (call, settled) => (settled.failure === null && !books.has(call.agent) ? null : learn(books, shared, call, read(call), settled)),
-      clear: (agent) => void books.delete(agent),
-    };
+  create: (shared) => ({ books: new WeakMap<Agent, Book>(), shared }),
+  // An agent with no book has no guess to judge and no template to end: its calls' words are not read.
+  hooks: {
+    // Stryker disable next-line ConditionalExpression: a shortcut: judge finds no book, or no template, either
+    judge: ({ books, shared }, call) => ((books.get(call.agent)?.templates.size ?? 0) > 0 ? judge(books, shared, call, callWords(call)) : NO_HITS),
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut: learn keeps no success without a book either
+    learn: ({ books, shared }, call, settled) => (settled.failure === null && !books.has(call.agent) ? null : learn(books, shared, call, callWords(call), settled)),
+    clear: ({ books }, agent) => void books.delete(agent),
   },
-} satisfies CallTrackModule;
+} satisfies CallTrackModule<{ readonly books: WeakMap<Agent, Book>; readonly shared: Shared }>;

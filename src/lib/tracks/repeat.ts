@@ -205,32 +205,37 @@ function repeatHits(shared: Shared, progress: ProgressBook | null, call: Tracked
   return hits === null ? NO_HITS : { hits };
 }
 
+/** The repeat track's books: the window its progress book is made with, and that book once a policy asks for it. */
+interface RepeatBooks {
+  readonly shared: Shared;
+  readonly window: number;
+  progress: ProgressBook | null;
+}
+
 export const repeatTrack = {
   meta: repeatMeta,
   words,
-  create(shared, initial) {
-    // The results' digests, kept only once a policy asks for `progress: results`.
-    let progress: ProgressBook | null = null;
-    return {
-      judge: (call) => repeatHits(shared, progress, call),
-      attempted: (call) => {
-        const { progress } = call.cfg;
-        if (progress === 'changes') noteRun(shared, call);
-        else if (progress === 'outcomes') noteAttempt(shared, call);
-      },
-      advise: (call) => advise(shared, call),
-      learn(call, settled) {
-        const { result } = settled;
-        const { cfg } = call;
-        if (cfg.progress === 'outcomes') noteOutcome(shared, call, settled.outcome());
-        // Stryker disable next-line ConditionalExpression: a shortcut; digests kept under `ignore` are never read, as only a `results` policy holds a gate back
-        if (cfg.progress !== 'results') return null;
-        const actions = call.marks.filter((mark) => isEnabled(mark) && isActionKey(mark.key)).map((mark) => mark.key);
-        (progress ??= createProgressBook(initial.window)).record(call.agent, actions, resultDigest(result, call.name, cfg.ignoreArgs), cfg.window);
-        return null;
-      },
-      // The runs since a change or an outcome go with the agent's turn (the outcome memory).
-      clear: (agent) => progress?.reset(agent),
-    };
+  // The results' digests (`progress`), kept only once a policy asks for `progress: results`.
+  create: (shared, initial) => ({ shared, window: initial.window, progress: null }),
+  hooks: {
+    judge: ({ shared, progress }, call) => repeatHits(shared, progress, call),
+    attempted: ({ shared }, call) => {
+      const { progress } = call.cfg;
+      if (progress === 'changes') noteRun(shared, call);
+      else if (progress === 'outcomes') noteAttempt(shared, call);
+    },
+    advise: ({ shared }, call) => advise(shared, call),
+    learn(books, call, settled) {
+      const { result } = settled;
+      const { cfg } = call;
+      if (cfg.progress === 'outcomes') noteOutcome(books.shared, call, settled.outcome());
+      // Stryker disable next-line ConditionalExpression: a shortcut; digests kept under `ignore` are never read, as only a `results` policy holds a gate back
+      if (cfg.progress !== 'results') return null;
+      const actions = call.marks.filter((mark) => isEnabled(mark) && isActionKey(mark.key)).map((mark) => mark.key);
+      (books.progress ??= createProgressBook(books.window)).record(call.agent, actions, resultDigest(result, call.name, cfg.ignoreArgs), cfg.window);
+      return null;
+    },
+    // The runs since a change or an outcome go with the agent's turn (the outcome memory).
+    clear: ({ progress }, agent) => progress?.reset(agent),
   },
-} satisfies CallTrackModule;
+} satisfies CallTrackModule<RepeatBooks>;

@@ -13,7 +13,7 @@ import { defang, preview, type HitWords } from '../text/message.js';
 import { createNotice, cycleSummary } from '../text/notice.js';
 import { createSequenceBook, cycleKey, findCycle, type Cycle, type SequenceBook, type Step } from '../memory/cycles.js';
 import { SEQUENCE, sequenceMeta } from './sequence.meta.js';
-import type { CallTrackModule, Judgement, Shared, Track, TrackedCall } from './track.js';
+import type { CallTrackModule, Judgement, Shared, TrackedCall } from './track.js';
 
 /** What a cycle's notice and texts name it by: its track's name, as a fingerprint's names its measure. */
 const SUMMARY = sequenceMeta.summary;
@@ -132,20 +132,17 @@ function advise(shared: Shared, call: TrackedCall, cont: Continued | null): Noti
 export const sequenceTrack = {
   meta: sequenceMeta,
   words,
-  create(shared, initial): Track<CycleJudgement> {
-    const book = createSequenceBook(initial.window);
-    // Each call's step, made while its full fingerprints are at hand.
-    const steps = new WeakMap<TrackedCall, Step>();
-    return {
-      read: (call, fps) => void steps.set(call, stepOf(call, fps[0] as string)),
-      judge: (call) => judge(book, call, steps.get(call)),
-      attempted(call) {
-        const step = steps.get(call);
-        // Stryker disable next-line ConditionalExpression: every call the track sees was read by it
-        if (step !== undefined) book.record(call.agent, step, call.cfg.window);
-      },
-      advise: (call, judged) => advise(shared, call, judged.continued),
-      clear: (agent) => book.reset(agent),
-    };
+  // Each call's step (`steps`), made while its full fingerprints are at hand.
+  create: (shared, initial) => ({ book: createSequenceBook(initial.window), steps: new WeakMap<TrackedCall, Step>(), shared }),
+  hooks: {
+    read: ({ steps }, call, fps) => void steps.set(call, stepOf(call, fps[0] as string)),
+    judge: ({ book, steps }, call): CycleJudgement => judge(book, call, steps.get(call)),
+    attempted({ book, steps }, call) {
+      const step = steps.get(call);
+      // Stryker disable next-line ConditionalExpression: every call the track sees was read by it
+      if (step !== undefined) book.record(call.agent, step, call.cfg.window);
+    },
+    advise: ({ shared }, call, judged) => advise(shared, call, (judged as CycleJudgement).continued),
+    clear: ({ book }, agent) => book.reset(agent),
   },
-} satisfies CallTrackModule;
+} satisfies CallTrackModule<{ readonly book: SequenceBook; readonly steps: WeakMap<TrackedCall, Step>; readonly shared: Shared }>;

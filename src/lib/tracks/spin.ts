@@ -132,14 +132,12 @@ const SUMMARY = spinMeta.summary;
 export const spinTrack = {
   meta: spinMeta,
   words,
-  create(shared) {
-    const book = new WeakMap<Agent, Spin>();
-    return {
-      judge: (call) => judge(book, shared, call, actionsOf(call)),
-      learn: (call, settled) => learn(book, shared, call, actionsOf(call), settled),
-      // Its run goes here; the actions' outcomes go with the agent's turn (the outcome memory).
-      // Stryker disable next-line ArrowFunction: with the outcomes gone, the next call is news, which ends the stretch anyway; the entry goes with the turn
-      clear: (agent) => void book.delete(agent),
-    };
+  create: (shared) => ({ book: new WeakMap<Agent, Spin>(), shared }),
+  hooks: {
+    judge: ({ book, shared }, call) => judge(book, shared, call, actionsOf(call)),
+    learn: ({ book, shared }, call, settled) => learn(book, shared, call, actionsOf(call), settled),
+    // Its run goes here; the actions' outcomes go with the agent's turn (the outcome memory).
+    // Stryker disable next-line ArrowFunction: with the outcomes gone, the next call is news, which ends the stretch anyway; the entry goes with the turn
+    clear: ({ book }, agent) => void book.delete(agent),
   },
-} satisfies CallTrackModule;
+} satisfies CallTrackModule<{ readonly book: WeakMap<Agent, Spin>; readonly shared: Shared }>;

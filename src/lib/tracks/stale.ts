@@ -290,47 +290,45 @@ function learn(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall,
 /** What its notices' summaries say: `cmd “…” same result x3`. */
 const SUMMARY = staleMeta.summary;
 
+/** A call's lookups for its back-to-back run, read once a call, on first use. */
+const lookupsOf = (call: TrackedCall): readonly string[] => readOf(call, LOOKUPS, (read) => runLookups(staleActionsOf(read), null));
+
 export const staleTrack = {
   meta: staleMeta,
   words,
-  create(shared) {
-    const runs = new WeakMap<Agent, Run>();
-    const rounds = new WeakMap<Agent, Round>();
-    const pairs = createAlternation();
-    const lookupsOf = (call: TrackedCall): readonly string[] => readOf(call, LOOKUPS, (read) => runLookups(staleActionsOf(read), null));
-    return {
-      read: (call, fps, args) => {
-        const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
-        const folded = backToBack === null ? null : foldedWrite(call, fps[0]);
-        // The full fingerprint goes after this: a folded write's lookups are made now.
-        if (folded !== null) readOf(call, LOOKUPS, (read) => runLookups(staleActionsOf(read), folded));
-        const exact = fps[0];
-        // A file tool that reads (a write's text may be a megabyte, and a rejected edit has its own gates: tracks/edit-retry.ts).
-        if (backToBack !== null && exact !== undefined && call.command === undefined && !call.writes) readOf(call, PATHS, () => pathReading(call.name, args, exact));
-      },
-      judge: (call) => judge(runs, rounds, pairs, shared, call, staleActionsOf(call), lookupsOf(call)),
-      learn: (call, settled) => {
-        // Runs are followed only while a policy asks for them.
-        let respelled = 0;
-        const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
-        const actions = staleActionsOf(call);
-        if (backToBack !== null) {
-          // How the call was answered, read once for the run and the round of two.
-          const answer = answerOf(settled);
-          respelled = learnRun(runs, shared, call, actions, lookupsOf(call), settled, answer);
-          learnTurn(pairs, shared, call, actions[0], answer, backToBack);
-        } else {
-          runs.delete(call.agent);
-          pairs.clear(call.agent);
-        }
-        return learn(rounds, shared, call, actions, settled, respelled);
-      },
-      // The outcome memory is cleared with the agent's turn; the back-to-back run and the round here.
-      clear: (agent) => {
-        runs.delete(agent);
-        rounds.delete(agent);
-        pairs.clear(agent);
-      },
-    };
+  create: (shared) => ({ runs: new WeakMap<Agent, Run>(), rounds: new WeakMap<Agent, Round>(), pairs: createAlternation(), shared }),
+  hooks: {
+    read: (_books, call, fps, args) => {
+      const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
+      const folded = backToBack === null ? null : foldedWrite(call, fps[0]);
+      // The full fingerprint goes after this: a folded write's lookups are made now.
+      if (folded !== null) readOf(call, LOOKUPS, (read) => runLookups(staleActionsOf(read), folded));
+      const exact = fps[0];
+      // A file tool that reads (a write's text may be a megabyte, and a rejected edit has its own gates: tracks/edit-retry.ts).
+      if (backToBack !== null && exact !== undefined && call.command === undefined && !call.writes) readOf(call, PATHS, () => pathReading(call.name, args, exact));
+    },
+    judge: ({ runs, rounds, pairs, shared }, call) => judge(runs, rounds, pairs, shared, call, staleActionsOf(call), lookupsOf(call)),
+    learn: ({ runs, rounds, pairs, shared }, call, settled) => {
+      // Runs are followed only while a policy asks for them.
+      let respelled = 0;
+      const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
+      const actions = staleActionsOf(call);
+      if (backToBack !== null) {
+        // How the call was answered, read once for the run and the round of two.
+        const answer = answerOf(settled);
+        respelled = learnRun(runs, shared, call, actions, lookupsOf(call), settled, answer);
+        learnTurn(pairs, shared, call, actions[0], answer, backToBack);
+      } else {
+        runs.delete(call.agent);
+        pairs.clear(call.agent);
+      }
+      return learn(rounds, shared, call, actions, settled, respelled);
+    },
+    // The outcome memory is cleared with the agent's turn; the back-to-back run and the round here.
+    clear: ({ runs, rounds, pairs }, agent) => {
+      runs.delete(agent);
+      rounds.delete(agent);
+      pairs.clear(agent);
+    },
   },
-} satisfies CallTrackModule;
+} satisfies CallTrackModule<{ readonly runs: WeakMap<Agent, Run>; readonly rounds: WeakMap<Agent, Round>; readonly pairs: Alternation; readonly shared: Shared }>;

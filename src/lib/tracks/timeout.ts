@@ -28,7 +28,7 @@ import { countedSummary, createNotice, summaryLabel } from '../text/notice.js';
 import { TIMEOUTS, timeoutMeta } from './timeout.meta.js';
 import { keep, recalls, remember, type Recent } from '../memory/book.js';
 import { actionsOf } from './actions.js';
-import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type Track, type TrackedCall } from './track.js';
+import { NO_HITS, readOf, slot, type CallTrackModule, type Hit, type Judgement, type Settled, type Shared, type TrackedCall } from './track.js';
 
 /** Longest program quoted in a message. */
 const PROGRAM_CHARS = 120;
@@ -233,17 +233,16 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Program
 /** What its notices' summaries say: `prog “make” timed out x3`. */
 const SUMMARY = timeoutMeta.summary;
 
+/** Each shell call's programs, read once, when first asked. */
+const programs: Programs = (call) => readOf(call, PROGRAMS, programsRead);
+
 export const timeoutTrack = {
   meta: timeoutMeta,
   words,
-  create(shared): Track {
-    const book = new WeakMap<Agent, Map<string, Count>>();
-    // Each shell call's programs, read once, when first asked.
-    const programs: Programs = (call) => readOf(call, PROGRAMS, programsRead);
-    return {
-      judge: (call) => judge(book, programs, call),
-      learn: (call, settled) => learn(book, programs, call, settled, shared),
-      clear: (agent) => void book.delete(agent),
-    };
+  create: (shared) => ({ book: new WeakMap<Agent, Map<string, Count>>(), shared }),
+  hooks: {
+    judge: ({ book }, call) => judge(book, programs, call),
+    learn: ({ book, shared }, call, settled) => learn(book, programs, call, settled, shared),
+    clear: ({ book }, agent) => void book.delete(agent),
   },
-} satisfies CallTrackModule;
+} satisfies CallTrackModule<{ readonly book: WeakMap<Agent, Map<string, Count>>; readonly shared: Shared }>;

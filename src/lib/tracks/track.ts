@@ -4,8 +4,8 @@
  * its meta, everything config/, policy/, the breaker and the card need to know
  * about it without running it (its name, its setting, when it is on, what it
  * needs read from a call), and `<name>.ts` exports the module: that meta, its
- * words in the gate's texts, and `create`, which makes the track with empty
- * books. The meta files import no runtime (shell/, call/, result/, memory/),
+ * words in the gate's texts, `create`, which makes its books, empty, and its
+ * `hooks`, the functions that read and write them. The meta files import no runtime (shell/, call/, result/, memory/),
  * so the card's bundle carries every track's meta and no track. The engine and
  * the card iterate over the registries (tracks/meta.ts for the metas,
  * tracks/index.ts for the modules) and know no track by name.
@@ -111,22 +111,35 @@ export interface Settled {
   outcome(): string | null;
 }
 
-export interface Track<J extends Judgement = Judgement> {
+/**
+ * A track's hooks over its books (`B`, what `create` makes): functions made
+ * once, with the module, not once a breaker. The books are the state; a hook
+ * is handed them. A function made inside each breaker would take its compiled
+ * code with it when the breaker goes: a host that applies the plugin again
+ * (the bench applies it for every session) would compile every hook again.
+ */
+export interface TrackHooks<B, J extends Judgement = Judgement> {
   /** When the call is first read: what the track keeps of its full fingerprints and its arguments (neither is kept). */
-  read?(call: TrackedCall, fps: readonly string[], args: unknown): void;
+  read?(books: B, call: TrackedCall, fps: readonly string[], args: unknown): void;
   /**
    * The call at the gate, in pre-execute and again in the guard: what the track would block. It only
    * reads: the guard reuses the pre-execute judgement while nothing was written since (breaker.ts).
    */
-  judge(call: TrackedCall): J;
+  judge(books: B, call: TrackedCall): J;
   /** The call was attempted: allowed, denied or refused. */
-  attempted?(call: TrackedCall): void;
+  attempted?(books: B, call: TrackedCall): void;
   /** The guard allows the call: the advisory it earns, judged before the call is committed. */
-  advise?(call: TrackedCall, judged: J): Notice | null;
+  advise?(books: B, call: TrackedCall, judged: J): Notice | null;
   /** A call that ran has settled: what the track learns, and an advisory owed now. */
-  learn?(call: TrackedCall, settled: Settled): Notice | null;
+  learn?(books: B, call: TrackedCall, settled: Settled): Notice | null;
   /** A human message: the agent's part of the track's books goes. */
-  clear(agent: Agent): void;
+  clear(books: B, agent: Agent): void;
+}
+
+/** A track as a breaker holds it: its hooks and its books. */
+export interface Track {
+  readonly hooks: TrackHooks<unknown>;
+  readonly books: unknown;
 }
 
 /**
@@ -172,12 +185,13 @@ export interface MessageTrackMeta extends TrackMeta {
 }
 
 /** A track of tool calls: judged by the breaker's gate, in the registry's order. */
-export interface CallTrackModule {
+export interface CallTrackModule<B = unknown> {
   readonly meta: CallTrackMeta;
   /** How its hits read in the gate's texts. */
   readonly words: HitWords;
-  /** The track with empty books, created when the first policy that turns it on is met. */
-  create(shared: Shared, cfg: CoreConfig): Track;
+  /** The track's books, empty, made when the first policy that turns it on is met. */
+  create(shared: Shared, cfg: CoreConfig): B;
+  readonly hooks: TrackHooks<B>;
 }
 
 /** A track of the messages `agent/pre-step` claims for a step (src/index.ts wires it, found by `meta.reads`). */
