@@ -9,8 +9,8 @@
  * For what a call makes, and for an agent's books, which go with the agent or
  * at a human message: a process whose agents come and go (subagents, a session
  * after another) would otherwise compile the books' code again after each.
- * docs/performance.md ("Shapes that outlive a collection", "Books that outlive
- * their agents") has the figures.
+ * docs/performance.md ("Shapes that outlive a collection", "Books and hooks that outlive
+ * a breaker") has the figures.
  */
 
 const kept: object[] = [];
