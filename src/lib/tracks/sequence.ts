@@ -136,13 +136,13 @@ export const sequenceTrack = {
   create: (shared, initial) => ({ book: createSequenceBook(initial.window), steps: new WeakMap<TrackedCall, Step>(), shared }),
   hooks: {
     read: ({ steps }, call, fps) => void steps.set(call, stepOf(call, fps[0] as string)),
-    judge: ({ book, steps }, call): CycleJudgement => judge(book, call, steps.get(call)),
+    judge: ({ book, steps }, call) => judge(book, call, steps.get(call)),
     attempted({ book, steps }, call) {
       const step = steps.get(call);
       // Stryker disable next-line ConditionalExpression: every call the track sees was read by it
       if (step !== undefined) book.record(call.agent, step, call.cfg.window);
     },
-    advise: ({ shared }, call, judged) => advise(shared, call, (judged as CycleJudgement).continued),
+    advise: ({ shared }, call, judged) => advise(shared, call, judged.continued),
     clear: ({ book }, agent) => book.reset(agent),
   },
-} satisfies CallTrackModule<{ readonly book: SequenceBook; readonly steps: WeakMap<TrackedCall, Step>; readonly shared: Shared }>;
+} satisfies CallTrackModule<{ readonly book: SequenceBook; readonly steps: WeakMap<TrackedCall, Step>; readonly shared: Shared }, CycleJudgement>;

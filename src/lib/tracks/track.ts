@@ -185,13 +185,13 @@ export interface MessageTrackMeta extends TrackMeta {
 }
 
 /** A track of tool calls: judged by the breaker's gate, in the registry's order. */
-export interface CallTrackModule<B = unknown> {
+export interface CallTrackModule<B = unknown, J extends Judgement = Judgement> {
   readonly meta: CallTrackMeta;
   /** How its hits read in the gate's texts. */
   readonly words: HitWords;
   /** The track's books, empty, made when the first policy that turns it on is met. */
   create(shared: Shared, cfg: CoreConfig): B;
-  readonly hooks: TrackHooks<B>;
+  readonly hooks: TrackHooks<B, J>;
 }
 
 /** A track of the messages `agent/pre-step` claims for a step (src/index.ts wires it, found by `meta.reads`). */
