@@ -139,6 +139,13 @@ function editOf(call: TrackedCall): EditText | null {
 /** What its notices' summaries say: `file “/src/a.ts” rejected x3`. */
 const SUMMARY = editRetryMeta.summary;
 
+/** The edit-retry track's books: each agent's rejected edits by file, the resend gates' book, and the shared memory. */
+interface EditRetryBooks {
+  readonly book: WeakMap<Agent, Map<string, Streak>>;
+  readonly resend: EditResend;
+  readonly shared: Shared;
+}
+
 export const editRetryTrack = {
   meta: editRetryMeta,
   words,
@@ -161,4 +168,4 @@ export const editRetryTrack = {
       resend.clear(agent);
     },
   },
-} satisfies CallTrackModule<{ readonly book: WeakMap<Agent, Map<string, Streak>>; readonly resend: EditResend; readonly shared: Shared }>;
+} satisfies CallTrackModule<EditRetryBooks>;

@@ -127,6 +127,12 @@ function learn(stretches: WeakMap<Agent, Stretch>, shared: Shared, call: Tracked
 /** What its notices' summaries start with, its name (no measure to quote): `environment: 3 different commands in a row timed out`. */
 const SUMMARY = environmentMeta.summary;
 
+/** The environment track's books: each agent's stretch of time-outs, and the shared memory. */
+interface EnvironmentBooks {
+  readonly stretches: WeakMap<Agent, Stretch>;
+  readonly shared: Shared;
+}
+
 export const environmentTrack = {
   meta: environmentMeta,
   words,
@@ -136,4 +142,4 @@ export const environmentTrack = {
     learn: ({ stretches, shared }, call, settled) => learn(stretches, shared, call, settled),
     clear: ({ stretches }, agent) => void stretches.delete(agent),
   },
-} satisfies CallTrackModule<{ readonly stretches: WeakMap<Agent, Stretch>; readonly shared: Shared }>;
+} satisfies CallTrackModule<EnvironmentBooks>;

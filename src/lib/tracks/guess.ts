@@ -269,6 +269,12 @@ const SUMMARY = guessMeta.summary;
 /** A call's words, read once a call, on first use. */
 const callWords = (call: TrackedCall): readonly string[] | null => readOf(call, WORDS, wordsOf);
 
+/** The guess track's books: each agent's templates and recent failing words, and the shared memory. */
+interface GuessBooks {
+  readonly books: WeakMap<Agent, Book>;
+  readonly shared: Shared;
+}
+
 export const guessTrack = {
   meta: guessMeta,
   words,
@@ -281,4 +287,4 @@ export const guessTrack = {
     learn: ({ books, shared }, call, settled) => (settled.failure === null && !books.has(call.agent) ? null : learn(books, shared, call, callWords(call), settled)),
     clear: ({ books }, agent) => void books.delete(agent),
   },
-} satisfies CallTrackModule<{ readonly books: WeakMap<Agent, Book>; readonly shared: Shared }>;
+} satisfies CallTrackModule<GuessBooks>;

@@ -129,6 +129,13 @@ function advise(shared: Shared, call: TrackedCall, cont: Continued | null): Noti
   return createNotice(text, cycleSummary(SUMMARY, cont.briefs, sequence.count));
 }
 
+/** The sequence track's books: the agents' steps in order, each call's step, and the shared memory. */
+interface SequenceBooks {
+  readonly book: SequenceBook;
+  readonly steps: WeakMap<TrackedCall, Step>;
+  readonly shared: Shared;
+}
+
 export const sequenceTrack = {
   meta: sequenceMeta,
   words,
@@ -145,4 +152,4 @@ export const sequenceTrack = {
     advise: ({ shared }, call, judged) => advise(shared, call, judged.continued),
     clear: ({ book }, agent) => book.reset(agent),
   },
-} satisfies CallTrackModule<{ readonly book: SequenceBook; readonly steps: WeakMap<TrackedCall, Step>; readonly shared: Shared }, CycleJudgement>;
+} satisfies CallTrackModule<SequenceBooks, CycleJudgement>;

@@ -129,6 +129,12 @@ function learn(book: WeakMap<Agent, Spin>, shared: Shared, call: TrackedCall, ac
 /** What its notices' summaries start with, its name (no measure to quote): `spin: 5 calls in a row returned nothing new`. */
 const SUMMARY = spinMeta.summary;
 
+/** The spin track's books: each agent's stretch, and the memory it shares with the other tracks. */
+interface SpinBooks {
+  readonly book: WeakMap<Agent, Spin>;
+  readonly shared: Shared;
+}
+
 export const spinTrack = {
   meta: spinMeta,
   words,
@@ -140,4 +146,4 @@ export const spinTrack = {
     // Stryker disable next-line ArrowFunction: with the outcomes gone, the next call is news, which ends the stretch anyway; the entry goes with the turn
     clear: ({ book }, agent) => void book.delete(agent),
   },
-} satisfies CallTrackModule<{ readonly book: WeakMap<Agent, Spin>; readonly shared: Shared }>;
+} satisfies CallTrackModule<SpinBooks>;

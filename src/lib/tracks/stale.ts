@@ -293,6 +293,14 @@ const SUMMARY = staleMeta.summary;
 /** A call's lookups for its back-to-back run, read once a call, on first use. */
 const lookupsOf = (call: TrackedCall): readonly string[] => readOf(call, LOOKUPS, (read) => runLookups(staleActionsOf(read), null));
 
+/** The stale track's books: each agent's back-to-back run and round, the two calls in turn, and the shared memory. */
+interface StaleBooks {
+  readonly runs: WeakMap<Agent, Run>;
+  readonly rounds: WeakMap<Agent, Round>;
+  readonly pairs: Alternation;
+  readonly shared: Shared;
+}
+
 export const staleTrack = {
   meta: staleMeta,
   words,
@@ -331,4 +339,4 @@ export const staleTrack = {
       pairs.clear(agent);
     },
   },
-} satisfies CallTrackModule<{ readonly runs: WeakMap<Agent, Run>; readonly rounds: WeakMap<Agent, Round>; readonly pairs: Alternation; readonly shared: Shared }>;
+} satisfies CallTrackModule<StaleBooks>;

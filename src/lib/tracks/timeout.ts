@@ -236,6 +236,12 @@ const SUMMARY = timeoutMeta.summary;
 /** Each shell call's programs, read once, when first asked. */
 const programs: Programs = (call) => readOf(call, PROGRAMS, programsRead);
 
+/** The timeout track's books: each agent's time-outs by program, and the shared memory. */
+interface TimeoutBooks {
+  readonly book: WeakMap<Agent, Map<string, Count>>;
+  readonly shared: Shared;
+}
+
 export const timeoutTrack = {
   meta: timeoutMeta,
   words,
@@ -245,4 +251,4 @@ export const timeoutTrack = {
     learn: ({ book, shared }, call, settled) => learn(book, programs, call, settled, shared),
     clear: ({ book }, agent) => void book.delete(agent),
   },
-} satisfies CallTrackModule<{ readonly book: WeakMap<Agent, Map<string, Count>>; readonly shared: Shared }>;
+} satisfies CallTrackModule<TimeoutBooks>;

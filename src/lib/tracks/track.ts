@@ -5,8 +5,9 @@
  * about it without running it (its name, its setting, when it is on, what it
  * needs read from a call), and `<name>.ts` exports the module: that meta, its
  * words in the gate's texts, `create`, which makes its books, empty, and its
- * `hooks`, the functions that read and write them. The meta files import no runtime (shell/, call/, result/, memory/),
- * so the card's bundle carries every track's meta and no track. The engine and
+ * `hooks`, the functions that read and write them. The meta files import no
+ * runtime (shell/, call/, result/, memory/), so the card's bundle carries
+ * every track's meta and no track. The engine and
  * the card iterate over the registries (tracks/meta.ts for the metas,
  * tracks/index.ts for the modules) and know no track by name.
  *
