@@ -37,6 +37,17 @@ describe('editRetry: rejected edits of one file, however respelled', () => {
     assert.match(outcomes[4]!.denyReason ?? '', /by the edit-retry track of the loop breaker:\n- file:\/repo\/reproduce\.py — 4 rejected edits in a row/);
   });
 
+  test('`limit: null` keeps the advisory and never gates: the file’s edits run however often they are rejected', async () => {
+    const outcomes = await run(newHost({ editRetry: { limit: null }, onLimit: 'deny' }), {}, ['9:12', '9:11', '9:18', '9:13', '9:9', '9:17'].map((r, at) => rejectedEdit(r, `v${at}`)));
+    assert.deepEqual(noticedAt(outcomes), [3]);
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+
+  test('a failing shell call is no edit: distinct failing commands bring no edit-retry advisory', async () => {
+    const outcomes = await run(newHost({ editRetry: {}, onLimit: 'deny' }), {}, [1, 2, 3, 4].map((n) => ({ ...bash(`python check.py --case ${n}`), body: failing(1, `case ${n} failed`) })));
+    assert.deepEqual(noticedAt(outcomes), []);
+  });
+
   test('another replacement text is the same retry: the file is what counts', async () => {
     const outcomes = await run(newHost({ editRetry: {}, onLimit: 'deny' }), {}, [rejectedEdit('1:1', 'a'), rejectedEdit('1:2', 'b'), rejectedEdit('2:2', 'c'), rejectedEdit('3:3', 'd'), rejectedEdit('4:4', 'e')]);
     assert.deepEqual(deniedAt(outcomes), [5]);
@@ -49,6 +60,49 @@ describe('editRetry: rejected edits of one file, however respelled', () => {
       rejectedEdit('1:1'), other, other, rejectedEdit('1:2'), rejectedEdit('1:3'), rejectedEdit('1:4'), acceptedEdit,
     ]);
     assert.deepEqual(deniedAt(outcomes), [11], 'four rejections of reproduce.py after the accepted edit; the other file only reached 2');
+  });
+
+  test('the advisory and the refusal read whole, as the model reads them: the file, the count, what the tool said, the way out', async () => {
+    const outcomes = await run(newHost({ editRetry: {}, onLimit: 'deny' }), {}, ['1:1', '1:2', '1:3', '1:4', '1:5'].map((r) => rejectedEdit(r)));
+    assert.deepEqual(noticeTexts(outcomes[2]!), [
+      'CONVERGENCE_CHECK: 3 edits of /repo/reproduce.py in a row were rejected (the tool threw an error). ' +
+        'Re-sending it at another position or with other context will be rejected too. Read the part of the file you are changing as it is now, then send one edit whose old text is copied from what you read.',
+    ]);
+    // No line that a respelling is the same action: an edit of the file is counted whatever it says.
+    assert.equal(
+      outcomes[4]!.denyReason,
+      'REPEAT_TOOL_BLOCKED: edit call not run: 4 edits of this file in a row were rejected (limit 4). It was stopped before it ran, by the edit-retry track of the loop breaker:\n' +
+        '- file:/repo/reproduce.py — 4 rejected edits in a row (the tool threw an error)\n' +
+        'Only edits of this file are blocked: reading it will run, and once you have read it, an edit made from what you read will run too.\n' +
+        'Previous result:\nYour proposed edit has introduced new syntax error(s).\n' +
+        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+    );
+  });
+
+  test('once the operator approves the file’s edits at the landed gate, its rejections this turn count for nothing toward the rejections’ stages', async () => {
+    const host = newHost({ editRetry: { warnAt: 3, limit: 4, applied: 2 }, onLimit: 'ask' });
+    const agent = {};
+    const block: Call = { name: 'edit', arguments: { file_path: '/repo/reproduce.py', old_string: 'a = 1\nb = 2', new_string: 'a = 2\nb = 3\nc = 4' } };
+    await run(host, agent, [block, block]);
+    const approved = await host.call({ agent, ...block, answer: 'approve' });
+    assert.equal(approved.asked, true, 'the same block landed twice: the third is put to the operator');
+    // Uncounted while approved: three rejections bring no advisory at warnAt 3, four no ask at limit 4.
+    const after = await run(host, agent, ['2:1', '2:2', '2:3', '2:4', '2:5'].map((r, at) => rejectedEdit(r, `x${at}`)));
+    assert.deepEqual(after.map((outcome) => outcome.asked), [false, false, false, false, false]);
+    assert.deepEqual(noticedAt(after), []);
+  });
+
+  test('once the operator approves the file’s edits at the rejections’ gate, the same edit sent again this turn is not counted either', async () => {
+    const host = newHost({ editRetry: { warnAt: 3, limit: 3, resent: 3 }, onLimit: 'ask' });
+    const agent = {};
+    const before = await run(host, agent, ['a', 'b', 'c'].map((text, at) => rejectedEdit(`${at + 1}:1`, text)));
+    assert.deepEqual(noticedAt(before), [3], 'the rejections’ advisory');
+    const approved = await host.call({ agent, ...rejectedEdit('4:1', 'd'), answer: 'approve' });
+    assert.equal(approved.asked, true, 'three rejections in a row: the next edit of the file is put to the operator');
+    // One text three times: uncounted while approved, so the resend gate’s advisory never comes.
+    const after = await run(host, agent, ['5:1', '6:1', '7:1'].map((r) => rejectedEdit(r, 'e')));
+    assert.deepEqual(after.map((outcome) => outcome.asked), [false, false, false]);
+    assert.deepEqual(noticedAt(after), []);
   });
 
   test('reading the file runs while its edits are gated, and is the way out: the edit after it runs', async () => {
