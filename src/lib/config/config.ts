@@ -254,7 +254,7 @@ function checkLimits(limits: Record<string, unknown>): void {
  */
 function referenceOf(merged: Record<string, unknown>): CoreConfig {
   const { localHosts, onLimit, includeLocal, failLimit } = merged;
-  const window = atLeast(merged.window, 'window', 4, 'meaning.window');
+  atLeast(merged.window, 'window', 4, 'meaning.window');
   if (localHosts === 'ask') refuse('localHostsAsk');
   if (localHosts !== 'deny' && localHosts !== 'allow') refuse('localHosts', { got: shown(localHosts) });
   if (onLimit !== 'ask' && onLimit !== 'deny') refuse('onLimit', { got: shown(onLimit) });

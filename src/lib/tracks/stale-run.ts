@@ -18,7 +18,7 @@ import { mayNameOneFiles, shellPathReading, type PathReading } from '../call/pat
 import { answerDigest, answerText, runnerBanner } from '../result/answer.js';
 import { sameTextBesideGutters } from '../result/gutter.js';
 import { selectionAsideDigest } from '../result/pytest-report.js';
-import { keptOf, readOf, slot, type Settled, type Shared, type TrackedCall } from './track.js';
+import { keptOf, readOf, slot, type Settled, type TrackedCall } from './track.js';
 import { dialectOf } from '../call/read.js';
 
 /**
