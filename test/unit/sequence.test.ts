@@ -137,6 +137,17 @@ describe('the sequence track through the hooks', () => {
     assert.deepEqual(summaries(outcomes[11]!), ['sequence \u201cgrep \u2192 curl \u2192 read \u2192 echo\u201d \u00d7 3']);
   });
 
+  test('a cycle led by a long tool name is named by a summary cut to one short quotation', async () => {
+    const tool = `mcp__${'t'.repeat(95)}`;
+    const cycle: Call[] = [{ name: tool, arguments: { q: 'a' } }, bash(`/opt/${'r'.repeat(95)} --check`), READ, ECHO];
+    const host = newHost({ sequence: {} });
+    const agent = {};
+    const outcomes: CallOutcome[] = [];
+    for (let i = 0; i < 12; i += 1) outcomes.push(await host.call({ agent, ...cycle[i % 4]! }));
+    assert.deepEqual(noticedAt(outcomes), [12]);
+    assert.deepEqual(summaries(outcomes[11]!), [`sequence \u201c${tool.slice(0, 60)}\u2026\u201d \u00d7 3`]);
+  });
+
   test('one notice per crossing: a cycle that keeps going is not announced again until it breaks and re-forms', async () => {
     const host = newHost({ sequence: {} });
     const agent = {};
