@@ -155,9 +155,6 @@ const respelledWords: HitWords = {
   },
 };
 
-/** A shell call's programs, read when first asked (most calls neither time out nor follow one that did). */
-type Programs = (call: TrackedCall) => readonly string[];
-
 /** The hit of one program the call runs, if its record has met a gate. */
 function hitOf(program: string, found: Count, limit: number | null, gate: number | null): Hit | null {
   const quote = `prog:${preview(program, PROGRAM_CHARS)}`;
@@ -172,14 +169,19 @@ function programsRead(call: TrackedCall): readonly string[] {
   return call.command === undefined ? [] : (call.line?.programs() ?? programsOf(call.command).map(own));
 }
 
-function judge(book: WeakMap<Agent, Map<string, Count>>, programs: Programs, call: TrackedCall): Judgement {
+/** A shell call's programs, read once, when first asked (most calls neither time out nor follow one that did). */
+function callPrograms(call: TrackedCall): readonly string[] {
+  return readOf(call, PROGRAMS, programsRead);
+}
+
+function judge(book: WeakMap<Agent, Map<string, Count>>, call: TrackedCall): Judgement {
   const setting = TIMEOUTS.of(call.cfg);
   const limit = setting?.limit ?? null;
   const gate = setting?.respelled ?? null;
   const counts = book.get(call.agent);
   if ((limit === null && gate === null) || counts === undefined || counts.size === 0) return NO_HITS;
   let hits: Hit[] | null = null;
-  for (const program of programs(call)) {
+  for (const program of callPrograms(call)) {
     const found = counts.get(programKey(program));
     const hit = found === undefined ? null : hitOf(program, found, limit, gate);
     if (hit !== null) (hits ??= []).push(hit);
@@ -193,21 +195,21 @@ export function timedOut(settled: Settled): boolean {
 }
 
 /** A run that finished in time and succeeded: the programs it ran that had run out of time were made to fit. */
-function learnFit(counts: Map<string, Count> | undefined, programsOfCall: Programs, call: TrackedCall, settled: Settled): void {
+function learnFit(counts: Map<string, Count> | undefined, call: TrackedCall, settled: Settled): void {
   if (counts === undefined || counts.size === 0 || settled.failure !== null || (TIMEOUTS.of(call.cfg)?.respelled ?? null) === null) return;
-  for (const program of programsOfCall(call)) {
+  for (const program of callPrograms(call)) {
     const found = counts.get(programKey(program));
     if (found !== undefined) found.fit = true;
   }
 }
 
-function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Programs, call: TrackedCall, settled: Settled, shared: Shared): Notice | null {
+function learn(book: WeakMap<Agent, Map<string, Count>>, call: TrackedCall, settled: Settled, shared: Shared): Notice | null {
   if (call.command === undefined) return null;
   if (!timedOut(settled)) {
-    learnFit(book.get(call.agent), programsOfCall, call, settled);
+    learnFit(book.get(call.agent), call, settled);
     return null;
   }
-  const programs = programsOfCall(call);
+  const programs = callPrograms(call);
   if (programs.length === 0) return null;
   let counts = book.get(call.agent);
   if (counts === undefined) book.set(call.agent, (counts = new Map()));
@@ -233,9 +235,6 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, programsOfCall: Program
 /** What its notices' summaries say: `prog “make” timed out x3`. */
 const SUMMARY = timeoutMeta.summary;
 
-/** Each shell call's programs, read once, when first asked. */
-const programs: Programs = (call) => readOf(call, PROGRAMS, programsRead);
-
 /** The timeout track's books: each agent's time-outs by program, and the shared memory. */
 interface TimeoutBooks {
   readonly book: WeakMap<Agent, Map<string, Count>>;
@@ -247,8 +246,8 @@ export const timeoutTrack = {
   words,
   create: (shared) => ({ book: new WeakMap<Agent, Map<string, Count>>(), shared }),
   hooks: {
-    judge: ({ book }, call) => judge(book, programs, call),
-    learn: ({ book, shared }, call, settled) => learn(book, programs, call, settled, shared),
+    judge: ({ book }, call) => judge(book, call),
+    learn: ({ book, shared }, call, settled) => learn(book, call, settled, shared),
     clear: ({ book }, agent) => void book.delete(agent),
   },
 } satisfies CallTrackModule<TimeoutBooks>;
