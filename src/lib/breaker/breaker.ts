@@ -153,6 +153,14 @@ function knock(state: State, call: CallRecord, hits: readonly (ReportedHit & { r
   return { nth, seen, stopAfter };
 }
 
+/** Every track of the call hears it was attempted (allowed, denied or refused): the attempt counts whatever the verdict. */
+function attemptedAll(call: CallRecord): void {
+  for (let at = 0; at < call.tracks.length; at += 1) {
+    const track = call.tracks[at] as Track;
+    track.hooks.attempted?.(track.books, call);
+  }
+}
+
 /** Declined, unattended or cancelled: the measures are refused and committed to the window though the call never ran. */
 function refuse(state: State, call: CallRecord): void {
   written(state);
@@ -165,7 +173,7 @@ function refuse(state: State, call: CallRecord): void {
   const keys = asked.map((hit) => hit.key);
   state.turns.refuse(call.agent, keys);
   state.turns.commit(call.agent, committedKeys(call, asked), call.policy.cfg.window);
-  for (const track of call.tracks) track.hooks.attempted?.(track.books, call);
+  attemptedAll(call);
   // Rejected, unattended or withdrawn: the host has recorded which by now (approval/decided comes before the call settles).
   const outcome = state.outcomeOf(call.agent, state.askIds.get(call));
   if (outcome !== undefined) state.answers.note(call.agent, keys, outcome);
@@ -263,10 +271,7 @@ function guard(state: State, exec: unknown): string | undefined {
   const judged = judgedOf(state, call);
   written(state);
   // The attempt counts whatever the verdict: a denied call is the model going round all the same.
-  for (let at = 0; at < call.tracks.length; at += 1) {
-    const track = call.tracks[at] as Track;
-    track.hooks.attempted?.(track.books, call);
-  }
+  attemptedAll(call);
   const denial = deny(state, call, judged);
   if (denial !== undefined) return denial;
   for (let at = 0; at < call.tracks.length; at += 1) {
