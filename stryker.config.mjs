@@ -105,6 +105,7 @@ export const MUTATION_TEST_FILES = [
   'test/tools/config-file.test.ts',
   'test/tools/replay-fidelity.test.ts',
   'test/tools/corpus.test.ts',
+  'test/tools/kinds.test.ts',
   // Parity with the oracle, sized down by PARITY_SESSIONS in `npm run mutate`.
   'test/parity/pools.test.ts',
   'test/parity/pool-order.test.ts',
@@ -133,7 +134,6 @@ export const NOT_RUN = {
   'test/tools/eval-minimal.test.ts': 'tests tools/eval/minimal.ts and the eval against the built dist/, not the mutated sources',
   'test/tools/eval-field.test.ts': "tests tools/eval's field, dominance and check against stub peers and the built dist/, not the mutated sources",
   'test/tools/eval-stop.test.ts': "tests tools/eval's model steps, stops and texts against stub systems and the built dist/, not the mutated sources",
-  'test/tools/kinds.test.ts': 'replays the kinds\' sessions through the built dist/, not the mutated sources (test/unit/outcome-tracks.test.ts pins the same rules on src/)',
   'test/package/pack.test.ts': 'tests the packed build in dist/, not the mutated sources',
   'test/package/client-bundle.test.ts': 'tests the built web client bundle',
   'test/unit/card-store.test.ts': 'tests the card\'s store in client/ (Saved, the open state); the config it reaches through the form is card-form.test.ts\'s to check',

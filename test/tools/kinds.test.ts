@@ -3,7 +3,9 @@
  * the eval's format (test/fixtures/kinds/), beside its near-miss good twin:
  * `preset: recommended` gates the loop, within a bound of calls from its first
  * call, and leaves the twin alone (no notice, no denial). The sessions were
- * written for these tests; the real corpus stays in ../shared.
+ * written for these tests; the real corpus stays in ../shared. They replay the
+ * sources, so a mutant of a track (npm run mutate) meets them too; the built
+ * package meets the real corpus in `npm run eval -- --check`.
  */
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -12,9 +14,13 @@ import { describe, it } from 'node:test';
 import { readLabelled } from '../../tools/eval/labelled.js';
 import { sessionResult, type SessionResult } from '../../tools/eval/metrics.js';
 import { replayEpisode } from '../../tools/eval/replay.js';
-import { builtPlugin } from '../../tools/eval/systems.js';
+import { apply } from '../../src/index.js';
+import type { ApplyFunction } from '../../tools/lib/replay-host.js';
 
 const KINDS = join(import.meta.dirname, '..', 'fixtures', 'kinds');
+
+/** The plugin's `apply`, on the replay's stand-in for DSH's context (tools/lib/replay.ts hands it over the same way). */
+const sources = apply as unknown as ApplyFunction;
 
 /** Each loop, the twin it must not be confused with, and at most how many calls after its start the preset gates it. */
 const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; gateWithin: number; config?: Record<string, unknown> }[] = [
@@ -65,7 +71,7 @@ const PAIRS: readonly { kind: string; loop: string; twins: readonly string[]; ga
 
 async function replay(name: string, config: unknown): Promise<SessionResult> {
   const episode = readLabelled(join(KINDS, `${name}.jsonl`));
-  const system = { label: 'ours', short: 'ours', role: 'ours', plugin: 'repeat-tool-breaker', apply: await builtPlugin(), config, gates: true } as const;
+  const system = { label: 'ours', short: 'ours', role: 'ours', plugin: 'repeat-tool-breaker', apply: sources, config, gates: true } as const;
   return sessionResult(episode, await replayEpisode(episode, system));
 }
 
