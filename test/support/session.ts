@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import plugin from '../../src/index.js';
 import { DEFAULTS } from '../../src/lib/config/config.js';
-import { bashResult, FakeHost, type Answer, type CallOutcome, type HostResult } from './fake-host.js';
+import { bashResult, FakeHost, type Answer, type CallOutcome, type HostResult, type PluginModule } from './fake-host.js';
+import { FakeSettings, withSettings } from './fake-settings.js';
 
 export { FakeHost, bashResult, textResult } from './fake-host.js';
 export type { CallOutcome, HostResult } from './fake-host.js';
@@ -13,6 +14,21 @@ export type { CallOutcome, HostResult } from './fake-host.js';
 /** A fake host running the port with the given config (none = defaults). */
 export function newHost(config?: unknown): FakeHost {
   return new FakeHost(plugin, config);
+}
+
+/**
+ * A fake host whose operator reads in `locale` (DSH's locale setting), with an
+ * approval service answering `ctx.get('approval')` as in the web profile, so an
+ * ask is the operator's.
+ */
+export function hostIn(locale: string, config?: unknown): FakeHost {
+  const settings = new FakeSettings();
+  settings.document.locale = { preference: locale };
+  settings.register('locale', (value) => value);
+  const withApproval: PluginModule = {
+    apply: (ctx: Record<string, unknown>, given?: unknown) => withSettings(plugin, settings).apply({ ...ctx, get: (name: string) => (name === 'approval' ? {} : undefined) }, given),
+  };
+  return new FakeHost(withApproval, config);
 }
 
 /** One call, minus the agent. */

@@ -7,9 +7,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import plugin from '../../src/index.js';
-import { bashResult, FakeHost, textResult, type CallOutcome, type PluginModule } from '../support/fake-host.js';
-import { FakeSettings, withSettings } from '../support/fake-settings.js';
-import { bash, defaultCap, failing, newHost, noticesOf, on, repeat, succeeding, type Call } from '../support/session.js';
+import { bashResult, FakeHost, textResult, type CallOutcome } from '../support/fake-host.js';
+import { bash, defaultCap, failing, hostIn, newHost, noticesOf, on, repeat, succeeding, type Call } from '../support/session.js';
 import { DEFAULTS } from '../../src/lib/config/config.js';
 import { quoted } from '../../src/lib/text/message.js';
 
@@ -175,15 +174,7 @@ describe('P15: the model text in an operator text is a bounded, marked quotation
   });
 
   test('P15: the ask in Chinese quotes the same way', async () => {
-    const settings = new FakeSettings();
-    settings.document.locale = { preference: 'zh' };
-    settings.register('locale', (value) => value);
-    // The web profile: an approval service answers `ctx.get('approval')`, so the ask is the operator's.
-    const withApproval: PluginModule = {
-      apply: (ctx: Record<string, unknown>, config?: unknown) => withSettings(plugin, settings).apply({ ...ctx, get: (name: string) => (name === 'approval' ? {} : undefined) }, config),
-    };
-    const host = new FakeHost(withApproval, {});
-    const outcomes = await repeat(host, {}, cap, bash(FORGED));
+    const outcomes = await repeat(hostIn('zh', {}), {}, cap, bash(FORGED));
     const ask = outcomes[cap - 1]?.askReason ?? '';
     assert.match(ask, /^重复调用断路器：/);
     assertBounded(ask, 'zh');

@@ -6,8 +6,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bash, bashResult, deniedAt, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown } from '../support/session.js';
+import { bash, bashResult, deniedAt, hostIn, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
+import { staleTrack } from '../../src/lib/tracks/stale.js';
 
 const answering = (text: string) => () => bashResult(0, text);
 const FIND: Call = { ...bash('find_file "JsonParser"'), body: answering('No matches found for "JsonParser"') };
@@ -142,6 +143,57 @@ describe('the stale track', () => {
     assert.deepEqual(deniedAt(outcomes), [10, 11], 'the search answered before is gated with the open, the 10th call; without cycle the 11th');
     assert.match(outcomes[9]!.denyReason ?? '', /this call was answered before, nothing changed since, and the turn is going round: .*cat src\/Types\.java"\} returned the same result 5 times in a row \(limit 5\)/);
     assert.deepEqual(deniedAt(await run(newHost({ stale: { warnAt: 3, limit: 5 }, onLimit: 'deny' }), {}, [OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN])), [11]);
+  });
+
+  test('the advisory and the refusal read whole, as the model reads them: the call, the count, nothing changed, what still runs', async () => {
+    const outcomes = await repeat(newHost({ stale: {}, onLimit: 'deny' }), {}, 5, FIND);
+    assert.deepEqual(noticeTexts(outcomes[2]!), [
+      'CONVERGENCE_CHECK: cmd:find_file:find_file JsonParser has returned the same result 3 times in a row, with nothing changed in between. ' +
+        'Running it again will return it again. Use what it returned, or change what you do: another command, another target, or a fix before the rerun.',
+    ]);
+    assert.equal(
+      outcomes[4]!.denyReason,
+      'REPEAT_TOOL_BLOCKED: bash call not run: calls like it returned the same result 4 times in a row (limit 4). It was stopped before it ran, by the stale track of the loop breaker:\n' +
+        '- exact:bash:{"command":"find_file \\"JsonParser\\""} \u2014 the same result 4 times in a row, nothing changed in between (limit 4)\n' +
+        '- cmd:find_file:find_file JsonParser \u2014 the same result 4 times in a row, nothing changed in between (limit 4)\n' +
+        'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.\n' +
+        'Only the call that keeps returning the same result is blocked: a different call, or this one after a change to the files it reads, will run.\n' +
+        'Previous result:\nNo matches found for "JsonParser"\n' +
+        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+    );
+  });
+
+  test('the ask says the call returned the same result, nothing changed, in English and in Chinese', async () => {
+    const tail = ' Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.';
+    const english = await repeat(hostIn('en', { stale: {} }), {}, 5, FIND);
+    assert.equal(english[4]!.askReason, `Loop breaker: this command has returned the same result 4 times, with nothing changed in between.${tail}`);
+    const chinese = await repeat(hostIn('zh', { stale: {} }), {}, 5, FIND);
+    assert.equal(chinese[4]!.askReason, '重复调用断路器：这条命令已 4 次返回相同的结果，期间没有任何改动。允许一次：放行这次调用，并在你发送下一条消息之前不再对同类调用计数。拒绝：阻止这次调用和同类调用，直到你发送下一条消息。');
+    // A subject that names many calls (requests for a host) takes the plural.
+    const hit = { words: staleTrack.words, quote: '', count: 4, cap: 4, detail: '', subject: { one: 'request for x', it: 'requests for x', many: true }, shown: '', failed: '' };
+    assert.equal(staleTrack.words.ask.what(hit), 'requests for x have returned the same result 4 times, with nothing changed in between.');
+    assert.equal(staleTrack.words.ask.also(hit), 'the same result 4 times');
+  });
+
+  test('`cycle`: the round\'s refusal and ask read whole: the call answered before, the call that went stale, what still runs', async () => {
+    const OPEN: Call = { ...bash('cat src/Types.java'), body: () => bashResult(1, 'cat: src/Types.java: No such file or directory') };
+    const SEARCH: Call = { ...bash('grep -rl TypeVariable src'), body: answering('src/internal/Types.java') };
+    const round = [OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN];
+    const config = { stale: { warnAt: 3, limit: 5, cycle: 5 } };
+    const denied = await run(newHost({ ...config, onLimit: 'deny' }), {}, [...round, SEARCH]);
+    assert.equal(
+      denied[9]!.denyReason,
+      'REPEAT_TOOL_BLOCKED: bash call not run: this call was answered before, nothing changed since, and the turn is going round: exact:bash:{"command":"cat src/Types.java"} returned the same result 5 times in a row (limit 5). It was stopped before it ran, by the stale track of the loop breaker:\n' +
+        '- exact:bash:{"command":"grep -rl TypeVariable src"} \u2014 answered before, nothing changed since, in a round where exact:bash:{"command":"cat src/Types.java"} returned the same result 5 times (limit 5)\n' +
+        'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.\n' +
+        'A call whose answer is not known yet will run, and so will any call after a change to the files or after a call that returns something new.\n' +
+        'Previous result:\ncat: src/Types.java: No such file or directory\n[exit code: 1]\n' +
+        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+    );
+    const english = await run(hostIn('en', config), {}, [...round, SEARCH]);
+    assert.equal(english[9]!.askReason, 'Loop breaker: this command was answered before, nothing changed since: the turn is going round. Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.');
+    const chinese = await run(hostIn('zh', config), {}, [...round, SEARCH]);
+    assert.equal(chinese[9]!.askReason, '重复调用断路器：这条命令此前已得到过回答，其后没有任何改动：这一轮在原地打转。允许一次：放行这次调用，并在你发送下一条消息之前不再对同类调用计数。拒绝：阻止这次调用和同类调用，直到你发送下一条消息。');
   });
 
   test('`cycle`: a call that brings something new, or a change, ends the round; a call not answered before runs', async () => {
