@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bash, bashResult, deniedAt, hostIn, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown } from '../support/session.js';
+import { bash, bashResult, deniedAt, hitLines, hostIn, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 import { staleTrack } from '../../src/lib/tracks/stale.js';
 
@@ -194,6 +194,52 @@ describe('the stale track', () => {
     assert.equal(english[9]!.askReason, 'Loop breaker: this command was answered before, nothing changed since: the turn is going round. Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.');
     const chinese = await run(hostIn('zh', config), {}, [...round, SEARCH]);
     assert.equal(chinese[9]!.askReason, '重复调用断路器：这条命令此前已得到过回答，其后没有任何改动：这一轮在原地打转。允许一次：放行这次调用，并在你发送下一条消息之前不再对同类调用计数。拒绝：阻止这次调用和同类调用，直到你发送下一条消息。');
+  });
+
+  test('`limit: null`: the advisory, never a gate', async () => {
+    const outcomes = await repeat(newHost({ stale: { limit: null }, onLimit: 'deny' }), {}, 8, FIND);
+    assert.deepEqual(noticedAt(outcomes), [3, 7], 'advised at the 3rd same result, and again at its summary');
+    assert.deepEqual(deniedAt(outcomes), []);
+  });
+
+  test('a call gated back to back and at the limit under one key is listed once', async () => {
+    const outcomes = await repeat(newHost({ stale: { warnAt: 2, limit: 3, backToBack: 3 }, onLimit: 'deny' }), {}, 4, FIND);
+    assert.deepEqual(deniedAt(outcomes), [4]);
+    assert.deepEqual(hitLines(outcomes[3]!.denyReason), [
+      '- exact:bash:{"command":"find_file \\"JsonParser\\""} \u2014 the same result 3 times in a row, nothing changed in between (limit 3)',
+      '- cmd:find_file:find_file JsonParser \u2014 the same result 3 times in a row, nothing changed in between (limit 3)',
+    ]);
+  });
+
+  test('`cycle`: the very call that went stale is gated under its own key, not listed again as the round', async () => {
+    const OPEN: Call = { ...bash('cat src/Types.java'), body: () => bashResult(1, 'cat: src/Types.java: No such file or directory') };
+    const SEARCH: Call = { ...bash('grep -rl TypeVariable src'), body: answering('src/internal/Types.java') };
+    const outcomes = await run(newHost({ stale: { warnAt: 3, limit: 5, cycle: 5 }, onLimit: 'deny' }), {}, [OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN, SEARCH, OPEN, OPEN]);
+    assert.deepEqual(deniedAt(outcomes), [10]);
+    const lines = hitLines(outcomes[9]!.denyReason);
+    assert.equal(lines.filter((line) => line.includes('in a round where')).length, 0, lines.join('\n'));
+    assert.equal(lines.filter((line) => line.includes('the same result 5 times in a row')).length, 2, 'its exact: and cmd: readings, once each');
+  });
+
+  test('`backToBack`: empty answers say nothing of what an option changed: `git diff` in five spellings, all empty, is no run', async () => {
+    const config = { stale: { warnAt: 3, limit: 5, backToBack: 3 }, onLimit: 'deny' };
+    const diffs = ['git diff', 'git diff --cached', 'git diff --stat', 'git diff -w', 'git diff --staged'];
+    for (const empty of ['', '  \n']) {
+      const outcomes = await run(newHost(config), {}, diffs.map((line) => ({ ...bash(line), body: answering(empty) })));
+      assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[], []], JSON.stringify(empty));
+    }
+    const said = await run(newHost(config), {}, diffs.map((line) => ({ ...bash(line), body: answering('diff --git a/x b/x\n-a\n+b') })));
+    assert.deepEqual([noticedAt(said), deniedAt(said)], [[3], [4, 5]], 'the same diff each time: the options changed nothing');
+  });
+
+  test('once the operator allowed the stale call, its results this turn are not counted: a new answer repeated brings no advisory', async () => {
+    const host = newHost({ stale: {} });
+    const agent = {};
+    await repeat(host, agent, 4, FIND);
+    assert.equal((await host.call({ agent, ...FIND, answer: 'approve' })).asked, true);
+    const found: Call = { ...bash('find_file "JsonParser"'), body: answering('Found 1 matches for "JsonParser"') };
+    const after = await repeat(host, agent, 5, found);
+    assert.deepEqual([noticedAt(after), deniedAt(after)], [[], []]);
   });
 
   test('`cycle`: a call that brings something new, or a change, ends the round; a call not answered before runs', async () => {

@@ -105,6 +105,7 @@ function runHit(runs: WeakMap<Agent, Run>, shared: Shared, call: TrackedCall, ac
   // The hit names the first action the run shares, the call itself when only its folded write does.
   const mark = actions.find((action) => run.lookups.includes(action.lookup)) ?? exact;
   const key = sameFile ? (fileOf(run)?.key ?? mark.key) : mark.key;
+  // Stryker disable next-line StringLiteral: only the round's words read a hit's detail
   return { key, words, quote: mark.quote, count: run.count, cap: backToBack, detail: '' };
 }
 
@@ -152,7 +153,9 @@ function turnHit(pairs: Alternation, shared: Shared, call: TrackedCall, exact: M
 
 function judge(runs: WeakMap<Agent, Run>, rounds: WeakMap<Agent, Round>, pairs: Alternation, shared: Shared, call: TrackedCall, actions: readonly Mark[], lookups: readonly string[]): Judgement {
   const stale = STALE.of(call.cfg);
+  // Stryker disable next-line OptionalChaining: the track is called only for a policy that turns it on (breaker.ts)
   const limit = stale?.limit ?? null;
+  // Stryker disable next-line OptionalChaining: as above
   const back = runHit(runs, shared, call, actions, lookups, stale?.backToBack ?? null) ?? turnHit(pairs, shared, call, actions[0], stale?.backToBack ?? null);
   let hits: Hit[] | null = back === null ? null : [back];
   if (limit !== null) {
@@ -163,10 +166,12 @@ function judge(runs: WeakMap<Agent, Run>, rounds: WeakMap<Agent, Round>, pairs: 
       // A change since the last result: this run may well return something new (no same results in a row).
       const same = book.sameInRow(mark.lookup, changes);
       if (same < limit) continue;
+      // Stryker disable next-line StringLiteral: only the round's words read a hit's detail
       (hits ??= []).push({ key: mark.key, words, quote: mark.quote, count: same, cap: limit, detail: '' });
     }
   }
   // The round's gate, unless the call is already gated under the round's key (the very call that went stale).
+  // Stryker disable next-line OptionalChaining: as above
   const round = roundHit(rounds, shared, call, actions, stale?.cycle ?? null);
   if (round !== null && !(hits ?? []).some((hit) => hit.key === round.key)) (hits ??= []).push(round);
   return hits === null ? NO_HITS : { hits };
@@ -260,7 +265,9 @@ function learnTurn(pairs: Alternation, shared: Shared, call: TrackedCall, exact:
 function learn(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall, actions: readonly Mark[], settled: Settled, respelled: number): Notice | null {
   const { agent } = call;
   const stale = STALE.of(call.cfg);
+  // Stryker disable next-line OptionalChaining: the track is called only for a policy that turns it on (breaker.ts)
   const warnAt = stale?.warnAt;
+  // Stryker disable next-line OptionalChaining: as above
   const cycle = stale?.cycle ?? null;
   const digest = settled.outcome();
   const changes = shared.changes(agent);
@@ -278,7 +285,8 @@ function learn(rounds: WeakMap<Agent, Round>, shared: Shared, call: TrackedCall,
       topSame = same;
     }
   }
-  // Rounds are followed only while a policy asks for them.
+  // Rounds are followed only while a policy asks for them (a looser setting waits for the human message that clears them).
+  // Stryker disable next-line ConditionalExpression: so there is no round to delete while cycle is off
   if (cycle === null) rounds.delete(agent);
   else learnRound(rounds, shared, call, actions[0], exactSame, cycle);
   // A run respelled in its options only is counted by no action: it advises as its own count reaches the advisory.
@@ -306,26 +314,35 @@ export const staleTrack = {
   words,
   create: (shared) => ({ runs: new WeakMap<Agent, Run>(), rounds: new WeakMap<Agent, Round>(), pairs: createAlternation(), shared }),
   hooks: {
+    // Readings made ahead for the back-to-back run only, which reads them only while its setting is on: a mutant that
+    // makes them always, or makes the folded write's lookups without a folded write (the same lookups), costs time only.
     read: (_books, call, fps, args) => {
+      // Stryker disable next-line OptionalChaining: the track is called only for a policy that turns it on (breaker.ts)
       const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
+      // Stryker disable next-line ConditionalExpression: cost only (above)
       const folded = backToBack === null ? null : foldedWrite(call, fps[0]);
       // The full fingerprint goes after this: a folded write's lookups are made now.
+      // Stryker disable next-line ConditionalExpression: cost only (above)
       if (folded !== null) readOf(call, LOOKUPS, (read) => runLookups(staleActionsOf(read), folded));
       const exact = fps[0];
       // A file tool that reads (a write's text may be a megabyte, and a rejected edit has its own gates: tracks/edit-retry.ts).
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: cost only (above); a call always has its exact reading
       if (backToBack !== null && exact !== undefined && call.command === undefined && !call.writes) readOf(call, PATHS, () => pathReading(call.name, args, exact));
     },
     judge: ({ runs, rounds, pairs, shared }, call) => judge(runs, rounds, pairs, shared, call, staleActionsOf(call), lookupsOf(call)),
     learn: ({ runs, rounds, pairs, shared }, call, settled) => {
-      // Runs are followed only while a policy asks for them.
+      // Runs are followed only while a policy asks for them (a looser setting waits for the human message that clears them).
       let respelled = 0;
+      // Stryker disable next-line OptionalChaining: the track is called only for a policy that turns it on (breaker.ts)
       const backToBack = STALE.of(call.cfg)?.backToBack ?? null;
       const actions = staleActionsOf(call);
+      // Stryker disable next-line ConditionalExpression: a run or a pair followed while off is never read (runHit, turnHit)
       if (backToBack !== null) {
         // How the call was answered, read once for the run and the round of two.
         const answer = answerOf(settled);
         respelled = learnRun(runs, shared, call, actions, lookupsOf(call), settled, answer);
         learnTurn(pairs, shared, call, actions[0], answer, backToBack);
+        // Stryker disable next-line BlockStatement: so there is none to delete while off
       } else {
         runs.delete(call.agent);
         pairs.clear(call.agent);
