@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bash, bashResult, deniedAt, failing, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown } from '../support/session.js';
+import { bash, bashResult, deniedAt, failing, hostIn, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 
 async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
@@ -143,6 +143,66 @@ describe('timeouts: one program running out of time again, whatever its flags', 
     assert.match(outcomes[3]!.denyReason ?? '', /prog:fasttext supervised — ran out of time 3 times this turn \(limit 3\)/);
     const other = await host.call({ agent, ...bash('python evaluate.py') });
     assert.equal(other.denied, false);
+  });
+
+  test('the advisory, the refusal and the ask read whole: the program, the count, the way out', async () => {
+    const outcomes = await run(newHost({ timeouts: { warnAt: 2, limit: 3 }, onLimit: 'deny' }), {}, [train('-a 1'), train('-a 2'), train('-a 3'), train('-a 4')]);
+    assert.deepEqual(noticeTexts(outcomes[1]!), [
+      'CONVERGENCE_CHECK: fasttext supervised has run out of time 2 times this turn. Starting it again with other flags will run out of time again. ' +
+        'Make the job fit the time it has (a smaller input, fewer iterations), run it in the background and check on it, or say what it needs.',
+    ]);
+    assert.equal(
+      outcomes[3]!.denyReason,
+      'REPEAT_TOOL_BLOCKED: bash call not run: this program ran out of time 3 times (limit 3). It was stopped before it ran, by the timeout track of the loop breaker:\n' +
+        '- prog:fasttext supervised \u2014 ran out of time 3 times this turn (limit 3)\n' +
+        'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.\n' +
+        'Only runs of the program that keeps running out of time are blocked: a smaller job under another command, or a check on a background run, will run.\n' +
+        'Previous result:\nThe command timed out\n[exit code: 124]\n' +
+        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+    );
+    const tail = { en: ' Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.', zh: '允许一次：放行这次调用，并在你发送下一条消息之前不再对同类调用计数。拒绝：阻止这次调用和同类调用，直到你发送下一条消息。' };
+    const english = await run(hostIn('en', { timeouts: { warnAt: 2, limit: 3 } }), {}, [train('-a 1'), train('-a 2'), train('-a 3'), train('-a 4')]);
+    assert.equal(english[3]!.askReason, `Loop breaker: the program \u201cfasttext supervised\u201d has run out of time 3 times this turn.${tail.en}`);
+    const chinese = await run(hostIn('zh', { timeouts: { warnAt: 2, limit: 3 } }), {}, [train('-a 1'), train('-a 2'), train('-a 3'), train('-a 4')]);
+    assert.equal(chinese[3]!.askReason, `重复调用断路器：程序 \u201cfasttext supervised\u201d 本回合已超时 3 次。${tail.zh}`);
+  });
+
+  test('`respelled: 3`: the third new spelling to time out, one after a smaller run fit, arms the gate with an advisory; its texts whole', async () => {
+    const calls = [train('-a 1'), quickTrain, train('-a 2'), train('-a 3'), train('-a 4')];
+    const outcomes = await run(newHost({ timeouts: { respelled: 3 }, onLimit: 'deny' }), {}, calls);
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[4], [5]], 'two respelled time-outs and a fit arm nothing; the third does');
+    assert.deepEqual(noticeTexts(outcomes[3]!), [
+      'CONVERGENCE_CHECK: fasttext supervised has run out of time 3 times this turn, each time with new flags or code, after a smaller run of it finished. ' +
+        'Another setting of the same job will run out of time again, and its next run will be refused. Keep to the size that finished, run the big job in the background and check on it, or say what it needs.',
+    ]);
+    assert.equal(
+      outcomes[4]!.denyReason,
+      'REPEAT_TOOL_BLOCKED: bash call not run: this program ran out of time 3 times, each respelled, though a smaller run fit (limit 3). It was stopped before it ran, by the timeout track of the loop breaker:\n' +
+        '- prog:fasttext supervised \u2014 ran out of time 3 times this turn, each with new flags or code, though a smaller run of it fit (limit 3)\n' +
+        'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.\n' +
+        'Only runs of the program that keeps running out of time are blocked: a smaller job under another command, or a check on a background run, will run.\n' +
+        'Previous result:\nThe command timed out\n[exit code: 124]\n' +
+        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+    );
+    const english = await run(hostIn('en', { timeouts: { respelled: 3 } }), {}, calls);
+    assert.equal(english[4]!.askReason, 'Loop breaker: the program \u201cfasttext supervised\u201d timed out 3 times respelled, though a smaller run fit. Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.');
+    const chinese = await run(hostIn('zh', { timeouts: { respelled: 3 } }), {}, calls);
+    assert.equal(chinese[4]!.askReason, '重复调用断路器：程序 \u201cfasttext supervised\u201d 换了写法超时 3 次，而它较小的一次运行已按时完成。允许一次：放行这次调用，并在你发送下一条消息之前不再对同类调用计数。拒绝：阻止这次调用和同类调用，直到你发送下一条消息。');
+  });
+
+  test('once the operator allows the program, its time-outs this turn are not counted; a human message starts the count again', async () => {
+    // The respelled gate arms at 3, before the count's advisory at 5: uncounted once allowed, the 5th brings none.
+    const host = newHost({ timeouts: { warnAt: 5, respelled: 3 } });
+    const agent = {};
+    await run(host, agent, [train('-a 1'), quickTrain, train('-a 2'), train('-a 3')]);
+    assert.equal((await host.call({ agent, ...train('-a 4'), answer: 'approve' })).asked, true);
+    const after = await run(host, agent, [train('-a 5'), train('-a 6'), train('-a 7')]);
+    assert.deepEqual([noticedAt(after), after.map((outcome) => outcome.asked)], [[], [false, false, false]]);
+    const fresh = newHost({ timeouts: { warnAt: 2, limit: 3 }, onLimit: 'deny' });
+    await run(fresh, agent, [train('-a 1'), train('-a 2'), train('-a 3')]);
+    await fresh.human(agent);
+    const next = await run(fresh, agent, [train('-a 4'), train('-a 5'), train('-a 6')]);
+    assert.deepEqual([noticedAt(next), deniedAt(next)], [[2], []], 'counted from one again: advised at the 2nd, no gate before a 3rd');
   });
 
   test('a failure that is not a time-out does not count', async () => {

