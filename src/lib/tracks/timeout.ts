@@ -219,6 +219,10 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, call: TrackedCall, sett
   let counts = book.get(call.agent);
   if (counts === undefined) book.set(call.agent, (counts = new Map()));
   const setting = TIMEOUTS.of(call.cfg);
+  // Stryker disable next-line OptionalChaining: as in judge, the policy turns the track on
+  const gate = setting?.respelled ?? null;
+  // Stryker disable next-line OptionalChaining: as above
+  const warnAt = setting?.warnAt;
   const outcome = settled.outcome();
   let warned: { program: string; count: number; respelled: boolean } | null = null;
   for (const program of programs) {
@@ -228,11 +232,9 @@ function learn(book: WeakMap<Agent, Map<string, Count>>, call: TrackedCall, sett
     const record = timedOutAgain(before, before?.key ?? own(key), call, outcome);
     keep(counts, record.key, record);
     // The last program of a line is the one it was run for (`cd x && make`, `head … > s && fasttext …`).
-    // Stryker disable next-line OptionalChaining: as in judge, the policy turns the track on
-    const arming = respelledArmed(record, setting?.respelled ?? null) && !(before !== undefined && respelledArmed(before, setting?.respelled ?? null));
+    const arming = respelledArmed(record, gate) && !(before !== undefined && respelledArmed(before, gate));
     if (arming) warned = { program, count: record.respelled, respelled: true };
-    // Stryker disable next-line OptionalChaining: as above
-    else if (record.count === setting?.warnAt) warned = { program, count: record.count, respelled: false };
+    else if (record.count === warnAt) warned = { program, count: record.count, respelled: false };
   }
   if (warned === null) return null;
   const text = warned.respelled ? respelledMessage(warned.program, warned.count) : timeoutMessage(warned.program, warned.count);
