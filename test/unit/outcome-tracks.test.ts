@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { quietLine } from '../../src/lib/result/noise.js';
 import { outcomeDigest } from '../../src/lib/result/digest.js';
 import { commandNamesOf, programsOf } from '../../src/lib/shell/program.js';
-import { bash, bashResult, deniedAt, failing, loggedCall, loggedHost, newHost, noticedAt, noticeTexts, repeat, succeeding, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
+import { bash, bashResult, deniedAt, failing, hostIn, loggedCall, loggedHost, newHost, noticedAt, noticeTexts, repeat, succeeding, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 
 async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
@@ -287,6 +287,51 @@ describe('guess: one word enumerated by hand, failing the same way', () => {
     assert.deepEqual(deniedAt(outcomes), [7, 8]);
     assert.match(outcomes[6]!.denyReason ?? '', /by the guess track/);
     assert.equal((await host.call({ agent, ...bash('zip2john secret.zip'), body: succeeding('hash') })).denied, false);
+  });
+
+  test('the advisory, the refusal and the ask read whole: how many values, in which place, how to find the value instead', async () => {
+    const outcomes = await run(newHost({ guess: {}, onLimit: 'deny' }), {}, Array.from({ length: 7 }, (_, n) => unzip(`pw${n}`)));
+    assert.deepEqual(noticeTexts(outcomes[3]!), [
+      'CONVERGENCE_CHECK: you have tried 4 values in the same place of guess:unzip -o -P \u2026 secret.zip, and each failed the same way. Guessing another will fail too. ' +
+        'Find the value instead: read the documentation, the configuration or the source that sets it, list what exists, or ask for it.',
+    ]);
+    assert.equal(
+      outcomes[6]!.denyReason,
+      'REPEAT_TOOL_BLOCKED: bash call not run: 6 values tried in one place failed the same way (limit 6). It was stopped before it ran, by the guess track of the loop breaker:\n' +
+        '- guess:unzip -o -P \u2026 secret.zip \u2014 6 values tried, each failing the same way (limit 6)\n' +
+        'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.\n' +
+        'Only further guesses in that place are blocked: a command that looks the value up, or any other call, will run.\n' +
+        'Previous result:\nskipping: flag.txt  incorrect password\n[exit code: 1]\n' +
+        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+    );
+    const english = await run(hostIn('en', { guess: {} }), {}, Array.from({ length: 7 }, (_, n) => unzip(`pw${n}`)));
+    assert.equal(english[6]!.askReason, 'Loop breaker: the agent has tried 6 values by hand in \u201cunzip -o -P \u2026 secret.zip\u201d, and all failed the same way. Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.');
+    const chinese = await run(hostIn('zh', { guess: {} }), {}, Array.from({ length: 7 }, (_, n) => unzip(`pw${n}`)));
+    assert.equal(chinese[6]!.askReason, '重复调用断路器：agent 已在 \u201cunzip -o -P \u2026 secret.zip\u201d 中手工尝试了 6 个取值，都以同样方式失败。允许一次：放行这次调用，并在你发送下一条消息之前不再对同类调用计数。拒绝：阻止这次调用和同类调用，直到你发送下一条消息。');
+  });
+
+  test('a success elsewhere does not end the guessing; a human message does', async () => {
+    const listing: Call = { ...bash('ls -la'), body: succeeding('secret.zip') };
+    const between = await run(newHost({ guess: {}, onLimit: 'deny' }), {}, [unzip('a'), unzip('b'), unzip('c'), listing, unzip('d')]);
+    assert.deepEqual(noticedAt(between), [5], 'the 4th value, after an ls that found something else');
+    const host = newHost({ guess: {}, onLimit: 'deny' });
+    const agent = {};
+    await run(host, agent, [unzip('a'), unzip('b'), unzip('c')]);
+    await host.human(agent);
+    assert.deepEqual(noticedAt(await run(host, agent, [unzip('d'), unzip('e'), unzip('f')])), [], 'counted from nothing again: three values');
+  });
+
+  test('two values that fail differently set no place of guessing: it starts at the first two that fail alike', async () => {
+    const failingWith = (password: string, error: string): Call => ({ ...bash(`unzip -o -P ${password} secret.zip`), body: failing(1, error) });
+    const calls = [failingWith('a', 'error reading flag.txt'), ...['b', 'c', 'd', 'e'].map((password) => failingWith(password, 'skipping: flag.txt  incorrect password'))];
+    const outcomes = await run(newHost({ guess: { warnAt: 3, limit: 4 }, onLimit: 'deny' }), {}, calls);
+    assert.deepEqual(noticedAt(outcomes), [4], 'b and c set the place; d is its 3rd value (a failed otherwise, and is not one)');
+  });
+
+  test('a line of several lines is no guess, however alike', async () => {
+    const script = (password: string): Call => ({ ...bash(`unzip -o -P ${password} secret.zip\necho done`), body: failing(1, 'skipping: flag.txt  incorrect password') });
+    const outcomes = await run(newHost({ guess: { warnAt: 3, limit: 4 }, failWarnAt: null, failLimit: null, onLimit: 'deny' }), {}, ['a', 'b', 'c', 'd', 'e', 'f'].map(script));
+    assert.deepEqual([noticedAt(outcomes), deniedAt(outcomes)], [[], []]);
   });
 
   test('the error is compared with the guessed word masked: a path echoed back still fails the same way', async () => {

@@ -192,6 +192,7 @@ function sameBut(template: Template, words: readonly string[]): boolean {
 }
 
 function judge(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, callWords: readonly string[] | null): Judgement {
+  // Stryker disable next-line OptionalChaining: the track is called only for a policy that turns it on (breaker.ts)
   const limit = GUESS.of(call.cfg)?.limit ?? null;
   const book = books.get(call.agent);
   if (limit === null || book === undefined || callWords === null) return NO_HITS;
@@ -258,6 +259,7 @@ function learn(books: WeakMap<Agent, Book>, shared: Shared, call: TrackedCall, c
   const template = guessed(book, shared, call.agent, failed);
   book.recent.push(failed);
   if (book.recent.length > RECENT_KEPT) book.recent.shift();
+  // Stryker disable next-line OptionalChaining: as in judge, the policy turns the track on
   if (template === null || template.count !== GUESS.of(call.cfg)?.warnAt) return null;
   const quote = quoteOf(template);
   return createNotice(guessMessage(quote, template.count), countedSummary(summaryLabel(quote), SUMMARY, template.count));
