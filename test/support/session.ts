@@ -31,6 +31,24 @@ export function hostIn(locale: string, config?: unknown): FakeHost {
   return new FakeHost(withApproval, config);
 }
 
+/**
+ * A shell call's first refusal as the model reads it whole (text/message.ts):
+ * the reason, the track that stopped it, a line per hit, the track's note, the
+ * last result. The fixed sentences are written out here, not read from the
+ * source, so a test of the text can fail when the source changes them.
+ */
+export function refusalText(parts: { reason: string; track: string; hits: readonly string[]; note: string; previous: string }): string {
+  return [
+    `REPEAT_TOOL_BLOCKED: bash call not run: ${parts.reason}. It was stopped before it ran, by the ${parts.track} track of the loop breaker:`,
+    ...parts.hits.map((hit) => `- ${hit}`),
+    'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.',
+    parts.note,
+    'Previous result:',
+    parts.previous,
+    'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+  ].join('\n');
+}
+
 /** One call, minus the agent. */
 export interface Call {
   name: string;

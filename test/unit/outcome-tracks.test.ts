@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { quietLine } from '../../src/lib/result/noise.js';
 import { outcomeDigest } from '../../src/lib/result/digest.js';
 import { commandNamesOf, programsOf } from '../../src/lib/shell/program.js';
-import { bash, bashResult, deniedAt, failing, hostIn, loggedCall, loggedHost, newHost, noticedAt, noticeTexts, repeat, succeeding, summaries, textResult, type Call, type CallOutcome } from '../support/session.js';
+import { bash, bashResult, deniedAt, failing, hostIn, loggedCall, loggedHost, newHost, noticedAt, noticeTexts, repeat, succeeding, summaries, textResult, type Call, type CallOutcome, refusalText } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 
 async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
@@ -297,12 +297,13 @@ describe('guess: one word enumerated by hand, failing the same way', () => {
     ]);
     assert.equal(
       outcomes[6]!.denyReason,
-      'REPEAT_TOOL_BLOCKED: bash call not run: 6 values tried in one place failed the same way (limit 6). It was stopped before it ran, by the guess track of the loop breaker:\n' +
-        '- guess:unzip -o -P \u2026 secret.zip \u2014 6 values tried, each failing the same way (limit 6)\n' +
-        'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.\n' +
-        'Only further guesses in that place are blocked: a command that looks the value up, or any other call, will run.\n' +
-        'Previous result:\nskipping: flag.txt  incorrect password\n[exit code: 1]\n' +
-        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+      refusalText({
+        reason: '6 values tried in one place failed the same way (limit 6)',
+        track: 'guess',
+        hits: ['guess:unzip -o -P \u2026 secret.zip \u2014 6 values tried, each failing the same way (limit 6)'],
+        note: 'Only further guesses in that place are blocked: a command that looks the value up, or any other call, will run.',
+        previous: 'skipping: flag.txt  incorrect password\n[exit code: 1]',
+      }),
     );
     const english = await run(hostIn('en', { guess: {} }), {}, Array.from({ length: 7 }, (_, n) => unzip(`pw${n}`)));
     assert.equal(english[6]!.askReason, 'Loop breaker: the agent has tried 6 values by hand in \u201cunzip -o -P \u2026 secret.zip\u201d, and all failed the same way. Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.');

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bash, bashResult, deniedAt, failing, hostIn, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown } from '../support/session.js';
+import { bash, bashResult, deniedAt, failing, hostIn, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown, refusalText } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 
 async function run(host: FakeHost, agent: object, calls: readonly Call[]): Promise<CallOutcome[]> {
@@ -153,12 +153,13 @@ describe('timeouts: one program running out of time again, whatever its flags', 
     ]);
     assert.equal(
       outcomes[3]!.denyReason,
-      'REPEAT_TOOL_BLOCKED: bash call not run: this program ran out of time 3 times (limit 3). It was stopped before it ran, by the timeout track of the loop breaker:\n' +
-        '- prog:fasttext supervised \u2014 ran out of time 3 times this turn (limit 3)\n' +
-        'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.\n' +
-        'Only runs of the program that keeps running out of time are blocked: a smaller job under another command, or a check on a background run, will run.\n' +
-        'Previous result:\nThe command timed out\n[exit code: 124]\n' +
-        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+      refusalText({
+        reason: 'this program ran out of time 3 times (limit 3)',
+        track: 'timeout',
+        hits: ['prog:fasttext supervised \u2014 ran out of time 3 times this turn (limit 3)'],
+        note: 'Only runs of the program that keeps running out of time are blocked: a smaller job under another command, or a check on a background run, will run.',
+        previous: 'The command timed out\n[exit code: 124]',
+      }),
     );
     const tail = { en: ' Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.', zh: '允许一次：放行这次调用，并在你发送下一条消息之前不再对同类调用计数。拒绝：阻止这次调用和同类调用，直到你发送下一条消息。' };
     const english = await run(hostIn('en', { timeouts: { warnAt: 2, limit: 3 } }), {}, [train('-a 1'), train('-a 2'), train('-a 3'), train('-a 4')]);
@@ -177,12 +178,13 @@ describe('timeouts: one program running out of time again, whatever its flags', 
     ]);
     assert.equal(
       outcomes[4]!.denyReason,
-      'REPEAT_TOOL_BLOCKED: bash call not run: this program ran out of time 3 times, each respelled, though a smaller run fit (limit 3). It was stopped before it ran, by the timeout track of the loop breaker:\n' +
-        '- prog:fasttext supervised \u2014 ran out of time 3 times this turn, each with new flags or code, though a smaller run of it fit (limit 3)\n' +
-        'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.\n' +
-        'Only runs of the program that keeps running out of time are blocked: a smaller job under another command, or a check on a background run, will run.\n' +
-        'Previous result:\nThe command timed out\n[exit code: 124]\n' +
-        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+      refusalText({
+        reason: 'this program ran out of time 3 times, each respelled, though a smaller run fit (limit 3)',
+        track: 'timeout',
+        hits: ['prog:fasttext supervised \u2014 ran out of time 3 times this turn, each with new flags or code, though a smaller run of it fit (limit 3)'],
+        note: 'Only runs of the program that keeps running out of time are blocked: a smaller job under another command, or a check on a background run, will run.',
+        previous: 'The command timed out\n[exit code: 124]',
+      }),
     );
     const english = await run(hostIn('en', { timeouts: { respelled: 3 } }), {}, calls);
     assert.equal(english[4]!.askReason, 'Loop breaker: the program \u201cfasttext supervised\u201d timed out 3 times respelled, though a smaller run fit. Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.');

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bash, bashResult, deniedAt, hitLines, hostIn, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown } from '../support/session.js';
+import { bash, bashResult, deniedAt, hitLines, hostIn, newHost, noticedAt, noticeTexts, repeat, summaries, textResult, type Call, type CallOutcome, shown, refusalText } from '../support/session.js';
 import type { FakeHost } from '../support/fake-host.js';
 import { staleTrack } from '../../src/lib/tracks/stale.js';
 
@@ -153,13 +153,16 @@ describe('the stale track', () => {
     ]);
     assert.equal(
       outcomes[4]!.denyReason,
-      'REPEAT_TOOL_BLOCKED: bash call not run: calls like it returned the same result 4 times in a row (limit 4). It was stopped before it ran, by the stale track of the loop breaker:\n' +
-        '- exact:bash:{"command":"find_file \\"JsonParser\\""} \u2014 the same result 4 times in a row, nothing changed in between (limit 4)\n' +
-        '- cmd:find_file:find_file JsonParser \u2014 the same result 4 times in a row, nothing changed in between (limit 4)\n' +
-        'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.\n' +
-        'Only the call that keeps returning the same result is blocked: a different call, or this one after a change to the files it reads, will run.\n' +
-        'Previous result:\nNo matches found for "JsonParser"\n' +
-        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+      refusalText({
+        reason: 'calls like it returned the same result 4 times in a row (limit 4)',
+        track: 'stale',
+        hits: [
+          'exact:bash:{"command":"find_file \\"JsonParser\\""} \u2014 the same result 4 times in a row, nothing changed in between (limit 4)',
+          'cmd:find_file:find_file JsonParser \u2014 the same result 4 times in a row, nothing changed in between (limit 4)',
+        ],
+        note: 'Only the call that keeps returning the same result is blocked: a different call, or this one after a change to the files it reads, will run.',
+        previous: 'No matches found for "JsonParser"',
+      }),
     );
   });
 
@@ -183,12 +186,13 @@ describe('the stale track', () => {
     const denied = await run(newHost({ ...config, onLimit: 'deny' }), {}, [...round, SEARCH]);
     assert.equal(
       denied[9]!.denyReason,
-      'REPEAT_TOOL_BLOCKED: bash call not run: this call was answered before, nothing changed since, and the turn is going round: exact:bash:{"command":"cat src/Types.java"} returned the same result 5 times in a row (limit 5). It was stopped before it ran, by the stale track of the loop breaker:\n' +
-        '- exact:bash:{"command":"grep -rl TypeVariable src"} \u2014 answered before, nothing changed since, in a round where exact:bash:{"command":"cat src/Types.java"} returned the same result 5 times (limit 5)\n' +
-        'Changing the description, timeoutMs, --max-time or the spelling of the host does not make it a new action.\n' +
-        'A call whose answer is not known yet will run, and so will any call after a change to the files or after a call that returns something new.\n' +
-        'Previous result:\ncat: src/Types.java: No such file or directory\n[exit code: 1]\n' +
-        'Instead: use the result you already have, take a genuinely different action, or answer with what you know now.',
+      refusalText({
+        reason: 'this call was answered before, nothing changed since, and the turn is going round: exact:bash:{"command":"cat src/Types.java"} returned the same result 5 times in a row (limit 5)',
+        track: 'stale',
+        hits: ['exact:bash:{"command":"grep -rl TypeVariable src"} \u2014 answered before, nothing changed since, in a round where exact:bash:{"command":"cat src/Types.java"} returned the same result 5 times (limit 5)'],
+        note: 'A call whose answer is not known yet will run, and so will any call after a change to the files or after a call that returns something new.',
+        previous: 'cat: src/Types.java: No such file or directory\n[exit code: 1]',
+      }),
     );
     const english = await run(hostIn('en', config), {}, [...round, SEARCH]);
     assert.equal(english[9]!.askReason, 'Loop breaker: this command was answered before, nothing changed since: the turn is going round. Allow once runs it and stops counting calls like it until your next message. Reject blocks it and calls like it until then.');
